@@ -1,0 +1,344 @@
+"""The one typed record model shared by the store, the planners, the ROS services and the bench.
+
+Times are integer nanoseconds since the epoch (``*_ns``): ROS header stamps convert to them exactly, so
+replayed experience keeps its own timeline and equal stamps compare equal.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+# Relation families: members of one family cannot hold at once for the same subject, so a new one
+# supersedes the old (which stays in history with its validity interval).
+LOCATION_PREDICATES = ("on", "in", "held_by", "at")
+PREDICATE_SYNONYMS = {
+    "inside": "in",
+    "inside_of": "in",
+    "on_top_of": "on",
+    "ontop": "on",
+    "holds_rh": "held_by",
+    "holds_lh": "held_by",
+    "close": "near",
+    "close_to": "near",
+    "beside": "next_to",
+    "below": "under",
+    "over": "above",
+}
+SPATIAL_PREDICATES = ("near", "next_to", "under", "above", "facing", "between", "behind", "in_front_of")
+KNOWN_PREDICATES = frozenset(LOCATION_PREDICATES + SPATIAL_PREDICATES)
+
+# State families: a new state replaces the other members of its family and leaves other families alone
+# ("locked" therefore stays until an "unlocked" or "open" is observed).
+STATE_FAMILIES: tuple[tuple[str, ...], ...] = (
+    ("open", "closed"),
+    ("locked", "unlocked"),
+    ("on", "off"),
+    ("clean", "dirty"),
+    ("plugged_in", "plugged_out"),
+    ("full", "empty"),
+)
+# Observing the first state implies the second (an open door is not locked).
+STATE_IMPLIES = {"open": "unlocked"}
+
+_ID_RE = re.compile(r"^[A-Za-z0-9_.:/\-]{1,128}$")
+
+
+class InvalidInput(ValueError):
+    """Raised for input memory refuses; the message says what was wrong and is safe to log."""
+
+
+def normalize_predicate(predicate: str) -> str:
+    """Lower-case, snake-case and map synonyms; raise InvalidInput for a predicate memory does not know."""
+    p = re.sub(r"[\s\-]+", "_", predicate.strip().lower())
+    p = PREDICATE_SYNONYMS.get(p, p)
+    if p not in KNOWN_PREDICATES:
+        raise InvalidInput(
+            f"unknown relation predicate {predicate!r}; known: {', '.join(sorted(KNOWN_PREDICATES))}"
+        )
+    return p
+
+
+def normalize_label(label: str) -> str:
+    """Canonical class label: lower case, no spaces or underscores ("Wine glass" -> "wineglass")."""
+    return re.sub(r"[\s_\-]+", "", label.strip().lower())
+
+
+def normalize_state(state: str) -> str:
+    return re.sub(r"[\s\-]+", "_", state.strip().lower())
+
+
+def state_family(state: str) -> tuple[str, ...]:
+    for family in STATE_FAMILIES:
+        if state in family:
+            return family
+    return (state,)
+
+
+def merge_states(old: list[str], observed: list[str]) -> list[str]:
+    """Apply observed states over old ones, family by family."""
+    result = list(old)
+    for raw in observed:
+        s = normalize_state(raw)
+        if not s:
+            continue
+        for implied in (s, STATE_IMPLIES.get(s)):
+            if implied is None:
+                continue
+            fam = state_family(implied)
+            result = [r for r in result if r not in fam]
+            # an implied state is recorded only when its family was already being tracked
+            if implied == s or any(r in fam for r in old):
+                result.append(implied)
+    return sorted(set(result))
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    def to_json(self) -> str:
+        return self.model_dump_json()
+
+
+class Point(_Model):
+    x: float
+    y: float
+    z: float
+
+    @field_validator("x", "y", "z")
+    @classmethod
+    def _finite(cls, v: float) -> float:
+        if not math.isfinite(v):
+            raise ValueError("position must be finite (got NaN or inf)")
+        return v
+
+    def distance(self, other: Point) -> float:
+        return math.dist((self.x, self.y, self.z), (other.x, other.y, other.z))
+
+
+class Pose(_Model):
+    position: Point
+    yaw: float = 0.0
+    frame_id: str = "map"
+
+
+def _check_id(v: str) -> str:
+    if not _ID_RE.match(v):
+        raise ValueError(f"id {v!r} must be 1-128 characters of letters, digits and _ . : / -")
+    return v
+
+
+class EntityObservation(_Model):
+    """One entity as a perception source reported it."""
+
+    id: str
+    label: str
+    name: str = ""
+    room: str = ""
+    position: Point | None = None
+    attributes: dict[str, str] = Field(default_factory=dict)
+    states: list[str] = Field(default_factory=list)
+    confidence: float = 1.0
+
+    _id = field_validator("id")(lambda cls, v: _check_id(v))
+
+    @field_validator("label")
+    @classmethod
+    def _label(cls, v: str) -> str:
+        v = normalize_label(v)
+        if not v:
+            raise ValueError("entity label must not be empty")
+        return v
+
+    @field_validator("confidence")
+    @classmethod
+    def _confidence(cls, v: float) -> float:
+        if not math.isfinite(v) or v < 0.0 or v > 1.0:
+            raise ValueError(f"confidence must be in [0, 1], got {v}")
+        return v or 1.0
+
+
+class RelationObservation(_Model):
+    subject: str
+    predicate: str
+    object: str
+
+    @field_validator("predicate")
+    @classmethod
+    def _predicate(cls, v: str) -> str:
+        return normalize_predicate(v)
+
+    _ids = field_validator("subject", "object")(lambda cls, v: _check_id(v))
+
+
+class SceneGraphObservation(_Model):
+    stamp_ns: int
+    source: str = ""
+    room: str = ""
+    complete: bool = False
+    entities: list[EntityObservation] = Field(default_factory=list)
+    relations: list[RelationObservation] = Field(default_factory=list)
+    # what the converter had to drop (invalid entities/relations), kept so ingest can count and report it
+    rejected: list[str] = Field(default_factory=list)
+
+
+class SkillFeedbackObservation(_Model):
+    stamp_ns: int
+    robot: str = ""
+    skill: str
+    args: list[str] = Field(default_factory=list)
+    target_id: str = ""
+    success: bool
+    status: str = ""
+    message: str = ""
+
+
+class UtteranceObservation(_Model):
+    stamp_ns: int
+    speaker: str = ""
+    text: str
+
+
+class FrameObservation(_Model):
+    """A camera frame already encoded (JPEG/PNG bytes) with what is known about where it was taken."""
+
+    model_config = ConfigDict(extra="forbid", arbitrary_types_allowed=True)
+    stamp_ns: int
+    encoded: bytes
+    format: Literal["jpg", "png"] = "jpg"
+    thumbnail: list[float] = Field(default_factory=list)  # small grey image for the admission gate
+    width: int = 0
+    height: int = 0
+    room: str = ""
+    pose: Pose | None = None
+    frame_id: str = ""
+
+
+# ---- stored records -------------------------------------------------------------------------------
+
+
+class Relation(_Model):
+    subject: str
+    predicate: str
+    object: str
+    since_ns: int
+    until_ns: int | None = None
+    provenance: str = ""
+
+
+class Entity(_Model):
+    """Latest known state of one entity. ``present`` is False once a complete view of its room lacked it."""
+
+    id: str
+    label: str
+    name: str = ""
+    room: str = ""
+    position: Point | None = None
+    attributes: dict[str, str] = Field(default_factory=dict)
+    states: list[str] = Field(default_factory=list)
+    confidence: float = 1.0
+    location: Relation | None = None
+    first_seen_ns: int
+    last_seen_ns: int
+    present: bool = True
+    provenance: str = ""
+
+
+class EntityVersion(_Model):
+    """One state of an entity and the interval it held: the entity's history."""
+
+    entity: Entity
+    valid_from_ns: int
+    valid_to_ns: int | None = None
+
+
+EventKind = Literal["skill", "utterance", "change", "map"]
+
+
+class Event(_Model):
+    id: str
+    kind: EventKind
+    stamp_ns: int
+    text: str
+    entity_ids: list[str] = Field(default_factory=list)
+    data: dict[str, Any] = Field(default_factory=dict)
+    provenance: str = ""
+
+
+class Frame(_Model):
+    id: str
+    stamp_ns: int
+    room: str = ""
+    path: str
+    width: int = 0
+    height: int = 0
+    pose: Pose | None = None
+    entity_ids: list[str] = Field(default_factory=list)
+    provenance: str = ""
+
+
+class IngestResult(_Model):
+    """What one message did to memory: the observation id (provenance) and counts of what changed."""
+
+    observation_id: str
+    added: int = 0
+    updated: int = 0
+    removed: int = 0
+    unchanged: int = 0
+    rejected: list[str] = Field(default_factory=list)
+    admitted: bool = True
+
+
+class MemoryRecord(_Model):
+    """Generic record for ~/query: kind + one-line text + the full typed record as JSON."""
+
+    id: str
+    kind: str
+    text: str
+    json_data: str
+    stamp_ns: int
+    score: float = 1.0
+
+    @classmethod
+    def of(cls, kind: str, rec_id: str, text: str, model: BaseModel, stamp_ns: int, score: float = 1.0):
+        return cls(id=rec_id, kind=kind, text=text, json_data=model.model_dump_json(), stamp_ns=stamp_ns,
+                   score=score)
+
+    def data(self) -> dict[str, Any]:
+        return json.loads(self.json_data)
+
+
+# ---- requests -------------------------------------------------------------------------------------
+
+
+class SkillCall(_Model):
+    skill: str
+    args: list[str] = Field(default_factory=list)  # memory ids, in the library's argument order
+    text: str = ""
+
+
+class Plan(_Model):
+    robot: str
+    instruction: str
+    steps: list[SkillCall] = Field(default_factory=list)
+    evidence_ids: list[str] = Field(default_factory=list)
+    explanation: str = ""
+
+
+class Answer(_Model):
+    success: bool
+    answer: str = ""
+    answer_ids: list[str] = Field(default_factory=list)
+    evidence_ids: list[str] = Field(default_factory=list)
+    confidence: float = 0.0
+    error: str = ""
+
+
+class PlanResult(_Model):
+    success: bool
+    plan: Plan | None = None
+    error: str = ""

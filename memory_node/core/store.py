@@ -1,0 +1,560 @@
+"""SQLite memory: latest entity state with full history, relations with validity intervals, events, frames.
+
+One writer (the node's executor thread) owns a ``MemoryStore``; every ingested message is one transaction,
+so a crash loses at most the message being written and never leaves half of one behind (WAL mode).
+Reads "as of" a time use the validity intervals, so nothing a later message did leaks into the past.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import uuid
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from .models import (
+    LOCATION_PREDICATES,
+    Entity,
+    EntityObservation,
+    EntityVersion,
+    Event,
+    Frame,
+    FrameObservation,
+    IngestResult,
+    InvalidInput,
+    Relation,
+    SceneGraphObservation,
+    SkillFeedbackObservation,
+    UtteranceObservation,
+    merge_states,
+)
+
+SCHEMA_VERSION = 1
+ROOM_LABEL = "room"
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS observations(
+    id TEXT PRIMARY KEY, kind TEXT NOT NULL, stamp_ns INTEGER NOT NULL, source TEXT NOT NULL,
+    summary TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS observations_stamp ON observations(stamp_ns);
+CREATE TABLE IF NOT EXISTS entities(
+    id TEXT PRIMARY KEY, label TEXT NOT NULL, room TEXT NOT NULL, present INTEGER NOT NULL,
+    last_seen_ns INTEGER NOT NULL, data TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS entities_label ON entities(label);
+CREATE INDEX IF NOT EXISTS entities_room ON entities(room);
+CREATE TABLE IF NOT EXISTS entity_versions(
+    entity_id TEXT NOT NULL, valid_from_ns INTEGER NOT NULL, valid_to_ns INTEGER, data TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS entity_versions_entity ON entity_versions(entity_id, valid_from_ns);
+CREATE TABLE IF NOT EXISTS relations(
+    subject TEXT NOT NULL, predicate TEXT NOT NULL, object TEXT NOT NULL, family TEXT NOT NULL,
+    since_ns INTEGER NOT NULL, until_ns INTEGER, provenance TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS relations_subject ON relations(subject, family, until_ns);
+CREATE INDEX IF NOT EXISTS relations_object ON relations(object, until_ns);
+CREATE TABLE IF NOT EXISTS events(
+    id TEXT PRIMARY KEY, kind TEXT NOT NULL, stamp_ns INTEGER NOT NULL, data TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS events_stamp ON events(stamp_ns);
+CREATE TABLE IF NOT EXISTS event_entities(event_id TEXT NOT NULL, entity_id TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS event_entities_entity ON event_entities(entity_id);
+CREATE INDEX IF NOT EXISTS event_entities_event ON event_entities(event_id);
+CREATE TABLE IF NOT EXISTS frames(
+    id TEXT PRIMARY KEY, stamp_ns INTEGER NOT NULL, room TEXT NOT NULL, path TEXT NOT NULL,
+    data TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS frames_stamp ON frames(stamp_ns);
+CREATE TABLE IF NOT EXISTS frame_entities(frame_id TEXT NOT NULL, entity_id TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS frame_entities_entity ON frame_entities(entity_id);
+CREATE INDEX IF NOT EXISTS frame_entities_frame ON frame_entities(frame_id);
+"""
+
+_FAR_FUTURE = 2**62
+
+
+def _new_id(prefix: str) -> str:
+    return f"{prefix}-{uuid.uuid4().hex[:12]}"
+
+
+def _family(predicate: str) -> str:
+    return "location" if predicate in LOCATION_PREDICATES else predicate
+
+
+class MemoryStore:
+    """Typed persistent memory over one SQLite file (frames as image files beside it)."""
+
+    def __init__(self, path: str | Path, frame_dir: str | Path | None = None,
+                 frame_similarity_threshold: float = 6.0):
+        self.path = Path(path)
+        in_memory = str(path) == ":memory:"
+        if not in_memory:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.frame_dir = Path(frame_dir) if frame_dir else (
+            self.path.parent / "frames" if not in_memory else Path("/tmp/memory_node_frames"))
+        self.frame_similarity_threshold = frame_similarity_threshold
+        self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=NORMAL")
+        self._db.execute("PRAGMA foreign_keys=ON")
+        self._migrate()
+        # admission gate state: last admitted thumbnail and visible set per room (rebuilt lazily)
+        self._last_frame: dict[str, tuple[list[float], frozenset[str]]] = {}
+
+    # ---- schema --------------------------------------------------------------------------------
+
+    def _migrate(self) -> None:
+        version = self._db.execute("PRAGMA user_version").fetchone()[0]
+        if version > SCHEMA_VERSION:
+            raise RuntimeError(
+                f"{self.path} has memory schema {version}, newer than this memory_node ({SCHEMA_VERSION})")
+        if version < 1:
+            with self._tx():
+                # executescript() would commit on its own; one statement at a time keeps this atomic
+                for stmt in _SCHEMA.split(";"):
+                    if stmt.strip():
+                        self._db.execute(stmt)
+                self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+
+    @contextmanager
+    def _tx(self) -> Iterator[sqlite3.Connection]:
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            yield self._db
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
+        else:
+            self._db.execute("COMMIT")
+
+    def close(self) -> None:
+        self._db.close()
+
+    # ---- write path ----------------------------------------------------------------------------
+
+    def _record_observation(self, kind: str, stamp_ns: int, source: str, summary: dict) -> str:
+        obs_id = _new_id({"scene_graph": "sg", "skill_feedback": "sf", "utterance": "ut",
+                          "frame": "fr", "map": "map"}.get(kind, "obs"))
+        self._db.execute("INSERT INTO observations VALUES(?,?,?,?,?)",
+                         (obs_id, kind, stamp_ns, source, json.dumps(summary)))
+        return obs_id
+
+    def ingest_scene_graph(self, graph: SceneGraphObservation) -> IngestResult:
+        """Apply one scene graph: Add/Update/Noop per entity, supersede relation families, and for a
+        complete graph of a room mark entities it no longer contains as absent (kept in history)."""
+        t = graph.stamp_ns
+        with self._tx():
+            obs_id = self._record_observation(
+                "scene_graph", t, graph.source,
+                {"room": graph.room, "complete": graph.complete, "entities": len(graph.entities),
+                 "relations": len(graph.relations)})
+            result = IngestResult(observation_id=obs_id, rejected=list(graph.rejected))
+            rooms = {graph.room} | {e.room for e in graph.entities}
+            for room in sorted(r for r in rooms if r):
+                self._ensure_room(room, t, obs_id, result)
+
+            observed = {e.id: e for e in graph.entities}
+            known = lambda i: i in observed or self._get_entity_row(i) is not None  # noqa: E731
+
+            new_location: dict[str, Relation] = {}
+            other_relations: list[Relation] = []
+            for rel in graph.relations:
+                if rel.subject == rel.object:
+                    result.rejected.append(f"relation {rel.subject} {rel.predicate} itself")
+                    continue
+                missing = [i for i in (rel.subject, rel.object) if not known(i)]
+                if missing:
+                    result.rejected.append(
+                        f"relation {rel.subject} {rel.predicate} {rel.object}: unknown entity "
+                        f"{', '.join(missing)}")
+                    continue
+                r = Relation(subject=rel.subject, predicate=rel.predicate, object=rel.object,
+                             since_ns=t, provenance=obs_id)
+                if _family(rel.predicate) == "location":
+                    new_location[rel.subject] = r  # the last one in a message wins
+                else:
+                    other_relations.append(r)
+
+            for ent_id in list(observed) + [s for s in new_location if s not in observed]:
+                self._apply_entity(ent_id, observed.get(ent_id), new_location.get(ent_id), t, obs_id,
+                                   result)
+            for r in other_relations:
+                self._add_relation(r)
+
+            if graph.complete and graph.room:
+                self._remove_absent(graph.room, set(observed), t, obs_id, result)
+                # non-location relations of observed subjects that the complete view no longer shows
+                shown = {(r.subject, r.predicate, r.object) for r in other_relations}
+                for ent_id in observed:
+                    for row in self._db.execute(
+                            "SELECT rowid, predicate, object FROM relations WHERE subject=? AND "
+                            "family!='location' AND until_ns IS NULL", (ent_id,)).fetchall():
+                        if (ent_id, row[1], row[2]) not in shown:
+                            self._db.execute("UPDATE relations SET until_ns=? WHERE rowid=?", (t, row[0]))
+        return result
+
+    def _ensure_room(self, room: str, t: int, obs_id: str, result: IngestResult) -> None:
+        if self._get_entity_row(room) is None:
+            ent = Entity(id=room, label=ROOM_LABEL, room=room, first_seen_ns=t, last_seen_ns=t,
+                         provenance=obs_id)
+            self._write_entity(ent, t, new=True)
+            result.added += 1
+
+    def _get_entity_row(self, ent_id: str) -> Entity | None:
+        row = self._db.execute("SELECT data FROM entities WHERE id=?", (ent_id,)).fetchone()
+        return Entity.model_validate_json(row[0]) if row else None
+
+    def _apply_entity(self, ent_id: str, obs: EntityObservation | None, location: Relation | None,
+                      t: int, obs_id: str, result: IngestResult) -> None:
+        old = self._get_entity_row(ent_id)
+        if old is not None and t < old.last_seen_ns:
+            # an observation older than what memory already holds cannot change the present
+            result.unchanged += 1
+            return
+        if old is None:
+            if obs is None:
+                return
+            new = Entity(id=obs.id, label=obs.label, name=obs.name, room=obs.room, position=obs.position,
+                         attributes=dict(obs.attributes), states=merge_states([], obs.states),
+                         confidence=obs.confidence, location=location, first_seen_ns=t, last_seen_ns=t,
+                         provenance=obs_id)
+            self._write_entity(new, t, new=True)
+            if location is not None:
+                self._add_relation(location)
+            result.added += 1
+            return
+
+        new = old.model_copy(deep=True)
+        new.present = True
+        if obs is not None:
+            new.label = obs.label
+            new.name = obs.name or old.name
+            new.room = obs.room or old.room
+            new.position = obs.position or old.position
+            new.attributes = {**old.attributes, **obs.attributes}
+            new.states = merge_states(old.states, obs.states)
+            new.confidence = obs.confidence
+        if location is not None:
+            cur = old.location
+            if cur is None or (cur.predicate, cur.object) != (location.predicate, location.object):
+                self._db.execute(
+                    "UPDATE relations SET until_ns=? WHERE subject=? AND family='location' AND "
+                    "until_ns IS NULL", (t, ent_id))
+                self._add_relation(location)
+                new.location = location
+                if cur is not None:
+                    self._add_event(Event(
+                        id=_new_id("ev"), kind="change", stamp_ns=t,
+                        text=f"{ent_id} moved from {cur.predicate} {cur.object} to "
+                             f"{location.predicate} {location.object}",
+                        entity_ids=[ent_id, cur.object, location.object],
+                        data={"from": cur.model_dump(), "to": location.model_dump()}, provenance=obs_id))
+        changed = _content(new) != _content(old)
+        new.last_seen_ns = t
+        if changed:
+            new.provenance = obs_id
+            self._write_entity(new, t, new=False)
+            result.updated += 1
+        else:
+            self._db.execute("UPDATE entities SET last_seen_ns=?, present=1, data=? WHERE id=?",
+                             (t, new.model_dump_json(), ent_id))
+            result.unchanged += 1
+
+    def _write_entity(self, ent: Entity, t: int, new: bool) -> None:
+        data = ent.model_dump_json()
+        self._db.execute(
+            "INSERT INTO entities VALUES(?,?,?,?,?,?) ON CONFLICT(id) DO UPDATE SET label=excluded.label, "
+            "room=excluded.room, present=excluded.present, last_seen_ns=excluded.last_seen_ns, "
+            "data=excluded.data", (ent.id, ent.label, ent.room, int(ent.present), ent.last_seen_ns, data))
+        if not new:
+            self._db.execute("UPDATE entity_versions SET valid_to_ns=? WHERE entity_id=? AND valid_to_ns IS NULL",
+                             (t, ent.id))
+        self._db.execute("INSERT INTO entity_versions VALUES(?,?,NULL,?)", (ent.id, t, data))
+
+    def _add_relation(self, r: Relation) -> None:
+        exists = self._db.execute(
+            "SELECT 1 FROM relations WHERE subject=? AND predicate=? AND object=? AND until_ns IS NULL",
+            (r.subject, r.predicate, r.object)).fetchone()
+        if not exists:
+            self._db.execute("INSERT INTO relations VALUES(?,?,?,?,?,NULL,?)",
+                             (r.subject, r.predicate, r.object, _family(r.predicate), r.since_ns,
+                              r.provenance))
+
+    def _remove_absent(self, room: str, seen: set[str], t: int, obs_id: str, result: IngestResult) -> None:
+        rows = self._db.execute(
+            "SELECT id, data FROM entities WHERE room=? AND present=1 AND label!=?", (room, ROOM_LABEL)
+        ).fetchall()
+        for ent_id, data in rows:
+            if ent_id in seen:
+                continue
+            ent = Entity.model_validate_json(data)
+            ent.present = False
+            ent.location = None
+            ent.provenance = obs_id
+            self._db.execute("UPDATE relations SET until_ns=? WHERE (subject=? OR object=?) AND "
+                             "until_ns IS NULL AND family!='location'", (t, ent_id, ent_id))
+            self._db.execute("UPDATE relations SET until_ns=? WHERE subject=? AND until_ns IS NULL",
+                             (t, ent_id))
+            self._write_entity(ent, t, new=False)
+            self._add_event(Event(id=_new_id("ev"), kind="change", stamp_ns=t,
+                                  text=f"{ent_id} no longer seen in {room}", entity_ids=[ent_id, room],
+                                  provenance=obs_id))
+            result.removed += 1
+
+    def _add_event(self, ev: Event) -> None:
+        self._db.execute("INSERT INTO events VALUES(?,?,?,?)", (ev.id, ev.kind, ev.stamp_ns, ev.model_dump_json()))
+        self._db.executemany("INSERT INTO event_entities VALUES(?,?)",
+                             [(ev.id, e) for e in dict.fromkeys(ev.entity_ids) if e])
+
+    def ingest_skill_feedback(self, fb: SkillFeedbackObservation) -> IngestResult:
+        outcome = "succeeded" if fb.success else f"failed ({fb.status or 'FAILURE'})"
+        text = f"{fb.robot or 'robot'} {fb.skill}({', '.join(fb.args)}) {outcome}"
+        if fb.message:
+            text += f": {fb.message}"
+        with self._tx():
+            obs_id = self._record_observation("skill_feedback", fb.stamp_ns, fb.robot, {"skill": fb.skill})
+            ev = Event(id=_new_id("ev"), kind="skill", stamp_ns=fb.stamp_ns, text=text,
+                       entity_ids=[fb.target_id, *fb.args] if fb.target_id else list(fb.args),
+                       data=fb.model_dump(), provenance=obs_id)
+            self._add_event(ev)
+        return IngestResult(observation_id=ev.id, added=1)
+
+    def ingest_utterance(self, utt: UtteranceObservation) -> IngestResult:
+        if not utt.text.strip():
+            raise InvalidInput("utterance text is empty")
+        with self._tx():
+            obs_id = self._record_observation("utterance", utt.stamp_ns, utt.speaker, {})
+            ev = Event(id=_new_id("ev"), kind="utterance", stamp_ns=utt.stamp_ns,
+                       text=f"{utt.speaker or 'someone'} said: {utt.text}", data=utt.model_dump(),
+                       provenance=obs_id)
+            self._add_event(ev)
+        return IngestResult(observation_id=ev.id, added=1)
+
+    def ingest_frame(self, frame: FrameObservation, visible: Iterable[str] = ()) -> IngestResult:
+        """Store a frame unless it nearly duplicates the last admitted frame of its room and shows no
+        entity that frame did not show."""
+        visible_set = frozenset(v for v in visible if v)
+        last = self._last_frame.get(frame.room)
+        if last is not None and frame.thumbnail and len(last[0]) == len(frame.thumbnail):
+            diff = sum(abs(a - b) for a, b in zip(last[0], frame.thumbnail)) / len(frame.thumbnail)
+            if diff < self.frame_similarity_threshold and visible_set <= last[1]:
+                return IngestResult(observation_id="", admitted=False, unchanged=1)
+        frame_id = _new_id("fr")
+        self.frame_dir.mkdir(parents=True, exist_ok=True)
+        path = self.frame_dir / f"{frame_id}.{frame.format}"
+        path.write_bytes(frame.encoded)
+        rec = Frame(id=frame_id, stamp_ns=frame.stamp_ns, room=frame.room, path=str(path), width=frame.width,
+                    height=frame.height, pose=frame.pose, entity_ids=sorted(visible_set))
+        try:
+            with self._tx():
+                rec.provenance = self._record_observation("frame", frame.stamp_ns, frame.frame_id,
+                                                          {"frame": frame_id})
+                self._db.execute("INSERT INTO frames VALUES(?,?,?,?,?)",
+                                 (frame_id, rec.stamp_ns, rec.room, rec.path, rec.model_dump_json()))
+                self._db.executemany("INSERT INTO frame_entities VALUES(?,?)",
+                                     [(frame_id, e) for e in rec.entity_ids])
+        except BaseException:
+            path.unlink(missing_ok=True)
+            raise
+        self._last_frame[frame.room] = (list(frame.thumbnail), visible_set)
+        return IngestResult(observation_id=frame_id, added=1)
+
+    def ingest_map(self, stamp_ns: int, info: dict) -> IngestResult:
+        """Keep the latest occupancy-map metadata (the grid itself is summarised, not stored per message)."""
+        with self._tx():
+            obs_id = self._record_observation("map", stamp_ns, info.get("frame_id", ""), info)
+            self._db.execute("INSERT INTO meta VALUES('map', ?) ON CONFLICT(key) DO UPDATE SET value=excluded.value",
+                             (json.dumps({**info, "observation_id": obs_id, "stamp_ns": stamp_ns}),))
+        return IngestResult(observation_id=obs_id, added=1)
+
+    def set_meta(self, key: str, value: dict) -> None:
+        with self._tx():
+            self._db.execute("INSERT INTO meta VALUES(?, ?) ON CONFLICT(key) DO UPDATE SET value=excluded.value",
+                             (key, json.dumps(value)))
+
+    def get_meta(self, key: str) -> dict | None:
+        row = self._db.execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()
+        return json.loads(row[0]) if row else None
+
+    # ---- read path -----------------------------------------------------------------------------
+
+    def entity(self, ent_id: str, as_of_ns: int | None = None) -> Entity | None:
+        if as_of_ns is None:
+            return self._get_entity_row(ent_id)
+        row = self._db.execute(
+            "SELECT data FROM entity_versions WHERE entity_id=? AND valid_from_ns<=? AND "
+            "(valid_to_ns IS NULL OR valid_to_ns>?) ORDER BY valid_from_ns DESC LIMIT 1",
+            (ent_id, as_of_ns, as_of_ns)).fetchone()
+        return Entity.model_validate_json(row[0]) if row else None
+
+    def entities(self, label: str | None = None, room: str | None = None, as_of_ns: int | None = None,
+                 include_absent: bool = False) -> list[Entity]:
+        """Entities newest-seen first, optionally filtered by label and room."""
+        if as_of_ns is None:
+            q, args = "SELECT data FROM entities WHERE 1=1", []
+            if label:
+                q += " AND label=?"
+                args.append(label)
+            if room:
+                q += " AND room=?"
+                args.append(room)
+            if not include_absent:
+                q += " AND present=1"
+            rows = self._db.execute(q + " ORDER BY last_seen_ns DESC, id", args).fetchall()
+            return [Entity.model_validate_json(r[0]) for r in rows]
+        rows = self._db.execute(
+            "SELECT data FROM entity_versions WHERE valid_from_ns<=? AND (valid_to_ns IS NULL OR valid_to_ns>?)",
+            (as_of_ns, as_of_ns)).fetchall()
+        out = [Entity.model_validate_json(r[0]) for r in rows]
+        out = [e for e in out if (not label or e.label == label) and (not room or e.room == room)
+               and (include_absent or e.present)]
+        return sorted(out, key=lambda e: (-e.last_seen_ns, e.id))
+
+    def history(self, ent_id: str) -> list[EntityVersion]:
+        rows = self._db.execute(
+            "SELECT data, valid_from_ns, valid_to_ns FROM entity_versions WHERE entity_id=? ORDER BY valid_from_ns",
+            (ent_id,)).fetchall()
+        return [EntityVersion(entity=Entity.model_validate_json(d), valid_from_ns=f, valid_to_ns=u)
+                for d, f, u in rows]
+
+    def relations(self, subject: str | None = None, obj: str | None = None, as_of_ns: int | None = None,
+                  room: str | None = None) -> list[Relation]:
+        q = "SELECT subject, predicate, object, since_ns, until_ns, provenance FROM relations WHERE "
+        args: list = []
+        if as_of_ns is None:
+            q += "until_ns IS NULL"
+        else:
+            q += "since_ns<=? AND (until_ns IS NULL OR until_ns>?)"
+            args += [as_of_ns, as_of_ns]
+        if subject:
+            q += " AND subject=?"
+            args.append(subject)
+        if obj:
+            q += " AND object=?"
+            args.append(obj)
+        rels = [Relation(subject=s, predicate=p, object=o, since_ns=a, until_ns=b, provenance=pv)
+                for s, p, o, a, b, pv in self._db.execute(q + " ORDER BY since_ns, subject", args)]
+        if room:
+            in_room = {e.id for e in self.entities(room=room, as_of_ns=as_of_ns)}
+            rels = [r for r in rels if r.subject in in_room]
+        return rels
+
+    def events(self, kind: str | None = None, entity_id: str | None = None, since_ns: int | None = None,
+               until_ns: int | None = None, limit: int = 50) -> list[Event]:
+        """Events newest first."""
+        q = "SELECT DISTINCT e.data, e.stamp_ns FROM events e"
+        args: list = []
+        if entity_id:
+            q += " JOIN event_entities x ON x.event_id=e.id AND x.entity_id=?"
+            args.append(entity_id)
+        q += " WHERE e.stamp_ns>=? AND e.stamp_ns<=?"
+        args += [since_ns if since_ns is not None else -_FAR_FUTURE,
+                 until_ns if until_ns is not None else _FAR_FUTURE]
+        if kind:
+            q += " AND e.kind=?"
+            args.append(kind)
+        q += " ORDER BY e.stamp_ns DESC, e.rowid DESC LIMIT ?"
+        args.append(limit)
+        return [Event.model_validate_json(r[0]) for r in self._db.execute(q, args)]
+
+    def frames(self, room: str | None = None, entity_id: str | None = None, since_ns: int | None = None,
+               until_ns: int | None = None, limit: int = 50) -> list[Frame]:
+        q = "SELECT DISTINCT f.data, f.stamp_ns FROM frames f"
+        args: list = []
+        if entity_id:
+            q += " JOIN frame_entities x ON x.frame_id=f.id AND x.entity_id=?"
+            args.append(entity_id)
+        q += " WHERE f.stamp_ns>=? AND f.stamp_ns<=?"
+        args += [since_ns if since_ns is not None else -_FAR_FUTURE,
+                 until_ns if until_ns is not None else _FAR_FUTURE]
+        if room:
+            q += " AND f.room=?"
+            args.append(room)
+        q += " ORDER BY f.stamp_ns DESC LIMIT ?"
+        args.append(limit)
+        return [Frame.model_validate_json(r[0]) for r in self._db.execute(q, args)]
+
+    def observation(self, obs_id: str) -> dict | None:
+        row = self._db.execute("SELECT id, kind, stamp_ns, source, summary FROM observations WHERE id=?",
+                               (obs_id,)).fetchone()
+        if not row:
+            return None
+        return {"id": row[0], "kind": row[1], "stamp_ns": row[2], "source": row[3],
+                "summary": json.loads(row[4])}
+
+    def counts(self) -> dict[str, int]:
+        out = {}
+        for table in ("observations", "entities", "entity_versions", "relations", "events", "frames"):
+            out[table] = self._db.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0]
+        return out
+
+    # ---- forgetting ----------------------------------------------------------------------------
+
+    def forget(self, ids: Iterable[str] = (), room: str = "", since_ns: int | None = None,
+               until_ns: int | None = None, everything: bool = False) -> int:
+        """Really delete: records, their history and frame files. Returns how many records were removed.
+
+        ``ids`` may name entities, events or frames; ``room`` removes what was in that room; a time range
+        removes events, frames and observations stamped inside it (and entities first seen inside it).
+        """
+        ids = [i for i in ids if i]
+        if not (ids or room or since_ns is not None or until_ns is not None or everything):
+            raise InvalidInput("forget needs ids, a room, a time range or everything=true")
+        lo = since_ns if since_ns is not None else -_FAR_FUTURE
+        hi = until_ns if until_ns is not None else _FAR_FUTURE
+        removed = 0
+        paths: list[str] = []
+        with self._tx():
+            if everything:
+                removed = sum(self._db.execute(f"SELECT COUNT(*) FROM {t}").fetchone()[0]
+                              for t in ("entities", "events", "frames"))
+                paths = [r[0] for r in self._db.execute("SELECT path FROM frames")]
+                for t in ("observations", "entities", "entity_versions", "relations", "events",
+                          "event_entities", "frames", "frame_entities"):
+                    self._db.execute(f"DELETE FROM {t}")
+            else:
+                ent_ids: set[str] = set()
+                ev_ids: set[str] = set()
+                fr_ids: set[str] = set()
+                for i in ids:
+                    if self._db.execute("SELECT 1 FROM entities WHERE id=?", (i,)).fetchone():
+                        ent_ids.add(i)
+                    elif self._db.execute("SELECT 1 FROM events WHERE id=?", (i,)).fetchone():
+                        ev_ids.add(i)
+                    elif self._db.execute("SELECT 1 FROM frames WHERE id=?", (i,)).fetchone():
+                        fr_ids.add(i)
+                if room:
+                    ent_ids |= {r[0] for r in self._db.execute("SELECT id FROM entities WHERE room=?", (room,))}
+                    fr_ids |= {r[0] for r in self._db.execute("SELECT id FROM frames WHERE room=?", (room,))}
+                if since_ns is not None or until_ns is not None:
+                    ev_ids |= {r[0] for r in self._db.execute(
+                        "SELECT id FROM events WHERE stamp_ns BETWEEN ? AND ?", (lo, hi))}
+                    fr_ids |= {r[0] for r in self._db.execute(
+                        "SELECT id FROM frames WHERE stamp_ns BETWEEN ? AND ?", (lo, hi))}
+                    ent_ids |= {r[0] for r in self._db.execute(
+                        "SELECT entity_id FROM entity_versions GROUP BY entity_id "
+                        "HAVING MIN(valid_from_ns) BETWEEN ? AND ?", (lo, hi))}
+                    self._db.execute("DELETE FROM observations WHERE stamp_ns BETWEEN ? AND ?", (lo, hi))
+                for e in ent_ids:
+                    self._db.execute("DELETE FROM entities WHERE id=?", (e,))
+                    self._db.execute("DELETE FROM entity_versions WHERE entity_id=?", (e,))
+                    self._db.execute("DELETE FROM relations WHERE subject=? OR object=?", (e, e))
+                    # events that mention it lose the link; the event text stays unless asked for
+                    self._db.execute("DELETE FROM event_entities WHERE entity_id=?", (e,))
+                    self._db.execute("DELETE FROM frame_entities WHERE entity_id=?", (e,))
+                for ev in ev_ids:
+                    self._db.execute("DELETE FROM events WHERE id=?", (ev,))
+                    self._db.execute("DELETE FROM event_entities WHERE event_id=?", (ev,))
+                for f in fr_ids:
+                    row = self._db.execute("SELECT path FROM frames WHERE id=?", (f,)).fetchone()
+                    paths.append(row[0])
+                    self._db.execute("DELETE FROM frames WHERE id=?", (f,))
+                    self._db.execute("DELETE FROM frame_entities WHERE frame_id=?", (f,))
+                removed = len(ent_ids) + len(ev_ids) + len(fr_ids)
+        for p in paths:
+            Path(p).unlink(missing_ok=True)
+        self._last_frame.clear()
+        return removed
+
+
+def _content(e: Entity) -> str:
+    """An entity's state without bookkeeping fields, to tell an update from a no-op."""
+    return e.model_dump_json(exclude={"last_seen_ns", "provenance", "confidence"})
