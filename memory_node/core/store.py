@@ -315,7 +315,20 @@ class MemoryStore:
                        entity_ids=[fb.target_id, *fb.args] if fb.target_id else list(fb.args),
                        data=fb.model_dump(), provenance=obs_id)
             self._add_event(ev)
-        return IngestResult(observation_id=ev.id, added=1)
+            updated = self._remember_lock(fb, ev)
+        return IngestResult(observation_id=ev.id, added=1, updated=updated)
+
+    def _remember_lock(self, fb: SkillFeedbackObservation, ev: Event) -> int:
+        """One explicit failure is enough to remember a locked container: the controller said so."""
+        if fb.success or not fb.target_id or "locked" not in f"{fb.status} {fb.message}".lower():
+            return 0
+        ent = self._get_entity_row(fb.target_id)
+        if ent is None or fb.stamp_ns < ent.last_seen_ns or "locked" in ent.states:
+            return 0
+        ent.states = merge_states(ent.states, ["locked"])
+        ent.provenance = ev.id
+        self._write_entity(ent, fb.stamp_ns, new=False)
+        return 1
 
     def ingest_utterance(self, utt: UtteranceObservation) -> IngestResult:
         if not utt.text.strip():

@@ -1,0 +1,1 @@
+"""Camera-side processing: images to stored frames (and, later, detections to scene-graph observations)."""

@@ -1,0 +1,23 @@
+"""Request understanding, planning and plan validation over memory. Pure Python; never imports rclpy."""
+
+from .ask import answer_question
+from .planner import plan_request
+from .resolve import Candidate, resolve_entities, resolve_rooms
+from .skills import Skill, SkillLibrary, SkillLibraryError, default_library_path
+from .validator import PlanValidator
+from .world import KnownFailure, WorldState
+
+__all__ = [
+    "Candidate",
+    "KnownFailure",
+    "PlanValidator",
+    "Skill",
+    "SkillLibrary",
+    "SkillLibraryError",
+    "WorldState",
+    "answer_question",
+    "default_library_path",
+    "plan_request",
+    "resolve_entities",
+    "resolve_rooms",
+]

@@ -1,0 +1,251 @@
+"""Action requests ("bring me my mug") turned into open-loop skill plans grounded in memory.
+
+The planner is deliberately a small set of templates (fetch, put, open/close) filled from memory: where
+the object was last seen, which containers on the way are closed, who asked. Skills are looked up by
+role in the robot's library, so the same code plans for any robot whose library covers the roles, and
+every plan passes ``PlanValidator`` before it is returned: a plan that would not run is a refusal.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from ..core.models import Plan, PlanResult, SkillCall
+from ..core.store import MemoryStore
+from .phrasing import describe, name_of, step_text
+from .resolve import resolve_entities, resolve_rooms, split_hint
+from .skills import Skill, SkillLibrary
+from .validator import PlanValidator
+from .world import WorldState
+
+SUPPORTED_INSTRUCTIONS = ("bring/fetch/get me <object> [to <person or room>]",
+                          "put/place <object> on/in <receptacle>",
+                          "open <container>", "close <container>")
+
+_POLITE_RE = re.compile(r"^(?:(?:can|could|would|will)\s+you\s+)?(?:please\s+)?")
+_BRING_RE = re.compile(r"^(?:bring|fetch|get|grab|hand)\s+(?:me\s+)?(?P<x>.+?)(?:\s+to\s+(?P<who>.+?))?$")
+_PUT_RE = re.compile(r"^(?:put|place|move|set)\s+(?P<rest>.+)$")
+_OPEN_RE = re.compile(r"^(?P<verb>open|close|shut)\s+(?P<x>.+)$")
+_PUT_RELATIONS = {"on": "on", "onto": "on", "in": "in", "into": "in", "inside": "in"}
+
+
+class PlanningError(Exception):
+    """A request memory cannot turn into a plan; the message is the reason given back to the user."""
+
+
+def plan_request(store: MemoryStore, library: SkillLibrary, instruction: str, robot: str | None = None,
+                 as_of_ns: int | None = None) -> PlanResult:
+    """Plan ``instruction`` for ``robot`` (the library's robot when None) over memory at ``as_of_ns``."""
+    robot = robot or library.robot
+    if robot != library.robot:
+        return PlanResult(success=False,
+                          error=f"robot {robot!r} does not match skill library {library.robot!r}")
+    if not instruction or not instruction.strip():
+        return PlanResult(success=False, error="empty instruction")
+    text = _POLITE_RE.sub("", " ".join(instruction.strip().lower().split())).rstrip(" .!?")
+    text = re.sub(r"\s+please$", "", text)
+    intents: list[tuple[re.Pattern[str], Callable[[_PlanBuilder, re.Match[str]], None]]] = [
+        (_BRING_RE, _PlanBuilder.bring),
+        (_PUT_RE, _PlanBuilder.put),
+        (_OPEN_RE, _PlanBuilder.open_or_close),
+    ]
+    for pattern, handler in intents:
+        m = pattern.match(text)
+        if not m:
+            continue
+        world = WorldState.from_store(store, as_of_ns=as_of_ns, hands=library.hands)
+        builder = _PlanBuilder(library, world, Plan(robot=robot, instruction=instruction.strip()))
+        try:
+            handler(builder, m)
+        except PlanningError as e:
+            return PlanResult(success=False, error=str(e))
+        return builder.finish()
+    return PlanResult(success=False, error=f"unsupported instruction {instruction.strip()!r}; I can plan: "
+                                           f"{'; '.join(SUPPORTED_INSTRUCTIONS)}")
+
+
+class _PlanBuilder:
+    """Appends steps while tracking, in its own copy of the world, what each step changes, so later steps
+    are planned from the state the earlier ones leave behind."""
+
+    def __init__(self, library: SkillLibrary, world: WorldState, plan: Plan) -> None:
+        self.library = library
+        self.world = world  # as memory has it: what the validator checks against
+        self.state = world.copy()  # as the plan so far leaves it
+        self.plan = plan
+        self.notes: list[str] = []
+        self.summary = ""
+
+    # ---- intents ---------------------------------------------------------------------------------
+
+    def bring(self, m: re.Match[str]) -> None:
+        who = (m.group("who") or "").strip()
+        obj = self._resolve(m.group("x"))
+        self._fetch(obj)
+        person = self._requester(who)
+        if person is not None:
+            self._go_to(person)
+        self._add("handover", obj)
+        to = describe(self.world, person) if person else "you"
+        self.summary = f"bring {describe(self.world, obj)} {self._where_text(obj)} to {to}"
+
+    def put(self, m: re.Match[str]) -> None:
+        obj, relation, target = self._split_put(m.group("rest"))
+        if obj == target:
+            raise PlanningError("cannot put something on or in itself")
+        self._fetch(obj)
+        self._go_to(self._furniture(target))
+        into_closed = relation == "in" and "closed" in self.state.states.get(target, set())
+        self._open_chain(target, open_self=into_closed)
+        self._add("place", obj, target,
+                  text=f"place {describe(self.world, obj)} {relation} {describe(self.world, target)}")
+        self.summary = (f"put {describe(self.world, obj)} {self._where_text(obj)} {relation} "
+                        f"{describe(self.world, target)}")
+
+    def open_or_close(self, m: re.Match[str]) -> None:
+        opening = m.group("verb") == "open"
+        target = self._resolve(m.group("x"))
+        states = self.state.states.get(target, set())
+        already = "open" in states if opening else "closed" in states
+        if already:
+            self.summary = f"{describe(self.world, target)} is already {'open' if opening else 'closed'}"
+            self.notes.append("nothing to do")
+            return
+        self._go_to(self._furniture(target))
+        self._open_chain(target, open_self=opening)  # reach it first if it is inside something closed
+        if not opening:
+            self._add("close", target)
+        self.summary = f"{'open' if opening else 'close'} {describe(self.world, target)}"
+
+    # ---- building blocks -------------------------------------------------------------------------
+
+    def _resolve(self, phrase: str) -> str:
+        cands = resolve_entities(phrase, self.world.entities.values())
+        if not cands:
+            head, _ = split_hint(phrase)
+            raise PlanningError(f"no memory of {' '.join(head) or phrase.strip()}")
+        return cands[0].entity.id
+
+    def _split_put(self, rest: str) -> tuple[str, str, str]:
+        """"the mug in the kitchen on the table": try each on/in as the split, first one that grounds both
+        sides wins (the object phrase may itself carry a location hint)."""
+        ws = rest.split()
+        for i, w in enumerate(ws):
+            if w in _PUT_RELATIONS and 0 < i < len(ws) - 1:
+                obj_phrase, target_phrase = " ".join(ws[:i]), " ".join(ws[i + 1:])
+                objs = resolve_entities(obj_phrase, self.world.entities.values())
+                targets = resolve_entities(target_phrase, self.world.entities.values())
+                if objs and targets:
+                    return objs[0].entity.id, _PUT_RELATIONS[w], targets[0].entity.id
+        if not any(w in _PUT_RELATIONS for w in ws):
+            raise PlanningError("say where to put it: put <object> on/in <receptacle>")
+        raise PlanningError(f"no memory of the object or the receptacle in {rest!r}")
+
+    def _fetch(self, obj: str) -> None:
+        """Get ``obj`` into a hand: go where memory last saw it, open what encloses it, pick it."""
+        if obj in self.state.holding:
+            self.notes.append(f"already holding {describe(self.world, obj)}")
+            return
+        ent = self.world.entities[obj]
+        if self.world.is_room(obj) or self.world.is_person(obj):
+            raise PlanningError(f"{describe(self.world, obj)} is not something I can carry")
+        if not ent.present:
+            raise PlanningError(f"{describe(self.world, obj)} was not where I last saw it; "
+                                "I do not know where it is now")
+        if obj not in self.world.locations:
+            raise PlanningError(f"I have seen {describe(self.world, obj)} but do not know what it is on "
+                                "or in")
+        self._go_to(self._furniture(obj))
+        self._open_chain(obj, open_self=False)
+        self._add("pick", obj)
+
+    def _furniture(self, ent_id: str) -> str:
+        return self.state.furniture(ent_id) or ent_id
+
+    def _go_to(self, place: str) -> None:
+        if self.state.robot_at == place:
+            return
+        self._add("navigate", place)
+
+    def _open_chain(self, ent_id: str, open_self: bool) -> None:
+        """Open the closed containers around ``ent_id`` (and ``ent_id`` itself when asked), outermost
+        first; refuse if one is locked or opening it is a failure memory already saw."""
+        to_open = self.state.closed_containers(ent_id) + ([ent_id] if open_self else [])
+        skill = self._skill("open")
+        for container in to_open:
+            if "locked" in self.state.states.get(container, set()):
+                raise PlanningError(f"{describe(self.world, container)} is locked")
+            failure = self.state.known_failure(skill.name, [container])
+            if failure is not None:
+                raise PlanningError(f"cannot open {describe(self.world, container)}: {failure.reason()}")
+            self._add("open", container)
+
+    def _requester(self, who: str) -> str | None:
+        """Whom to hand it to: the named person (or room), else the most recently seen person, else the
+        robot's room; None (handover where the robot stands) when memory knows neither."""
+        if who and who not in ("me", "us"):
+            named = [c.entity.id for c in resolve_entities(who, self.world.entities.values())
+                     if self.world.is_person(c.entity.id)]
+            named += [r.id for r in resolve_rooms(who, self.world.entities.values())]
+            if not named:
+                raise PlanningError(f"no memory of a person or room called {who}")
+            return named[0]
+        people = self.world.persons()
+        if people:
+            return people[0].id
+        room = self.world.robot_room
+        if room and self.world.known(room):
+            self.notes.append(f"no person in memory, handing over in {describe(self.world, room)}")
+            return room
+        self.notes.append("no person or robot room in memory, handing over where the robot stands")
+        return None
+
+    def _skill(self, role: str) -> Skill:
+        skill = self.library.by_role(role)
+        if skill is None:
+            raise PlanningError(f"robot {self.library.robot} has no {role} skill")
+        return skill
+
+    def _add(self, role: str, *args: str, text: str = "") -> None:
+        skill = self._skill(role)
+        if len(args) != len(skill.args):
+            raise PlanningError(f"the {role} step needs {len(args)} argument(s) but {self.library.robot}'s "
+                                f"{skill.signature()} takes {len(skill.args)}")
+        self.plan.steps.append(SkillCall(skill=skill.name, args=list(args),
+                                         text=text or step_text(self.world, role, args)))
+        binding = {spec.name: value for spec, value in zip(skill.args, args, strict=True)}
+        for eff in skill.effects:
+            self.state.apply(eff, binding)
+        self._cite(args)
+
+    def _cite(self, ids: tuple[str, ...]) -> None:
+        """Evidence: the observations that said where each argument is and what state it is in."""
+        for ent_id in ids:
+            ent = self.world.entities.get(ent_id)
+            if ent is None:
+                continue
+            for chain_id in [ent_id, *self.world.chain(ent_id)]:
+                prov = self.world.location_provenance.get(chain_id, "")
+                if prov and prov not in self.plan.evidence_ids:
+                    self.plan.evidence_ids.append(prov)
+            if ent.provenance and ent.provenance not in self.plan.evidence_ids:
+                self.plan.evidence_ids.append(ent.provenance)
+
+    def _where_text(self, obj: str) -> str:
+        loc = self.world.locations.get(obj)
+        if loc is None:
+            return ""
+        pred, target = loc
+        if pred == "held_by":
+            return "(already in hand)"
+        closed = ", closed" if "closed" in self.world.states.get(target, set()) else ""
+        return f"from the {name_of(self.world, target)} ({target}{closed})"
+
+    def finish(self) -> PlanResult:
+        problems = PlanValidator(self.library).validate(self.plan, self.world)
+        if problems:
+            return PlanResult(success=False, error="plan failed validation: " + "; ".join(problems))
+        self.plan.explanation = "; ".join(part for part in [self.summary, *self.notes] if part)
+        return PlanResult(success=True, plan=self.plan)
+

@@ -1,0 +1,130 @@
+"""A Python client of the memory node's ROS contract: publish experience, wait until it is ingested, ask.
+
+Written only against the topic and service names of the contract, so it is also what an evaluation or a
+robot's task layer would write. Used by the demo and the integration tests.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+import rclpy
+from rclpy.node import Node
+from rclpy.qos import HistoryPolicy, QoSProfile, ReliabilityPolicy
+
+from memory_node.core.models import SceneGraphObservation, SkillFeedbackObservation, UtteranceObservation
+from memory_node.msg import Plan, SceneGraph, SkillFeedback, Utterance
+from memory_node.ros import conversions as conv
+from memory_node.srv import Ask, Forget, GetSceneGraph, PlanTask, Query, Sync
+
+
+class MemoryClient:
+    """Publishes on the node's input topics and calls its services (``<node_name>/ask`` etc.)."""
+
+    def __init__(self, node_name: str = "/memory_node", namespace: str = "", client_name: str = "memory_client"):
+        if not rclpy.ok():
+            rclpy.init()
+        self.node = Node(client_name, namespace=namespace)
+        ns = namespace.rstrip("/")
+        qos = QoSProfile(history=HistoryPolicy.KEEP_LAST, depth=200, reliability=ReliabilityPolicy.RELIABLE)
+        self.pub_graph = self.node.create_publisher(SceneGraph, f"{ns}/scene_graph" if ns else "scene_graph", qos)
+        self.pub_feedback = self.node.create_publisher(SkillFeedback, f"{ns}/skill_feedback" if ns else
+                                                       "skill_feedback", qos)
+        self.pub_utterance = self.node.create_publisher(Utterance, f"{ns}/user_utterance" if ns else
+                                                        "user_utterance", qos)
+        base = node_name.rstrip("/")
+        self.clients = {
+            "ask": self.node.create_client(Ask, f"{base}/ask"),
+            "plan": self.node.create_client(PlanTask, f"{base}/plan"),
+            "query": self.node.create_client(Query, f"{base}/query"),
+            "scene_graph": self.node.create_client(GetSceneGraph, f"{base}/scene_graph"),
+            "forget": self.node.create_client(Forget, f"{base}/forget"),
+            "sync": self.node.create_client(Sync, f"{base}/sync"),
+        }
+        self.plans: list[Plan] = []
+        self.node.create_subscription(Plan, f"{base}/plans", self.plans.append, 10)
+        self.published = {"scene_graphs": 0, "skill_feedback": 0, "utterances": 0, "images": 0}
+
+    # ---- connection ----------------------------------------------------------------------------
+
+    def wait_for_node(self, timeout: float = 30.0, alive: Callable[[], bool] = lambda: True) -> None:
+        """Block until every service is available and the input topics are matched to the node.
+
+        ``alive`` lets a caller that started the node stop waiting as soon as the process died."""
+        deadline = time.monotonic() + timeout
+        for client in self.clients.values():
+            while not client.wait_for_service(timeout_sec=0.2):
+                if not alive():
+                    raise RuntimeError("the memory node process exited before its services came up")
+                if time.monotonic() > deadline:
+                    raise TimeoutError(f"memory node service {client.srv_name} not available after {timeout} s")
+        for pub in (self.pub_graph, self.pub_feedback, self.pub_utterance):
+            while pub.get_subscription_count() == 0:
+                if time.monotonic() > deadline:
+                    raise TimeoutError(f"no subscriber on {pub.topic_name} after {timeout} s")
+                rclpy.spin_once(self.node, timeout_sec=0.05)
+
+    def call(self, name: str, request: Any, timeout: float = 30.0) -> Any:
+        future = self.clients[name].call_async(request)
+        rclpy.spin_until_future_complete(self.node, future, timeout_sec=timeout)
+        if not future.done():
+            self.clients[name].remove_pending_request(future)
+            raise TimeoutError(f"{self.clients[name].srv_name} did not answer within {timeout} s")
+        return future.result()
+
+    def spin(self, seconds: float) -> None:
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            rclpy.spin_once(self.node, timeout_sec=min(0.05, max(0.0, end - time.monotonic())))
+
+    def close(self) -> None:
+        self.node.destroy_node()
+
+    # ---- publishing ----------------------------------------------------------------------------
+
+    def publish_scene_graph(self, graph: SceneGraphObservation | SceneGraph) -> None:
+        msg = graph if isinstance(graph, SceneGraph) else conv.observation_to_msg(graph)
+        self.pub_graph.publish(msg)
+        self.published["scene_graphs"] += 1
+
+    def publish_skill_feedback(self, fb: SkillFeedbackObservation | SkillFeedback) -> None:
+        msg = fb if isinstance(fb, SkillFeedback) else conv.skill_feedback_to_msg(fb)
+        self.pub_feedback.publish(msg)
+        self.published["skill_feedback"] += 1
+
+    def publish_utterance(self, utt: UtteranceObservation | Utterance) -> None:
+        msg = utt if isinstance(utt, Utterance) else conv.utterance_to_msg(utt)
+        self.pub_utterance.publish(msg)
+        self.published["utterances"] += 1
+
+    def sync(self, timeout: float = 10.0) -> Sync.Response:
+        """Wait until the node has processed everything this client published."""
+        req = Sync.Request(timeout=float(timeout), **self.published)
+        resp = self.call("sync", req, timeout=timeout + 5.0)
+        if not resp.reached:
+            got = {k: getattr(resp, k) for k in self.published}
+            raise TimeoutError(f"node ingested {got}, client published {self.published}")
+        return resp
+
+    # ---- requests ------------------------------------------------------------------------------
+
+    def ask(self, question: str, as_of_ns: int = 0) -> Ask.Response:
+        return self.call("ask", Ask.Request(question=question, as_of=conv.ns_to_stamp(as_of_ns)))
+
+    def plan(self, instruction: str, robot: str = "") -> PlanTask.Response:
+        return self.call("plan", PlanTask.Request(instruction=instruction, robot=robot))
+
+    def query(self, store: str = "", text: str = "", room: str = "", entity_id: str = "", as_of_ns: int = 0,
+              limit: int = 0) -> Query.Response:
+        return self.call("query", Query.Request(store=store, text=text, room=room, entity_id=entity_id,
+                                                as_of=conv.ns_to_stamp(as_of_ns), limit=limit))
+
+    def scene_graph(self, room: str = "", as_of_ns: int = 0) -> GetSceneGraph.Response:
+        return self.call("scene_graph", GetSceneGraph.Request(room=room, as_of=conv.ns_to_stamp(as_of_ns)))
+
+    def forget(self, ids: list[str] | None = None, room: str = "", since_ns: int = 0, until_ns: int = 0,
+               everything: bool = False) -> Forget.Response:
+        return self.call("forget", Forget.Request(ids=ids or [], room=room, since=conv.ns_to_stamp(since_ns),
+                                                  until=conv.ns_to_stamp(until_ns), everything=everything))

@@ -1,0 +1,212 @@
+"""Pure conversions between ROS messages and the core record model (no node, no rclpy).
+
+Incoming messages are validated here: an invalid entity or relation is dropped from its graph with a
+reason in ``SceneGraphObservation.rejected`` so the valid rest of the message is still remembered.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+
+from builtin_interfaces.msg import Time
+from geometry_msgs.msg import Point as PointMsg
+from pydantic import ValidationError
+
+from memory_node.core.models import (
+    Answer,
+    Entity,
+    EntityObservation,
+    InvalidInput,
+    MemoryRecord,
+    Plan,
+    Point,
+    Pose,
+    Relation,
+    RelationObservation,
+    SceneGraphObservation,
+    SkillCall,
+    SkillFeedbackObservation,
+    UtteranceObservation,
+)
+from memory_node.msg import Entity as EntityMsg
+from memory_node.msg import MemoryRecord as MemoryRecordMsg
+from memory_node.msg import Plan as PlanMsg
+from memory_node.msg import Relation as RelationMsg
+from memory_node.msg import SceneGraph as SceneGraphMsg
+from memory_node.msg import SkillCall as SkillCallMsg
+from memory_node.msg import SkillFeedback as SkillFeedbackMsg
+from memory_node.msg import Utterance as UtteranceMsg
+
+NS = 1_000_000_000
+
+
+def stamp_to_ns(stamp: Time) -> int:
+    return int(stamp.sec) * NS + int(stamp.nanosec)
+
+
+def ns_to_stamp(ns: int) -> Time:
+    return Time(sec=int(ns // NS), nanosec=int(ns % NS))
+
+
+def optional_ns(stamp: Time) -> int | None:
+    """A zero time means "unset" (now, no bound) in every request of the contract."""
+    ns = stamp_to_ns(stamp)
+    return ns if ns > 0 else None
+
+
+def _first_error(err: ValidationError) -> str:
+    e = err.errors()[0]
+    where = ".".join(str(p) for p in e.get("loc", ()))
+    return f"{where}: {e.get('msg', '')}" if where else str(e.get("msg", ""))
+
+
+# ---- scene graphs ---------------------------------------------------------------------------------
+
+
+def entity_from_msg(msg: EntityMsg) -> EntityObservation:
+    """Raise InvalidInput with a readable reason for a malformed entity."""
+    if len(msg.attribute_keys) != len(msg.attribute_values):
+        raise InvalidInput(f"entity {msg.id!r}: attribute_keys and attribute_values differ in length")
+    p = msg.position
+    try:
+        return EntityObservation(
+            id=msg.id, label=msg.label, name=msg.name, room=msg.room,
+            position=Point(x=p.x, y=p.y, z=p.z),
+            attributes={k.strip().lower(): v for k, v in zip(msg.attribute_keys, msg.attribute_values)
+                        if k.strip()},
+            states=list(msg.states), confidence=float(msg.confidence))
+    except ValidationError as err:
+        raise InvalidInput(f"entity {msg.id!r}: {_first_error(err)}") from None
+
+
+def scene_graph_from_msg(msg: SceneGraphMsg, stamp_ns: int) -> SceneGraphObservation:
+    """Convert, keeping every valid entity and relation and listing why the others were dropped."""
+    entities: list[EntityObservation] = []
+    rejected: list[str] = []
+    for e in msg.entities:
+        try:
+            entities.append(entity_from_msg(e))
+        except InvalidInput as err:
+            rejected.append(str(err))
+    bad_ids = {e.id for e in msg.entities} - {e.id for e in entities}
+    relations: list[RelationObservation] = []
+    for r in msg.relations:
+        if r.subject in bad_ids or r.object in bad_ids:
+            rejected.append(f"relation {r.subject} {r.predicate} {r.object}: refers to a rejected entity")
+            continue
+        try:
+            relations.append(RelationObservation(subject=r.subject, predicate=r.predicate, object=r.object))
+        except ValidationError as err:
+            rejected.append(f"relation {r.subject} {r.predicate} {r.object}: {_first_error(err)}")
+    room = msg.room.strip()
+    return SceneGraphObservation(stamp_ns=stamp_ns, source=msg.source, room=room, complete=bool(msg.complete),
+                                 entities=entities, relations=relations, rejected=rejected)
+
+
+def entity_to_msg(e: Entity | EntityObservation) -> EntityMsg:
+    p = e.position
+    return EntityMsg(
+        id=e.id, label=e.label, name=e.name, room=e.room,
+        position=PointMsg(x=p.x, y=p.y, z=p.z) if p else PointMsg(x=math.nan, y=math.nan, z=math.nan),
+        attribute_keys=list(e.attributes.keys()), attribute_values=list(e.attributes.values()),
+        states=list(e.states), confidence=float(e.confidence))
+
+
+def relation_to_msg(r: Relation | RelationObservation) -> RelationMsg:
+    return RelationMsg(subject=r.subject, predicate=r.predicate, object=r.object)
+
+
+def scene_graph_to_msg(stamp_ns: int, entities: Iterable[Entity | EntityObservation],
+                       relations: Iterable[Relation | RelationObservation], room: str = "",
+                       complete: bool = False, source: str = "memory_node",
+                       frame_id: str = "map") -> SceneGraphMsg:
+    msg = SceneGraphMsg(source=source, room=room, complete=complete,
+                        entities=[entity_to_msg(e) for e in entities],
+                        relations=[relation_to_msg(r) for r in relations])
+    msg.header.stamp = ns_to_stamp(stamp_ns)
+    msg.header.frame_id = frame_id
+    return msg
+
+
+def observation_to_msg(graph: SceneGraphObservation) -> SceneGraphMsg:
+    return scene_graph_to_msg(graph.stamp_ns, graph.entities, graph.relations, room=graph.room,
+                              complete=graph.complete, source=graph.source)
+
+
+# ---- events ---------------------------------------------------------------------------------------
+
+
+def skill_feedback_from_msg(msg: SkillFeedbackMsg, stamp_ns: int) -> SkillFeedbackObservation:
+    if not msg.skill.strip():
+        raise InvalidInput("skill feedback without a skill name")
+    return SkillFeedbackObservation(stamp_ns=stamp_ns, robot=msg.robot, skill=msg.skill.strip(),
+                                    args=list(msg.args), target_id=msg.target_id, success=bool(msg.success),
+                                    status=msg.status, message=msg.message)
+
+
+def skill_feedback_to_msg(fb: SkillFeedbackObservation) -> SkillFeedbackMsg:
+    msg = SkillFeedbackMsg(robot=fb.robot, skill=fb.skill, args=list(fb.args), target_id=fb.target_id,
+                           success=fb.success, status=fb.status, message=fb.message)
+    msg.header.stamp = ns_to_stamp(fb.stamp_ns)
+    return msg
+
+
+def utterance_from_msg(msg: UtteranceMsg, stamp_ns: int) -> UtteranceObservation:
+    if not msg.text.strip():
+        raise InvalidInput("utterance with empty text")
+    return UtteranceObservation(stamp_ns=stamp_ns, speaker=msg.speaker, text=msg.text)
+
+
+def utterance_to_msg(u: UtteranceObservation) -> UtteranceMsg:
+    msg = UtteranceMsg(speaker=u.speaker, text=u.text)
+    msg.header.stamp = ns_to_stamp(u.stamp_ns)
+    return msg
+
+
+def pose_from_msg(msg) -> Pose:
+    """geometry_msgs/PoseStamped -> Pose (yaw only: the memory is planar)."""
+    p, q = msg.pose.position, msg.pose.orientation
+    vals = (p.x, p.y, p.z, q.x, q.y, q.z, q.w)
+    if not all(math.isfinite(v) for v in vals):
+        raise InvalidInput("robot pose contains NaN or inf")
+    yaw = math.atan2(2.0 * (q.w * q.z + q.x * q.y), 1.0 - 2.0 * (q.y * q.y + q.z * q.z))
+    return Pose(position=Point(x=p.x, y=p.y, z=p.z), yaw=yaw, frame_id=msg.header.frame_id or "map")
+
+
+# ---- requests -------------------------------------------------------------------------------------
+
+
+def plan_to_msg(plan: Plan, stamp_ns: int) -> PlanMsg:
+    msg = PlanMsg(robot=plan.robot, instruction=plan.instruction,
+                  steps=[SkillCallMsg(skill=s.skill, args=list(s.args), text=s.text) for s in plan.steps],
+                  evidence_ids=list(plan.evidence_ids), explanation=plan.explanation)
+    msg.header.stamp = ns_to_stamp(stamp_ns)
+    msg.header.frame_id = "map"
+    return msg
+
+
+def plan_from_msg(msg: PlanMsg) -> Plan:
+    return Plan(robot=msg.robot, instruction=msg.instruction,
+                steps=[SkillCall(skill=s.skill, args=list(s.args), text=s.text) for s in msg.steps],
+                evidence_ids=list(msg.evidence_ids), explanation=msg.explanation)
+
+
+def fill_ask_response(answer: Answer, response):
+    response.success = answer.success
+    response.answer = answer.answer
+    response.answer_ids = list(answer.answer_ids)
+    response.evidence_ids = list(answer.evidence_ids)
+    response.confidence = float(answer.confidence)
+    response.error = answer.error
+    return response
+
+
+def memory_record_to_msg(rec: MemoryRecord) -> MemoryRecordMsg:
+    return MemoryRecordMsg(id=rec.id, kind=rec.kind, text=rec.text, json=rec.json_data,
+                           stamp=ns_to_stamp(rec.stamp_ns), score=float(rec.score))
+
+
+def memory_record_from_msg(msg: MemoryRecordMsg) -> MemoryRecord:
+    return MemoryRecord(id=msg.id, kind=msg.kind, text=msg.text, json_data=msg.json,
+                        stamp_ns=stamp_to_ns(msg.stamp), score=float(msg.score))

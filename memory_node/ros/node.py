@@ -1,0 +1,410 @@
+"""The memory_node ROS 2 node: thin glue between topics/services and the memory engine.
+
+Threading: every callback that touches memory runs in one mutually exclusive callback group, so the
+store has exactly one writer and reads see whole messages. ``~/sync`` runs in its own group so a client
+can wait on it while the ingest callbacks keep running.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import rclpy
+from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus, KeyValue
+from nav_msgs.msg import OccupancyGrid
+from geometry_msgs.msg import PoseStamped
+from rcl_interfaces.msg import ParameterDescriptor
+from rclpy.callback_groups import MutuallyExclusiveCallbackGroup, ReentrantCallbackGroup
+from rclpy.executors import ExternalShutdownException, MultiThreadedExecutor
+from rclpy.node import Node
+from rclpy.qos import DurabilityPolicy, HistoryPolicy, QoSProfile, ReliabilityPolicy
+from sensor_msgs.msg import CameraInfo, CompressedImage, Image
+from visualization_msgs.msg import Marker, MarkerArray
+
+from memory_node.core.models import FrameObservation, InvalidInput
+from memory_node.core.query import query as query_memory
+from memory_node.core.store import MemoryStore
+from memory_node.msg import Plan as PlanMsg
+from memory_node.msg import SceneGraph, SkillFeedback, Utterance
+from memory_node.perception.frames import decode_compressed, encode_frame
+from memory_node.planning.ask import answer_question
+from memory_node.planning.planner import plan_request
+from memory_node.planning.skills import SkillLibrary, default_library_path
+from memory_node.ros import conversions as conv
+from memory_node.srv import Ask, Forget, GetSceneGraph, PlanTask, Query, Sync
+
+INPUTS = ("scene_graphs", "skill_feedback", "utterances", "images", "depth", "camera_info", "maps", "poses")
+
+PARAMETERS: dict[str, tuple[Any, str]] = {
+    "robot": ("vega", "Robot this node plans for: vega or g1 (selects config/skills/<robot>.yaml)."),
+    "skill_library": ("", "Path to the skill library YAML; '' = the package's config/skills/<robot>.yaml."),
+    "database_path": ("", "SQLite file of the memory; '' = $ROS_HOME/memory_node/<robot>.db "
+                          "(ROS_HOME defaults to ~/.ros). Frames are stored beside it in frames/."),
+    "frames.similarity_threshold": (6.0, "Admission gate: a frame whose 16x16 grey thumbnail differs from the "
+                                         "room's last admitted frame by less than this mean absolute grey "
+                                         "level (0-255) is rejected as a near-duplicate."),
+    "frames.jpeg_quality": (85, "JPEG quality (1-100) for stored raw frames."),
+    "qos.sensor_depth": (5, "History depth of camera, depth and pose subscriptions (best effort)."),
+    "qos.event_depth": (200, "History depth of scene graph, skill feedback and utterance subscriptions "
+                             "(reliable): deep enough that bursts are not dropped."),
+    "limits.max_entities_per_graph": (20000, "Scene graphs with more entities are rejected whole."),
+    "limits.max_relations_per_graph": (100000, "Scene graphs with more relations are rejected whole."),
+    "limits.max_text_length": (4000, "Longest utterance, question or instruction accepted, in characters."),
+    "limits.max_image_pixels": (3840 * 2160, "Largest camera image accepted (width x height)."),
+    "limits.query_limit": (12, "Records ~/query returns when the request's limit is 0."),
+    "diagnostics_period": (1.0, "Seconds between /diagnostics and ~/markers updates."),
+}
+
+
+def default_database_path(robot: str) -> Path:
+    ros_home = os.environ.get("ROS_HOME") or os.path.join(os.path.expanduser("~"), ".ros")
+    return Path(ros_home) / "memory_node" / f"{robot}.db"
+
+
+class MemoryNode(Node):
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__("memory_node", **kwargs)
+        for name, (default, description) in PARAMETERS.items():
+            self.declare_parameter(name, default, ParameterDescriptor(description=description))
+        p = {name: self.get_parameter(name).value for name in PARAMETERS}
+        self.p = p
+        self.robot = str(p["robot"])
+        self.libraries: dict[str, SkillLibrary] = {}
+        self.library = self._library(self.robot, str(p["skill_library"]))
+
+        db_path = Path(p["database_path"]).expanduser() if p["database_path"] else default_database_path(self.robot)
+        self.store = MemoryStore(db_path, frame_similarity_threshold=float(p["frames.similarity_threshold"]))
+        self.get_logger().info(f"memory at {db_path} ({self.store.counts()['entities']} entities); "
+                               f"robot {self.robot}, skills {', '.join(self.library.names())}")
+
+        self.ingested = {k: 0 for k in INPUTS}   # processed (stored or rejected), what ~/sync waits on
+        self.rejected = {k: 0 for k in INPUTS}
+        self.errors: list[str] = []
+        self.frames_admitted = 0
+        self.current_room = (self.store.get_meta("robot") or {}).get("room", "")
+        self.camera_info: dict[str, Any] | None = None
+        self.pose = None
+        self._markers_dirty = True
+        self._counts_changed = threading.Condition()
+
+        memory = MutuallyExclusiveCallbackGroup()
+        sync_group = ReentrantCallbackGroup()
+        events_qos = QoSProfile(history=HistoryPolicy.KEEP_LAST, depth=int(p["qos.event_depth"]),
+                                reliability=ReliabilityPolicy.RELIABLE)
+        sensor_qos = QoSProfile(history=HistoryPolicy.KEEP_LAST, depth=int(p["qos.sensor_depth"]),
+                                reliability=ReliabilityPolicy.BEST_EFFORT)
+        map_qos = QoSProfile(history=HistoryPolicy.KEEP_LAST, depth=1, reliability=ReliabilityPolicy.RELIABLE,
+                             durability=DurabilityPolicy.TRANSIENT_LOCAL)
+
+        sub = self.create_subscription
+        sub(SceneGraph, "scene_graph", self._guard("scene_graphs", self.on_scene_graph), events_qos,
+            callback_group=memory)
+        sub(SkillFeedback, "skill_feedback", self._guard("skill_feedback", self.on_skill_feedback), events_qos,
+            callback_group=memory)
+        sub(Utterance, "user_utterance", self._guard("utterances", self.on_utterance), events_qos,
+            callback_group=memory)
+        sub(Image, "camera/image_raw", self._guard("images", self.on_image), sensor_qos, callback_group=memory)
+        sub(CompressedImage, "camera/image_raw/compressed", self._guard("images", self.on_compressed_image),
+            sensor_qos, callback_group=memory)
+        sub(Image, "camera/depth/image_raw", self._guard("depth", self.on_depth), sensor_qos,
+            callback_group=memory)
+        sub(CameraInfo, "camera/camera_info", self._guard("camera_info", self.on_camera_info), sensor_qos,
+            callback_group=memory)
+        sub(OccupancyGrid, "map", self._guard("maps", self.on_map), map_qos, callback_group=memory)
+        sub(PoseStamped, "robot_pose", self._guard("poses", self.on_pose), sensor_qos, callback_group=memory)
+
+        srv = self.create_service
+        srv(Ask, "~/ask", self._service(self.on_ask), callback_group=memory)
+        srv(PlanTask, "~/plan", self._service(self.on_plan), callback_group=memory)
+        srv(Query, "~/query", self._service(self.on_query), callback_group=memory)
+        srv(GetSceneGraph, "~/scene_graph", self._service(self.on_get_scene_graph), callback_group=memory)
+        srv(Forget, "~/forget", self._service(self.on_forget), callback_group=memory)
+        srv(Sync, "~/sync", self.on_sync, callback_group=sync_group)
+
+        self.plans_pub = self.create_publisher(PlanMsg, "~/plans", 10)
+        self.markers_pub = self.create_publisher(MarkerArray, "~/markers", 1)
+        self.diag_pub = self.create_publisher(DiagnosticArray, "/diagnostics", 10)
+        self.create_timer(float(p["diagnostics_period"]), self.publish_status, callback_group=memory)
+
+    # ---- plumbing ------------------------------------------------------------------------------
+
+    def _library(self, robot: str, path: str = "") -> SkillLibrary:
+        if robot not in self.libraries:
+            self.libraries[robot] = SkillLibrary.load(path or default_library_path(robot))
+        return self.libraries[robot]
+
+    def _stamp_ns(self, header) -> int:
+        """Event time is the message's stamp (replays keep their timeline); unstamped messages get now."""
+        ns = conv.stamp_to_ns(header.stamp)
+        return ns if ns > 0 else self.get_clock().now().nanoseconds
+
+    def _guard(self, input_name: str, handler):
+        """Wrap a subscription so bad input is rejected and counted, never fatal, and always counted as
+        processed so ~/sync can tell the client its message was handled."""
+        def callback(msg) -> None:
+            try:
+                handler(msg)
+            except InvalidInput as err:
+                self._reject(input_name, str(err))
+            except Exception as err:  # noqa: BLE001 - the node must keep serving whatever one message does
+                self._reject(input_name, f"internal error: {type(err).__name__}: {err}")
+                self.get_logger().error(f"{input_name}: {type(err).__name__}: {err}")
+            finally:
+                with self._counts_changed:
+                    self.ingested[input_name] += 1
+                    self._counts_changed.notify_all()
+        return callback
+
+    def _reject(self, input_name: str, reason: str) -> None:
+        self.rejected[input_name] += 1
+        self.errors = (self.errors + [f"{input_name}: {reason}"])[-20:]
+        self.get_logger().warning(f"rejected {input_name}: {reason}", throttle_duration_sec=1.0)
+
+    def _service(self, handler):
+        def callback(request, response):
+            try:
+                return handler(request, response)
+            except InvalidInput as err:
+                return self._fail(response, str(err))
+            except Exception as err:  # noqa: BLE001
+                self.get_logger().error(f"service error: {type(err).__name__}: {err}")
+                return self._fail(response, f"internal error: {type(err).__name__}: {err}")
+        return callback
+
+    @staticmethod
+    def _fail(response, message: str):
+        if hasattr(response, "success"):
+            response.success = False
+        if hasattr(response, "error"):
+            response.error = message
+        return response
+
+    def _check_text(self, text: str, what: str) -> str:
+        if len(text) > int(self.p["limits.max_text_length"]):
+            raise InvalidInput(f"{what} longer than limits.max_text_length ({self.p['limits.max_text_length']})")
+        return text
+
+    # ---- inputs --------------------------------------------------------------------------------
+
+    def on_scene_graph(self, msg: SceneGraph) -> None:
+        if len(msg.entities) > int(self.p["limits.max_entities_per_graph"]):
+            raise InvalidInput(f"scene graph with {len(msg.entities)} entities exceeds "
+                               f"limits.max_entities_per_graph")
+        if len(msg.relations) > int(self.p["limits.max_relations_per_graph"]):
+            raise InvalidInput(f"scene graph with {len(msg.relations)} relations exceeds "
+                               f"limits.max_relations_per_graph")
+        graph = conv.scene_graph_from_msg(msg, self._stamp_ns(msg.header))
+        result = self.store.ingest_scene_graph(graph)
+        if graph.room:
+            self._set_room(graph.room)
+        for reason in result.rejected:
+            self._reject_part("scene_graphs", reason)
+        self._markers_dirty = True
+
+    def _reject_part(self, input_name: str, reason: str) -> None:
+        """Part of a message was dropped: count it and say why, the rest was stored."""
+        self.errors = (self.errors + [f"{input_name}: {reason}"])[-20:]
+        self.rejected[input_name] += 1
+        self.get_logger().warning(f"dropped part of {input_name}: {reason}", throttle_duration_sec=1.0)
+
+    def on_skill_feedback(self, msg: SkillFeedback) -> None:
+        self._check_text(msg.message, "skill feedback message")
+        self.store.ingest_skill_feedback(conv.skill_feedback_from_msg(msg, self._stamp_ns(msg.header)))
+
+    def on_utterance(self, msg: Utterance) -> None:
+        self._check_text(msg.text, "utterance")
+        self.store.ingest_utterance(conv.utterance_from_msg(msg, self._stamp_ns(msg.header)))
+
+    def on_image(self, msg: Image) -> None:
+        import ros2_numpy  # imported here: only image callbacks need it
+
+        if msg.width * msg.height > int(self.p["limits.max_image_pixels"]):
+            raise InvalidInput(f"image {msg.width}x{msg.height} exceeds limits.max_image_pixels")
+        try:
+            array = ros2_numpy.numpify(msg)
+        except (ValueError, TypeError, KeyError) as err:
+            raise InvalidInput(f"image could not be read ({msg.encoding}, {msg.width}x{msg.height}): {err}") \
+                from None
+        encoded, thumb = encode_frame(array, msg.encoding, int(self.p["frames.jpeg_quality"]))
+        self._store_frame(msg.header, encoded, "jpg", thumb, msg.width, msg.height)
+
+    def on_compressed_image(self, msg: CompressedImage) -> None:
+        data = bytes(msg.data)
+        image, fmt, thumb = decode_compressed(data)
+        if image.shape[0] * image.shape[1] > int(self.p["limits.max_image_pixels"]):
+            raise InvalidInput("compressed image exceeds limits.max_image_pixels")
+        self._store_frame(msg.header, data, fmt, thumb, image.shape[1], image.shape[0])
+
+    def _store_frame(self, header, encoded: bytes, fmt: str, thumb: list[float], width: int, height: int) -> None:
+        frame = FrameObservation(stamp_ns=self._stamp_ns(header), encoded=encoded, format=fmt, thumbnail=thumb,
+                                 width=width, height=height, room=self.current_room, pose=self.pose,
+                                 frame_id=header.frame_id)
+        visible = [e.id for e in self.store.entities(room=self.current_room)] if self.current_room else []
+        if self.store.ingest_frame(frame, visible).admitted:
+            self.frames_admitted += 1
+
+    def on_depth(self, msg: Image) -> None:
+        # Depth is not stored yet: frames keep RGB only. Counted so ~/sync and diagnostics see it.
+        if msg.encoding.lower() not in ("32fc1", "16uc1", "mono16"):
+            raise InvalidInput(f"depth encoding {msg.encoding!r} is not 32FC1 (m) or 16UC1 (mm)")
+
+    def on_camera_info(self, msg: CameraInfo) -> None:
+        info = {"frame_id": msg.header.frame_id, "width": msg.width, "height": msg.height, "k": list(msg.k)}
+        if info != self.camera_info:
+            self.camera_info = info
+            self.store.set_meta("camera_info", info)
+
+    def on_map(self, msg: OccupancyGrid) -> None:
+        info = msg.info
+        if info.width * info.height != len(msg.data):
+            raise InvalidInput(f"map data has {len(msg.data)} cells, expected {info.width}x{info.height}")
+        cells = np.asarray(msg.data, dtype=np.int8)
+        occupied = int(np.count_nonzero(cells >= 50))
+        known = int(np.count_nonzero(cells >= 0))
+        self.store.ingest_map(self._stamp_ns(msg.header), {
+            "frame_id": msg.header.frame_id, "width": info.width, "height": info.height,
+            "resolution": info.resolution, "origin": [info.origin.position.x, info.origin.position.y],
+            "occupied_cells": occupied, "known_cells": known})
+
+    def on_pose(self, msg: PoseStamped) -> None:
+        self.pose = conv.pose_from_msg(msg)
+
+    def _set_room(self, room: str) -> None:
+        if room != self.current_room:
+            self.current_room = room
+            state = self.store.get_meta("robot") or {}
+            self.store.set_meta("robot", {**state, "room": room})
+
+    # ---- services ------------------------------------------------------------------------------
+
+    def on_ask(self, request: Ask.Request, response: Ask.Response) -> Ask.Response:
+        question = self._check_text(request.question, "question")
+        answer = answer_question(self.store, question, as_of_ns=conv.optional_ns(request.as_of))
+        return conv.fill_ask_response(answer, response)
+
+    def on_plan(self, request: PlanTask.Request, response: PlanTask.Response) -> PlanTask.Response:
+        instruction = self._check_text(request.instruction, "instruction")
+        robot = request.robot.strip() or self.robot
+        try:
+            library = self._library(robot)
+        except (FileNotFoundError, OSError):
+            raise InvalidInput(f"no skill library for robot {robot!r}") from None
+        result = plan_request(self.store, library, instruction, robot=robot)
+        response.success = result.success
+        response.error = result.error
+        if result.success and result.plan is not None:
+            response.plan = conv.plan_to_msg(result.plan, self.get_clock().now().nanoseconds)
+            self.plans_pub.publish(response.plan)
+        return response
+
+    def on_query(self, request: Query.Request, response: Query.Response) -> Query.Response:
+        records = query_memory(self.store, kind=request.store, text=request.text, room=request.room,
+                               entity_id=request.entity_id, as_of_ns=conv.optional_ns(request.as_of),
+                               limit=request.limit or int(self.p["limits.query_limit"]))
+        response.records = [conv.memory_record_to_msg(r) for r in records]
+        return response
+
+    def on_get_scene_graph(self, request: GetSceneGraph.Request, response: GetSceneGraph.Response):
+        as_of = conv.optional_ns(request.as_of)
+        room = request.room.strip()
+        entities = self.store.entities(room=room or None, as_of_ns=as_of)
+        relations = self.store.relations(as_of_ns=as_of, room=room or None)
+        stamp = as_of if as_of is not None else self.get_clock().now().nanoseconds
+        response.graph = conv.scene_graph_to_msg(stamp, entities, relations, room=room, complete=bool(room))
+        return response
+
+    def on_forget(self, request: Forget.Request, response: Forget.Response) -> Forget.Response:
+        response.removed = self.store.forget(
+            ids=list(request.ids), room=request.room.strip(), since_ns=conv.optional_ns(request.since),
+            until_ns=conv.optional_ns(request.until), everything=request.everything)
+        self._markers_dirty = True
+        self.get_logger().info(f"forgot {response.removed} records")
+        return response
+
+    def on_sync(self, request: Sync.Request, response: Sync.Response) -> Sync.Response:
+        wanted = {"scene_graphs": request.scene_graphs, "skill_feedback": request.skill_feedback,
+                  "utterances": request.utterances, "images": request.images}
+        deadline = time.monotonic() + max(0.0, min(float(request.timeout), 60.0))
+        with self._counts_changed:
+            while True:
+                reached = all(self.ingested[k] >= v for k, v in wanted.items())
+                remaining = deadline - time.monotonic()
+                if reached or remaining <= 0:
+                    break
+                self._counts_changed.wait(timeout=min(remaining, 0.1))
+            response.reached = reached
+            for k in wanted:
+                setattr(response, k, self.ingested[k])
+        return response
+
+    # ---- outputs -------------------------------------------------------------------------------
+
+    def publish_status(self) -> None:
+        counts = self.store.counts()
+        status = DiagnosticStatus(name="memory_node: memory", hardware_id=self.robot)
+        total_rejected = sum(self.rejected.values())
+        status.level = DiagnosticStatus.OK if total_rejected == 0 else DiagnosticStatus.WARN
+        status.message = (f"{counts['entities']} entities, {counts['events']} events, {counts['frames']} frames"
+                          + (f"; {total_rejected} inputs rejected" if total_rejected else ""))
+        values = {**{f"stored_{k}": v for k, v in counts.items()},
+                  **{f"ingested_{k}": v for k, v in self.ingested.items()},
+                  **{f"rejected_{k}": v for k, v in self.rejected.items()},
+                  "frames_admitted": self.frames_admitted, "current_room": self.current_room,
+                  "last_error": self.errors[-1] if self.errors else ""}
+        status.values = [KeyValue(key=k, value=str(v)) for k, v in values.items()]
+        diag = DiagnosticArray(status=[status])
+        diag.header.stamp = self.get_clock().now().to_msg()
+        self.diag_pub.publish(diag)
+        if self._markers_dirty and self.markers_pub.get_subscription_count() > 0:
+            self.markers_pub.publish(self.markers())
+            self._markers_dirty = False
+
+    def markers(self) -> MarkerArray:
+        """One sphere and one text label per present entity with a known position."""
+        out = MarkerArray(markers=[Marker(action=Marker.DELETEALL)])
+        stamp = self.get_clock().now().to_msg()
+        for i, e in enumerate(e for e in self.store.entities() if e.position is not None):
+            for kind, mtype in (("entity", Marker.SPHERE), ("label", Marker.TEXT_VIEW_FACING)):
+                m = Marker(ns=kind, id=i, type=mtype, action=Marker.ADD)
+                m.header.frame_id = "map"
+                m.header.stamp = stamp
+                m.pose.position.x, m.pose.position.y, m.pose.position.z = (
+                    e.position.x, e.position.y, e.position.z + (0.15 if kind == "label" else 0.0))
+                m.pose.orientation.w = 1.0
+                m.scale.x = m.scale.y = m.scale.z = 0.1
+                m.color.a = 1.0
+                m.color.g = 0.8
+                if kind == "label":
+                    m.text = e.name or e.id
+                out.markers.append(m)
+        return out
+
+    def destroy_node(self) -> None:
+        self.store.close()
+        super().destroy_node()
+
+
+def main(args: list[str] | None = None) -> None:
+    rclpy.init(args=args)
+    node = None
+    try:
+        node = MemoryNode()
+        executor = MultiThreadedExecutor(num_threads=2)
+        executor.add_node(node)
+        executor.spin()
+    except (KeyboardInterrupt, ExternalShutdownException):
+        pass
+    finally:
+        if node is not None:
+            node.destroy_node()
+        if rclpy.ok():
+            rclpy.shutdown()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,68 @@
+"""Start the installed memory node executable as its own process, as a launch file would.
+
+This is the documented way to run the node where `ros2 launch` is not installed:
+``lib/memory_node/memory_node --ros-args --params-file share/memory_node/config/<robot>.yaml``.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+from pathlib import Path
+from typing import IO, Any
+
+
+def installed_paths(robot: str) -> tuple[Path, Path]:
+    """(executable, params file) of the installed package."""
+    from ament_index_python.packages import get_package_prefix, get_package_share_directory
+
+    exe = Path(get_package_prefix("memory_node")) / "lib" / "memory_node" / "memory_node"
+    params = Path(get_package_share_directory("memory_node")) / "config" / f"{robot}.yaml"
+    return exe, params
+
+
+def node_command(robot: str = "vega", namespace: str = "", **overrides: Any) -> list[str]:
+    exe, params = installed_paths(robot)
+    cmd = [str(exe), "--ros-args", "--params-file", str(params)]
+    if namespace:
+        cmd += ["-r", f"__ns:=/{namespace.strip('/')}"]
+    for key, value in overrides.items():
+        if isinstance(value, bool):
+            value = "true" if value else "false"
+        cmd += ["-p", f"{key}:={value}"]
+    return cmd
+
+
+class NodeProcess:
+    """The memory node in a child process; ``stop()`` sends SIGINT (clean shutdown) and waits."""
+
+    def __init__(self, robot: str = "vega", log: IO[str] | None = None, env: dict[str, str] | None = None,
+                 namespace: str = "", **overrides: Any):
+        self.cmd = node_command(robot, namespace=namespace, **overrides)
+        self.proc = subprocess.Popen(self.cmd, stdout=log or subprocess.DEVNULL, stderr=subprocess.STDOUT,
+                                     env={**os.environ, **(env or {})}, start_new_session=True)
+
+    def alive(self) -> bool:
+        return self.proc.poll() is None
+
+    def stop(self, timeout: float = 10.0) -> int:
+        if self.alive():
+            self.proc.send_signal(signal.SIGINT)
+            try:
+                self.proc.wait(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                self.kill()
+        return self.proc.returncode
+
+    def kill(self) -> None:
+        """SIGKILL the whole process group, as a crash would."""
+        if self.alive():
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        self.proc.wait()
+
+    def __enter__(self) -> NodeProcess:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()

