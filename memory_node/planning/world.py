@@ -94,7 +94,8 @@ class WorldState:
     def copy(self) -> WorldState:
         """A world to dry-run in: the facts a step can change are copied; entity records and failures,
         which no step changes, are shared (a deep copy of hundreds of entities per request is waste)."""
-        return replace(self, locations=dict(self.locations), location_provenance=dict(self.location_provenance),
+        return replace(self, locations=dict(self.locations),
+                       location_provenance=dict(self.location_provenance),
                        states={k: set(v) for k, v in self.states.items()}, holding=set(self.holding))
 
     # ---- reading ---------------------------------------------------------------------------------

@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Set up (idempotent) and run the whole test suite: core, planning, scenes, and the node over real DDS.
+#   scripts/test.sh [pytest args]
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+bash "$ROOT/scripts/setup.sh"
+# shellcheck disable=SC1091
+source "$ROOT/scripts/env.sh"
+cd "$ROOT"
+# The ROS tests must run here, not be skipped because the build is missing.
+export MEMORY_NODE_REQUIRE_ROS=1
+# `pytest`, not `python -m pytest`: the latter would put the source folder (without the generated
+# interfaces) ahead of the installed package on sys.path.
+exec pytest "$@"
