@@ -1,4 +1,6 @@
 # Source this to use the built package: `source scripts/env.sh` (after scripts/setup.sh).
+# colcon's setup files read unset variables: allow that while sourcing them, whatever the caller's `set -u`
+case $- in *u*) _MN_NOUNSET=1; set +u ;; *) _MN_NOUNSET= ;; esac
 _MN_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 # shellcheck disable=SC1091
 source "${MEMORY_NODE_VENV:-$HOME/.local/share/memory_node/venv}/bin/activate"
@@ -10,4 +12,5 @@ export ROS_AUTOMATIC_DISCOVERY_RANGE="${ROS_AUTOMATIC_DISCOVERY_RANGE:-LOCALHOST
 export RMW_IMPLEMENTATION="${RMW_IMPLEMENTATION:-rmw_fastrtps_cpp}"
 # numpy/OpenCV thread pools fight over small CPUs; the node's work is per message, not per pixel.
 export OMP_NUM_THREADS="${OMP_NUM_THREADS:-1}" OPENBLAS_NUM_THREADS="${OPENBLAS_NUM_THREADS:-1}"
-unset _MN_ROOT
+[ -n "$_MN_NOUNSET" ] && set -u
+unset _MN_ROOT _MN_NOUNSET
