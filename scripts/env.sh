@@ -10,6 +10,8 @@ source "$_MN_ROOT/install/local_setup.bash"
 # Keep DDS discovery on this machine unless the user chose otherwise.
 export ROS_AUTOMATIC_DISCOVERY_RANGE="${ROS_AUTOMATIC_DISCOVERY_RANGE:-LOCALHOST}"
 export RMW_IMPLEMENTATION="${RMW_IMPLEMENTATION:-rmw_fastrtps_cpp}"
+# Shared-memory segments large enough for raw camera frames (see the comment in config/fastdds.xml).
+export FASTDDS_DEFAULT_PROFILES_FILE="${FASTDDS_DEFAULT_PROFILES_FILE:-$_MN_ROOT/config/fastdds.xml}"
 # numpy/OpenCV thread pools fight over small CPUs; the node's work is per message, not per pixel.
 export OMP_NUM_THREADS="${OMP_NUM_THREADS:-1}" OPENBLAS_NUM_THREADS="${OPENBLAS_NUM_THREADS:-1}"
 [ -n "$_MN_NOUNSET" ] && set -u

@@ -34,6 +34,18 @@ def node_command(robot: str = "vega", namespace: str = "", **overrides: Any) -> 
     return cmd
 
 
+def _die_with_parent() -> None:
+    """Linux: SIGINT the node if the process that started it dies, so a crashed test or demo leaves no
+    orphan node answering the next run's calls under the same name."""
+    try:
+        import ctypes
+
+        PR_SET_PDEATHSIG = 1
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGINT)
+    except OSError:
+        pass
+
+
 class NodeProcess:
     """The memory node in a child process; ``stop()`` sends SIGINT (clean shutdown) and waits."""
 
@@ -41,7 +53,8 @@ class NodeProcess:
                  namespace: str = "", **overrides: Any):
         self.cmd = node_command(robot, namespace=namespace, **overrides)
         self.proc = subprocess.Popen(self.cmd, stdout=log or subprocess.DEVNULL, stderr=subprocess.STDOUT,
-                                     env={**os.environ, **(env or {})}, start_new_session=True)
+                                     env={**os.environ, **(env or {})}, start_new_session=True,
+                                     preexec_fn=_die_with_parent)
 
     def alive(self) -> bool:
         return self.proc.poll() is None

@@ -1,0 +1,1 @@
+"""Benchmarks and evaluation: scripts that print figures (never timed unit tests)."""
