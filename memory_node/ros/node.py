@@ -241,7 +241,9 @@ class MemoryNode(Node):
         frame = FrameObservation(stamp_ns=self._stamp_ns(header), encoded=encoded, format=fmt, thumbnail=thumb,
                                  width=width, height=height, room=self.current_room, pose=self.pose,
                                  frame_id=header.frame_id)
-        visible = [e.id for e in self.store.entities(room=self.current_room)] if self.current_room else []
+        # Until perception says what is in view, a frame is bound to what memory holds in its room.
+        visible = [e.id for e in self.store.entities(room=self.current_room) if e.id != self.current_room] \
+            if self.current_room else []
         if self.store.ingest_frame(frame, visible).admitted:
             self.frames_admitted += 1
 

@@ -6,12 +6,16 @@ node killed by a test never answer another test's calls. Discovery stays on loca
 
 import os
 import random
+import sys
 import uuid
+from pathlib import Path
 
 import pytest
 
 os.environ.setdefault("ROS_DOMAIN_ID", str(random.Random(os.getpid()).randint(1, 100)))
 os.environ.setdefault("ROS_AUTOMATIC_DISCOVERY_RANGE", "LOCALHOST")
+
+sys.path.insert(0, str(Path(__file__).parent))  # ros_messages.py, shared message builders
 
 try:
     import rclpy  # noqa: F401
