@@ -132,8 +132,8 @@ def _check_id(v: str) -> str:
     return v
 
 
-class EntityObservation(_Model):
-    """One entity as a perception source reported it."""
+class _EntityFields(_Model):
+    """What an entity is and looks like: reported by observations, remembered by ``Entity``."""
 
     id: str
     label: str
@@ -143,6 +143,10 @@ class EntityObservation(_Model):
     attributes: dict[str, str] = Field(default_factory=dict)
     states: list[str] = Field(default_factory=list)
     confidence: float = 1.0
+
+
+class EntityObservation(_EntityFields):
+    """One entity as a perception source reported it (validated: memory refuses bad ids and values)."""
 
     _id = field_validator("id")(lambda cls, v: _check_id(v))
 
@@ -230,17 +234,9 @@ class Relation(_Model):
     provenance: str = ""
 
 
-class Entity(_Model):
+class Entity(_EntityFields):
     """Latest known state of one entity. ``present`` is False once a complete view of its room lacked it."""
 
-    id: str
-    label: str
-    name: str = ""
-    room: str = ""
-    position: Point | None = None
-    attributes: dict[str, str] = Field(default_factory=dict)
-    states: list[str] = Field(default_factory=list)
-    confidence: float = 1.0
     location: Relation | None = None
     first_seen_ns: int
     last_seen_ns: int

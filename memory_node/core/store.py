@@ -453,37 +453,37 @@ class MemoryStore:
     def events(self, kind: str | None = None, entity_id: str | None = None, since_ns: int | None = None,
                until_ns: int | None = None, limit: int = 50) -> list[Event]:
         """Events newest first."""
-        q = "SELECT DISTINCT e.data, e.stamp_ns FROM events e"
-        args: list = []
-        if entity_id:
-            q += " JOIN event_entities x ON x.event_id=e.id AND x.entity_id=?"
-            args.append(entity_id)
-        q += " WHERE e.stamp_ns>=? AND e.stamp_ns<=?"
-        args += [since_ns if since_ns is not None else -_FAR_FUTURE,
-                 until_ns if until_ns is not None else _FAR_FUTURE]
-        if kind:
-            q += " AND e.kind=?"
-            args.append(kind)
-        q += " ORDER BY e.stamp_ns DESC, e.rowid DESC LIMIT ?"
-        args.append(limit)
-        return [Event.model_validate_json(r[0]) for r in self._db.execute(q, args)]
+        rows = self._select_timed("events", "event_entities", "event_id", entity_id, since_ns, until_ns,
+                                  ("kind", kind), limit)
+        return [Event.model_validate_json(r) for r in rows]
 
     def frames(self, room: str | None = None, entity_id: str | None = None, since_ns: int | None = None,
                until_ns: int | None = None, limit: int = 50) -> list[Frame]:
-        q = "SELECT DISTINCT f.data, f.stamp_ns FROM frames f"
+        """Frames newest first."""
+        rows = self._select_timed("frames", "frame_entities", "frame_id", entity_id, since_ns, until_ns,
+                                  ("room", room), limit)
+        return [Frame.model_validate_json(r) for r in rows]
+
+    def _select_timed(self, table: str, link_table: str, link_key: str, entity_id: str | None,
+                      since_ns: int | None, until_ns: int | None, column_filter: tuple[str, str | None],
+                      limit: int) -> list[str]:
+        """JSON of the newest rows of an append-only, time-stamped table, optionally only those linked
+        to an entity, inside a time window and matching one column."""
+        q = f"SELECT DISTINCT t.data, t.stamp_ns, t.rowid FROM {table} t"
         args: list = []
         if entity_id:
-            q += " JOIN frame_entities x ON x.frame_id=f.id AND x.entity_id=?"
+            q += f" JOIN {link_table} x ON x.{link_key}=t.id AND x.entity_id=?"
             args.append(entity_id)
-        q += " WHERE f.stamp_ns>=? AND f.stamp_ns<=?"
+        q += " WHERE t.stamp_ns>=? AND t.stamp_ns<=?"
         args += [since_ns if since_ns is not None else -_FAR_FUTURE,
                  until_ns if until_ns is not None else _FAR_FUTURE]
-        if room:
-            q += " AND f.room=?"
-            args.append(room)
-        q += " ORDER BY f.stamp_ns DESC LIMIT ?"
+        column, value = column_filter
+        if value:
+            q += f" AND t.{column}=?"
+            args.append(value)
+        q += " ORDER BY t.stamp_ns DESC, t.rowid DESC LIMIT ?"
         args.append(limit)
-        return [Frame.model_validate_json(r[0]) for r in self._db.execute(q, args)]
+        return [r[0] for r in self._db.execute(q, args)]
 
     def observation(self, obs_id: str) -> dict | None:
         row = self._db.execute("SELECT id, kind, stamp_ns, source, summary FROM observations WHERE id=?",
