@@ -277,6 +277,21 @@ class Frame(_Model):
     provenance: str = ""
 
 
+class MapInfo(_Model):
+    """What memory keeps of an occupancy map: its geometry and how much of it is known and occupied."""
+
+    stamp_ns: int
+    frame_id: str = "map"
+    width: int
+    height: int
+    resolution: float
+    origin_x: float
+    origin_y: float
+    known_cells: int
+    occupied_cells: int
+    provenance: str = ""
+
+
 class IngestResult(_Model):
     """What one message did to memory: the observation id (provenance) and counts of what changed."""
 

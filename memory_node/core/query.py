@@ -9,7 +9,7 @@ from __future__ import annotations
 from .models import Entity, InvalidInput, MemoryRecord
 from .store import MemoryStore
 
-STORES = ("entities", "events", "frames", "history", "relations")
+STORES = ("entities", "events", "frames", "history", "relations", "map")
 DEFAULT_LIMIT = 12
 
 
@@ -78,5 +78,10 @@ def query(store: MemoryStore, kind: str = "", text: str = "", room: str = "", en
                 continue
             out.append(MemoryRecord.of("relation", f"{r.subject}:{r.predicate}:{r.object}", line, r,
                                        r.since_ns))
+    if kind == "map":
+        info = store.map_info()
+        if info is not None and (as_of_ns is None or info.stamp_ns <= as_of_ns):
+            out.append(MemoryRecord.of("map", info.provenance, f"map {info.width}x{info.height} cells at "
+                                       f"{info.resolution} m, {info.occupied_cells} occupied", info, info.stamp_ns))
     out.sort(key=lambda r: -r.stamp_ns)
     return out[:limit]

@@ -24,6 +24,7 @@ from .models import (
     FrameObservation,
     IngestResult,
     InvalidInput,
+    MapInfo,
     Relation,
     SceneGraphObservation,
     SkillFeedbackObservation,
@@ -370,13 +371,19 @@ class MemoryStore:
         self._last_frame[frame.room] = (list(frame.thumbnail), visible_set)
         return IngestResult(observation_id=frame_id, added=1)
 
-    def ingest_map(self, stamp_ns: int, info: dict) -> IngestResult:
-        """Keep the latest occupancy-map metadata (the grid itself is summarised, not stored per message)."""
+    def ingest_map(self, info: MapInfo) -> IngestResult:
+        """Keep the latest occupancy map's summary (the grid itself is not stored per message)."""
         with self._tx():
-            obs_id = self._record_observation("map", stamp_ns, info.get("frame_id", ""), info)
+            obs_id = self._record_observation("map", info.stamp_ns, info.frame_id,
+                                              info.model_dump(exclude={"provenance"}))
+            info = info.model_copy(update={"provenance": obs_id})
             self._db.execute("INSERT INTO meta VALUES('map', ?) ON CONFLICT(key) DO UPDATE SET value=excluded.value",
-                             (json.dumps({**info, "observation_id": obs_id, "stamp_ns": stamp_ns}),))
+                             (info.model_dump_json(),))
         return IngestResult(observation_id=obs_id, added=1)
+
+    def map_info(self) -> MapInfo | None:
+        row = self._db.execute("SELECT value FROM meta WHERE key='map'").fetchone()
+        return MapInfo.model_validate_json(row[0]) if row else None
 
     def set_meta(self, key: str, value: dict) -> None:
         with self._tx():

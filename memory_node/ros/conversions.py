@@ -210,3 +210,21 @@ def memory_record_to_msg(rec: MemoryRecord) -> MemoryRecordMsg:
 def memory_record_from_msg(msg: MemoryRecordMsg) -> MemoryRecord:
     return MemoryRecord(id=msg.id, kind=msg.kind, text=msg.text, json_data=msg.json,
                         stamp_ns=stamp_to_ns(msg.stamp), score=float(msg.score))
+
+
+def occupancy_grid_to_msg(grid, resolution: float, origin: tuple[float, float, float], stamp_ns: int,
+                          frame_id: str = "map"):
+    """int8 grid (row 0 = lowest y) -> nav_msgs/OccupancyGrid."""
+    from nav_msgs.msg import OccupancyGrid
+
+    msg = OccupancyGrid()
+    msg.header.stamp = ns_to_stamp(stamp_ns)
+    msg.header.frame_id = frame_id
+    msg.info.map_load_time = msg.header.stamp
+    msg.info.resolution = float(resolution)
+    msg.info.height, msg.info.width = (int(v) for v in grid.shape)
+    msg.info.origin.position.x, msg.info.origin.position.y = float(origin[0]), float(origin[1])
+    msg.info.origin.orientation.z = math.sin(origin[2] / 2.0)
+    msg.info.origin.orientation.w = math.cos(origin[2] / 2.0)
+    msg.data = grid.reshape(-1).astype("int8").tolist()
+    return msg

@@ -9,6 +9,7 @@ median ~130 ms, against ~1 ms on a single-threaded executor.)
 
 from __future__ import annotations
 
+import math
 import os
 import threading
 import time
@@ -18,8 +19,8 @@ from typing import Any
 import numpy as np
 import rclpy
 from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus, KeyValue
-from nav_msgs.msg import OccupancyGrid
 from geometry_msgs.msg import PoseStamped
+from nav_msgs.msg import OccupancyGrid
 from rcl_interfaces.msg import ParameterDescriptor
 from rclpy.executors import ExternalShutdownException, SingleThreadedExecutor
 from rclpy.node import Node
@@ -27,7 +28,7 @@ from rclpy.qos import DurabilityPolicy, HistoryPolicy, QoSProfile, ReliabilityPo
 from sensor_msgs.msg import CameraInfo, CompressedImage, Image
 from visualization_msgs.msg import Marker, MarkerArray
 
-from memory_node.core.models import FrameObservation, InvalidInput
+from memory_node.core.models import FrameObservation, InvalidInput, MapInfo
 from memory_node.core.query import query as query_memory
 from memory_node.core.store import MemoryStore
 from memory_node.msg import Plan as PlanMsg
@@ -262,13 +263,14 @@ class MemoryNode(Node):
         info = msg.info
         if info.width * info.height != len(msg.data):
             raise InvalidInput(f"map data has {len(msg.data)} cells, expected {info.width}x{info.height}")
+        if not (math.isfinite(info.resolution) and info.resolution > 0):
+            raise InvalidInput(f"map resolution {info.resolution} is not a positive number")
         cells = np.asarray(msg.data, dtype=np.int8)
-        occupied = int(np.count_nonzero(cells >= 50))
-        known = int(np.count_nonzero(cells >= 0))
-        self.store.ingest_map(self._stamp_ns(msg.header), {
-            "frame_id": msg.header.frame_id, "width": info.width, "height": info.height,
-            "resolution": info.resolution, "origin": [info.origin.position.x, info.origin.position.y],
-            "occupied_cells": occupied, "known_cells": known})
+        self.store.ingest_map(MapInfo(
+            stamp_ns=self._stamp_ns(msg.header), frame_id=msg.header.frame_id or "map", width=info.width,
+            height=info.height, resolution=info.resolution, origin_x=info.origin.position.x,
+            origin_y=info.origin.position.y, known_cells=int(np.count_nonzero(cells >= 0)),
+            occupied_cells=int(np.count_nonzero(cells >= 50))))
 
     def on_pose(self, msg: PoseStamped) -> None:
         self.pose = conv.pose_from_msg(msg)
