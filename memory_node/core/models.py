@@ -252,7 +252,7 @@ class EntityVersion(_Model):
     valid_to_ns: int | None = None
 
 
-EventKind = Literal["skill", "utterance", "change", "map"]
+EventKind = Literal["skill", "utterance", "change", "map", "activity"]
 
 
 class Event(_Model):

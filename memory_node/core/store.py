@@ -11,9 +11,11 @@ import json
 import sqlite3
 import uuid
 from collections.abc import Iterable, Iterator
+import contextlib
 from contextlib import contextmanager
 from pathlib import Path
 
+from .schema import MIGRATIONS, SCHEMA_VERSION, statements
 from .models import (
     LOCATION_PREDICATES,
     Entity,
@@ -32,42 +34,7 @@ from .models import (
     merge_states,
 )
 
-SCHEMA_VERSION = 1
 ROOM_LABEL = "room"
-
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS observations(
-    id TEXT PRIMARY KEY, kind TEXT NOT NULL, stamp_ns INTEGER NOT NULL, source TEXT NOT NULL,
-    summary TEXT NOT NULL);
-CREATE INDEX IF NOT EXISTS observations_stamp ON observations(stamp_ns);
-CREATE TABLE IF NOT EXISTS entities(
-    id TEXT PRIMARY KEY, label TEXT NOT NULL, room TEXT NOT NULL, present INTEGER NOT NULL,
-    last_seen_ns INTEGER NOT NULL, data TEXT NOT NULL);
-CREATE INDEX IF NOT EXISTS entities_label ON entities(label);
-CREATE INDEX IF NOT EXISTS entities_room ON entities(room);
-CREATE TABLE IF NOT EXISTS entity_versions(
-    entity_id TEXT NOT NULL, valid_from_ns INTEGER NOT NULL, valid_to_ns INTEGER, data TEXT NOT NULL);
-CREATE INDEX IF NOT EXISTS entity_versions_entity ON entity_versions(entity_id, valid_from_ns);
-CREATE TABLE IF NOT EXISTS relations(
-    subject TEXT NOT NULL, predicate TEXT NOT NULL, object TEXT NOT NULL, family TEXT NOT NULL,
-    since_ns INTEGER NOT NULL, until_ns INTEGER, provenance TEXT NOT NULL);
-CREATE INDEX IF NOT EXISTS relations_subject ON relations(subject, family, until_ns);
-CREATE INDEX IF NOT EXISTS relations_object ON relations(object, until_ns);
-CREATE TABLE IF NOT EXISTS events(
-    id TEXT PRIMARY KEY, kind TEXT NOT NULL, stamp_ns INTEGER NOT NULL, data TEXT NOT NULL);
-CREATE INDEX IF NOT EXISTS events_stamp ON events(stamp_ns);
-CREATE TABLE IF NOT EXISTS event_entities(event_id TEXT NOT NULL, entity_id TEXT NOT NULL);
-CREATE INDEX IF NOT EXISTS event_entities_entity ON event_entities(entity_id);
-CREATE INDEX IF NOT EXISTS event_entities_event ON event_entities(event_id);
-CREATE TABLE IF NOT EXISTS frames(
-    id TEXT PRIMARY KEY, stamp_ns INTEGER NOT NULL, room TEXT NOT NULL, path TEXT NOT NULL,
-    data TEXT NOT NULL);
-CREATE INDEX IF NOT EXISTS frames_stamp ON frames(stamp_ns);
-CREATE TABLE IF NOT EXISTS frame_entities(frame_id TEXT NOT NULL, entity_id TEXT NOT NULL);
-CREATE INDEX IF NOT EXISTS frame_entities_entity ON frame_entities(entity_id);
-CREATE INDEX IF NOT EXISTS frame_entities_frame ON frame_entities(frame_id);
-"""
 
 _FAR_FUTURE = 2**62
 
@@ -107,13 +74,23 @@ class MemoryStore:
         if version > SCHEMA_VERSION:
             raise RuntimeError(
                 f"{self.path} has memory schema {version}, newer than this memory_node ({SCHEMA_VERSION})")
-        if version < 1:
+        for target, sql in MIGRATIONS:
+            if target <= version:
+                continue
+            # executescript() would commit on its own; one statement at a time keeps each step atomic
             with self._tx():
-                # executescript() would commit on its own; one statement at a time keeps this atomic
-                for stmt in _SCHEMA.split(";"):
-                    if stmt.strip():
-                        self._db.execute(stmt)
-                self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+                for stmt in statements(sql):
+                    self._db.execute(stmt)
+                self._db.execute(f"PRAGMA user_version={target}")
+
+    @property
+    def db(self) -> sqlite3.Connection:
+        """The connection, for sibling core modules that own tables in this database (one writer)."""
+        return self._db
+
+    def transaction(self) -> contextlib.AbstractContextManager[sqlite3.Connection]:
+        """One atomic write: everything inside commits together or not at all."""
+        return self._tx()
 
     @contextmanager
     def _tx(self) -> Iterator[sqlite3.Connection]:
