@@ -126,6 +126,15 @@ class Pose(_Model):
     frame_id: str = "map"
 
 
+LOCAL_ID_PREFIX = "_:"
+
+
+def is_local_id(entity_id: str) -> bool:
+    """``_:...`` ids name an entity within one message only (a detector's track, say): memory associates
+    it with what it already knows by label, room and position."""
+    return entity_id.startswith(LOCAL_ID_PREFIX)
+
+
 def _check_id(v: str) -> str:
     if not _ID_RE.match(v):
         raise ValueError(f"id {v!r} must be 1-128 characters of letters, digits and _ . : / -")

@@ -31,6 +31,7 @@ from .models import (
     SceneGraphObservation,
     SkillFeedbackObservation,
     UtteranceObservation,
+    is_local_id,
     merge_states,
 )
 
@@ -51,7 +52,7 @@ class MemoryStore:
     """Typed persistent memory over one SQLite file (frames as image files beside it)."""
 
     def __init__(self, path: str | Path, frame_dir: str | Path | None = None,
-                 frame_similarity_threshold: float = 6.0):
+                 frame_similarity_threshold: float = 6.0, association_radius: float = 0.5):
         self.path = Path(path)
         in_memory = str(path) == ":memory:"
         if not in_memory:
@@ -59,6 +60,7 @@ class MemoryStore:
         self.frame_dir = Path(frame_dir) if frame_dir else (
             self.path.parent / "frames" if not in_memory else Path("/tmp/memory_node_frames"))
         self.frame_similarity_threshold = frame_similarity_threshold
+        self.association_radius = association_radius  # metres, for entities observed without a stable id
         self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=NORMAL")
@@ -128,6 +130,7 @@ class MemoryStore:
             rooms = {graph.room} | {e.room for e in graph.entities}
             for room in sorted(r for r in rooms if r):
                 self._ensure_room(room, t, obs_id, result)
+            graph = self._associate(graph)
 
             observed = {e.id: e for e in graph.entities}
             known = lambda i: i in observed or self._get_entity_row(i) is not None  # noqa: E731
@@ -168,6 +171,34 @@ class MemoryStore:
                         if (ent_id, row[1], row[2]) not in shown:
                             self._db.execute("UPDATE relations SET until_ns=? WHERE rowid=?", (t, row[0]))
         return result
+
+    def _associate(self, graph: SceneGraphObservation) -> SceneGraphObservation:
+        """Give entities that came without a stable id (local ids ``_:...``) the id of the same thing in
+        memory: same label, same room, nearest within ``association_radius`` (or, without a position, the
+        only one of that label in the room); else a new id. Same-named objects in different rooms stay
+        distinct. Relations in the message follow the mapping."""
+        local = [e for e in graph.entities if is_local_id(e.id)]
+        if not local:
+            return graph
+        mapping: dict[str, str] = {}
+        taken: set[str] = {e.id for e in graph.entities if not is_local_id(e.id)}
+        for e in local:
+            candidates = [c for c in self.entities(label=e.label, room=e.room or None)
+                          if c.id not in taken and c.label != ROOM_LABEL]
+            match = None
+            if e.position is not None:
+                near = [(c.position.distance(e.position), c.id) for c in candidates if c.position is not None]
+                near = [d for d in near if d[0] <= self.association_radius]
+                match = min(near)[1] if near else None
+            elif len(candidates) == 1:
+                match = candidates[0].id
+            mapping[e.id] = match or f"{e.label}_{uuid.uuid4().hex[:8]}"
+            taken.add(mapping[e.id])
+        remap = lambda i: mapping.get(i, i)  # noqa: E731
+        return graph.model_copy(update={
+            "entities": [e.model_copy(update={"id": remap(e.id)}) for e in graph.entities],
+            "relations": [r.model_copy(update={"subject": remap(r.subject), "object": remap(r.object)})
+                          for r in graph.relations]})
 
     def _ensure_room(self, room: str, t: int, obs_id: str, result: IngestResult) -> None:
         if self._get_entity_row(room) is None:

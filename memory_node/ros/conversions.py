@@ -84,7 +84,9 @@ def scene_graph_from_msg(msg: SceneGraphMsg, stamp_ns: int) -> SceneGraphObserva
     """Convert, keeping every valid entity and relation and listing why the others were dropped."""
     entities: list[EntityObservation] = []
     rejected: list[str] = []
-    for e in msg.entities:
+    for i, e in enumerate(msg.entities):
+        if not e.id.strip():
+            e.id = f"_:{i}"  # no id: memory associates it by label, room and position
         try:
             entities.append(entity_from_msg(e))
         except InvalidInput as err:

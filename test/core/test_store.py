@@ -202,3 +202,27 @@ def test_forget_really_deletes(store, tmp_path):
     assert store.counts()["entities"] == 0
     with pytest.raises(ValueError, match="needs"):
         store.forget()
+
+
+def P(x, y=0.0):
+    return {"x": x, "y": y, "z": 0.8}
+
+
+def test_entities_without_ids_are_associated_by_label_room_and_position(store):
+    store.ingest_scene_graph(graph(10, [E("apple_1", "apple", position=P(1.0)), E("apple_2", "apple", position=P(3.0)),
+                                        E("bowl_1", "bowl", position=P(1.0))]))
+    # a detector's local ids: the apple near x=3.1 is apple_2, the one at x=8 is new; relations follow
+    res = store.ingest_scene_graph(graph(20, [E("_:a", "apple", position=P(3.1)), E("_:b", "apple", position=P(8.0)),
+                                              E("_:c", "bowl", position=P(1.2))],
+                                         [R("_:a", "in", "_:c")]))
+    assert res.added == 1
+    assert store.entity("apple_2").location.object == "bowl_1"
+    assert store.entity("apple_2").position.x == 3.1
+    new = [e for e in store.entities(label="apple") if e.id not in ("apple_1", "apple_2")]
+    assert len(new) == 1 and new[0].id.startswith("apple_") and new[0].position.x == 8.0
+    # same label in another room is a different object, even at the same coordinates
+    store.ingest_scene_graph(graph(30, [E("_:x", "bowl", room="office", position=P(1.0))], room="office"))
+    assert len(store.entities(label="bowl")) == 2
+    # without a position, the only one of its label in the room is taken
+    store.ingest_scene_graph(graph(40, [E("_:y", "bowl", room="office", states=["dirty"])], room="office"))
+    assert [e.states for e in store.entities(label="bowl", room="office")] == [["dirty"]]
