@@ -28,7 +28,8 @@ class MemoryClient:
             rclpy.init()
         self.node = Node(client_name, namespace=namespace)
         ns = namespace.rstrip("/")
-        qos = QoSProfile(history=HistoryPolicy.KEEP_LAST, depth=200, reliability=ReliabilityPolicy.RELIABLE)
+        # keep all: memory must not lose an event because the node was busy; publish() waits instead
+        qos = QoSProfile(history=HistoryPolicy.KEEP_ALL, depth=1, reliability=ReliabilityPolicy.RELIABLE)
         self.pub_graph = self.node.create_publisher(SceneGraph, f"{ns}/scene_graph" if ns else "scene_graph", qos)
         self.pub_feedback = self.node.create_publisher(SkillFeedback, f"{ns}/skill_feedback" if ns else
                                                        "skill_feedback", qos)

@@ -52,8 +52,10 @@ PARAMETERS: dict[str, tuple[Any, str]] = {
                                          "level (0-255) is rejected as a near-duplicate."),
     "frames.jpeg_quality": (85, "JPEG quality (1-100) for stored raw frames."),
     "qos.sensor_depth": (5, "History depth of camera, depth and pose subscriptions (best effort)."),
-    "qos.event_depth": (200, "History depth of scene graph, skill feedback and utterance subscriptions "
-                             "(reliable): deep enough that bursts are not dropped."),
+    "qos.event_depth": (0, "History of the scene graph, skill feedback, utterance and activity subscriptions "
+                           "(reliable): 0 = keep all, so a burst is delivered late rather than dropped (a "
+                           "publisher that keeps all too is slowed down instead of losing messages); N > 0 = "
+                           "keep the last N (measured: 300 graphs sent at once with N = 200 lost 90)."),
     "limits.max_entities_per_graph": (20000, "Scene graphs with more entities are rejected whole."),
     "limits.max_relations_per_graph": (100000, "Scene graphs with more relations are rejected whole."),
     "limits.max_text_length": (4000, "Longest utterance, question or instruction accepted, in characters."),
@@ -94,8 +96,9 @@ class MemoryNode(Node):
         self._markers_dirty = True
         self._counts_changed = threading.Condition()
 
-        events_qos = QoSProfile(history=HistoryPolicy.KEEP_LAST, depth=int(p["qos.event_depth"]),
-                                reliability=ReliabilityPolicy.RELIABLE)
+        event_depth = int(p["qos.event_depth"])
+        events_qos = QoSProfile(history=HistoryPolicy.KEEP_LAST if event_depth > 0 else HistoryPolicy.KEEP_ALL,
+                                depth=max(event_depth, 1), reliability=ReliabilityPolicy.RELIABLE)
         sensor_qos = QoSProfile(history=HistoryPolicy.KEEP_LAST, depth=int(p["qos.sensor_depth"]),
                                 reliability=ReliabilityPolicy.BEST_EFFORT)
         map_qos = QoSProfile(history=HistoryPolicy.KEEP_LAST, depth=1, reliability=ReliabilityPolicy.RELIABLE,
