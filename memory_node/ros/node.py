@@ -61,6 +61,12 @@ PARAMETERS: dict[str, tuple[Any, str]] = {
     "limits.max_text_length": (4000, "Longest utterance, question or instruction accepted, in characters."),
     "limits.max_image_pixels": (3840 * 2160, "Largest camera image accepted (width x height)."),
     "limits.query_limit": (12, "Records ~/query returns when the request's limit is 0."),
+    "retention.frames_per_room": (0, "Keep at most this many newest frames per room (0 = no limit); older "
+                                     "frames and their files are deleted at each diagnostics period."),
+    "retention.max_frame_age_s": (0.0, "Delete frames older than this many seconds before the newest "
+                                       "observation (event time; 0 = keep forever)."),
+    "association_radius": (0.5, "Metres within which an entity reported without a stable id (empty or '_:' "
+                                "id) is taken to be the same-label entity memory has in that room."),
     "diagnostics_period": (1.0, "Seconds between /diagnostics and ~/markers updates."),
 }
 
@@ -82,7 +88,8 @@ class MemoryNode(Node):
         self.library = self._library(self.robot, str(p["skill_library"]))
 
         db_path = Path(p["database_path"]).expanduser() if p["database_path"] else default_database_path(self.robot)
-        self.store = MemoryStore(db_path, frame_similarity_threshold=float(p["frames.similarity_threshold"]))
+        self.store = MemoryStore(db_path, frame_similarity_threshold=float(p["frames.similarity_threshold"]),
+                                 association_radius=float(p["association_radius"]))
         self.get_logger().info(f"memory at {db_path} ({self.store.counts()['entities']} entities); "
                                f"robot {self.robot}, skills {', '.join(self.library.names())}")
 
@@ -349,6 +356,10 @@ class MemoryNode(Node):
     # ---- outputs -------------------------------------------------------------------------------
 
     def publish_status(self) -> None:
+        removed = self.store.apply_retention(int(self.p["retention.frames_per_room"]),
+                                             int(float(self.p["retention.max_frame_age_s"]) * 1e9))
+        if removed:
+            self.get_logger().info(f"retention: deleted {removed} frames")
         counts = self.store.counts()
         status = DiagnosticStatus(name="memory_node: memory", hardware_id=self.robot)
         total_rejected = sum(self.rejected.values())

@@ -226,3 +226,21 @@ def test_entities_without_ids_are_associated_by_label_room_and_position(store):
     # without a position, the only one of its label in the room is taken
     store.ingest_scene_graph(graph(40, [E("_:y", "bowl", room="office", states=["dirty"])], room="office"))
     assert [e.states for e in store.entities(label="bowl", room="office")] == [["dirty"]]
+
+
+def test_retention_keeps_the_newest_frames_per_room_and_drops_old_ones(store):
+    for t in range(1, 6):
+        store.ingest_frame(_frame(t, 40 * t), visible=[])
+    store.ingest_frame(_frame(6, 100, room="office"))
+    paths = {f.id: f.path for f in store.frames(limit=100)}
+    assert store.apply_retention(frames_per_room=2) == 3
+    kept = store.frames(limit=100)
+    assert sorted(f.stamp_ns // S for f in kept) == [4, 5, 6]
+    assert all(open(f.path, "rb") for f in kept)
+    gone = set(paths) - {f.id for f in kept}
+    import os
+    assert not any(os.path.exists(paths[i]) for i in gone)
+    # age is measured back from the newest observation (event time), not the wall clock
+    assert store.apply_retention(max_frame_age_ns=int(1.5 * S)) == 1
+    assert sorted(f.stamp_ns // S for f in store.frames()) == [5, 6]
+    assert store.apply_retention() == 0
