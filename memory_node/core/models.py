@@ -28,9 +28,14 @@ PREDICATE_SYNONYMS = {
     "beside": "next_to",
     "below": "under",
     "over": "above",
+    "adjacent_to": "connected_to",
+    "connects_to": "connected_to",
+    "leads_to": "connected_to",
 }
 SPATIAL_PREDICATES = ("near", "next_to", "under", "above", "facing", "between", "behind", "in_front_of")
-KNOWN_PREDICATES = frozenset(LOCATION_PREDICATES + SPATIAL_PREDICATES)
+# Environment: which rooms/places open onto which (a doorway, a corridor). Symmetric.
+CONNECTIVITY_PREDICATES = ("connected_to",)
+KNOWN_PREDICATES = frozenset(LOCATION_PREDICATES + SPATIAL_PREDICATES + CONNECTIVITY_PREDICATES)
 
 # State families: a new state replaces the other members of its family and leaves other families alone
 # ("locked" therefore stays until an "unlocked" or "open" is observed).
@@ -216,6 +221,58 @@ class UtteranceObservation(_Model):
     text: str
 
 
+MAX_ACTIVITY_TEXT = 1000
+MAX_ACTIVITY_OBJECTS = 32
+
+
+class ActivityObservation(_Model):
+    """What a person (or robot) was seen doing: ``actor`` ``verb`` ``objects`` at ``location``.
+
+    Objects are class labels ("fridge") or entity ids ("mug_1"); ``text`` is how it was said ("open the
+    fridge"). Verbs are lower-case with hyphens for particles ("turn on" -> ``turn-on``)."""
+
+    stamp_ns: int
+    actor: str = ""
+    verb: str
+    objects: list[str] = Field(default_factory=list)
+    location: str = ""
+    text: str = ""
+
+    @field_validator("verb")
+    @classmethod
+    def _verb(cls, v: str) -> str:
+        v = re.sub(r"[\s_]+", "-", v.strip().lower())
+        if not v:
+            raise ValueError("activity verb must not be empty")
+        if len(v) > 64:
+            raise ValueError(f"activity verb longer than 64 characters: {v[:20]!r}...")
+        return v
+
+    @field_validator("actor", "location")
+    @classmethod
+    def _short(cls, v: str) -> str:
+        v = v.strip()
+        if len(v) > 128:
+            raise ValueError(f"longer than 128 characters: {v[:20]!r}...")
+        return v
+
+    @field_validator("objects")
+    @classmethod
+    def _objects(cls, v: list[str]) -> list[str]:
+        out = [o.strip() for o in v if o.strip()]
+        if len(out) > MAX_ACTIVITY_OBJECTS or any(len(o) > 128 for o in out):
+            raise ValueError(f"at most {MAX_ACTIVITY_OBJECTS} objects of at most 128 characters each")
+        return out
+
+    @field_validator("text")
+    @classmethod
+    def _text(cls, v: str) -> str:
+        v = " ".join(v.split())
+        if len(v) > MAX_ACTIVITY_TEXT:
+            raise ValueError(f"activity text longer than {MAX_ACTIVITY_TEXT} characters")
+        return v
+
+
 class FrameObservation(_Model):
     """A camera frame already encoded (JPEG/PNG bytes) with what is known about where it was taken."""
 
@@ -274,6 +331,29 @@ class Event(_Model):
     provenance: str = ""
 
 
+KnowledgeKind = Literal["routine", "habit", "preference"]
+
+
+class Knowledge(_Model):
+    """Something consolidated from repeated experience (never observed directly): a routine (ordered
+    steps that recur), a habit ("after X, usually Y") or a preference (where a category goes, which
+    instance someone uses). ``evidence_ids`` are the events it rests on, all stamped inside
+    [``evidence_from_ns``, ``evidence_to_ns``]; ``confidence`` is a frequency, ``support`` a count."""
+
+    id: str
+    kind: KnowledgeKind
+    actor: str = ""
+    steps: list[str] = Field(default_factory=list)  # routine: its steps; habit: [X, Y]; preference: [what, choice]
+    text: str
+    confidence: float
+    support: int
+    sessions: int = 0
+    evidence_ids: list[str] = Field(default_factory=list)
+    evidence_from_ns: int
+    evidence_to_ns: int
+    data: dict[str, Any] = Field(default_factory=dict)
+
+
 class Frame(_Model):
     id: str
     stamp_ns: int
@@ -299,6 +379,16 @@ class MapInfo(_Model):
     known_cells: int
     occupied_cells: int
     provenance: str = ""
+
+
+class RoomSummary(_Model):
+    """Environment memory of one room: what it holds and where it leads."""
+
+    id: str
+    name: str = ""
+    entity_count: int
+    connected_to: list[str]
+    last_seen_ns: int
 
 
 class IngestResult(_Model):

@@ -1,16 +1,24 @@
-"""Typed memory queries behind ~/query: structured filters first, then a plain text filter.
+"""Typed memory queries behind ~/query: structured filters first, then the text.
 
-Later retrieval stages (FTS5, embeddings) slot in after the structured filters; the structured part
-stays first because "where is X now" is a lookup, not a similarity search.
+Text over entities and events goes through the retrieval pipeline (core/retrieval.py: exact, lexical
+FTS5, then semantic similarity as a fallback), after the structured filters; the structured part stays
+first because "where is X now" is a lookup, not a similarity search. Without text, records come newest
+first.
 """
 
 from __future__ import annotations
 
-from .models import Entity, InvalidInput, MemoryRecord
-from .store import MemoryStore
+from .consolidation import knowledge as consolidated_knowledge
+from .models import Entity, InvalidInput, KnowledgeKind, MemoryRecord, RoomSummary
+from .rules import correction_records
+from .store import ROOM_LABEL, MemoryStore
 
-STORES = ("entities", "events", "frames", "history", "relations", "map")
+STORES = ("entities", "events", "frames", "history", "relations", "map", "rooms")
 DEFAULT_LIMIT = 12
+# Inferred knowledge (core/consolidation.py): strongest first rather than newest first.
+KNOWLEDGE_STORES: dict[str, KnowledgeKind] = {"routines": "routine", "habits": "habit", "preferences": "preference"}
+STORES = STORES + tuple(KNOWLEDGE_STORES)
+STORES = STORES + ("rules", "facts")  # corrections and the rules they consolidate into (core/rules.py)
 
 
 def describe_entity(e: Entity) -> str:
@@ -27,17 +35,58 @@ def describe_entity(e: Entity) -> str:
     return "; ".join(bits)
 
 
+def room_summaries(store: MemoryStore, as_of_ns: int | None = None) -> list[RoomSummary]:
+    """Rooms (from scene graphs) with their entity counts and connectivity (``connected_to`` relations,
+    taken in both directions)."""
+    ents = store.entities(as_of_ns=as_of_ns)
+    rooms = {e.id: e for e in ents if e.label == ROOM_LABEL}
+    counts: dict[str, int] = {r: 0 for r in rooms}
+    for e in ents:
+        if e.room in counts and e.id != e.room:
+            counts[e.room] += 1
+    links: dict[str, set[str]] = {r: set() for r in rooms}
+    for r in store.relations(as_of_ns=as_of_ns):
+        if r.predicate == "connected_to":
+            for a, b in ((r.subject, r.object), (r.object, r.subject)):
+                if a in links:
+                    links[a].add(b)
+    return [RoomSummary(id=r.id, name=r.name, entity_count=counts[r.id], connected_to=sorted(links[r.id]),
+                        last_seen_ns=r.last_seen_ns) for r in sorted(rooms.values(), key=lambda e: e.id)]
+
+
 def _matches(text: str, needle: str) -> bool:
     return all(word in text.lower() for word in needle.lower().split())
 
 
+def knowledge_records(store: MemoryStore, kind: str, text: str = "", entity_id: str = "",
+                      as_of_ns: int | None = None) -> list[MemoryRecord]:
+    """Routines, habits or preferences; ``entity_id`` names the actor or an object of their steps."""
+    out = []
+    for k in consolidated_knowledge(store, kind=KNOWLEDGE_STORES[kind], as_of_ns=as_of_ns):
+        if entity_id and entity_id not in {k.actor, *k.steps, *(s.partition(" ")[2] for s in k.steps)}:
+            continue
+        if text and not _matches(k.text, text):
+            continue
+        out.append(MemoryRecord.of(k.kind, k.id, k.text, k, k.evidence_to_ns, score=k.confidence))
+    return out
+
+
 def query(store: MemoryStore, kind: str = "", text: str = "", room: str = "", entity_id: str = "",
           as_of_ns: int | None = None, limit: int = DEFAULT_LIMIT) -> list[MemoryRecord]:
-    """Records of one store ('' = entities then events), newest first, at most ``limit``."""
+    """Records of one store ('' = entities then events), newest first, at most ``limit``; with ``text``,
+    entities and events come best match first."""
     kind = kind.strip().lower()
     if kind and kind not in STORES:
         raise InvalidInput(f"unknown store {kind!r}; known: {', '.join(STORES)}")
     limit = max(1, min(int(limit) or DEFAULT_LIMIT, 1000))
+    if kind in KNOWLEDGE_STORES:
+        return knowledge_records(store, kind, text=text, entity_id=entity_id, as_of_ns=as_of_ns)[:limit]
+    if text.strip() and kind in ("", "entities", "events"):
+        # ranked by how the text matched (exact, lexical, semantic), not by time; see core/retrieval.py
+        from .retrieval import retriever_for  # imported here: retrieval builds on describe_entity
+
+        return retriever_for(store).search(text, kind=kind or None, room=room or None,
+                                           entity_id=entity_id or None, as_of_ns=as_of_ns, limit=limit)
     out: list[MemoryRecord] = []
 
     if kind in ("", "entities"):
@@ -47,14 +96,9 @@ def query(store: MemoryStore, kind: str = "", text: str = "", room: str = "", en
         else:
             ents = store.entities(room=room or None, as_of_ns=as_of_ns)
         for e in ents:
-            desc = describe_entity(e)
-            if text and not _matches(f"{desc} {e.name}", text):
-                continue
-            out.append(MemoryRecord.of("entity", e.id, desc, e, e.last_seen_ns))
+            out.append(MemoryRecord.of("entity", e.id, describe_entity(e), e, e.last_seen_ns))
     if kind in ("", "events"):
         for ev in store.events(entity_id=entity_id or None, until_ns=as_of_ns, limit=limit * 4):
-            if text and not _matches(ev.text, text):
-                continue
             if room and room not in ev.entity_ids:
                 continue
             out.append(MemoryRecord.of("event", ev.id, ev.text, ev, ev.stamp_ns))
@@ -78,10 +122,20 @@ def query(store: MemoryStore, kind: str = "", text: str = "", room: str = "", en
                 continue
             out.append(MemoryRecord.of("relation", f"{r.subject}:{r.predicate}:{r.object}", line, r,
                                        r.since_ns))
+    if kind == "rooms":
+        for info in room_summaries(store, as_of_ns=as_of_ns):
+            if room and info.id != room:
+                continue
+            text_line = (f"room {info.id}: {info.entity_count} entities"
+                         + (f", connected to {', '.join(info.connected_to)}" if info.connected_to else ""))
+            out.append(MemoryRecord.of("room", info.id, text_line, info, info.last_seen_ns))
     if kind == "map":
         info = store.map_info()
         if info is not None and (as_of_ns is None or info.stamp_ns <= as_of_ns):
             out.append(MemoryRecord.of("map", info.provenance, f"map {info.width}x{info.height} cells at "
                                        f"{info.resolution} m, {info.occupied_cells} occupied", info, info.stamp_ns))
+    if kind in ("rules", "facts"):
+        out += [r for r in correction_records(store, kind, as_of_ns=as_of_ns, entity_id=entity_id)
+                if not text or _matches(r.text, text)]
     out.sort(key=lambda r: -r.stamp_ns)
     return out[:limit]

@@ -45,8 +45,123 @@ CREATE TABLE IF NOT EXISTS frame_entities(frame_id TEXT NOT NULL, entity_id TEXT
 CREATE INDEX IF NOT EXISTS frame_entities_entity ON frame_entities(entity_id);
 CREATE INDEX IF NOT EXISTS frame_entities_frame ON frame_entities(frame_id);
 """),
+    # 2: retrieval (core/retrieval.py). FTS5 indexes of what a request may name: an entity's label, name,
+    # id, attributes, states, room and location, and an event's text. Triggers keep them in step with
+    # every write and delete (forget included); an entity's unchanged re-observation, the common write,
+    # only compares two JSON projections. Trigram tokens match inside compound labels ("table" finds
+    # "coffeetable"). search_docs gives each indexed record a stable integer key (entities and events
+    # have text keys, and their implicit rowids may change on VACUUM). embedding_cache keeps one vector
+    # per distinct text and model, filled lazily by semantic queries, never on the write path.
+    (2, """
+CREATE TABLE IF NOT EXISTS search_docs(
+    doc INTEGER PRIMARY KEY, kind TEXT NOT NULL, ref TEXT NOT NULL, UNIQUE(kind, ref));
+CREATE VIRTUAL TABLE IF NOT EXISTS entities_fts USING fts5(
+    label, name, id, attributes, states, room, location, tokenize='trigram');
+CREATE VIRTUAL TABLE IF NOT EXISTS events_fts USING fts5(text, tokenize='trigram');
+CREATE TABLE IF NOT EXISTS embedding_cache(
+    text TEXT NOT NULL, model TEXT NOT NULL, dim INTEGER NOT NULL, vector BLOB NOT NULL,
+    PRIMARY KEY(text, model)) WITHOUT ROWID;
+CREATE TRIGGER IF NOT EXISTS entities_search_insert AFTER INSERT ON entities BEGIN
+    INSERT OR IGNORE INTO search_docs(kind, ref) VALUES('entity', new.id);
+    INSERT INTO entities_fts(rowid, label, name, id, attributes, states, room, location)
+    SELECT d.doc, json_extract(new.data, '$.label'), json_extract(new.data, '$.name'), new.id,
+        (SELECT group_concat(CASE WHEN a.value IN ('true', 'yes') OR a.value NOT GLOB '*[A-Za-z]*' THEN a.key
+            ELSE a.key || ' ' || a.value END, ' ')
+         FROM json_each(new.data, '$.attributes') a),
+        (SELECT group_concat(s.value, ' ') FROM json_each(new.data, '$.states') s),
+        json_extract(new.data, '$.room'),
+        CASE WHEN json_extract(new.data, '$.location') IS NULL THEN '' ELSE
+            json_extract(new.data, '$.location.predicate') || ' ' || json_extract(new.data, '$.location.object') END
+    FROM search_docs d WHERE d.kind = 'entity' AND d.ref = new.id;
+END;
+CREATE TRIGGER IF NOT EXISTS entities_search_update AFTER UPDATE OF data ON entities
+WHEN json_remove(old.data, '$.last_seen_ns', '$.first_seen_ns', '$.provenance', '$.confidence', '$.position',
+                 '$.present')
+  IS NOT json_remove(new.data, '$.last_seen_ns', '$.first_seen_ns', '$.provenance', '$.confidence',
+                     '$.position', '$.present')
+BEGIN
+    DELETE FROM entities_fts WHERE rowid = (SELECT doc FROM search_docs WHERE kind = 'entity' AND ref = old.id);
+    INSERT INTO entities_fts(rowid, label, name, id, attributes, states, room, location)
+    SELECT d.doc, json_extract(new.data, '$.label'), json_extract(new.data, '$.name'), new.id,
+        (SELECT group_concat(CASE WHEN a.value IN ('true', 'yes') OR a.value NOT GLOB '*[A-Za-z]*' THEN a.key
+            ELSE a.key || ' ' || a.value END, ' ')
+         FROM json_each(new.data, '$.attributes') a),
+        (SELECT group_concat(s.value, ' ') FROM json_each(new.data, '$.states') s),
+        json_extract(new.data, '$.room'),
+        CASE WHEN json_extract(new.data, '$.location') IS NULL THEN '' ELSE
+            json_extract(new.data, '$.location.predicate') || ' ' || json_extract(new.data, '$.location.object') END
+    FROM search_docs d WHERE d.kind = 'entity' AND d.ref = new.id;
+END;
+CREATE TRIGGER IF NOT EXISTS entities_search_delete AFTER DELETE ON entities BEGIN
+    DELETE FROM entities_fts WHERE rowid = (SELECT doc FROM search_docs WHERE kind = 'entity' AND ref = old.id);
+    DELETE FROM search_docs WHERE kind = 'entity' AND ref = old.id;
+END;
+CREATE TRIGGER IF NOT EXISTS events_search_insert AFTER INSERT ON events BEGIN
+    INSERT OR IGNORE INTO search_docs(kind, ref) VALUES('event', new.id);
+    INSERT INTO events_fts(rowid, text)
+    SELECT d.doc, json_extract(new.data, '$.text') FROM search_docs d WHERE d.kind = 'event' AND d.ref = new.id;
+END;
+CREATE TRIGGER IF NOT EXISTS events_search_delete AFTER DELETE ON events BEGIN
+    DELETE FROM events_fts WHERE rowid = (SELECT doc FROM search_docs WHERE kind = 'event' AND ref = old.id);
+    DELETE FROM search_docs WHERE kind = 'event' AND ref = old.id;
+    DELETE FROM embedding_cache WHERE text = json_extract(old.data, '$.text');
+END;
+INSERT OR IGNORE INTO search_docs(kind, ref) SELECT 'entity', id FROM entities;
+INSERT INTO entities_fts(rowid, label, name, id, attributes, states, room, location)
+SELECT d.doc, json_extract(e.data, '$.label'), json_extract(e.data, '$.name'), e.id,
+    (SELECT group_concat(CASE WHEN a.value IN ('true', 'yes') OR a.value NOT GLOB '*[A-Za-z]*' THEN a.key
+            ELSE a.key || ' ' || a.value END, ' ')
+     FROM json_each(e.data, '$.attributes') a),
+    (SELECT group_concat(s.value, ' ') FROM json_each(e.data, '$.states') s),
+    json_extract(e.data, '$.room'),
+    CASE WHEN json_extract(e.data, '$.location') IS NULL THEN '' ELSE
+        json_extract(e.data, '$.location.predicate') || ' ' || json_extract(e.data, '$.location.object') END
+FROM entities e JOIN search_docs d ON d.kind = 'entity' AND d.ref = e.id;
+INSERT OR IGNORE INTO search_docs(kind, ref) SELECT 'event', id FROM events;
+INSERT INTO events_fts(rowid, text)
+SELECT d.doc, json_extract(v.data, '$.text') FROM events v JOIN search_docs d ON d.kind = 'event' AND d.ref = v.id;
+"""),
+    # 4: inferred knowledge (core/consolidation.py). Each run replaces the knowledge rows; a run records
+    # the evidence window it saw and a fingerprint of the events, so stale or too-new knowledge is
+    # recomputed rather than served.
+    (4, """
+CREATE TABLE IF NOT EXISTS knowledge(
+    id TEXT PRIMARY KEY, kind TEXT NOT NULL, actor TEXT NOT NULL, support INTEGER NOT NULL,
+    confidence REAL NOT NULL, evidence_from_ns INTEGER NOT NULL, evidence_to_ns INTEGER NOT NULL,
+    run_id TEXT NOT NULL, data TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS knowledge_kind ON knowledge(kind, actor);
+CREATE TABLE IF NOT EXISTS consolidation_runs(
+    id TEXT PRIMARY KEY, computed_ns INTEGER NOT NULL, window_from_ns INTEGER, window_to_ns INTEGER,
+    events INTEGER NOT NULL, records INTEGER NOT NULL, fingerprint TEXT NOT NULL, data TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS events_kind_stamp ON events(kind, stamp_ns);
+"""),
+    # 3: corrections and preferences from utterances (core/corrections.py, core/rules.py). A fact is what one
+    # utterance stated (placement / possession / preference), valid until a later fact about the same
+    # subject replaces it; fact_categories says which categories a placement fact counts for; a rule is
+    # one version of "category -> receptacle", valid until more support or a contradiction replaces it.
+    (3, """
+CREATE TABLE IF NOT EXISTS facts(
+    id TEXT PRIMARY KEY, kind TEXT NOT NULL, subject TEXT NOT NULL, subject_key TEXT NOT NULL,
+    predicate TEXT NOT NULL, target TEXT NOT NULL, target_key TEXT NOT NULL, target_id TEXT NOT NULL,
+    negated INTEGER NOT NULL, owner TEXT NOT NULL, speaker TEXT NOT NULL, correction INTEGER NOT NULL,
+    stamp_ns INTEGER NOT NULL, event_id TEXT NOT NULL, valid_from_ns INTEGER NOT NULL, valid_to_ns INTEGER);
+CREATE INDEX IF NOT EXISTS facts_subject ON facts(kind, subject_key, valid_to_ns);
+CREATE INDEX IF NOT EXISTS facts_event ON facts(event_id);
+CREATE INDEX IF NOT EXISTS facts_valid_from ON facts(valid_from_ns);
+CREATE TABLE IF NOT EXISTS fact_categories(fact_id TEXT NOT NULL, category TEXT NOT NULL, level INTEGER NOT NULL);
+CREATE INDEX IF NOT EXISTS fact_categories_category ON fact_categories(category);
+CREATE INDEX IF NOT EXISTS fact_categories_fact ON fact_categories(fact_id);
+CREATE TABLE IF NOT EXISTS rules(
+    id TEXT PRIMARY KEY, category TEXT NOT NULL, predicate TEXT NOT NULL, receptacle TEXT NOT NULL,
+    receptacle_key TEXT NOT NULL, receptacle_id TEXT NOT NULL, support_event_ids TEXT NOT NULL,
+    support_fact_ids TEXT NOT NULL, confidence REAL NOT NULL, valid_from_ns INTEGER NOT NULL,
+    valid_to_ns INTEGER, superseded_by TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS rules_category ON rules(category, valid_to_ns);
+CREATE INDEX IF NOT EXISTS rules_valid_from ON rules(valid_from_ns);
+"""),
 ]
 
+MIGRATIONS.sort(key=lambda m: m[0])  # versions are appended by several hands; they apply in order
 SCHEMA_VERSION = MIGRATIONS[-1][0]
 
 

@@ -16,8 +16,10 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from .schema import MIGRATIONS, SCHEMA_VERSION, statements
+from .rules import apply_utterance
 from .models import (
     LOCATION_PREDICATES,
+    ActivityObservation,
     Entity,
     EntityObservation,
     EntityVersion,
@@ -112,7 +114,7 @@ class MemoryStore:
 
     def _record_observation(self, kind: str, stamp_ns: int, source: str, summary: dict) -> str:
         obs_id = _new_id({"scene_graph": "sg", "skill_feedback": "sf", "utterance": "ut",
-                          "frame": "fr", "map": "map"}.get(kind, "obs"))
+                          "frame": "fr", "map": "map", "activity": "ac"}.get(kind, "obs"))
         self._db.execute("INSERT INTO observations VALUES(?,?,?,?,?)",
                          (obs_id, kind, stamp_ns, source, json.dumps(summary)))
         return obs_id
@@ -348,6 +350,20 @@ class MemoryStore:
                        text=f"{utt.speaker or 'someone'} said: {utt.text}", data=utt.model_dump(),
                        provenance=obs_id)
             self._add_event(ev)
+            apply_utterance(self, ev)  # corrections and preferences it states (core/rules.py)
+        return IngestResult(observation_id=ev.id, added=1)
+
+    def ingest_activity(self, act: ActivityObservation) -> IngestResult:
+        """An observed action as an ``activity`` event (append-only, like skill feedback): it is evidence
+        for consolidation (core/consolidation.py), which runs later and never here."""
+        said = act.text or " ".join([act.verb.replace("-", " "), *act.objects])
+        text = f"{act.actor or 'someone'}: {said}" + (f" (in {act.location})" if act.location else "")
+        with self._tx():
+            obs_id = self._record_observation("activity", act.stamp_ns, act.actor, {"verb": act.verb})
+            ev = Event(id=_new_id("ev"), kind="activity", stamp_ns=act.stamp_ns, text=text,
+                       entity_ids=[act.actor, *act.objects, act.location], data=act.model_dump(),
+                       provenance=obs_id)
+            self._add_event(ev)
         return IngestResult(observation_id=ev.id, added=1)
 
     def ingest_frame(self, frame: FrameObservation, visible: Iterable[str] = ()) -> IngestResult:
@@ -515,6 +531,23 @@ class MemoryStore:
         return out
 
     # ---- forgetting ----------------------------------------------------------------------------
+
+    def apply_retention(self, frames_per_room: int = 0, max_frame_age_ns: int = 0) -> int:
+        """Delete frames beyond the newest ``frames_per_room`` of each room and frames older than
+        ``max_frame_age_ns`` before the newest observation (event time, so a replay ages like the live
+        robot). 0 disables a limit. Returns how many frames were removed (files too)."""
+        doomed: set[str] = set()
+        if frames_per_room > 0:
+            doomed |= {r[0] for r in self._db.execute(
+                "SELECT id FROM (SELECT id, ROW_NUMBER() OVER (PARTITION BY room ORDER BY stamp_ns DESC, rowid DESC)"
+                " AS rank FROM frames) WHERE rank > ?", (frames_per_room,))}
+        if max_frame_age_ns > 0:
+            newest = self._db.execute("SELECT MAX(stamp_ns) FROM observations").fetchone()[0]
+            if newest is not None:
+                doomed |= {r[0] for r in self._db.execute(
+                    "SELECT id FROM frames WHERE stamp_ns < ?", (newest - max_frame_age_ns,))}
+        return self.forget(ids=sorted(doomed)) if doomed else 0
+
 
     def forget(self, ids: Iterable[str] = (), room: str = "", since_ns: int | None = None,
                until_ns: int | None = None, everything: bool = False) -> int:

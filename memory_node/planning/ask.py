@@ -12,7 +12,9 @@ from collections.abc import Callable
 
 from ..core.models import Answer, Entity, Relation, state_family
 from ..core.store import MemoryStore
+from .habits_ask import HABIT_INTENTS, HABIT_QUESTIONS
 from .phrasing import describe, indefinite, relation_words
+from .preferences import WHERE_DOES_IT_GO, where_does_it_go
 from .resolve import Candidate, resolve_entities, split_hint
 from .world import WorldState
 
@@ -45,6 +47,8 @@ def answer_question(store: MemoryStore, question: str, as_of_ns: int | None = No
         return Answer(success=False, error="empty question")
     q = _clean(question)
     intents: list[tuple[re.Pattern[str], Callable[[MemoryStore, WorldState, re.Match[str]], Answer]]] = [
+        *HABIT_INTENTS,  # before "where is": "where does P03 usually put the plate?" is a preference
+        (WHERE_DOES_IT_GO, where_does_it_go),  # before "where is": told placements (planning/preferences.py)
         (_DID_RE, _what_did_you_do),
         (_HAPPENED_RE, _what_happened),
         (_STATE_RE, _is_state),
@@ -56,7 +60,7 @@ def answer_question(store: MemoryStore, question: str, as_of_ns: int | None = No
             world = WorldState.from_store(store, as_of_ns=as_of_ns)
             return handler(store, world, m)
     return Answer(success=False, error=f"unsupported question {question.strip()!r}; I can answer: "
-                                       f"{'; '.join(SUPPORTED_QUESTIONS)}")
+                                       f"{'; '.join(SUPPORTED_QUESTIONS + HABIT_QUESTIONS)}")
 
 
 def _find(world: WorldState, phrase: str) -> tuple[list[Candidate], str]:

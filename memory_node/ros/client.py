@@ -14,8 +14,13 @@ import rclpy
 from rclpy.node import Node
 from rclpy.qos import HistoryPolicy, QoSProfile, ReliabilityPolicy
 
-from memory_node.core.models import SceneGraphObservation, SkillFeedbackObservation, UtteranceObservation
-from memory_node.msg import Plan, SceneGraph, SkillFeedback, Utterance
+from memory_node.core.models import (
+    ActivityObservation,
+    SceneGraphObservation,
+    SkillFeedbackObservation,
+    UtteranceObservation,
+)
+from memory_node.msg import Activity, Plan, SceneGraph, SkillFeedback, Utterance
 from memory_node.ros import conversions as conv
 from memory_node.srv import Ask, Forget, GetSceneGraph, PlanTask, Query, Sync
 
@@ -35,6 +40,7 @@ class MemoryClient:
                                                        "skill_feedback", qos)
         self.pub_utterance = self.node.create_publisher(Utterance, f"{ns}/user_utterance" if ns else
                                                         "user_utterance", qos)
+        self.pub_activity = self.node.create_publisher(Activity, f"{ns}/activity" if ns else "activity", qos)
         base = node_name.rstrip("/")
         self.clients = {
             "ask": self.node.create_client(Ask, f"{base}/ask"),
@@ -46,7 +52,7 @@ class MemoryClient:
         }
         self.plans: list[Plan] = []
         self.node.create_subscription(Plan, f"{base}/plans", self.plans.append, 10)
-        self.published = {"scene_graphs": 0, "skill_feedback": 0, "utterances": 0, "images": 0}
+        self.published = {"scene_graphs": 0, "skill_feedback": 0, "utterances": 0, "images": 0, "activities": 0}
 
     # ---- connection ----------------------------------------------------------------------------
 
@@ -61,7 +67,7 @@ class MemoryClient:
                     raise RuntimeError("the memory node process exited before its services came up")
                 if time.monotonic() > deadline:
                     raise TimeoutError(f"memory node service {client.srv_name} not available after {timeout} s")
-        for pub in (self.pub_graph, self.pub_feedback, self.pub_utterance):
+        for pub in (self.pub_graph, self.pub_feedback, self.pub_utterance, self.pub_activity):
             while pub.get_subscription_count() == 0:
                 if time.monotonic() > deadline:
                     raise TimeoutError(f"no subscriber on {pub.topic_name} after {timeout} s")
@@ -99,6 +105,11 @@ class MemoryClient:
         msg = utt if isinstance(utt, Utterance) else conv.utterance_to_msg(utt)
         self.pub_utterance.publish(msg)
         self.published["utterances"] += 1
+
+    def publish_activity(self, act: ActivityObservation | Activity) -> None:
+        msg = act if isinstance(act, Activity) else conv.activity_to_msg(act)
+        self.pub_activity.publish(msg)
+        self.published["activities"] += 1
 
     def sync(self, timeout: float = 10.0, check: bool = True) -> Sync.Response:
         """Wait until the node has processed everything this client published; with ``check`` a shortfall

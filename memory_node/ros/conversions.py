@@ -14,6 +14,7 @@ from geometry_msgs.msg import Point as PointMsg
 from pydantic import ValidationError
 
 from memory_node.core.models import (
+    ActivityObservation,
     Answer,
     Entity,
     EntityObservation,
@@ -29,6 +30,7 @@ from memory_node.core.models import (
     SkillFeedbackObservation,
     UtteranceObservation,
 )
+from memory_node.msg import Activity as ActivityMsg
 from memory_node.msg import Entity as EntityMsg
 from memory_node.msg import MemoryRecord as MemoryRecordMsg
 from memory_node.msg import Plan as PlanMsg
@@ -163,6 +165,21 @@ def utterance_from_msg(msg: UtteranceMsg, stamp_ns: int) -> UtteranceObservation
 def utterance_to_msg(u: UtteranceObservation) -> UtteranceMsg:
     msg = UtteranceMsg(speaker=u.speaker, text=u.text)
     msg.header.stamp = ns_to_stamp(u.stamp_ns)
+    return msg
+
+
+def activity_from_msg(msg: ActivityMsg, stamp_ns: int) -> ActivityObservation:
+    """Raise InvalidInput with a readable reason (no verb, overlong text, too many objects)."""
+    try:
+        return ActivityObservation(stamp_ns=stamp_ns, actor=msg.actor, verb=msg.verb, objects=list(msg.objects),
+                                   location=msg.location, text=msg.text)
+    except ValidationError as err:
+        raise InvalidInput(f"activity: {_first_error(err)}") from None
+
+
+def activity_to_msg(a: ActivityObservation) -> ActivityMsg:
+    msg = ActivityMsg(actor=a.actor, verb=a.verb, objects=list(a.objects), location=a.location, text=a.text)
+    msg.header.stamp = ns_to_stamp(a.stamp_ns)
     return msg
 
 

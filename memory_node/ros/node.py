@@ -28,11 +28,12 @@ from rclpy.qos import DurabilityPolicy, HistoryPolicy, QoSProfile, ReliabilityPo
 from sensor_msgs.msg import CameraInfo, CompressedImage, Image
 from visualization_msgs.msg import Marker, MarkerArray
 
+from memory_node.core.consolidation import run_consolidation
 from memory_node.core.models import FrameObservation, InvalidInput, MapInfo
 from memory_node.core.query import query as query_memory
 from memory_node.core.store import MemoryStore
 from memory_node.msg import Plan as PlanMsg
-from memory_node.msg import SceneGraph, SkillFeedback, Utterance
+from memory_node.msg import Activity, SceneGraph, SkillFeedback, Utterance
 from memory_node.perception.frames import decode_compressed, encode_frame
 from memory_node.planning.ask import answer_question
 from memory_node.planning.planner import plan_request
@@ -40,7 +41,8 @@ from memory_node.planning.skills import SkillLibrary, default_library_path
 from memory_node.ros import conversions as conv
 from memory_node.srv import Ask, Forget, GetSceneGraph, PlanTask, Query, Sync
 
-INPUTS = ("scene_graphs", "skill_feedback", "utterances", "images", "depth", "camera_info", "maps", "poses")
+INPUTS = ("scene_graphs", "skill_feedback", "utterances", "images", "depth", "camera_info", "maps", "poses",
+          "activities")
 
 PARAMETERS: dict[str, tuple[Any, str]] = {
     "robot": ("vega", "Robot this node plans for: vega or g1 (selects config/skills/<robot>.yaml)."),
@@ -68,6 +70,9 @@ PARAMETERS: dict[str, tuple[Any, str]] = {
     "association_radius": (0.5, "Metres within which an entity reported without a stable id (empty or '_:' "
                                 "id) is taken to be the same-label entity memory has in that room."),
     "diagnostics_period": (1.0, "Seconds between /diagnostics and ~/markers updates."),
+    "consolidation_period": (60.0, "Seconds between consolidation runs (routines, habits, preferences from "
+                                   "skill and activity events; skipped when nothing changed). 0 = only on "
+                                   "demand, when ~/ask or ~/query needs knowledge that is out of date."),
 }
 
 
@@ -115,6 +120,7 @@ class MemoryNode(Node):
         sub(SceneGraph, "scene_graph", self._guard("scene_graphs", self.on_scene_graph), events_qos)
         sub(SkillFeedback, "skill_feedback", self._guard("skill_feedback", self.on_skill_feedback), events_qos)
         sub(Utterance, "user_utterance", self._guard("utterances", self.on_utterance), events_qos)
+        sub(Activity, "activity", self._guard("activities", self.on_activity), events_qos)
         sub(Image, "camera/image_raw", self._guard("images", self.on_image), sensor_qos)
         sub(CompressedImage, "camera/image_raw/compressed", self._guard("images", self.on_compressed_image),
             sensor_qos)
@@ -138,6 +144,8 @@ class MemoryNode(Node):
         self.markers_pub = self.create_publisher(MarkerArray, "~/markers", 1)
         self.diag_pub = self.create_publisher(DiagnosticArray, "/diagnostics", 10)
         self.create_timer(float(p["diagnostics_period"]), self.publish_status)
+        if float(p["consolidation_period"]) > 0:
+            self.create_timer(float(p["consolidation_period"]), self.consolidate)
 
     # ---- plumbing ------------------------------------------------------------------------------
 
@@ -227,6 +235,21 @@ class MemoryNode(Node):
     def on_utterance(self, msg: Utterance) -> None:
         self._check_text(msg.text, "utterance")
         self.store.ingest_utterance(conv.utterance_from_msg(msg, self._stamp_ns(msg.header)))
+
+    def on_activity(self, msg: Activity) -> None:
+        self._check_text(msg.text, "activity text")
+        self.store.ingest_activity(conv.activity_from_msg(msg, self._stamp_ns(msg.header)))
+
+    def consolidate(self) -> None:
+        """Timer: refresh inferred knowledge (a no-op when no skill or activity event changed)."""
+        try:
+            run = run_consolidation(self.store)
+        except Exception as err:  # noqa: BLE001 - knowledge is derived; the node keeps serving without it
+            self.get_logger().error(f"consolidation failed: {type(err).__name__}: {err}")
+            return
+        if run is not None:
+            self.get_logger().info(f"consolidated {run.events} events into {run.records} knowledge records "
+                                   f"{run.counts} in {run.seconds:.3f} s")
 
     def on_image(self, msg: Image) -> None:
         import ros2_numpy  # imported here: only image callbacks need it
@@ -339,7 +362,7 @@ class MemoryNode(Node):
 
     def on_sync(self, request: Sync.Request, response: Sync.Response) -> Sync.Response:
         wanted = {"scene_graphs": request.scene_graphs, "skill_feedback": request.skill_feedback,
-                  "utterances": request.utterances, "images": request.images}
+                  "utterances": request.utterances, "images": request.images, "activities": request.activities}
         deadline = time.monotonic() + max(0.0, min(float(request.timeout), 60.0))
         with self._counts_changed:
             while True:

@@ -244,3 +244,17 @@ def test_retention_keeps_the_newest_frames_per_room_and_drops_old_ones(store):
     assert store.apply_retention(max_frame_age_ns=int(1.5 * S)) == 1
     assert sorted(f.stamp_ns // S for f in store.frames()) == [5, 6]
     assert store.apply_retention() == 0
+
+
+def test_rooms_with_their_entities_and_connectivity(store):
+    from memory_node.core.query import query, room_summaries
+
+    store.ingest_scene_graph(kitchen(10))
+    store.ingest_scene_graph(graph(11, [E("sofa_1", "sofa", room="livingroom")], room="livingroom"))
+    store.ingest_scene_graph(graph(12, [], [R("kitchen", "adjacent_to", "livingroom")], room="kitchen"))
+    rooms = {r.id: r for r in room_summaries(store)}
+    assert rooms["kitchen"].entity_count == 3 and rooms["livingroom"].entity_count == 1
+    assert rooms["kitchen"].connected_to == ["livingroom"] and rooms["livingroom"].connected_to == ["kitchen"]
+    assert room_summaries(store, as_of_ns=11 * S)[0].connected_to == []
+    recs = query(store, kind="rooms", room="livingroom")
+    assert [r.id for r in recs] == ["livingroom"] and "connected to kitchen" in recs[0].text

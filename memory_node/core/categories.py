@@ -1,0 +1,243 @@
+"""What kind of thing an object label names: the categories that placement corrections consolidate over.
+
+"Forks go in the drawer" and "put the spoon in the drawer" are about different labels; they support one
+rule only if memory can tell that both are cutlery. That is a lookup in a small shipped map
+(``config/categories/household.yaml``), not a model: deterministic, microseconds, and the same answer on
+the write path and the read path. A label the map does not know still has a chain (itself and its last
+word), so corrections about it are kept and applied to that label; they just do not generalise.
+
+A label's *chain* lists its categories from the most specific to the most general::
+
+    "dirty plastic forks" -> ["dirtyplasticfork", "fork", "dirty", "plastic", "cutlery", "kitchenware"]
+
+the label itself, the known word it ends with, the attributes it names, then the category of that word
+and its ancestors. Keys are in the form ``normalize_label`` gives entity labels (lower case, no spaces),
+so a VirtualHome ``cutleryfork`` and a spoken "fork" meet at ``fork``.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+import yaml
+
+_CONFIG_FILE = Path("config") / "categories" / "household.yaml"
+_MIN_PART = 3  # a known word found inside a compound label ("cutleryfork") and the rest: both this long
+
+# ---- words --------------------------------------------------------------------------------------------
+
+_PLURAL_ONLY = frozenset("""pants jeans shorts trousers leggings tights khakis chinos joggers sweatpants overalls
+slacks capris pliers scissors tongs tweezers binoculars goggles earmuffs headphones earphones earbuds
+sunglasses pajamas pyjamas clothes news series species boxers briefs panties suspenders dice means
+electronics toiletries groceries sweets leftovers""".split())
+_IRREGULAR = {"knives": "knife", "wives": "wife", "lives": "life", "leaves": "leaf", "loaves": "loaf",
+              "shelves": "shelf", "halves": "half", "wolves": "wolf", "scarves": "scarf", "calves": "calf",
+              "thieves": "thief", "elves": "elf", "men": "man", "women": "woman", "children": "child",
+              "feet": "foot", "teeth": "tooth", "geese": "goose", "mice": "mouse", "people": "person",
+              "cacti": "cactus"}
+_IE_WORDS = frozenset("""cookies movies brownies pies ties hoodies smoothies zombies selfies goalies onesies
+beanies veggies rookies calories lies genies budgies aussies freebies hippies yuppies newbies prairies
+pixies sorties lassies""".split())
+_OES_WORDS = frozenset("shoes toes canoes oboes horseshoes tiptoes snowshoes".split())
+
+
+def singular(word: str) -> str:
+    """The singular of one English noun, by rule and a short exception list ("knives" -> "knife",
+    "cookies" -> "cookie", "pants" stays). Good enough for object labels; never raises."""
+    w = word
+    if len(w) <= 3 or w in _PLURAL_ONLY or not w.endswith("s"):
+        return w
+    if w in _IRREGULAR:
+        return _IRREGULAR[w]
+    if w.endswith(("ss", "us", "is")):
+        return w
+    if w.endswith("ies"):
+        return w[:-1] if w in _IE_WORDS else w[:-3] + "y"
+    if w.endswith(("sses", "xes", "ches", "shes", "zzes")):
+        return w[:-2]
+    if w.endswith("oes"):
+        return w[:-1] if w in _OES_WORDS else w[:-2]
+    return w[:-1]
+
+
+def words(text: str) -> list[str]:
+    """Lower-case words; apostrophes and hyphens join ("chef's" -> "chefs", "t-shirt" -> "tshirt")."""
+    t = text.lower().replace("\u2019", "'")
+    t = re.sub(r"['\-]", "", t)
+    t = re.sub(r"&", " and ", t) if " & " in t else t.replace("&", "")
+    return re.findall(r"[a-z0-9]+", t)
+
+
+def key(text: str) -> str:
+    """The canonical key of a phrase: its words joined, last word singular ("Coffee Mugs" -> "coffeemug")."""
+    ws = [w for w in words(text)]
+    if not ws:
+        return ""
+    ws[-1] = singular(ws[-1])
+    return "".join(ws)
+
+
+# ---- the map ------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Modifier:
+    category: str  # key of the category it decides
+    when: str = ""  # key of the category the label must otherwise be in ("" = any)
+
+
+@dataclass
+class CategoryMap:
+    """Category tree plus the words that name each category, modifiers, containers and attributes."""
+
+    parent: dict[str, str] = field(default_factory=dict)  # category key -> parent key ("" at the top)
+    names: dict[str, str] = field(default_factory=dict)  # category / attribute key -> name as written
+    word_category: dict[str, str] = field(default_factory=dict)  # word key -> category key
+    modifiers: dict[str, Modifier] = field(default_factory=dict)  # word -> modifier
+    containers: frozenset[str] = frozenset()
+    measures: frozenset[str] = frozenset()
+    attributes: dict[str, tuple[str, ...]] = field(default_factory=dict)  # word -> attribute keys
+
+    @classmethod
+    def from_dict(cls, data: dict) -> CategoryMap:
+        m = cls()
+        for name, spec in (data.get("categories") or {}).items():
+            ck = key(name)
+            m.names[ck] = name
+            m.parent[ck] = key(spec.get("parent") or "")
+            m.word_category.setdefault(ck, ck)
+            for w in spec.get("words") or []:
+                wk = "".join(words(str(w)))
+                m.word_category.setdefault(wk, ck)
+        for ck, pk in m.parent.items():
+            if pk and pk not in m.parent:
+                raise ValueError(f"category {m.names[ck]!r} has unknown parent {pk!r}")
+        for w, spec in (data.get("modifiers") or {}).items():
+            m.modifiers["".join(words(w))] = Modifier(category=key(spec["category"]), when=key(spec.get("when") or ""))
+        m.containers = frozenset("".join(words(w)) for w in data.get("containers") or [])
+        m.measures = frozenset("".join(words(w)) for w in data.get("measures") or [])
+        attrs: dict[str, list[str]] = {}
+        for name, ws in (data.get("attributes") or {}).items():
+            m.names[key(name)] = name
+            for w in ws:
+                attrs.setdefault("".join(words(w)), []).append(key(name))
+        for tone, ws in (data.get("colors") or {}).items():
+            tone_key = key(tone) if tone != "other" else ""
+            if tone_key:
+                m.names[tone_key] = tone
+            for w in ws:
+                wk = "".join(words(w))
+                if wk in ("dark", "light"):  # "dark gray": the tone, not a colour of its own
+                    attrs.setdefault(wk, []).append(tone_key)
+                    continue
+                m.names.setdefault(wk, w)
+                attrs.setdefault(wk, []).extend([wk, tone_key] if tone_key else [wk])
+        m.attributes = {w: tuple(dict.fromkeys(a)) for w, a in attrs.items()}
+        return m
+
+    @classmethod
+    def load(cls, path: str | Path) -> CategoryMap:
+        return cls.from_dict(yaml.safe_load(Path(path).read_text(encoding="utf-8")) or {})
+
+    # ---- lookups --------------------------------------------------------------------------------------
+
+    def name(self, category_key: str) -> str:
+        """How to say a category key ("stuffedanimal" -> "stuffed animal"); unknown keys as they are."""
+        return self.names.get(category_key, category_key)
+
+    def ancestors(self, category_key: str) -> list[str]:
+        out = []
+        c = category_key
+        while c and c not in out:
+            out.append(c)
+            c = self.parent.get(c, "")
+        return out
+
+    def _known(self, ws: list[str]) -> tuple[int, str, str] | None:
+        """The longest known ending of ``ws``: (index where it starts, the word key it matched, its
+        canonical key with the last word singular). Tries the last word as written and in the singular,
+        then known words at the end of a compound last word ("cutleryfork")."""
+        if not ws:
+            return None
+        last_forms = list(dict.fromkeys([ws[-1], singular(ws[-1])]))
+        for i in range(len(ws)):
+            for last in last_forms:
+                k = "".join(ws[i:-1]) + last
+                if k in self.word_category:
+                    return i, k, "".join(ws[i:-1]) + singular(ws[-1])
+        for last in last_forms:
+            for j in range(_MIN_PART, len(last) - _MIN_PART + 1):
+                part = last[j:]
+                if part in self.word_category:
+                    return len(ws) - 1, part, singular(part)
+        return None
+
+    def known_ending(self, ws: list[str]) -> int | None:
+        """Where the longest known ending of these words starts (None: no known word ends them)."""
+        found = self._known(ws)
+        return found[0] if found else None
+
+    def chain(self, label: str) -> list[str]:
+        """Category keys of a label, most specific first (see the module docstring); never empty for a
+        label with a word in it."""
+        ws = words(label)
+        if not ws:
+            return []
+        label_key = "".join(ws[:-1]) + singular(ws[-1])
+        while len(ws) > 1 and ws[-1].isdigit():
+            ws = ws[:-1]  # "pillow 2" is another pillow
+        # "bag of rice" is rice, "deck of cards" cards; "cream of tartar" is itself
+        if "of" in ws[1:-1]:
+            i = ws.index("of", 1)
+            if ws[i - 1] in self.measures or singular(ws[i - 1]) in self.measures:
+                ws = ws[i + 1:]
+                ws = ws[1:] if len(ws) > 1 and ws[0] in ("the", "a", "an") else ws
+        found = self._known(ws)
+        # "soda can", "tissue box": the container's contents say what it is, when they are known
+        if len(ws) > 1 and (ws[-1] in self.containers or singular(ws[-1]) in self.containers) and (
+                found is None or found[0] == len(ws) - 1):
+            inner = self._known(ws[:-1])
+            if inner is not None:
+                found = (inner[0], inner[1], inner[2])
+        levels = [label_key]
+        if found:
+            start, matched, head = found
+            category = self.word_category[matched]
+            levels.append(head)
+            # "coffee mug" is also a mug, but a "santoku knife" is a kitchen knife, not table cutlery
+            if start < len(ws) - 1:
+                last = self._known(ws[-1:])
+                if last is not None and self.word_category[last[1]] == category:
+                    levels.append(last[2])
+        else:
+            start, category = len(ws) - 1, ""
+            levels.append(singular(ws[-1]))
+        before = ws[:start]
+        # "toy hammer" is a toy, "stuffed koala" a stuffed animal; "toy story dvd" stays a dvd
+        for w in before[-1:] if category else before:
+            mod = self.modifiers.get(w)
+            if mod and (not mod.when or mod.when in self.ancestors(category)):
+                category = mod.category
+        attrs = [a for w in before for a in self.attributes.get(w, ())]
+        return [c for c in dict.fromkeys([*levels, *attrs, *self.ancestors(category)]) if c]
+
+
+def default_map_path() -> Path:
+    """The shipped map: the source tree first (tests, ``pip install -e``), then the ament share directory."""
+    in_tree = Path(__file__).resolve().parents[2] / _CONFIG_FILE
+    if in_tree.is_file():
+        return in_tree
+    for prefix in os.environ.get("AMENT_PREFIX_PATH", "").split(os.pathsep):
+        shared = Path(prefix) / "share" / "memory_node" / _CONFIG_FILE
+        if prefix and shared.is_file():
+            return shared
+    raise FileNotFoundError(f"no {_CONFIG_FILE} in the source tree or under AMENT_PREFIX_PATH")
+
+
+@lru_cache(maxsize=1)
+def default_map() -> CategoryMap:
+    return CategoryMap.load(default_map_path())

@@ -1,0 +1,447 @@
+"""Placement facts from corrections, and the rules they consolidate into ("cutlery -> drawer").
+
+Written in the same transaction as the utterance that stated them (``MemoryStore.ingest_utterance`` calls
+``apply_utterance``), so a fact never exists without its event and a crash loses neither half alone.
+
+Semantics:
+
+- A **fact** holds from its utterance until a later fact about the same subject replaces it ("no, forks
+  go on the shelf" ends "forks go in the drawer"); the old one stays in history with ``valid_to_ns``.
+  One explicit correction is enough to apply to that object: ``placement_for("fork")`` answers from it.
+- A **rule** for a category (see ``core/categories.py``) needs at least two current placement facts of
+  that category, from the newest backwards, that agree on the receptacle: the run of agreeing facts is
+  its support. It goes to the narrowest category that covers that support: a fork and a spoon make a
+  cutlery rule, not a kitchenware one (which would send cups to the cutlery drawer); an apple and a
+  carrot make a produce rule. A newer fact of the category that names another receptacle (or denies this one) ends the
+  run, and so the rule: its version is closed (``valid_to_ns``) with ``superseded_by`` = the event of the
+  contradicting correction, and stays in history. More support replaces a version by a new one
+  (``superseded_by`` = the new rule's id). Confidence = n/(n+1) x (n / current facts of the category),
+  n = the support: two agreeing facts and nothing else give 0.67.
+- ``placement_for(label)`` walks the label's category chain from the most specific level: an explicit
+  fact about that level (the label itself, "fork", or a category someone named: "cutlery goes in the
+  drawer") or a rule for it, whichever is newer, answers; "not in the sink" facts exclude a receptacle.
+- Reads "as of" a time see only facts and rule versions that had begun by then, with the ends and
+  successors that came later hidden, so nothing from after that time leaks in.
+
+Receptacles are kept as said ("top drawer") and also resolved, when the utterance is stored, to the memory
+entity of that label (the most recently seen one), or of its last word when exactly one entity has it.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import uuid
+from typing import TYPE_CHECKING, Literal, NamedTuple
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from .categories import CategoryMap, default_map, key, words
+from .corrections import FactKind, ParsedFact, parse_utterance
+from .models import Event, MemoryRecord
+
+if TYPE_CHECKING:
+    from .store import MemoryStore
+
+MIN_SUPPORT = 2
+CATEGORY_FACT_CONFIDENCE = 0.9  # "cutlery goes in the drawer" applied to a spoon: said, but about its kind
+
+
+class _Record(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Fact(_Record):
+    """One thing an utterance stated; see ``core/corrections.py`` for the kinds."""
+
+    id: str
+    kind: FactKind
+    subject: str
+    subject_key: str
+    predicate: str
+    target: str
+    target_id: str = ""
+    negated: bool = False
+    owner: str = ""
+    speaker: str = ""
+    correction: bool = False
+    stamp_ns: int
+    event_id: str
+    valid_from_ns: int
+    valid_to_ns: int | None = None
+
+    def text(self) -> str:
+        if self.kind == "placement":
+            where = f"{self.predicate} {self.target}" + (f" ({self.target_id})" if self.target_id else "")
+            return f"{self.subject} {'does not go' if self.negated else 'goes'} {where}"
+        if self.kind == "possession":
+            which = f"the {self.target} one" if self.target else "this one"
+            return f"{self.owner}'s {self.subject} is {which}" + (f" ({self.target_id})" if self.target_id else "")
+        verb = "does not prefer" if self.negated else "prefers"
+        return f"{self.owner} {verb} the {(self.target + ' ') if self.target else ''}{self.subject}"
+
+
+class Rule(_Record):
+    """One version of "things of this category go there"."""
+
+    id: str
+    category: str  # category key (core/categories.py)
+    category_name: str
+    predicate: str
+    receptacle: str
+    receptacle_id: str = ""
+    support_event_ids: list[str] = Field(default_factory=list)
+    support_fact_ids: list[str] = Field(default_factory=list)
+    confidence: float
+    valid_from_ns: int
+    valid_to_ns: int | None = None
+    superseded_by: str = ""
+
+    def text(self) -> str:
+        n = len(self.support_fact_ids)
+        return (f"{self.category_name} -> {self.predicate} {self.receptacle}"
+                + (f" ({self.receptacle_id})" if self.receptacle_id else "")
+                + f"; {n} supporting corrections, confidence {self.confidence:.2f}")
+
+
+class Placement(NamedTuple):
+    receptacle: str
+    predicate: str
+    support_event_ids: list[str]
+    confidence: float
+
+
+class PlacementAnswer(_Record):
+    """Where a label goes and why: which level of its chain answered, from a fact or a rule."""
+
+    label: str
+    receptacle: str
+    receptacle_id: str = ""
+    predicate: str
+    support_event_ids: list[str]
+    confidence: float
+    source: Literal["fact", "rule"]
+    category: str
+    category_name: str
+    record_id: str  # the fact or rule version that answered
+
+    def placement(self) -> Placement:
+        return Placement(self.receptacle, self.predicate, list(self.support_event_ids), self.confidence)
+
+
+# ---- write path ---------------------------------------------------------------------------------------
+
+
+def apply_utterance(store: MemoryStore, event: Event, categories: CategoryMap | None = None) -> list[Fact]:
+    """Store the facts an utterance event states and update the rules they touch.
+
+    Call it inside the transaction that writes ``event`` (it opens none). Returns the facts stored.
+    """
+    data = event.data or {}
+    text = str(data.get("text") or "")
+    speaker = str(data.get("speaker") or "")
+    cmap = categories or default_map()
+    parsed = parse_utterance(text, speaker, cmap)
+    if not parsed:
+        return []
+    db = store.db
+    t = event.stamp_ns
+    stored: list[Fact] = []
+    touched: dict[str, None] = {}
+    for pf in parsed:
+        fact = _new_fact(store, pf, speaker, event, cmap)
+        fact.valid_to_ns = _supersede(db, fact)
+        _insert_fact(db, fact)
+        stored.append(fact)
+        if fact.kind == "placement":
+            chain = cmap.chain(fact.subject)
+            db.executemany("INSERT INTO fact_categories VALUES(?,?,?)",
+                           [(fact.id, c, level) for level, c in enumerate(chain)])
+            touched.update(dict.fromkeys(chain))
+    for category in touched:
+        _update_rule(db, category, t, event.id, cmap)
+    return stored
+
+
+def _new_id(prefix: str) -> str:
+    return f"{prefix}-{uuid.uuid4().hex[:12]}"
+
+
+def _new_fact(store: MemoryStore, pf: ParsedFact, speaker: str, event: Event, cmap: CategoryMap) -> Fact:
+    if pf.kind == "placement":
+        target_id = _resolve_receptacle(store, pf.target)
+    else:
+        target_id = _resolve_owned(store, pf.subject, pf.target)
+    return Fact(id=_new_id("fact"), kind=pf.kind, subject=pf.subject, subject_key=key(pf.subject),
+                predicate=pf.predicate, target=pf.target, target_id=target_id, negated=pf.negated,
+                owner=pf.owner, speaker=speaker, correction=pf.correction, stamp_ns=event.stamp_ns,
+                event_id=event.id, valid_from_ns=event.stamp_ns)
+
+
+def _resolve_receptacle(store: MemoryStore, phrase: str) -> str:
+    """The entity a receptacle phrase names: the most recently seen one of that label, else the only
+    entity whose label is the phrase's last word ("top drawer" -> the one drawer); "" when unsure."""
+    if not phrase:
+        return ""
+    for label in dict.fromkeys((key(phrase), "".join(words(phrase)))):
+        ents = store.entities(label=label)
+        if ents:
+            return ents[0].id
+    ws = words(phrase)
+    if len(ws) > 1:
+        ents = store.entities(label=key(ws[-1]))
+        if len(ents) == 1:
+            return ents[0].id
+    return ""
+
+
+def _resolve_owned(store: MemoryStore, subject: str, attribute: str) -> str:
+    """The entity "my mug is the blue one" picks out: a ``mug`` whose attributes or name say blue (the most
+    recently seen one); "" when memory has none."""
+    wanted = set(words(attribute))
+    for label in dict.fromkeys((key(subject), key(words(subject)[-1]) if words(subject) else "")):
+        if not label:
+            continue
+        for ent in store.entities(label=label):
+            said = set(words(" ".join([ent.name, *ent.attributes.values()])))
+            if wanted <= said:
+                return ent.id
+    return ""
+
+
+def _supersede(db: sqlite3.Connection, fact: Fact) -> int | None:
+    """Close the current facts this one replaces; return when the new one ends (None: it is current).
+
+    A fact older than a current one it would replace (an utterance replayed out of order) goes into history
+    only, ending where the newer one begins."""
+    if fact.kind == "placement":
+        q = ("SELECT rowid, valid_from_ns FROM facts WHERE kind='placement' AND subject_key=? AND "
+             "valid_to_ns IS NULL AND (target_key=? OR (?=0 AND negated=0))")
+        args: tuple = (fact.subject_key, key(fact.target), int(fact.negated))
+    else:
+        q = ("SELECT rowid, valid_from_ns FROM facts WHERE kind=? AND subject_key=? AND owner=? AND "
+             "valid_to_ns IS NULL AND (target=? OR (?=0 AND negated=0))")
+        args = (fact.kind, fact.subject_key, fact.owner, fact.target, int(fact.negated))
+    rows = db.execute(q, args).fetchall()
+    newer = [since for _, since in rows if since > fact.valid_from_ns]
+    if newer:
+        return min(newer)
+    for rowid, _ in rows:
+        db.execute("UPDATE facts SET valid_to_ns=? WHERE rowid=?", (fact.valid_from_ns, rowid))
+    return None
+
+
+def _insert_fact(db: sqlite3.Connection, f: Fact) -> None:
+    db.execute("INSERT INTO facts VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+               (f.id, f.kind, f.subject, f.subject_key, f.predicate, f.target, key(f.target), f.target_id,
+                int(f.negated), f.owner, f.speaker, int(f.correction), f.stamp_ns, f.event_id,
+                f.valid_from_ns, f.valid_to_ns))
+
+
+_FACT_COLUMNS = ("id, kind, subject, subject_key, predicate, target, target_id, negated, owner, speaker, "
+                 "correction, stamp_ns, event_id, valid_from_ns, valid_to_ns")
+_RULE_COLUMNS = ("id, category, predicate, receptacle, receptacle_id, support_event_ids, support_fact_ids, "
+                 "confidence, valid_from_ns, valid_to_ns, superseded_by")
+
+
+def _fact(row: tuple) -> Fact:
+    names = [c.strip() for c in _FACT_COLUMNS.split(",")]
+    d = dict(zip(names, row))
+    d["negated"], d["correction"] = bool(d["negated"]), bool(d["correction"])
+    return Fact(**d)
+
+
+def _rule(row: tuple, cmap: CategoryMap) -> Rule:
+    names = [c.strip() for c in _RULE_COLUMNS.split(",")]
+    d = dict(zip(names, row))
+    d["support_event_ids"] = json.loads(d["support_event_ids"])
+    d["support_fact_ids"] = json.loads(d["support_fact_ids"])
+    return Rule(category_name=cmap.name(d["category"]), **d)
+
+
+def _support(current: list[Fact]) -> list[Fact]:
+    """The newest run of agreeing placement facts (oldest first): see the module docstring."""
+    receptacle = ""
+    denied: set[str] = set()
+    run: list[Fact] = []
+    for f in reversed(current):
+        k = key(f.target)
+        if f.negated:
+            if receptacle and k == receptacle:
+                break
+            denied.add(k)
+            continue
+        if not receptacle:
+            if k in denied:
+                return []
+            receptacle = k
+        if k != receptacle:
+            break
+        run.append(f)
+    return run[::-1]
+
+
+def _narrower_level(db: sqlite3.Connection, category: str, run: list[Fact]) -> bool:
+    """Whether all the supporting facts also share a level more specific than ``category``: then the rule
+    belongs to that level (the narrowest generalisation of the evidence), not to this one."""
+    common: set[str] | None = None
+    for f in run:
+        rows = db.execute("SELECT category, level FROM fact_categories WHERE fact_id=?", (f.id,)).fetchall()
+        at = next((lvl for c, lvl in rows if c == category), None)
+        below = {c for c, lvl in rows if at is not None and lvl < at}
+        common = below if common is None else common & below
+        if not common:
+            return False
+    return bool(common)
+
+
+def _update_rule(db: sqlite3.Connection, category: str, t: int, event_id: str, cmap: CategoryMap) -> None:
+    current = [_fact(r) for r in db.execute(
+        f"SELECT {', '.join('f.' + c.strip() for c in _FACT_COLUMNS.split(','))} FROM fact_categories fc "
+        "JOIN facts f ON f.id = fc.fact_id WHERE fc.category=? AND f.kind='placement' AND f.valid_to_ns IS NULL "
+        "ORDER BY f.valid_from_ns, f.rowid", (category,))]
+    run = _support(current)
+    if len(run) >= MIN_SUPPORT and _narrower_level(db, category, run):
+        run = []  # two forks and a spoon say "cutlery", not "kitchenware": that rule is cutlery's
+    row = db.execute(f"SELECT {_RULE_COLUMNS} FROM rules WHERE category=? AND valid_to_ns IS NULL",
+                     (category,)).fetchone()
+    active = _rule(row, cmap) if row else None
+    if len(run) < MIN_SUPPORT:
+        if active is not None:
+            db.execute("UPDATE rules SET valid_to_ns=?, superseded_by=? WHERE id=?",
+                       (max(t, active.valid_from_ns), event_id, active.id))
+        return
+    newest = run[-1]
+    positives = sum(1 for f in current if not f.negated)
+    n = len(run)
+    confidence = round(n / (n + 1) * n / positives, 3)
+    support_events = list(dict.fromkeys(f.event_id for f in run))
+    support_facts = [f.id for f in run]
+    receptacle_id = next((f.target_id for f in reversed(run) if f.target_id), "")
+    if active is not None and (key(active.receptacle), active.predicate, active.support_fact_ids,
+                               active.confidence, active.receptacle_id) == (
+            key(newest.target), newest.predicate, support_facts, confidence, receptacle_id):
+        return
+    rule_id = _new_id("rule")
+    since = t
+    if active is not None:
+        since = max(t, active.valid_from_ns)
+        db.execute("UPDATE rules SET valid_to_ns=?, superseded_by=? WHERE id=?", (since, rule_id, active.id))
+    db.execute("INSERT INTO rules VALUES(?,?,?,?,?,?,?,?,?,?,NULL,'')",
+               (rule_id, category, newest.predicate, newest.target, key(newest.target), receptacle_id,
+                json.dumps(support_events), json.dumps(support_facts), confidence, since))
+
+
+# ---- read path ----------------------------------------------------------------------------------------
+
+
+def _as_of(clause_prefix: str, as_of_ns: int | None, history: bool) -> tuple[str, list]:
+    if as_of_ns is None:
+        return ("" if history else f" AND {clause_prefix}valid_to_ns IS NULL"), []
+    if history:
+        return f" AND {clause_prefix}valid_from_ns<=?", [as_of_ns]
+    return (f" AND {clause_prefix}valid_from_ns<=? AND ({clause_prefix}valid_to_ns IS NULL OR "
+            f"{clause_prefix}valid_to_ns>?)"), [as_of_ns, as_of_ns]
+
+
+def facts(store: MemoryStore, kind: str | None = None, subject: str | None = None, owner: str | None = None,
+          as_of_ns: int | None = None, history: bool = False) -> list[Fact]:
+    """Facts newest first: those holding now (or at ``as_of_ns``), or with ``history`` every one that had
+    begun by then (an end after ``as_of_ns`` is not shown)."""
+    q, args = f"SELECT {_FACT_COLUMNS} FROM facts WHERE 1=1", []
+    if kind:
+        q += " AND kind=?"
+        args.append(kind)
+    if subject:
+        q += " AND subject_key=?"
+        args.append(key(subject))
+    if owner is not None:
+        q += " AND owner=?"
+        args.append(owner)
+    clause, extra = _as_of("", as_of_ns, history)
+    out = [_fact(r) for r in store.db.execute(q + clause + " ORDER BY valid_from_ns DESC, rowid DESC", args + extra)]
+    if as_of_ns is not None:
+        for f in out:
+            if f.valid_to_ns is not None and f.valid_to_ns > as_of_ns:
+                f.valid_to_ns = None
+    return out
+
+
+def rules(store: MemoryStore, as_of_ns: int | None = None, category: str | None = None, history: bool = False,
+          categories: CategoryMap | None = None) -> list[Rule]:
+    """Rules holding now (or at ``as_of_ns``), newest first; with ``history`` also the versions that had
+    ended, each with its validity interval and what superseded it (as far as known at ``as_of_ns``)."""
+    cmap = categories or default_map()
+    q, args = f"SELECT {_RULE_COLUMNS} FROM rules WHERE 1=1", []
+    if category:
+        q += " AND category=?"
+        args.append(key(category))
+    clause, extra = _as_of("", as_of_ns, history)
+    out = [_rule(r, cmap) for r in store.db.execute(q + clause + " ORDER BY valid_from_ns DESC, rowid DESC",
+                                                     args + extra)]
+    if as_of_ns is not None:
+        for r in out:
+            if r.valid_to_ns is not None and r.valid_to_ns > as_of_ns:
+                r.valid_to_ns, r.superseded_by = None, ""
+    return out
+
+
+def explain_placement(store: MemoryStore, label: str, as_of_ns: int | None = None,
+                      categories: CategoryMap | None = None) -> PlacementAnswer | None:
+    """Where ``label`` goes, from the most specific fact or rule that covers it; None when memory was not
+    told anything that covers it."""
+    cmap = categories or default_map()
+    chain = cmap.chain(label)
+    if not chain:
+        return None
+    db = store.db
+    clause, extra = _as_of("", as_of_ns, history=False)
+    # "not in the sink", said about the object or any of its kinds, rules the sink out
+    marks = ",".join("?" * len(chain))
+    denied = {r[0] for r in db.execute(
+        f"SELECT target_key FROM facts WHERE kind='placement' AND negated=1 AND subject_key IN ({marks})" + clause,
+        [*chain, *extra])}
+    for level, category in enumerate(chain):
+        fact_row = db.execute(
+            f"SELECT {_FACT_COLUMNS} FROM facts WHERE kind='placement' AND negated=0 AND subject_key=?" + clause
+            + " ORDER BY valid_from_ns DESC, rowid DESC", [category, *extra]).fetchall()
+        fact = next((f for f in map(_fact, fact_row) if key(f.target) not in denied), None)
+        rule_row = db.execute(f"SELECT {_RULE_COLUMNS} FROM rules WHERE category=?" + clause
+                              + " ORDER BY valid_from_ns DESC LIMIT 1", [category, *extra]).fetchone()
+        rule = _rule(rule_row, cmap) if rule_row else None
+        if rule is not None and key(rule.receptacle) in denied:
+            rule = None
+        if fact is not None and (rule is None or fact.valid_from_ns >= rule.valid_from_ns):
+            return PlacementAnswer(label=label, receptacle=fact.target, receptacle_id=fact.target_id,
+                                   predicate=fact.predicate, support_event_ids=[fact.event_id],
+                                   confidence=1.0 if level == 0 else CATEGORY_FACT_CONFIDENCE, source="fact",
+                                   category=category, category_name=cmap.name(category), record_id=fact.id)
+        if rule is not None:
+            return PlacementAnswer(label=label, receptacle=rule.receptacle, receptacle_id=rule.receptacle_id,
+                                   predicate=rule.predicate, support_event_ids=list(rule.support_event_ids),
+                                   confidence=rule.confidence, source="rule", category=category,
+                                   category_name=rule.category_name, record_id=rule.id)
+    return None
+
+
+def placement_for(store: MemoryStore, label: str, as_of_ns: int | None = None,
+                  categories: CategoryMap | None = None) -> Placement | None:
+    """(receptacle, predicate, support_event_ids, confidence) for ``label``, or None; see
+    ``explain_placement`` for which fact or rule answered."""
+    ans = explain_placement(store, label, as_of_ns=as_of_ns, categories=categories)
+    return ans.placement() if ans else None
+
+
+def correction_records(store: MemoryStore, kind: str, as_of_ns: int | None = None,
+                      entity_id: str = "") -> list[MemoryRecord]:
+    """The ``rules`` or ``facts`` store of ~/query as generic records (holding at ``as_of_ns``)."""
+    out: list[MemoryRecord] = []
+    if kind == "rules":
+        for r in rules(store, as_of_ns=as_of_ns):
+            if not entity_id or r.receptacle_id == entity_id:
+                out.append(MemoryRecord.of("rule", r.id, r.text(), r, r.valid_from_ns, score=r.confidence))
+    elif kind == "facts":
+        for f in facts(store, as_of_ns=as_of_ns):
+            if not entity_id or f.target_id == entity_id:
+                out.append(MemoryRecord.of("fact", f.id, f.text(), f, f.valid_from_ns))
+    return out

@@ -1,0 +1,69 @@
+""""Where does the fork go?" answered from what people told the robot (core/rules.py).
+
+The answer comes from the most specific fact or rule that covers the object: a correction about it
+("put the fork in the drawer"), a category someone named ("cutlery goes in the drawer") or a rule
+consolidated from two or more corrections about things of its kind. ``evidence_ids`` are the utterance
+events it rests on; ``answer_ids`` the receptacle's memory id when memory knows which one it is. Nothing
+covering the object is "I have not been told", never a guess.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..core.categories import key, singular
+from ..core.models import Answer
+from ..core.rules import PlacementAnswer, explain_placement
+from ..core.store import MemoryStore
+from .phrasing import describe, relation_words
+from .resolve import resolve_entities
+from .world import WorldState
+
+QUESTION = "where does <object> go / where should I put <object>"
+
+WHERE_DOES_IT_GO = re.compile(
+    r"^where\s+(?:(?:does|do|should|shall|would|must|will)\s+(?P<x>.+?)\s+"
+    r"(?:usually\s+|normally\s+|generally\s+)?(?:go|belong|live|be\s+(?:kept|put|stored|placed))"
+    r"|(?:should|do|shall|can|must|would)\s+(?:i|we|you)\s+(?:usually\s+|normally\s+)?"
+    r"(?:put|keep|store|place|leave)\s+(?P<y>.+?)(?:\s+away|\s+back)?)$")
+_ARTICLE = re.compile(r"^(?:all\s+(?:of\s+)?)?(?:the|a|an|my|your|our|this|that|these|those)\s+")
+
+
+def where_does_it_go(store: MemoryStore, world: WorldState, m: re.Match[str]) -> Answer:
+    phrase = _ARTICLE.sub("", (m.group("x") or m.group("y") or "").strip())
+    if not phrase:
+        return Answer(success=False, error="which object?")
+    ans = explain_placement(store, phrase, as_of_ns=world.as_of_ns)
+    if ans is None:
+        # the phrase may name something memory has seen under another label ("the fork" -> cutleryfork)
+        cands = resolve_entities(phrase, world.entities.values())
+        if cands and key(cands[0].entity.label) != key(phrase):
+            ans = explain_placement(store, cands[0].entity.label, as_of_ns=world.as_of_ns)
+    if ans is None:
+        return Answer(success=True, answer=f"I have not been told where the {phrase} goes.", confidence=0.0)
+    receptacle_id = ans.receptacle_id or _seen_receptacle(world, ans.receptacle)
+    where = f"{relation_words(ans.predicate)} " + (describe(world, receptacle_id) if receptacle_id in world.entities
+                                                   else f"the {ans.receptacle}")
+    last = phrase.split()[-1]
+    verb = "go" if singular(last) != last else "goes"
+    text = f"The {phrase} {verb} {where}: {_because(ans)}."
+    if world.as_of_ns is not None:
+        text = "At that time: " + text
+    return Answer(success=True, answer=text, answer_ids=[receptacle_id] if receptacle_id else [],
+                  evidence_ids=list(ans.support_event_ids), confidence=ans.confidence)
+
+
+def _because(ans: PlacementAnswer) -> str:
+    n = len(ans.support_event_ids)
+    if ans.source == "fact":
+        if ans.category == key(ans.label) or ans.category == ans.label:
+            return "you told me so"
+        return f"you told me where {ans.category_name} goes"
+    return f"that is where {ans.category_name} goes, as {n} correction{'s' if n != 1 else ''} showed"
+
+
+def _seen_receptacle(world: WorldState, receptacle: str) -> str:
+    """The receptacle's id when memory (as of the question's time) has seen one of that label."""
+    label = key(receptacle)
+    seen = [e for e in world.entities.values() if e.label == label]
+    return max(seen, key=lambda e: (e.last_seen_ns, e.id)).id if seen else ""

@@ -1,0 +1,66 @@
+"""'Where does the fork go?' answered from corrections and rules (planning/preferences.py via ask)."""
+
+from __future__ import annotations
+
+import pytest
+
+from memory_node.core.models import UtteranceObservation
+from memory_node.core.store import MemoryStore
+from memory_node.planning.ask import answer_question
+
+S = 1_000_000_000
+
+
+def say(store: MemoryStore, t: int, text: str) -> str:
+    return store.ingest_utterance(UtteranceObservation(stamp_ns=t, speaker="alice", text=text)).observation_id
+
+
+@pytest.fixture
+def told(mem) -> tuple[MemoryStore, str, str]:
+    mem.scene(S, [mem.ent("drawer_1", "drawer"), mem.ent("fork_1", "cutleryfork"), mem.ent("mug_1", "mug")])
+    e1 = say(mem.store, 2 * S, "put the fork in the drawer")
+    e2 = say(mem.store, 3 * S, "no, the spoons go in the drawer")
+    return mem.store, e1, e2
+
+
+def test_told_object_cites_its_correction(told) -> None:
+    store, e1, _ = told
+    a = answer_question(store, "Where does the fork go?")
+    assert a.success and a.answer_ids == ["drawer_1"] and a.evidence_ids == [e1]
+    assert a.answer == "The fork goes in the drawer (drawer_1): you told me so." and a.confidence == 1.0
+
+
+@pytest.mark.parametrize("question", ["where should I put the butter knife?", "Where do the teaspoons go",
+                                      "where does a steak knife belong?", "where should we keep the chopsticks"])
+def test_uncorrected_object_goes_where_its_category_rule_says(told, question: str) -> None:
+    store, e1, e2 = told
+    a = answer_question(store, question)
+    assert a.success and a.answer_ids == ["drawer_1"] and a.evidence_ids == [e1, e2]
+    assert "cutlery" in a.answer and "2 corrections" in a.answer and 0.5 < a.confidence < 1.0
+
+
+def test_object_known_only_by_its_memory_label(told) -> None:
+    store, e1, _ = told
+    a = answer_question(store, "where does cutleryfork go?")
+    assert a.answer_ids == ["drawer_1"] and a.evidence_ids == [e1]
+
+
+def test_nothing_told_is_not_a_guess(told) -> None:
+    store, _, _ = told
+    a = answer_question(store, "where does the mug go?")  # a mug is not cutlery
+    assert a.success and a.answer == "I have not been told where the mug goes." and a.confidence == 0.0
+    assert a.answer_ids == [] and a.evidence_ids == []
+
+
+def test_as_of_sees_only_what_had_been_said(told) -> None:
+    store, e1, _ = told
+    assert answer_question(store, "where does the spoon go?", as_of_ns=2 * S).answer.startswith(
+        "I have not been told")
+    a = answer_question(store, "where does the fork go?", as_of_ns=2 * S)
+    assert a.evidence_ids == [e1] and a.answer.startswith("At that time:")
+
+
+def test_where_is_still_answers_from_the_scene(told) -> None:
+    store, _, _ = told
+    a = answer_question(store, "where is the mug?")
+    assert "have not been told" not in a.answer and "mug" in a.answer
