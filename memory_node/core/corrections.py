@@ -18,13 +18,12 @@ Kinds of fact:
 from __future__ import annotations
 
 import re
-from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
 from .categories import CategoryMap, default_map, singular, words
+from .models import FactKind
 
-FactKind = Literal["placement", "possession", "preference"]
 
 
 class ParsedFact(BaseModel):

@@ -391,6 +391,79 @@ class RoomSummary(_Model):
     last_seen_ns: int
 
 
+# ---- what utterances taught (core/corrections.py parses, core/rules.py keeps) --------------------
+
+FactKind = Literal["placement", "possession", "preference"]
+
+
+class Fact(_Model):
+    """One thing an utterance stated; see ``core/corrections.py`` for the kinds."""
+
+    id: str
+    kind: FactKind
+    subject: str
+    subject_key: str
+    predicate: str
+    target: str
+    target_id: str = ""
+    negated: bool = False
+    owner: str = ""
+    speaker: str = ""
+    correction: bool = False
+    stamp_ns: int
+    event_id: str
+    valid_from_ns: int
+    valid_to_ns: int | None = None
+
+    def text(self) -> str:
+        if self.kind == "placement":
+            where = f"{self.predicate} {self.target}" + (f" ({self.target_id})" if self.target_id else "")
+            return f"{self.subject} {'does not go' if self.negated else 'goes'} {where}"
+        if self.kind == "possession":
+            which = f"the {self.target} one" if self.target else "this one"
+            return f"{self.owner}'s {self.subject} is {which}" + (f" ({self.target_id})" if self.target_id else "")
+        verb = "does not prefer" if self.negated else "prefers"
+        return f"{self.owner} {verb} the {(self.target + ' ') if self.target else ''}{self.subject}"
+
+
+class Rule(_Model):
+    """One version of "things of this category go there"."""
+
+    id: str
+    category: str  # category key (core/categories.py)
+    category_name: str
+    predicate: str
+    receptacle: str
+    receptacle_id: str = ""
+    support_event_ids: list[str] = Field(default_factory=list)
+    support_fact_ids: list[str] = Field(default_factory=list)
+    confidence: float
+    valid_from_ns: int
+    valid_to_ns: int | None = None
+    superseded_by: str = ""
+
+    def text(self) -> str:
+        n = len(self.support_fact_ids)
+        return (f"{self.category_name} -> {self.predicate} {self.receptacle}"
+                + (f" ({self.receptacle_id})" if self.receptacle_id else "")
+                + f"; {n} supporting corrections, confidence {self.confidence:.2f}")
+
+
+class PlacementAnswer(_Model):
+    """Where a label goes and why: which level of its chain answered, from a fact or a rule."""
+
+    label: str
+    receptacle: str
+    receptacle_id: str = ""
+    predicate: str
+    support_event_ids: list[str]
+    confidence: float
+    source: Literal["fact", "rule"]
+    category: str
+    category_name: str
+    record_id: str  # the fact or rule version that answered
+
+
 class IngestResult(_Model):
     """What one message did to memory: the observation id (provenance) and counts of what changed."""
 

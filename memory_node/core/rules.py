@@ -32,13 +32,12 @@ from __future__ import annotations
 import json
 import sqlite3
 import uuid
-from typing import TYPE_CHECKING, Literal, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
-from pydantic import BaseModel, ConfigDict, Field
 
 from .categories import CategoryMap, default_map, key, words
-from .corrections import FactKind, ParsedFact, parse_utterance
-from .models import Event, MemoryRecord
+from .corrections import ParsedFact, parse_utterance
+from .models import Event, Fact, MemoryRecord, PlacementAnswer, Rule
 
 if TYPE_CHECKING:
     from .store import MemoryStore
@@ -47,86 +46,11 @@ MIN_SUPPORT = 2
 CATEGORY_FACT_CONFIDENCE = 0.9  # "cutlery goes in the drawer" applied to a spoon: said, but about its kind
 
 
-class _Record(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-
-class Fact(_Record):
-    """One thing an utterance stated; see ``core/corrections.py`` for the kinds."""
-
-    id: str
-    kind: FactKind
-    subject: str
-    subject_key: str
-    predicate: str
-    target: str
-    target_id: str = ""
-    negated: bool = False
-    owner: str = ""
-    speaker: str = ""
-    correction: bool = False
-    stamp_ns: int
-    event_id: str
-    valid_from_ns: int
-    valid_to_ns: int | None = None
-
-    def text(self) -> str:
-        if self.kind == "placement":
-            where = f"{self.predicate} {self.target}" + (f" ({self.target_id})" if self.target_id else "")
-            return f"{self.subject} {'does not go' if self.negated else 'goes'} {where}"
-        if self.kind == "possession":
-            which = f"the {self.target} one" if self.target else "this one"
-            return f"{self.owner}'s {self.subject} is {which}" + (f" ({self.target_id})" if self.target_id else "")
-        verb = "does not prefer" if self.negated else "prefers"
-        return f"{self.owner} {verb} the {(self.target + ' ') if self.target else ''}{self.subject}"
-
-
-class Rule(_Record):
-    """One version of "things of this category go there"."""
-
-    id: str
-    category: str  # category key (core/categories.py)
-    category_name: str
-    predicate: str
-    receptacle: str
-    receptacle_id: str = ""
-    support_event_ids: list[str] = Field(default_factory=list)
-    support_fact_ids: list[str] = Field(default_factory=list)
-    confidence: float
-    valid_from_ns: int
-    valid_to_ns: int | None = None
-    superseded_by: str = ""
-
-    def text(self) -> str:
-        n = len(self.support_fact_ids)
-        return (f"{self.category_name} -> {self.predicate} {self.receptacle}"
-                + (f" ({self.receptacle_id})" if self.receptacle_id else "")
-                + f"; {n} supporting corrections, confidence {self.confidence:.2f}")
-
-
 class Placement(NamedTuple):
     receptacle: str
     predicate: str
     support_event_ids: list[str]
     confidence: float
-
-
-class PlacementAnswer(_Record):
-    """Where a label goes and why: which level of its chain answered, from a fact or a rule."""
-
-    label: str
-    receptacle: str
-    receptacle_id: str = ""
-    predicate: str
-    support_event_ids: list[str]
-    confidence: float
-    source: Literal["fact", "rule"]
-    category: str
-    category_name: str
-    record_id: str  # the fact or rule version that answered
-
-    def placement(self) -> Placement:
-        return Placement(self.receptacle, self.predicate, list(self.support_event_ids), self.confidence)
 
 
 # ---- write path ---------------------------------------------------------------------------------------
@@ -429,7 +353,7 @@ def placement_for(store: MemoryStore, label: str, as_of_ns: int | None = None,
     """(receptacle, predicate, support_event_ids, confidence) for ``label``, or None; see
     ``explain_placement`` for which fact or rule answered."""
     ans = explain_placement(store, label, as_of_ns=as_of_ns, categories=categories)
-    return ans.placement() if ans else None
+    return Placement(ans.receptacle, ans.predicate, list(ans.support_event_ids), ans.confidence) if ans else None
 
 
 def correction_records(store: MemoryStore, kind: str, as_of_ns: int | None = None,

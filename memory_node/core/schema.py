@@ -121,20 +121,6 @@ INSERT OR IGNORE INTO search_docs(kind, ref) SELECT 'event', id FROM events;
 INSERT INTO events_fts(rowid, text)
 SELECT d.doc, json_extract(v.data, '$.text') FROM events v JOIN search_docs d ON d.kind = 'event' AND d.ref = v.id;
 """),
-    # 4: inferred knowledge (core/consolidation.py). Each run replaces the knowledge rows; a run records
-    # the evidence window it saw and a fingerprint of the events, so stale or too-new knowledge is
-    # recomputed rather than served.
-    (4, """
-CREATE TABLE IF NOT EXISTS knowledge(
-    id TEXT PRIMARY KEY, kind TEXT NOT NULL, actor TEXT NOT NULL, support INTEGER NOT NULL,
-    confidence REAL NOT NULL, evidence_from_ns INTEGER NOT NULL, evidence_to_ns INTEGER NOT NULL,
-    run_id TEXT NOT NULL, data TEXT NOT NULL);
-CREATE INDEX IF NOT EXISTS knowledge_kind ON knowledge(kind, actor);
-CREATE TABLE IF NOT EXISTS consolidation_runs(
-    id TEXT PRIMARY KEY, computed_ns INTEGER NOT NULL, window_from_ns INTEGER, window_to_ns INTEGER,
-    events INTEGER NOT NULL, records INTEGER NOT NULL, fingerprint TEXT NOT NULL, data TEXT NOT NULL);
-CREATE INDEX IF NOT EXISTS events_kind_stamp ON events(kind, stamp_ns);
-"""),
     # 3: corrections and preferences from utterances (core/corrections.py, core/rules.py). A fact is what one
     # utterance stated (placement / possession / preference), valid until a later fact about the same
     # subject replaces it; fact_categories says which categories a placement fact counts for; a rule is
@@ -159,10 +145,24 @@ CREATE TABLE IF NOT EXISTS rules(
 CREATE INDEX IF NOT EXISTS rules_category ON rules(category, valid_to_ns);
 CREATE INDEX IF NOT EXISTS rules_valid_from ON rules(valid_from_ns);
 """),
+    # 4: inferred knowledge (core/consolidation.py). Each run replaces the knowledge rows; a run records
+    # the evidence window it saw and a fingerprint of the events, so stale or too-new knowledge is
+    # recomputed rather than served.
+    (4, """
+CREATE TABLE IF NOT EXISTS knowledge(
+    id TEXT PRIMARY KEY, kind TEXT NOT NULL, actor TEXT NOT NULL, support INTEGER NOT NULL,
+    confidence REAL NOT NULL, evidence_from_ns INTEGER NOT NULL, evidence_to_ns INTEGER NOT NULL,
+    run_id TEXT NOT NULL, data TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS knowledge_kind ON knowledge(kind, actor);
+CREATE TABLE IF NOT EXISTS consolidation_runs(
+    id TEXT PRIMARY KEY, computed_ns INTEGER NOT NULL, window_from_ns INTEGER, window_to_ns INTEGER,
+    events INTEGER NOT NULL, records INTEGER NOT NULL, fingerprint TEXT NOT NULL, data TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS events_kind_stamp ON events(kind, stamp_ns);
+"""),
 ]
 
-MIGRATIONS.sort(key=lambda m: m[0])  # versions are appended by several hands; they apply in order
 SCHEMA_VERSION = MIGRATIONS[-1][0]
+assert [v for v, _ in MIGRATIONS] == list(range(1, SCHEMA_VERSION + 1)), "migrations must be 1..N in order"
 
 
 def statements(sql: str) -> list[str]:

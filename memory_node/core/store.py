@@ -38,6 +38,8 @@ from .models import (
 )
 
 ROOM_LABEL = "room"
+# what is learned from events (core/rules.py, core/consolidation.py): forgotten with its evidence
+DERIVED_TABLES = ("facts", "rules", "knowledge")
 
 _FAR_FUTURE = 2**62
 
@@ -568,8 +570,11 @@ class MemoryStore:
                 removed = sum(self._db.execute(f"SELECT COUNT(*) FROM {t}").fetchone()[0]
                               for t in ("entities", "events", "frames"))
                 paths = [r[0] for r in self._db.execute("SELECT path FROM frames")]
+                removed += sum(self._db.execute(f"SELECT COUNT(*) FROM {t}").fetchone()[0]
+                               for t in DERIVED_TABLES)
                 for t in ("observations", "entities", "entity_versions", "relations", "events",
-                          "event_entities", "frames", "frame_entities"):
+                          "event_entities", "frames", "frame_entities", "fact_categories", "embedding_cache",
+                          "consolidation_runs", *DERIVED_TABLES):
                     self._db.execute(f"DELETE FROM {t}")
             else:
                 ent_ids: set[str] = set()
@@ -609,11 +614,32 @@ class MemoryStore:
                     paths.append(row[0])
                     self._db.execute("DELETE FROM frames WHERE id=?", (f,))
                     self._db.execute("DELETE FROM frame_entities WHERE frame_id=?", (f,))
-                removed = len(ent_ids) + len(ev_ids) + len(fr_ids)
+                removed = len(ent_ids) + len(ev_ids) + len(fr_ids) + self._forget_derived(ev_ids)
         for p in paths:
             Path(p).unlink(missing_ok=True)
         self._last_frame.clear()
         return removed
+
+
+    def _forget_derived(self, event_ids: set[str]) -> int:
+        """What was learned from forgotten events goes with them: facts stated in them, rules they
+        support, and consolidated knowledge (recomputed from what remains when next needed)."""
+        if not event_ids:
+            return 0
+        marks = ",".join("?" * len(event_ids))
+        args = sorted(event_ids)
+        fact_ids = [r[0] for r in self._db.execute(f"SELECT id FROM facts WHERE event_id IN ({marks})", args)]
+        for f in fact_ids:
+            self._db.execute("DELETE FROM fact_categories WHERE fact_id=?", (f,))
+            self._db.execute("DELETE FROM facts WHERE id=?", (f,))
+        rule_ids = [rid for rid, support in self._db.execute("SELECT id, support_event_ids FROM rules")
+                    if event_ids & set(json.loads(support))]
+        for r in rule_ids:
+            self._db.execute("DELETE FROM rules WHERE id=?", (r,))
+        knowledge = self._db.execute("SELECT COUNT(*) FROM knowledge").fetchone()[0]
+        self._db.execute("DELETE FROM knowledge")
+        self._db.execute("DELETE FROM consolidation_runs")
+        return len(fact_ids) + len(rule_ids) + knowledge
 
 
 def _content(e: Entity) -> str:

@@ -428,6 +428,13 @@ class MemoryNode(Node):
         super().destroy_node()
 
 
+def _spin_until_shutdown(executor: SingleThreadedExecutor) -> None:
+    try:
+        executor.spin()
+    except (ExternalShutdownException, KeyboardInterrupt):
+        pass  # the process is shutting down; main() cleans up
+
+
 def main(args: list[str] | None = None) -> None:
     rclpy.init(args=args)
     node = None
@@ -435,7 +442,7 @@ def main(args: list[str] | None = None) -> None:
         node = MemoryNode()
         sync_executor = SingleThreadedExecutor()
         sync_executor.add_node(node.sync_node)
-        threading.Thread(target=sync_executor.spin, name="sync", daemon=True).start()
+        threading.Thread(target=_spin_until_shutdown, args=(sync_executor,), name="sync", daemon=True).start()
         executor = SingleThreadedExecutor()
         executor.add_node(node)
         executor.spin()

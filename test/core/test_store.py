@@ -258,3 +258,20 @@ def test_rooms_with_their_entities_and_connectivity(store):
     assert room_summaries(store, as_of_ns=11 * S)[0].connected_to == []
     recs = query(store, kind="rooms", room="livingroom")
     assert [r.id for r in recs] == ["livingroom"] and "connected to kitchen" in recs[0].text
+
+
+def test_forget_takes_what_was_learned_from_forgotten_events(store):
+    from memory_node.core.rules import facts, placement_for, rules
+
+    for i, text in enumerate(["put the fork in the drawer", "the spoons go in the drawer"]):
+        store.ingest_utterance(UtteranceObservation(stamp_ns=(10 + i) * S, speaker="alex", text=text))
+    assert len(facts(store)) == 2 and rules(store)
+    assert placement_for(store, "knife") is not None  # the cutlery rule generalises
+    first = store.events(kind="utterance")[-1].id
+    assert store.forget(ids=[first]) >= 3  # the event, its fact, the rule it supported
+    assert [f.subject for f in facts(store)] == ["spoons"] or len(facts(store)) == 1
+    assert rules(store) == [] and placement_for(store, "knife") is None
+    store.ingest_utterance(UtteranceObservation(stamp_ns=20 * S, speaker="alex", text="forks go in the drawer"))
+    assert rules(store)
+    store.forget(everything=True)
+    assert facts(store) == [] and rules(store) == []

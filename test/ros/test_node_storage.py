@@ -1,7 +1,6 @@
 """Storage safety through the real node: kill -9 in the middle of a stream of writes."""
 
 import sqlite3
-import time
 
 from memory_node.core.store import MemoryStore
 from ros_messages import S, T0, entity, graph
