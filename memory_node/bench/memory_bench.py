@@ -9,7 +9,9 @@ temporary folder. What is measured:
 - queries at N entities (with history: every tenth entity moved once): latest location of one entity,
   entities of a label, as-of state of one entity, lexical and semantic retrieval where available;
 - storage: database and frame-folder growth for one simulated hour of a 10 Hz room scene graph and a
-  1 Hz camera (simulated for a fraction of an hour and scaled).
+  1 Hz camera (simulated for a fraction of an hour and scaled);
+- compression: raw EPIC-KITCHENS activities of each participant vs the knowledge records consolidated
+  from them (routines, habits, preferences).
 """
 
 from __future__ import annotations
@@ -226,11 +228,45 @@ def bench_storage(tmp: Path, rows: list[tuple[str, str]], quick: bool) -> None:
     store.close()
 
 
+def bench_compression(tmp: Path, rows: list[tuple[str, str]], quick: bool) -> None:
+    """Raw activity observations vs consolidated knowledge records, per EPIC-KITCHENS participant."""
+    import csv
+
+    from memory_node.core.consolidation import run_consolidation
+    from memory_node.scenes.epic_kitchens import _annotation_paths, default_data_dir, load_participant
+
+    data = default_data_dir()
+    if not data.exists():
+        rows.append(("compression (EPIC-KITCHENS)", f"skipped: no data at {data}"))
+        return
+    participants: set[str] = set()
+    for path in _annotation_paths(data):
+        with open(path, newline="") as f:
+            participants |= {r["participant_id"] for r in csv.DictReader(f)}
+    chosen = sorted(participants)[:4] if quick else sorted(participants)
+    raw = kept = 0
+    ratios = []
+    for who in chosen:
+        store = MemoryStore(tmp / f"epic_{who}.db")
+        acts = load_participant(who, data)
+        for a in acts:
+            store.ingest_activity(a)
+        run = run_consolidation(store, force=True)
+        n_kept = run.records if run else 0
+        raw += len(acts)
+        kept += n_kept
+        if n_kept:
+            ratios.append(len(acts) / n_kept)
+        store.close()
+    rows.append((f"compression: EPIC-KITCHENS, {len(chosen)} participants, raw activities -> knowledge records",
+                 f"{raw:,} -> {kept:,} ({raw / max(kept, 1):.1f}x overall, median {statistics.median(ratios):.1f}x)"))
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", default="1000,100000,1000000", help="entity counts for the query tables")
     parser.add_argument("--quick", action="store_true", help="fewer repetitions (a smoke run)")
-    parser.add_argument("--skip", default="", help="comma-separated parts to skip: ingest,queries,storage")
+    parser.add_argument("--skip", default="", help="comma-separated parts to skip: ingest,queries,storage,compression")
     args = parser.parse_args(argv)
     skip = set(filter(None, args.skip.split(",")))
     rows: list[tuple[str, str]] = []
@@ -242,6 +278,8 @@ def main(argv: list[str] | None = None) -> int:
             bench_queries(tmp, [int(s) for s in args.sizes.split(",") if s], rows, args.quick)
         if "storage" not in skip:
             bench_storage(tmp, rows, args.quick)
+        if "compression" not in skip:
+            bench_compression(tmp, rows, args.quick)
     w = max(len(k) for k, _ in rows)
     print("memory_node memory-engine benchmark (medians and p99 in ms unless stated)")
     for k, v in rows:
