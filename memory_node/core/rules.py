@@ -77,7 +77,7 @@ def apply_utterance(store: MemoryStore, event: Event, categories: CategoryMap | 
         fact.valid_to_ns = _supersede(db, fact)
         _insert_fact(db, fact)
         stored.append(fact)
-        if fact.kind == "placement":
+        if fact.kind == "placement" and fact.valid_to_ns is None:  # only current facts count for rules
             chain = cmap.chain(fact.subject)
             db.executemany("INSERT INTO fact_categories VALUES(?,?,?)",
                            [(fact.id, c, level) for level, c in enumerate(chain)])
@@ -152,6 +152,9 @@ def _supersede(db: sqlite3.Connection, fact: Fact) -> int | None:
         return min(newer)
     for rowid, _ in rows:
         db.execute("UPDATE facts SET valid_to_ns=? WHERE rowid=?", (fact.valid_from_ns, rowid))
+        # fact_categories indexes current facts only, so a rule update costs what is current, not all
+        # that was ever said (otherwise every correction rescans the whole history of its category)
+        db.execute("DELETE FROM fact_categories WHERE fact_id=(SELECT id FROM facts WHERE rowid=?)", (rowid,))
     return None
 
 

@@ -19,7 +19,7 @@ from .resolve import Candidate, resolve_entities, split_hint
 from .world import WorldState
 
 SUPPORTED_QUESTIONS = ("where is <object>", "is <object> open/closed/locked/...", "what happened to <object>",
-                       "what did you do")
+                       "what did you do", "where does <object> go")
 _STATE_WORDS = {"open": "open", "opened": "open", "closed": "closed", "shut": "closed", "locked": "locked",
                 "unlocked": "unlocked", "on": "on", "off": "off", "clean": "clean", "dirty": "dirty",
                 "full": "full", "empty": "empty", "plugged in": "plugged_in"}
