@@ -12,6 +12,7 @@ import re
 from collections.abc import Callable
 
 from ..core.models import Plan, PlanResult, SkillCall
+from ..core.rules import explain_placement
 from ..core.store import MemoryStore
 from .phrasing import describe, name_of, step_text
 from .resolve import resolve_entities, resolve_rooms, split_hint
@@ -21,10 +22,13 @@ from .world import WorldState
 
 SUPPORTED_INSTRUCTIONS = ("bring/fetch/get me <object> [to <person or room>]",
                           "put/place <object> on/in <receptacle>",
+                          "put away / tidy up <object> (where memory learned it goes)",
                           "open <container>", "close <container>")
 
 _POLITE_RE = re.compile(r"^(?:(?:can|could|would|will)\s+you\s+)?(?:please\s+)?")
 _BRING_RE = re.compile(r"^(?:bring|fetch|get|grab|hand)\s+(?:me\s+)?(?P<x>.+?)(?:\s+to\s+(?P<who>.+?))?$")
+_AWAY_RE = re.compile(r"^(?:(?:put|place)\s+away\s+(?P<a>.+)|(?:put|place)\s+(?P<b>.+?)\s+away|"
+                      r"(?:tidy|clean|clear)(?:\s+up|\s+away)?\s+(?P<c>.+))$")
 _PUT_RE = re.compile(r"^(?:put|place|move|set)\s+(?P<rest>.+)$")
 _OPEN_RE = re.compile(r"^(?P<verb>open|close|shut)\s+(?P<x>.+)$")
 _PUT_RELATIONS = {"on": "on", "onto": "on", "in": "in", "into": "in", "inside": "in"}
@@ -47,6 +51,7 @@ def plan_request(store: MemoryStore, library: SkillLibrary, instruction: str, ro
     text = re.sub(r"\s+please$", "", text)
     intents: list[tuple[re.Pattern[str], Callable[[_PlanBuilder, re.Match[str]], None]]] = [
         (_BRING_RE, _PlanBuilder.bring),
+        (_AWAY_RE, lambda b, m: b.put_away(m, store, as_of_ns)),
         (_PUT_RE, _PlanBuilder.put),
         (_OPEN_RE, _PlanBuilder.open_or_close),
     ]
@@ -102,6 +107,48 @@ class _PlanBuilder:
                   text=f"place {describe(self.world, obj)} {relation} {describe(self.world, target)}")
         self.summary = (f"put {describe(self.world, obj)} {self._where_text(obj)} {relation} "
                         f"{describe(self.world, target)}")
+
+    def put_away(self, m: re.Match[str], store: MemoryStore, as_of_ns: int | None) -> None:
+        """Put an object where people said such things go: its own correction, else its category's rule
+        (so a fruit never corrected goes where the other fruits were put). A locked receptacle or one
+        memory failed to open is replaced by another of the same kind, or the request is refused."""
+        obj = self._resolve(m.group("a") or m.group("b") or m.group("c"))
+        label = self.world.entities[obj].label
+        answer = explain_placement(store, label, as_of_ns=as_of_ns)
+        if answer is None:
+            raise PlanningError(f"I have not learned where {describe(self.world, obj)} goes; "
+                                f"tell me, e.g. 'put the {label} in the drawer'")
+        target = self._usable_receptacle(answer.receptacle_id, answer.receptacle, obj)
+        for ev in answer.support_event_ids:
+            if ev not in self.plan.evidence_ids:
+                self.plan.evidence_ids.append(ev)
+        relation = "in" if answer.predicate == "in" else "on"
+        self._fetch(obj)
+        self._go_to(self._furniture(target))
+        into_closed = relation == "in" and "closed" in self.state.states.get(target, set())
+        self._open_chain(target, open_self=into_closed)
+        self._add("place", obj, target,
+                  text=f"place {describe(self.world, obj)} {relation} {describe(self.world, target)}")
+        why = (f"you said so about {answer.label}" if answer.source == "fact" else
+               f"{answer.category_name} go {answer.predicate} the {answer.receptacle}, learned from "
+               f"{len(answer.support_event_ids)} corrections (confidence {answer.confidence:.2f})")
+        self.summary = (f"put {describe(self.world, obj)} away {relation} {describe(self.world, target)}: {why}")
+
+    def _usable_receptacle(self, receptacle_id: str, phrase: str, obj: str) -> str:
+        """The receptacle a rule names, or another of its kind when memory says that one cannot be used."""
+        candidates = [receptacle_id] if receptacle_id in self.world.entities else []
+        candidates += [c.entity.id for c in resolve_entities(phrase, self.world.entities.values())
+                       if c.entity.id not in candidates and c.entity.id != obj]
+        if not candidates:
+            raise PlanningError(f"memory says it goes {phrase!r} but I know no {phrase}")
+        open_skill = self._skill("open").name
+        for cand in candidates:
+            if "locked" in self.state.states.get(cand, set()) or self.state.known_failure(open_skill, [cand]):
+                self.notes.append(f"{describe(self.world, cand)} cannot be opened (memory says so)")
+                continue
+            return cand
+        raise PlanningError(f"every {phrase} I know is locked or failed to open: "
+                            + ", ".join(describe(self.world, c) for c in candidates))
 
     def open_or_close(self, m: re.Match[str]) -> None:
         opening = m.group("verb") == "open"
