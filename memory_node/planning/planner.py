@@ -113,8 +113,12 @@ class _PlanBuilder:
         (so a fruit never corrected goes where the other fruits were put). A locked receptacle or one
         memory failed to open is replaced by another of the same kind, or the request is refused."""
         obj = self._resolve(m.group("a") or m.group("b") or m.group("c"))
-        label = self.world.entities[obj].label
-        answer = explain_placement(store, label, as_of_ns=as_of_ns)
+        ent = self.world.entities[obj]
+        label = ent.label
+        # the name keeps word boundaries the normalised label lost ("toy hammer" vs "toyhammer"), which the
+        # category map needs; the label is the fallback
+        answer = next((a for a in (explain_placement(store, phrase, as_of_ns=as_of_ns)
+                                   for phrase in dict.fromkeys(p for p in (ent.name, label) if p)) if a), None)
         if answer is None:
             raise PlanningError(f"I have not learned where {describe(self.world, obj)} goes; "
                                 f"tell me, e.g. 'put the {label} in the drawer'")
