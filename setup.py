@@ -12,5 +12,6 @@ setup(
     python_requires=">=3.10",
     packages=find_packages(include=["memory_node", "memory_node.*"]),
     install_requires=["pydantic>=2.5", "pyyaml>=6", "numpy>=1.24", "opencv-python-headless>=4.8"],
-    extras_require={"test": ["pytest>=7"]},
+    # LLM mode (memory_node/planning/llm.py) is optional: without openai the deterministic path serves
+    extras_require={"test": ["pytest>=7"], "llm": ["openai>=1.40"]},
 )

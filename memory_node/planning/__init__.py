@@ -1,6 +1,7 @@
 """Request understanding, planning and plan validation over memory. Pure Python; never imports rclpy."""
 
 from .ask import answer_question
+from .llm import LlmAccount, LlmConfig, LlmPlanner, LlmStats, llm_answer_question, llm_plan_request
 from .planner import plan_request
 from .resolve import Candidate, resolve_entities, resolve_rooms
 from .skills import Skill, SkillLibrary, SkillLibraryError, default_library_path
@@ -10,6 +11,10 @@ from .world import KnownFailure, WorldState
 __all__ = [
     "Candidate",
     "KnownFailure",
+    "LlmAccount",
+    "LlmConfig",
+    "LlmPlanner",
+    "LlmStats",
     "PlanValidator",
     "Skill",
     "SkillLibrary",
@@ -17,6 +22,8 @@ __all__ = [
     "WorldState",
     "answer_question",
     "default_library_path",
+    "llm_answer_question",
+    "llm_plan_request",
     "plan_request",
     "resolve_entities",
     "resolve_rooms",

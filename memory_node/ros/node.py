@@ -36,6 +36,7 @@ from memory_node.msg import Plan as PlanMsg
 from memory_node.msg import Activity, SceneGraph, SkillFeedback, Utterance
 from memory_node.perception.frames import decode_compressed, encode_frame
 from memory_node.planning.ask import answer_question
+from memory_node.planning.llm import LlmAccount, LlmConfig, LlmPlanner, LlmStats
 from memory_node.planning.planner import plan_request
 from memory_node.planning.skills import SkillLibrary, default_library_path
 from memory_node.ros import conversions as conv
@@ -73,6 +74,20 @@ PARAMETERS: dict[str, tuple[Any, str]] = {
     "consolidation_period": (60.0, "Seconds between consolidation runs (routines, habits, preferences from "
                                    "skill and activity events; skipped when nothing changed). 0 = only on "
                                    "demand, when ~/ask or ~/query needs knowledge that is out of date."),
+    "llm.enabled": (False, "Answer ~/ask and plan ~/plan through an LLM (any OpenAI-compatible endpoint) with "
+                           "memory tools; every LLM plan passes the same validator, and any error, timeout, "
+                           "malformed output or spent budget falls back to the deterministic path. false = "
+                           "no LLM anywhere."),
+    "llm.base_url": ("", "OpenAI-compatible endpoint, e.g. http://localhost:8080/v1 (llama.cpp, vLLM, "
+                         "Ollama); '' = the OpenAI API."),
+    "llm.model": ("", "Model name sent to the endpoint; required when llm.enabled."),
+    "llm.api_key_env": ("OPENAI_API_KEY", "Environment variable holding the API key (never a parameter); "
+                                          "a local server needs none."),
+    "llm.timeout_s": (20.0, "Seconds all model calls of one request may take together; then the "
+                            "deterministic answer or plan is returned."),
+    "llm.max_question_tool_calls": (5, "Memory tool calls one question may make; then the answer is forced."),
+    "llm.max_plan_iterations": (8, "Model turns one plan may take; then one forced submission, and the "
+                                   "deterministic planner if that does not validate."),
 }
 
 
@@ -97,6 +112,9 @@ class MemoryNode(Node):
                                  association_radius=float(p["association_radius"]))
         self.get_logger().info(f"memory at {db_path} ({self.store.counts()['entities']} entities); "
                                f"robot {self.robot}, skills {', '.join(self.library.names())}")
+
+        self.llm_stats = LlmStats()
+        self.llm = self._llm_planner(p)
 
         self.ingested = {k: 0 for k in INPUTS}   # processed (stored or rejected), what ~/sync waits on
         self.rejected = {k: 0 for k in INPUTS}
@@ -148,6 +166,28 @@ class MemoryNode(Node):
             self.create_timer(float(p["consolidation_period"]), self.consolidate)
 
     # ---- plumbing ------------------------------------------------------------------------------
+
+    def _llm_planner(self, p: dict[str, Any]) -> LlmPlanner | None:
+        """LLM mode when enabled; its client is made now so the first request does not pay for it."""
+        if not p["llm.enabled"]:
+            return None
+        planner = LlmPlanner(LlmConfig(
+            base_url=str(p["llm.base_url"]), model=str(p["llm.model"]), api_key_env=str(p["llm.api_key_env"]),
+            timeout_s=float(p["llm.timeout_s"]), max_question_tool_calls=int(p["llm.max_question_tool_calls"]),
+            max_plan_iterations=int(p["llm.max_plan_iterations"])))
+        problem = planner.prepare()
+        if problem:
+            self.get_logger().error(f"llm.enabled but every request will fall back: {problem}")
+        else:
+            self.get_logger().info(f"LLM mode: model {p['llm.model']} at {p['llm.base_url'] or 'the OpenAI API'}")
+        return planner
+
+    def _count_llm(self, account: LlmAccount) -> None:
+        self.llm_stats.add(account)
+        if account.fallback:
+            self.get_logger().warning(f"llm {account.summary()}")
+        else:
+            self.get_logger().info(f"llm {account.summary()}")
 
     def _library(self, robot: str, path: str = "") -> SkillLibrary:
         if robot not in self.libraries:
@@ -318,7 +358,12 @@ class MemoryNode(Node):
 
     def on_ask(self, request: Ask.Request, response: Ask.Response) -> Ask.Response:
         question = self._check_text(request.question, "question")
-        answer = answer_question(self.store, question, as_of_ns=conv.optional_ns(request.as_of))
+        as_of = conv.optional_ns(request.as_of)
+        if self.llm is not None:
+            answer, account = self.llm.answer(self.store, question, as_of_ns=as_of)
+            self._count_llm(account)
+        else:
+            answer = answer_question(self.store, question, as_of_ns=as_of)
         return conv.fill_ask_response(answer, response)
 
     def on_plan(self, request: PlanTask.Request, response: PlanTask.Response) -> PlanTask.Response:
@@ -328,7 +373,11 @@ class MemoryNode(Node):
             library = self._library(robot)
         except (FileNotFoundError, OSError):
             raise InvalidInput(f"no skill library for robot {robot!r}") from None
-        result = plan_request(self.store, library, instruction, robot=robot)
+        if self.llm is not None:
+            result, account = self.llm.plan(self.store, library, instruction, robot=robot)
+            self._count_llm(account)
+        else:
+            result = plan_request(self.store, library, instruction, robot=robot)
         response.success = result.success
         response.error = result.error
         if result.success and result.plan is not None:
@@ -393,7 +442,8 @@ class MemoryNode(Node):
                   **{f"ingested_{k}": v for k, v in self.ingested.items()},
                   **{f"rejected_{k}": v for k, v in self.rejected.items()},
                   "frames_admitted": self.frames_admitted, "current_room": self.current_room,
-                  "last_error": self.errors[-1] if self.errors else ""}
+                  "last_error": self.errors[-1] if self.errors else "",
+                  "llm_enabled": self.llm is not None, **self.llm_stats.as_dict()}
         status.values = [KeyValue(key=k, value=str(v)) for k, v in values.items()]
         diag = DiagnosticArray(status=[status])
         diag.header.stamp = self.get_clock().now().to_msg()

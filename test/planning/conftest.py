@@ -7,6 +7,7 @@ cannot import a sibling helper module.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -20,6 +21,8 @@ from memory_node.core.models import (
 )
 from memory_node.core.store import MemoryStore
 from memory_node.planning.skills import SkillLibrary, default_library_path
+
+sys.path.insert(0, str(Path(__file__).parent))  # llm_server.py: the scripted OpenAI-compatible server
 
 T_TABLE = 1_000_000_000  # kitchen fixture: mug seen on the table
 T_CABINET = 2_000_000_000  # kitchen fixture: mug seen in the (closed) cabinet
@@ -89,3 +92,13 @@ def vega() -> SkillLibrary:
 @pytest.fixture
 def g1() -> SkillLibrary:
     return SkillLibrary.load(default_library_path("g1"))
+
+
+@pytest.fixture
+def llm_server():
+    """A scripted OpenAI-compatible server on loopback (test/planning/llm_server.py); set ``.script``."""
+    from llm_server import ScriptedLlm
+
+    server = ScriptedLlm()
+    yield server
+    server.close()

@@ -1,0 +1,74 @@
+"""The node with llm.enabled talks to an OpenAI-compatible server on loopback (a scripted one, in this test
+process) and still answers when the server fails; /diagnostics counts the calls."""
+
+import sys
+import time
+from pathlib import Path
+
+from diagnostic_msgs.msg import DiagnosticArray
+from ros_messages import S, T0, entity, graph
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "planning"))
+from llm_server import ScriptedLlm, reply, tool_call, tool_results  # noqa: E402
+
+PLAN = [("navigate_to", ["cabinet_1"]), ("open", ["cabinet_1"]), ("pick", ["mug_1"]), ("handover", ["mug_1"])]
+
+
+def publish_mug_story(client):
+    """A mug seen on the table, later inside the closed cabinet."""
+    client.pub_graph.publish(graph(T0, [entity("mug_1", "mug"), entity("table_1", "table", x=1),
+                                        entity("cabinet_1", "cabinet", x=2, states=["closed"])],
+                                   [("mug_1", "on", "table_1")], complete=True))
+    client.pub_graph.publish(graph(T0 + 60 * S, [entity("mug_1", "mug", x=2)], [("mug_1", "in", "cabinet_1")]))
+    client.published["scene_graphs"] += 2
+    client.sync(timeout=10)
+
+
+def diagnostics(client, until):
+    seen = []
+    sub = client.node.create_subscription(DiagnosticArray, "/diagnostics", seen.append, 10)
+    deadline = time.monotonic() + 5
+    values = {}
+    while time.monotonic() < deadline:
+        client.spin(0.1)
+        for d in seen:
+            for s in d.status:
+                if s.name == "memory_node: memory":
+                    values = {kv.key: kv.value for kv in s.values}
+        if until(values):
+            break
+    client.node.destroy_subscription(sub)
+    return values
+
+
+def test_ask_and_plan_through_the_llm_with_fallback(start_node):
+    def answer(body):
+        (found,) = tool_results(body)
+        assert found["entities"][0]["id"] == "mug_1"
+        return reply(tool_call("answer", {"answer": "The mug is in the cabinet.", "answer_ids": ["cabinet_1"],
+                                          "evidence_ids": [], "confidence": 0.7, "known": True}))
+
+    with ScriptedLlm([reply(tool_call("find_entities", {"query": "mug"})), answer,
+                      reply(tool_call("entity_state", {"entity_id": "mug_1"})),
+                      reply(tool_call("submit_plan", {"steps": [{"skill": s, "args": a} for s, a in PLAN],
+                                                      "explanation": "fetch the mug from the cabinet"})),
+                      reply(status=500)]) as server:
+        _, client = start_node("vega", **{"llm.enabled": True, "llm.base_url": server.url,
+                                          "llm.model": "scripted"})
+        publish_mug_story(client)
+
+        r = client.ask("where is the mug?")
+        assert r.success and r.answer == "The mug is in the cabinet." and list(r.answer_ids) == ["cabinet_1"]
+        p = client.plan("bring me the mug")
+        assert p.success, p.error
+        assert [(s.skill, list(s.args)) for s in p.plan.steps] == PLAN
+        assert p.plan.explanation == "fetch the mug from the cabinet"
+        fallback = client.ask("where is the mug?")  # the server fails: the deterministic answer
+        assert fallback.success and "cabinet_1" in fallback.answer_ids and fallback.answer != r.answer
+        assert not server.errors, server.errors
+
+        values = diagnostics(client, lambda v: v.get("llm_requests") == "3")
+        assert values["llm_enabled"] == "True"
+        assert (values["llm_requests"], values["llm_calls"], values["llm_fallbacks"]) == ("3", "5", "1")
+        assert values["llm_tokens_in"] == str(server.tokens_in) and values["llm_tokens_out"] == str(server.tokens_out)
+        assert values["llm_write_calls"] == "0" and "HTTP 500" in values["llm_last_fallback_reason"]
