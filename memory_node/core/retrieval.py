@@ -18,6 +18,14 @@ ties go to the newest record (latest state first). The result is capped (12 by d
 record once, at its best stage; each record's JSON is the stored model, with its ``provenance`` (the
 observation it came from).
 
+What a query costs follows ``limit`` and the number of distinct phrases, not the size of memory, where
+indexes allow: the exact stage reads the best ``limit`` of each named label (newest first, through the
+``(label, last_seen_ns DESC, id)`` index, preferring those with the text's other words, found through
+the FTS index); the lexical stage is skipped when exact matches fill the result, and otherwise ranks
+FTS documents before joining only the best to their records; the semantic stage lists candidate phrases
+from ``entity_phrases`` (schema migration 5) and finds events by text through their FTS index. BM25
+still scores every document that contains a searched word (a word in a quarter of memory costs that).
+
 Embeddings are computed on the read path only, on the first semantic query, once per distinct text: they
 are cached in the ``embedding_cache`` table and in memory. When the model cannot be loaded the semantic
 stage is skipped with one warning; the other stages still answer.
@@ -25,6 +33,7 @@ stage is skipped with one warning; the other stages still answer.
 
 from __future__ import annotations
 
+import json
 import logging
 import re
 import sqlite3
@@ -80,8 +89,20 @@ _ENTITY_DOC_SQL = """json_extract({d}, '$.label'), json_extract({d}, '$.name'), 
 _ENTITY_FTS_COLUMNS = "label, name, id, attributes, states, room, location"
 _NAME_SQL = "json_extract(e.data, '$.name')"
 _ID_MATCH = 1000.0  # tiebreak of an exact id match: above label/name matches, which count matched words
-_NORMALIZED_NAME_SQL = (f"lower(replace(replace(replace(coalesce({_NAME_SQL}, ''), ' ', ''), '_', ''), "
-                        "'-', ''))")
+
+
+def _normalized_name_sql(name: str) -> str:
+    """SQL for a name normalised as labels are (what the exact stage compares with label candidates)."""
+    return f"lower(replace(replace(replace(coalesce({name}, ''), ' ', ''), '_', ''), '-', ''))"
+
+
+_NORMALIZED_NAME_SQL = _normalized_name_sql(_NAME_SQL)
+# Words the entity FTS documents may lack although ``_entity_words`` has them: an attribute's value is
+# indexed only when it has letters and is not 'true' or 'yes' (schema migration 2), so a word without
+# letters, or one inside 'true' or 'yes', cannot be looked up through the index.
+_FTS_BLIND = frozenset({"tru", "rue", "true", "yes"})
+# how many of a label's newest entities (x limit) the exact stage reads looking for the text's other words
+_WALK = 16
 
 
 # ---- text -----------------------------------------------------------------------------------------
@@ -158,16 +179,25 @@ class _EntityView:
 
     table: str
     fts: str
-    fts_join: str
+    join: str  # joins entities (as ``e``) to FTS documents whose rowid is ``{doc}``, documents first
+    docs: str  # the FTS rowids of the entities (as ``e``) that satisfy ``{where}``
+
+    def fts_join(self, doc: str) -> str:
+        return self.join.format(doc=doc)
 
 
 _CURRENT = _EntityView(
     table="entities", fts="entities_fts",
-    fts_join="JOIN search_docs d ON d.doc = entities_fts.rowid AND d.kind = 'entity' "
-             "JOIN entities e ON e.id = d.ref")
+    # CROSS JOIN keeps this order: else SQLite may walk a label's entities (in the order of the query)
+    # and look each up among the documents
+    join="CROSS JOIN search_docs d ON d.doc = {doc} AND d.kind = 'entity' CROSS JOIN entities e ON e.id = d.ref",
+    # from the entities (room or id index) to their documents, never the other way round
+    docs="SELECT d.doc FROM entities e CROSS JOIN search_docs d ON d.kind = 'entity' AND d.ref = e.id "
+         "WHERE {where}")
 _AS_OF = _EntityView(
     table="temp.retrieval_asof", fts="retrieval_asof_fts",
-    fts_join="JOIN temp.retrieval_asof e ON e.doc = retrieval_asof_fts.rowid")
+    join="CROSS JOIN temp.retrieval_asof e ON e.doc = {doc}",
+    docs="SELECT e.doc FROM temp.retrieval_asof e WHERE {where}")
 
 
 class Retriever:
@@ -228,12 +258,17 @@ class Retriever:
                 return self._ranked(hits, limit)
 
             if view is not None:
-                add(self._entities_exact(view, text, room, entity_id))
-                add(self._entities_lexical(view, text, room, entity_id, limit * 4))
+                add(self._entities_exact(view, text, room, entity_id, limit))
             if "events" in kinds:
                 add(self._events_exact(text, room, entity_id, as_of_ns))
-                add(self._events_lexical(text, room, entity_id, as_of_ns, limit * 4))
-            exact = any(h.stage == 0 for h in hits.values())
+            exact = sum(h.stage == 0 for h in hits.values())
+            # Every lexical hit ranks below every exact one: when the exact hits fill the result, the
+            # lexical stage could not change it (and for a common label it is the costly part).
+            if exact < limit:
+                if view is not None:
+                    add(self._entities_lexical(view, text, room, entity_id, limit * 4))
+                if "events" in kinds:
+                    add(self._events_lexical(text, room, entity_id, as_of_ns, limit * 4))
             if self.semantic and not exact and len(hits) < limit:
                 add(self._semantic(text, kinds, view, room, entity_id, as_of_ns, limit))
             return self._ranked(hits, limit)
@@ -305,10 +340,13 @@ class Retriever:
                                      "ORDER BY e.last_seen_ns DESC, e.id LIMIT ?", [*args, limit])
         return self._entity_hits(rows, stage=0)
 
-    def _entities_exact(self, view: _EntityView, text: str, room: str | None, entity_id: str | None) -> list[_Hit]:
+    def _entities_exact(self, view: _EntityView, text: str, room: str | None, entity_id: str | None,
+                        limit: int) -> list[_Hit]:
         """Entities the text names by id, then by label or name. Words inside a named id ("mug" in
         "mug_190") name nothing more; an id match ranks above label matches, and among label matches
-        those that match more of the text's other words ("the blue mug") come first."""
+        those that match more of the text's other words ("the blue mug") come first, then the newest.
+        Of each label or name only the best ``limit`` are read (``_exact_group``), however many the
+        memory holds."""
         db = self.store.db
         where, args = self._entity_filters(room, entity_id)
         ids = sorted(id_tokens(text) | {text})
@@ -319,27 +357,116 @@ class Retriever:
             h.tiebreak = _ID_MATCH
             rest = rest.replace(h.record.id, " ")
         labels = sorted((label_candidates(rest) | {normalize_label(rest)}) - {""})
-        if labels:
-            named = self._entity_hits(db.execute(
-                f"SELECT e.data FROM {view.table} e WHERE {where} AND (e.label IN ({_marks(labels)}) OR "
-                f"({_NAME_SQL} != '' AND {_NORMALIZED_NAME_SQL} IN ({_marks(labels)})))",
-                [*args, *labels, *labels]), stage=0)
-            terms = _terms(rest)
-            for h in named:
-                h.tiebreak = _words_matched(terms, _entity_words(h.record.data()))
-            hits += named
-        return hits
+        if not labels:
+            return hits
+        terms = _terms(rest)
+        rows: dict[str, str] = {}  # id -> JSON: an entity may be named by its label and by its name
+        for label, name in [(label, None) for label in labels] + self._named(view, where, args, labels):
+            rows.update(self._exact_group(view, where, args, label, name, terms, limit))
+        named = self._entity_hits([(data,) for data in rows.values()], stage=0)
+        for h in named:
+            h.tiebreak = _words_matched(terms, _entity_words(h.record.data()))
+        return hits + named
+
+    def _named(self, view: _EntityView, where: str, args: list, labels: list[str]) -> list[tuple[str, str]]:
+        """(label, name) of the entities whose name, normalised as labels are, is one of ``labels``: from
+        the distinct phrases (schema migration 5) now, from the temporary copy as of a time."""
+        if view is _CURRENT:  # phrases of entities no longer present find nothing in _exact_group
+            q = (f"SELECT p.label, p.name FROM entity_phrases p WHERE p.name != '' "
+                 f"AND {_normalized_name_sql('p.name')} IN ({_marks(labels)})")
+            return [(label, name) for label, name in self.store.db.execute(q, labels)]
+        q = (f"SELECT DISTINCT e.label, {_NAME_SQL} FROM {view.table} e WHERE {where} AND {_NAME_SQL} != '' "
+             f"AND {_NORMALIZED_NAME_SQL} IN ({_marks(labels)})")
+        return [(label, name) for label, name in self.store.db.execute(q, [*args, *labels])]
+
+    def _exact_group(self, view: _EntityView, where: str, args: list, label: str, name: str | None,
+                     terms: Sequence[str], limit: int) -> list[tuple[str, str]]:
+        """(id, JSON) of at most 2 x ``limit`` entities of one label (and name, when given) that hold its
+        best ``limit`` by how many of the text's words they contain, then newest first.
+
+        Every member contains the label (and the name); the other words tell members apart. The best
+        ``limit`` lie among the group's newest ``limit`` and the best ``limit`` of the members that contain
+        any of the other words (members containing none are outranked by every newer member). Those
+        members are found through the FTS index, restricted to the group: when they are few they are
+        ranked in SQL; when many, the group's newest ``_WALK`` x ``limit`` usually hold ``limit`` that
+        contain all the words, which are then the best; else all of them are ranked in SQL. Words no
+        member contains are left out first (they count for none)."""
+        db = self.store.db
+        where, args = f"{where} AND e.label = ?", [*args, label]
+        shared = label
+        if name is not None:
+            where += f" AND coalesce({_NAME_SQL}, '') = ?"
+            args.append(name)
+            shared += " " + name.lower()
+        order = "e.last_seen_ns DESC, e.id"
+        rows = db.execute(f"SELECT e.id, e.data FROM {view.table} e WHERE {where} ORDER BY {order} LIMIT ?",
+                          [*args, limit]).fetchall()
+        other = [t for t in terms if t not in shared]
+        if len(rows) < limit or not other:  # the whole group, or members all equal in the words they contain
+            return rows
+        indexed = view is _CURRENT or (self._as_of is not None and self._as_of[2])
+        if not indexed or any(_fts_blind(t) for t in other):  # rare: rank the whole group here
+            return db.execute(f"SELECT e.id, e.data FROM {view.table} e WHERE {where}", args).fetchall()
+        # the FTS query restricted to the group's label (and name); trigrams cannot match under 3 characters
+        within = [f"{column} : {_fts_phrase(value)}" for column, value in (("label", label), ("name", name or ""))
+                  if len(value) >= 3]
+        fts = view.fts
+        if len(other) > 1:  # a word no member contains counts for none ("the big red mug" when none is big)
+            other = [t for t in other if db.execute(f"SELECT 1 FROM {fts} WHERE {fts} MATCH ? LIMIT 1",
+                                                    [" AND ".join([*within, _fts_phrase(t)])]).fetchone()]
+            if not other:
+                return rows
+        match = " AND ".join([*within, "(" + " OR ".join(_fts_phrase(t) for t in other) + ")"])
+        walk = _WALK * limit
+        docs = [doc for (doc,) in db.execute(f"SELECT rowid FROM {fts} WHERE {fts} MATCH ? LIMIT ?", [match, walk + 1])]
+        if len(docs) > walk:  # many: the newest containing every word are likely among the group's newest
+            found = []
+            newest = db.execute(f"SELECT e.id, e.data FROM {view.table} e WHERE {where} ORDER BY {order} LIMIT ?",
+                                [*args, walk])
+            try:
+                for row in newest:
+                    if _words_matched(other, _entity_words(json.loads(row[1]))) == len(other):
+                        found.append(row)
+                        if len(found) == limit:
+                            return rows + found
+            finally:
+                newest.close()
+            source, source_args = f"SELECT rowid AS doc FROM {fts} WHERE {fts} MATCH ?", [match]
+        else:
+            source, source_args = "SELECT value AS doc FROM json_each(?)", [json.dumps(docs)]
+        counts: list[str] = []
+        if len(other) > 1:  # members containing more of the words first
+            order = " + ".join([f"(m.doc IN (SELECT rowid FROM {fts} WHERE {fts} MATCH ?))"] * len(other)) + \
+                " DESC, " + order
+            counts = [" AND ".join([*within, _fts_phrase(t)]) for t in other]
+        rows += db.execute(
+            f"SELECT e.id, e.data FROM {view.table} e WHERE e.rowid IN (SELECT e.rowid FROM ({source}) m "
+            f"{view.fts_join('m.doc')} WHERE {where} ORDER BY {order} LIMIT ?)",
+            [*source_args, *args, *counts, limit]).fetchall()
+        return rows
 
     def _entities_lexical(self, view: _EntityView, text: str, room: str | None, entity_id: str | None,
                           limit: int) -> list[_Hit]:
+        """Entities by BM25. The FTS table ranks its documents alone and only the best ``limit`` are
+        joined to their entities (for a common word the join cost more than the ranking); a room or
+        entity constraint first narrows the ranked documents to that room's or entity's."""
         match = fts_query(text)
         if match is None:
             return []
+        db = self.store.db
         where, args = self._entity_filters(room, entity_id)
         weights = ", ".join(str(w) for w in ENTITY_FTS_WEIGHTS)
-        rows = self.store.db.execute(
-            f"SELECT e.data, bm25({view.fts}, {weights}) AS r FROM {view.fts} {view.fts_join} "
-            f"WHERE {view.fts} MATCH ? AND {where} ORDER BY r LIMIT ?", [match, *args, limit]).fetchall()
+        rank = f"SELECT rowid AS doc, bm25({view.fts}, {weights}) AS r FROM {view.fts} WHERE {view.fts} MATCH ?"
+        rank_args: list = [match]
+        if room or entity_id:
+            # a unary + keeps SQLite from running the MATCH once per document of a room
+            rank += f" AND {'rowid' if entity_id else '+rowid'} IN ({view.docs.format(where=where)})"
+            rank_args += args
+        q = (f"SELECT e.data, m.r FROM ({rank} ORDER BY r LIMIT ?) m {view.fts_join('m.doc')} "
+             f"WHERE {where} ORDER BY m.r LIMIT ?")
+        rows = db.execute(q, [*rank_args, limit, *args, limit]).fetchall()
+        if len(rows) < limit and not (room or entity_id):  # some of the best are absent: rank them all
+            rows = db.execute(q, [*rank_args, -1, *args, limit]).fetchall()
         return self._entity_hits(_lexical_scores(rows), stage=1)
 
     # ---- events ---------------------------------------------------------------------------------
@@ -396,11 +523,18 @@ class Retriever:
         if match is None:
             return []
         where, args = self._event_filters(room, entity_id, as_of_ns)
-        rows = self.store.db.execute(
-            "SELECT v.data, bm25(events_fts) AS r FROM events_fts "
-            "JOIN search_docs d ON d.doc = events_fts.rowid AND d.kind = 'event' JOIN events v ON v.id = d.ref "
-            f"WHERE events_fts MATCH ? AND {where} ORDER BY r, v.stamp_ns DESC LIMIT ?",
-            [match, *args, limit]).fetchall()
+        if args:  # constrained: rank the matching events that satisfy the constraints
+            rows = self.store.db.execute(
+                "SELECT v.data, bm25(events_fts) AS r FROM events_fts "
+                "JOIN search_docs d ON d.doc = events_fts.rowid AND d.kind = 'event' JOIN events v ON v.id = d.ref "
+                f"WHERE events_fts MATCH ? AND {where} ORDER BY r, v.stamp_ns DESC LIMIT ?",
+                [match, *args, limit]).fetchall()
+        else:  # only the best documents are joined to their events (ties at the cut: the later written)
+            rows = self.store.db.execute(
+                "SELECT v.data, m.r FROM (SELECT rowid AS doc, bm25(events_fts) AS r FROM events_fts "
+                "WHERE events_fts MATCH ? ORDER BY r, doc DESC LIMIT ?) m "
+                "CROSS JOIN search_docs d ON d.doc = m.doc AND d.kind = 'event' CROSS JOIN events v ON v.id = d.ref "
+                "ORDER BY m.r, v.stamp_ns DESC", [match, limit]).fetchall()
         return self._event_hits(_lexical_scores(rows), stage=1)
 
     # ---- semantic -------------------------------------------------------------------------------
@@ -411,9 +545,7 @@ class Retriever:
         db = self.store.db
         phrases: dict[str, list[tuple[str, str]]] = {}  # phrase -> (label, name) groups of entities
         if view is not None:
-            where, args = self._entity_filters(room, entity_id)
-            for label, name in db.execute(
-                    f"SELECT DISTINCT e.label, coalesce({_NAME_SQL}, '') FROM {view.table} e WHERE {where}", args):
+            for label, name in self._entity_phrase_keys(view, room, entity_id):
                 phrases.setdefault(self._entity_phrase(label, name), []).append((label, name))
         event_texts: list[str] = []
         if "events" in kinds:
@@ -446,12 +578,38 @@ class Retriever:
                     [*args, label, name, limit])
                 hits += self._entity_hits(rows, stage=2, score=score)
             if t in event_set:
-                where, args = self._event_filters(room, entity_id, as_of_ns)
-                rows = db.execute(
-                    f"SELECT v.data FROM events v WHERE {where} AND json_extract(v.data, '$.text') = ? "
-                    "ORDER BY v.stamp_ns DESC LIMIT ?", [*args, t, limit])
-                hits += self._event_hits(rows, stage=2, score=score)
+                hits += self._event_hits(self._events_with_text(t, room, entity_id, as_of_ns, limit),
+                                         stage=2, score=score)
         return hits
+
+    def _events_with_text(self, text: str, room: str | None, entity_id: str | None, as_of_ns: int | None,
+                          limit: int) -> list[tuple[str]]:
+        """JSON of the newest events whose text is ``text``, found through the FTS index by the text's
+        longest word (each event's text is indexed whole) rather than by reading every event."""
+        where, args = self._event_filters(room, entity_id, as_of_ns)
+        longest = max(text.split(), key=len, default="")
+        if len(longest) < 3:  # trigram tokens: shorter strings cannot be looked up
+            source, source_args = "events v WHERE", []
+        else:
+            source = ("events_fts CROSS JOIN search_docs d ON d.doc = events_fts.rowid AND d.kind = 'event' "
+                      "CROSS JOIN events v ON v.id = d.ref WHERE events_fts MATCH ? AND")
+            source_args = [_fts_phrase(longest)]
+        return self.store.db.execute(
+            f"SELECT v.data FROM {source} json_extract(v.data, '$.text') = ? AND {where} "
+            "ORDER BY v.stamp_ns DESC, v.rowid DESC LIMIT ?", [*source_args, text, *args, limit]).fetchall()
+
+    def _entity_phrase_keys(self, view: _EntityView, room: str | None, entity_id: str | None) -> list[tuple[str, str]]:
+        """The distinct (label, name) of the candidate entities. Now: the entity_phrases table (schema
+        migration 5), less the phrases no present entity (of the room) has, each checked through the
+        label indexes, so this costs the number of distinct phrases, not of entities. As of a time, or
+        for one entity: from the candidates themselves."""
+        where, args = self._entity_filters(room, entity_id)
+        if view is _CURRENT and not entity_id:
+            q = (f"SELECT p.label, p.name FROM entity_phrases p WHERE EXISTS (SELECT 1 FROM entities e WHERE "
+                 f"e.label = p.label AND {where} AND coalesce({_NAME_SQL}, '') = p.name)")
+        else:
+            q = f"SELECT DISTINCT e.label, coalesce({_NAME_SQL}, '') FROM {view.table} e WHERE {where}"
+        return [(label, name) for label, name in self.store.db.execute(q, args)]
 
     def _entity_phrase(self, label: str, name: str) -> str:
         """What an entity is, in words the model knows: compound labels split ("wine glass"), and its
@@ -532,6 +690,16 @@ class Retriever:
 
 def _marks(values: Sequence[object]) -> str:
     return ",".join("?" * len(values))
+
+
+def _fts_phrase(text: str) -> str:
+    """A string as one FTS5 phrase (trigram tokens: it matches where the string occurs)."""
+    return '"' + text.replace('"', '""') + '"'
+
+
+def _fts_blind(term: str) -> bool:
+    """Whether an entity may contain the word where its FTS document does not (see ``_FTS_BLIND``)."""
+    return re.search("[a-z]", term) is None or term in _FTS_BLIND
 
 
 def _lexical_scores(rows: list[Sequence]) -> list[tuple[str, float]]:

@@ -159,6 +159,42 @@ CREATE TABLE IF NOT EXISTS consolidation_runs(
     events INTEGER NOT NULL, records INTEGER NOT NULL, fingerprint TEXT NOT NULL, data TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS events_kind_stamp ON events(kind, stamp_ns);
 """),
+    # 5: retrieval at scale (core/retrieval.py). entity_phrases holds each distinct (label, name) of the
+    # entities, kept by triggers (added on insert and on a change of label or name unless already there; a
+    # phrase no entity has any more goes with the last one's rename or deletion), so the semantic stage lists
+    # O(distinct phrases) candidates rather than scanning every entity; retrieval filters phrases of absent
+    # entities (or of other rooms) with an EXISTS through the label indexes. (Not INSERT OR IGNORE: the
+    # store's upsert would override a trigger's conflict policy with its own ABORT.) entities_label_room
+    # serves label+room lookups and entities_label_seen a label's, both in the order reads want (newest
+    # first, then id), so "the newest N of a label" reads N rows rather than sorting them all.
+    (5, """
+CREATE TABLE IF NOT EXISTS entity_phrases(
+    label TEXT NOT NULL, name TEXT NOT NULL, PRIMARY KEY(label, name)) WITHOUT ROWID;
+CREATE TRIGGER IF NOT EXISTS entity_phrases_insert AFTER INSERT ON entities BEGIN
+    INSERT INTO entity_phrases(label, name)
+    SELECT new.label, coalesce(json_extract(new.data, '$.name'), '') WHERE NOT EXISTS (
+        SELECT 1 FROM entity_phrases WHERE label = new.label AND name = coalesce(json_extract(new.data, '$.name'), ''));
+END;
+CREATE TRIGGER IF NOT EXISTS entity_phrases_update AFTER UPDATE OF label, data ON entities
+WHEN old.label IS NOT new.label OR json_extract(old.data, '$.name') IS NOT json_extract(new.data, '$.name')
+BEGIN
+    INSERT INTO entity_phrases(label, name)
+    SELECT new.label, coalesce(json_extract(new.data, '$.name'), '') WHERE NOT EXISTS (
+        SELECT 1 FROM entity_phrases WHERE label = new.label AND name = coalesce(json_extract(new.data, '$.name'), ''));
+    DELETE FROM entity_phrases WHERE label = old.label AND name = coalesce(json_extract(old.data, '$.name'), '')
+        AND NOT EXISTS (SELECT 1 FROM entities e WHERE e.label = old.label
+                        AND coalesce(json_extract(e.data, '$.name'), '') = entity_phrases.name);
+END;
+CREATE TRIGGER IF NOT EXISTS entity_phrases_delete AFTER DELETE ON entities BEGIN
+    DELETE FROM entity_phrases WHERE label = old.label AND name = coalesce(json_extract(old.data, '$.name'), '')
+        AND NOT EXISTS (SELECT 1 FROM entities e WHERE e.label = old.label
+                        AND coalesce(json_extract(e.data, '$.name'), '') = entity_phrases.name);
+END;
+INSERT OR IGNORE INTO entity_phrases(label, name)
+SELECT DISTINCT label, coalesce(json_extract(data, '$.name'), '') FROM entities;
+CREATE INDEX IF NOT EXISTS entities_label_room ON entities(label, room, last_seen_ns DESC, id);
+CREATE INDEX IF NOT EXISTS entities_label_seen ON entities(label, last_seen_ns DESC, id);
+"""),
 ]
 
 SCHEMA_VERSION = MIGRATIONS[-1][0]

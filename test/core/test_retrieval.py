@@ -1,5 +1,6 @@
 """Retrieval on a real store holding the VirtualHome apartment: exact, lexical (FTS5), semantic (MiniLM),
-structured constraints, as-of, cap and dedup, provenance, and the upgrade of a version-1 database."""
+structured constraints, as-of, cap and dedup, provenance, the upgrades of version-1 and version-4 databases,
+and what a query reads at scale (the best of a large label, distinct phrases, index choice)."""
 
 import logging
 import os
@@ -399,6 +400,152 @@ def test_a_version_1_database_upgrades_and_is_searchable(tmp_path, scene):
     new.ingest_utterance(UtteranceObservation(stamp_ns=T1 + 2 * S, text="spoons too"))
     assert r.search("spoons", kind="events")
     new.close()
+
+
+def _downgrade_to(path, version):
+    """Make a memory file look as schema ``version`` left it: drop what later migrations created and
+    re-create what they dropped (the objects of migrations 1..version, from a fresh database)."""
+    old = sqlite3.connect(":memory:")
+    for v, sql in MIGRATIONS:
+        if v <= version:
+            for stmt in statements(sql):
+                old.execute(stmt)
+    keep = {name: sql for name, sql in old.execute("SELECT name, sql FROM sqlite_master")}
+    raw = sqlite3.connect(path, isolation_level=None)
+    for kind in ("trigger", "index", "table"):
+        for (name,) in raw.execute("SELECT name FROM sqlite_master WHERE type = ? AND name NOT LIKE 'sqlite_%'",
+                                   (kind,)).fetchall():
+            if name not in keep and raw.execute("SELECT 1 FROM sqlite_master WHERE name = ?", (name,)).fetchone():
+                raw.execute(f'DROP {kind.upper()} "{name}"')
+    have = {n for (n,) in raw.execute("SELECT name FROM sqlite_master")}
+    for name, sql in keep.items():
+        if name not in have and sql:
+            raw.execute(sql)
+    raw.execute(f"PRAGMA user_version = {version}")
+    assert {n for (n,) in raw.execute("SELECT name FROM sqlite_master WHERE name != 'sqlite_stat1'")} == set(keep)
+    raw.close()
+
+
+def _phrase_rows(store):
+    return sorted(store.db.execute("SELECT label, name FROM entity_phrases"))
+
+
+def _distinct_phrases(store):
+    return sorted(store.db.execute(
+        "SELECT DISTINCT label, coalesce(json_extract(data, '$.name'), '') FROM entities"))
+
+
+def test_a_version_4_database_upgrades_to_5_with_its_phrases(tmp_path, scene):
+    path = tmp_path / "v4.db"
+    old = MemoryStore(path)
+    _ingest(old, scene)
+    old.close()
+    _downgrade_to(path, 4)
+    raw = sqlite3.connect(path)
+    assert not raw.execute("SELECT 1 FROM sqlite_master WHERE name = 'entity_phrases'").fetchone()
+    raw.close()
+
+    new = MemoryStore(path)
+    assert new.db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION >= 5
+    # the phrases table is backfilled: one row per distinct (label, name) of the entities
+    phrases = _phrase_rows(new)
+    assert phrases == _distinct_phrases(new) and ("room", "kitchen") in phrases and len(phrases) > 50
+    indexes = {n for (n,) in new.db.execute("SELECT name FROM sqlite_master WHERE type = 'index'")}
+    assert {"entities_label_room", "entities_label_seen"} <= indexes
+    # retrieval reads it: a room by its name, and a new name is a phrase from then on
+    r = Retriever(new, semantic=False)
+    assert r.search("kitchen")[0].id == "kitchen_201"
+    mug = scene.with_label("mug")[0].id
+    new.ingest_scene_graph(SceneGraphObservation(stamp_ns=T1 + S, entities=[
+        EntityObservation(id=mug, label="mug", name="Sam's mug", room=scene.room_of(mug))]))
+    assert ("mug", "Sam's mug") in _phrase_rows(new)
+    assert r.search("sam's mug")[0].id == mug
+    new.close()
+
+
+def test_phrases_follow_renames_and_forgetting(store, scene):
+    mugs = [e.id for e in scene.with_label("mug")]
+    store.ingest_scene_graph(SceneGraphObservation(stamp_ns=T1 + S, entities=[
+        EntityObservation(id=mugs[0], label="mug", name="Sam's mug", room=scene.room_of(mugs[0]))]))
+    store.ingest_scene_graph(SceneGraphObservation(stamp_ns=T1 + 2 * S, entities=[
+        EntityObservation(id=mugs[0], label="cup", name="Sam's cup", room=scene.room_of(mugs[0]))]))
+    phrases = _phrase_rows(store)
+    assert ("cup", "Sam's cup") in phrases and ("mug", "Sam's mug") not in phrases  # no entity has it now
+    assert ("mug", "") in phrases  # the other mug still has it
+    # back to a phrase that other entities have (the store's upsert: no conflict with the existing row)
+    store.ingest_scene_graph(SceneGraphObservation(stamp_ns=T1 + 3 * S, entities=[
+        EntityObservation(id=mugs[1], label="plate", room=scene.room_of(mugs[1]))]))
+    assert ("plate", "") in _phrase_rows(store)
+    store.forget(ids=[mugs[0]])
+    assert _phrase_rows(store) == _distinct_phrases(store)
+    store.forget(everything=True)
+    assert _phrase_rows(store) == []
+
+
+def test_semantic_candidates_are_the_phrases_present_in_the_room(store, scene, minilm):
+    counting = CountingEmbedder(minilm)
+    r = Retriever(store, embedder=counting)
+    r.search("something to drink from", kind="entities", room="kitchen_201")
+    present = {r._entity_phrase(e.label, e.name) for e in store.entities(room="kitchen_201")}
+    assert set(counting.encoded) == present | {"something to drink from"}
+    assert len(present) < len(_phrase_rows(store))
+
+
+def test_store_and_retrieval_lookups_use_the_label_indexes(apartment):
+    """Without ANALYZE statistics SQLite chooses indexes by heuristics: check the plans it picks for the
+    statements really run (the trace has their parameters filled in)."""
+    seen: list[str] = []
+    apartment.db.set_trace_callback(seen.append)
+    try:
+        apartment.entities(label="plate", room="kitchen_201")
+        by_label_and_room = seen[-1]
+        Retriever(apartment, semantic=False).search("the red plate", limit=3)
+        by_label = next(q for q in seen if "e.label = 'plate' ORDER BY e.last_seen_ns DESC" in q)
+    finally:
+        apartment.db.set_trace_callback(None)
+
+    def plan(sql):
+        return " | ".join(row[3] for row in apartment.db.execute("EXPLAIN QUERY PLAN " + sql))
+
+    assert "USING INDEX entities_label_room (label=? AND room=?)" in plan(by_label_and_room)
+    assert "USING INDEX entities_label_seen (label=?)" in plan(by_label)
+    assert "TEMP B-TREE" not in plan(by_label)  # read newest first, not sorted
+
+
+def _many_mugs(store, n=260):
+    """n mugs, all red and newest first by index; a few older ones blue; some big."""
+    ents = []
+    for i in range(n):
+        attrs = {"color": "blue" if i in (200, 230, 250) else "red"}
+        if i % 3 == 0:
+            attrs["size"] = "big"
+        ents.append(EntityObservation(id=f"mug_{i:04d}", label="mug", room="kitchen_201", attributes=attrs))
+    for k, e in enumerate(reversed(ents)):  # mug_0000 is seen last (newest)
+        store.ingest_scene_graph(SceneGraphObservation(stamp_ns=T1 + (k + 1) * S, entities=[e]))
+
+
+@pytest.mark.parametrize("text", ["the blue mug", "red mug", "big red mug", "the green big mug", "big blue mug",
+                                  "the green tiny mug", "mug"])
+def test_a_large_label_reads_only_its_best_entities(store, text, monkeypatch):
+    _many_mugs(store)
+    from memory_node.core import retrieval as rt
+
+    terms = rt._terms(text)
+    mugs = store.entities(label="mug")
+    want = sorted(mugs, key=lambda e: (-rt._words_matched(terms, rt._entity_words(e.model_dump())),
+                                       -e.last_seen_ns, e.id))[:5]
+    validated = []
+    real = Retriever._entity_hits
+
+    def counting(rows, stage, score=rt.EXACT_SCORE):
+        rows = list(rows)
+        validated.extend(rows)
+        return real(rows, stage, score)
+
+    monkeypatch.setattr(Retriever, "_entity_hits", staticmethod(counting))
+    recs = Retriever(store, semantic=False).search(text, limit=5)
+    assert ids(recs) == [e.id for e in want] and all(r.score == 1.0 for r in recs)
+    assert len(validated) <= 2 * 5 < len(mugs)  # not every mug, only the candidates for the best five
 
 
 def test_vectors_in_the_cache_are_float32_blobs(apartment, minilm):
