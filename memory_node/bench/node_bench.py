@@ -41,12 +41,12 @@ def main(argv: list[str] | None = None) -> int:
     import rclpy
     from sensor_msgs.msg import Image
 
+    from memory_node.core.store import MemoryStore
     from memory_node.ros.client import MemoryClient
     from memory_node.ros.conversions import ns_to_stamp
     from memory_node.ros.process import NodeProcess
     from memory_node.scenes.experience import demo_experience, replay
     from memory_node.scenes.virtualhome import load_scene, room_graphs
-    from memory_node.core.store import MemoryStore
 
     rclpy.init()
     tmp = Path(tempfile.mkdtemp(prefix="memory_bench_"))

@@ -16,8 +16,8 @@ Task sets:
 from __future__ import annotations
 
 import argparse
-import re
 import random
+import re
 import tempfile
 from collections import defaultdict
 from dataclasses import dataclass, field

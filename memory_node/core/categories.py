@@ -17,7 +17,6 @@ so a VirtualHome ``cutleryfork`` and a spoken "fork" meet at ``fork``.
 
 from __future__ import annotations
 
-import os
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -25,7 +24,9 @@ from pathlib import Path
 
 import yaml
 
-_CONFIG_FILE = Path("config") / "categories" / "household.yaml"
+from .resources import config_path
+
+_CONFIG_FILE = Path("categories") / "household.yaml"
 _MIN_PART = 3  # a known word found inside a compound label ("cutleryfork") and the rest: both this long
 
 # ---- words --------------------------------------------------------------------------------------------
@@ -227,15 +228,8 @@ class CategoryMap:
 
 
 def default_map_path() -> Path:
-    """The shipped map: the source tree first (tests, ``pip install -e``), then the ament share directory."""
-    in_tree = Path(__file__).resolve().parents[2] / _CONFIG_FILE
-    if in_tree.is_file():
-        return in_tree
-    for prefix in os.environ.get("AMENT_PREFIX_PATH", "").split(os.pathsep):
-        shared = Path(prefix) / "share" / "memory_node" / _CONFIG_FILE
-        if prefix and shared.is_file():
-            return shared
-    raise FileNotFoundError(f"no {_CONFIG_FILE} in the source tree or under AMENT_PREFIX_PATH")
+    """The shipped category map (source tree or installed share directory)."""
+    return config_path(_CONFIG_FILE)
 
 
 @lru_cache(maxsize=1)

@@ -25,7 +25,6 @@ from .categories import CategoryMap, default_map, singular, words
 from .models import FactKind
 
 
-
 class ParsedFact(BaseModel):
     """One fact an utterance states, before memory gives it an id, a time and an event."""
 

@@ -34,7 +34,6 @@ import sqlite3
 import uuid
 from typing import TYPE_CHECKING, NamedTuple
 
-
 from .categories import CategoryMap, default_map, key, words
 from .corrections import ParsedFact, parse_utterance
 from .models import Event, Fact, MemoryRecord, PlacementAnswer, Rule

@@ -7,16 +7,14 @@ Reads "as of" a time use the validity intervals, so nothing a later message did 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sqlite3
 import uuid
 from collections.abc import Iterable, Iterator
-import contextlib
 from contextlib import contextmanager
 from pathlib import Path
 
-from .schema import MIGRATIONS, SCHEMA_VERSION, statements
-from .rules import apply_utterance
 from .models import (
     LOCATION_PREDICATES,
     ActivityObservation,
@@ -36,6 +34,8 @@ from .models import (
     is_local_id,
     merge_states,
 )
+from .rules import apply_utterance
+from .schema import MIGRATIONS, SCHEMA_VERSION, statements
 
 ROOM_LABEL = "room"
 # what is learned from events (core/rules.py, core/consolidation.py): forgotten with its evidence

@@ -32,8 +32,8 @@ from memory_node.core.consolidation import run_consolidation
 from memory_node.core.models import FrameObservation, InvalidInput, MapInfo
 from memory_node.core.query import query as query_memory
 from memory_node.core.store import MemoryStore
-from memory_node.msg import Plan as PlanMsg
 from memory_node.msg import Activity, SceneGraph, SkillFeedback, Utterance
+from memory_node.msg import Plan as PlanMsg
 from memory_node.perception.frames import decode_compressed, encode_frame
 from memory_node.planning.ask import answer_question
 from memory_node.planning.llm import LlmAccount, LlmConfig, LlmPlanner, LlmStats

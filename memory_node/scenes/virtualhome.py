@@ -18,7 +18,6 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import os
 import sys
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
@@ -32,6 +31,7 @@ from memory_node.core.models import (
     RelationObservation,
     SceneGraphObservation,
 )
+from memory_node.core.resources import config_path
 from memory_node.core.store import ROOM_LABEL
 
 SOURCE = "virtualhome"
@@ -55,7 +55,7 @@ _PROPERTY_ATTRIBUTES = {
 }
 
 DEFAULT_SCENE = "TestScene1.json"
-_CONFIG_SUBDIR = Path("config") / "scenes" / "virtualhome"
+_CONFIG_SUBDIR = Path("scenes") / "virtualhome"
 
 Node = dict[str, Any]
 Edge = dict[str, Any]
@@ -66,16 +66,8 @@ Graph = dict[str, list[dict[str, Any]]]
 
 
 def scene_dir() -> Path:
-    """Where the shipped scenes are: the source tree first (tests, ``pip install -e``), then the ament share
-    directory, because an installed node has no source tree beside its Python package."""
-    in_tree = Path(__file__).resolve().parents[2] / _CONFIG_SUBDIR
-    if in_tree.is_dir():
-        return in_tree
-    for prefix in os.environ.get("AMENT_PREFIX_PATH", "").split(os.pathsep):
-        shared = Path(prefix) / "share" / "memory_node" / _CONFIG_SUBDIR
-        if prefix and shared.is_dir():
-            return shared
-    raise FileNotFoundError(f"no {_CONFIG_SUBDIR} in the source tree or under AMENT_PREFIX_PATH")
+    """Where the shipped scenes are (source tree or installed share directory)."""
+    return config_path(_CONFIG_SUBDIR)
 
 
 def default_scene_path() -> Path:

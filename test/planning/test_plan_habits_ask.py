@@ -11,25 +11,12 @@ from memory_node.core.models import ActivityObservation
 from memory_node.core.store import MemoryStore
 from memory_node.planning.ask import answer_question
 from memory_node.planning.habits_ask import _stem
-from memory_node.scenes.epic_kitchens import load_participant
 
 S = 1_000_000_000
 T0 = 1_700_000_000 * S
 DATA = Path(os.environ.get("EPIC_KITCHENS_DIR")
             or Path(__file__).resolve().parents[3] / "shared" / "data" / "epic_kitchens_100")
-PARTICIPANT = "P23"
-
-
-@pytest.fixture(scope="module")
-def epic(tmp_path_factory):
-    if not (DATA / "EPIC_100_validation.csv").is_file():
-        pytest.skip(f"EPIC-KITCHENS-100 annotations not found at {DATA}")
-    obs = load_participant(PARTICIPANT, DATA)
-    store = MemoryStore(tmp_path_factory.mktemp("epic") / "memory.db")
-    for o in obs:
-        store.ingest_activity(o)
-    yield store, obs
-    store.close()
+PARTICIPANT = "P23"  # the participant of the shared `epic` fixture (test/conftest.py)
 
 
 def _activity_ids(store: MemoryStore, until_ns: int | None = None) -> set[str]:
