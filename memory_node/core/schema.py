@@ -10,6 +10,22 @@ from __future__ import annotations
 
 import sqlite3
 
+def _entity_fts_row(row: str, indent: str) -> str:
+    """The entities_fts columns of one entity row (``new`` in a trigger, ``e`` in the backfill): one
+    definition, so the triggers and the backfill index an entity the same way."""
+    return (
+        f"{indent}SELECT d.doc, json_extract({row}.data, '$.label'), json_extract({row}.data, '$.name'), {row}.id,\n"
+        f"{indent}    (SELECT group_concat(CASE WHEN a.value IN ('true', 'yes') OR a.value NOT GLOB '*[A-Za-z]*' "
+        "THEN a.key\n"
+        "            ELSE a.key || ' ' || a.value END, ' ')\n"
+        f"{indent}     FROM json_each({row}.data, '$.attributes') a),\n"
+        f"{indent}    (SELECT group_concat(s.value, ' ') FROM json_each({row}.data, '$.states') s),\n"
+        f"{indent}    json_extract({row}.data, '$.room'),\n"
+        f"{indent}    CASE WHEN json_extract({row}.data, '$.location') IS NULL THEN '' ELSE\n"
+        f"{indent}        json_extract({row}.data, '$.location.predicate') || ' ' || "
+        f"json_extract({row}.data, '$.location.object') END\n")
+
+
 # (version, SQL statements separated by ";")
 MIGRATIONS: list[tuple[int, str]] = [
     (1, """
@@ -64,15 +80,7 @@ CREATE TABLE IF NOT EXISTS embedding_cache(
 CREATE TRIGGER IF NOT EXISTS entities_search_insert AFTER INSERT ON entities BEGIN
     INSERT OR IGNORE INTO search_docs(kind, ref) VALUES('entity', new.id);
     INSERT INTO entities_fts(rowid, label, name, id, attributes, states, room, location)
-    SELECT d.doc, json_extract(new.data, '$.label'), json_extract(new.data, '$.name'), new.id,
-        (SELECT group_concat(CASE WHEN a.value IN ('true', 'yes') OR a.value NOT GLOB '*[A-Za-z]*' THEN a.key
-            ELSE a.key || ' ' || a.value END, ' ')
-         FROM json_each(new.data, '$.attributes') a),
-        (SELECT group_concat(s.value, ' ') FROM json_each(new.data, '$.states') s),
-        json_extract(new.data, '$.room'),
-        CASE WHEN json_extract(new.data, '$.location') IS NULL THEN '' ELSE
-            json_extract(new.data, '$.location.predicate') || ' ' || json_extract(new.data, '$.location.object') END
-    FROM search_docs d WHERE d.kind = 'entity' AND d.ref = new.id;
+{ENTITY_FTS_ROW_NEW}    FROM search_docs d WHERE d.kind = 'entity' AND d.ref = new.id;
 END;
 CREATE TRIGGER IF NOT EXISTS entities_search_update AFTER UPDATE OF data ON entities
 WHEN json_remove(old.data, '$.last_seen_ns', '$.first_seen_ns', '$.provenance', '$.confidence', '$.position',
@@ -82,15 +90,7 @@ WHEN json_remove(old.data, '$.last_seen_ns', '$.first_seen_ns', '$.provenance', 
 BEGIN
     DELETE FROM entities_fts WHERE rowid = (SELECT doc FROM search_docs WHERE kind = 'entity' AND ref = old.id);
     INSERT INTO entities_fts(rowid, label, name, id, attributes, states, room, location)
-    SELECT d.doc, json_extract(new.data, '$.label'), json_extract(new.data, '$.name'), new.id,
-        (SELECT group_concat(CASE WHEN a.value IN ('true', 'yes') OR a.value NOT GLOB '*[A-Za-z]*' THEN a.key
-            ELSE a.key || ' ' || a.value END, ' ')
-         FROM json_each(new.data, '$.attributes') a),
-        (SELECT group_concat(s.value, ' ') FROM json_each(new.data, '$.states') s),
-        json_extract(new.data, '$.room'),
-        CASE WHEN json_extract(new.data, '$.location') IS NULL THEN '' ELSE
-            json_extract(new.data, '$.location.predicate') || ' ' || json_extract(new.data, '$.location.object') END
-    FROM search_docs d WHERE d.kind = 'entity' AND d.ref = new.id;
+{ENTITY_FTS_ROW_NEW}    FROM search_docs d WHERE d.kind = 'entity' AND d.ref = new.id;
 END;
 CREATE TRIGGER IF NOT EXISTS entities_search_delete AFTER DELETE ON entities BEGIN
     DELETE FROM entities_fts WHERE rowid = (SELECT doc FROM search_docs WHERE kind = 'entity' AND ref = old.id);
@@ -108,19 +108,12 @@ CREATE TRIGGER IF NOT EXISTS events_search_delete AFTER DELETE ON events BEGIN
 END;
 INSERT OR IGNORE INTO search_docs(kind, ref) SELECT 'entity', id FROM entities;
 INSERT INTO entities_fts(rowid, label, name, id, attributes, states, room, location)
-SELECT d.doc, json_extract(e.data, '$.label'), json_extract(e.data, '$.name'), e.id,
-    (SELECT group_concat(CASE WHEN a.value IN ('true', 'yes') OR a.value NOT GLOB '*[A-Za-z]*' THEN a.key
-            ELSE a.key || ' ' || a.value END, ' ')
-     FROM json_each(e.data, '$.attributes') a),
-    (SELECT group_concat(s.value, ' ') FROM json_each(e.data, '$.states') s),
-    json_extract(e.data, '$.room'),
-    CASE WHEN json_extract(e.data, '$.location') IS NULL THEN '' ELSE
-        json_extract(e.data, '$.location.predicate') || ' ' || json_extract(e.data, '$.location.object') END
-FROM entities e JOIN search_docs d ON d.kind = 'entity' AND d.ref = e.id;
+{ENTITY_FTS_ROW_E}FROM entities e JOIN search_docs d ON d.kind = 'entity' AND d.ref = e.id;
 INSERT OR IGNORE INTO search_docs(kind, ref) SELECT 'event', id FROM events;
 INSERT INTO events_fts(rowid, text)
 SELECT d.doc, json_extract(v.data, '$.text') FROM events v JOIN search_docs d ON d.kind = 'event' AND d.ref = v.id;
-"""),
+""".replace("{ENTITY_FTS_ROW_NEW}", _entity_fts_row("new", "    "))
+        .replace("{ENTITY_FTS_ROW_E}", _entity_fts_row("e", ""))),
     # 3: corrections and preferences from utterances (core/corrections.py, core/rules.py). A fact is what one
     # utterance stated (placement / possession / preference), valid until a later fact about the same
     # subject replaces it; fact_categories says which categories a placement fact counts for; a rule is
