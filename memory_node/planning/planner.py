@@ -99,12 +99,7 @@ class _PlanBuilder:
         obj, relation, target = self._split_put(m.group("rest"))
         if obj == target:
             raise PlanningError("cannot put something on or in itself")
-        self._fetch(obj)
-        self._go_to(self._furniture(target))
-        into_closed = relation == "in" and "closed" in self.state.states.get(target, set())
-        self._open_chain(target, open_self=into_closed)
-        self._add("place", obj, target,
-                  text=f"place {describe(self.world, obj)} {relation} {describe(self.world, target)}")
+        self._fetch_and_place(obj, relation, target)
         self.summary = (f"put {describe(self.world, obj)} {self._where_text(obj)} {relation} "
                         f"{describe(self.world, target)}")
 
@@ -127,12 +122,7 @@ class _PlanBuilder:
             if ev not in self.plan.evidence_ids:
                 self.plan.evidence_ids.append(ev)
         relation = "in" if answer.predicate == "in" else "on"
-        self._fetch(obj)
-        self._go_to(self._furniture(target))
-        into_closed = relation == "in" and "closed" in self.state.states.get(target, set())
-        self._open_chain(target, open_self=into_closed)
-        self._add("place", obj, target,
-                  text=f"place {describe(self.world, obj)} {relation} {describe(self.world, target)}")
+        self._fetch_and_place(obj, relation, target)
         why = (f"you said so about {answer.label}" if answer.source == "fact" else
                f"{answer.category_name} go {answer.predicate} the {answer.receptacle}, learned from "
                f"{len(answer.support_event_ids)} corrections (confidence {answer.confidence:.2f})")
@@ -210,6 +200,15 @@ class _PlanBuilder:
         self._go_to(self._furniture(obj))
         self._open_chain(obj, open_self=False)
         self._add("pick", obj)
+
+    def _fetch_and_place(self, obj: str, relation: str, target: str) -> None:
+        """Pick ``obj`` up and set it on or in ``target``, opening ``target`` first when it goes inside."""
+        self._fetch(obj)
+        self._go_to(self._furniture(target))
+        into_closed = relation == "in" and "closed" in self.state.states.get(target, set())
+        self._open_chain(target, open_self=into_closed)
+        self._add("place", obj, target,
+                  text=f"place {describe(self.world, obj)} {relation} {describe(self.world, target)}")
 
     def _furniture(self, ent_id: str) -> str:
         return self.state.furniture(ent_id) or ent_id
