@@ -39,7 +39,7 @@ import re
 import sqlite3
 import threading
 import weakref
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -200,6 +200,16 @@ _AS_OF = _EntityView(
     docs="SELECT e.doc FROM temp.retrieval_asof e WHERE {where}")
 
 
+def _hits(rows: Iterable[Sequence], stage: int, score: float,
+          record: Callable[[str, float], MemoryRecord]) -> list[_Hit]:
+    """Hits from rows of (JSON,) scored ``score``, or of (JSON, score), made records by ``record``."""
+    out = []
+    for row in rows:
+        s = row[1] if len(row) > 1 else score
+        out.append(_Hit(stage, s, record(row[0], s)))
+    return out
+
+
 class Retriever:
     """Searches one store. Keep one per store (``retriever_for``): it holds the embedding cache.
 
@@ -325,13 +335,10 @@ class Retriever:
         """Hits from rows of (entity JSON,) scored ``score``, or of (entity JSON, score)."""
         from .query import describe_entity  # query.py builds on this module
 
-        out = []
-        for row in rows:
-            e = Entity.model_validate_json(row[0])
-            s = row[1] if len(row) > 1 else score
-            out.append(_Hit(stage, s, MemoryRecord.of("entity", e.id, describe_entity(e), e, e.last_seen_ns,
-                                                      score=s)))
-        return out
+        def record(data: str, s: float) -> MemoryRecord:
+            e = Entity.model_validate_json(data)
+            return MemoryRecord.of("entity", e.id, describe_entity(e), e, e.last_seen_ns, score=s)
+        return _hits(rows, stage, score, record)
 
     def _entities_newest(self, view: _EntityView, room: str | None, entity_id: str | None,
                          limit: int) -> list[_Hit]:
@@ -487,12 +494,10 @@ class Retriever:
     @staticmethod
     def _event_hits(rows: Iterable[Sequence], stage: int, score: float = EXACT_SCORE) -> list[_Hit]:
         """Hits from rows of (event JSON,) scored ``score``, or of (event JSON, score)."""
-        out = []
-        for row in rows:
-            ev = Event.model_validate_json(row[0])
-            s = row[1] if len(row) > 1 else score
-            out.append(_Hit(stage, s, MemoryRecord.of("event", ev.id, ev.text, ev, ev.stamp_ns, score=s)))
-        return out
+        def record(data: str, s: float) -> MemoryRecord:
+            ev = Event.model_validate_json(data)
+            return MemoryRecord.of("event", ev.id, ev.text, ev, ev.stamp_ns, score=s)
+        return _hits(rows, stage, score, record)
 
     def _events_newest(self, room: str | None, entity_id: str | None, as_of_ns: int | None,
                        limit: int) -> list[_Hit]:
