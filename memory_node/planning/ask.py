@@ -12,10 +12,13 @@ from collections.abc import Callable
 
 from ..core.models import Answer, Entity, Relation, state_family
 from ..core.store import MemoryStore
+from .ask_entities import ENTITY_INTENTS, ENTITY_QUESTIONS
+from .ask_time import BEFORE_MOVE_RE, ORIGINAL_RE, TIME_INTENTS, TIME_QUESTIONS
+from .grounding import Grounder
 from .habits_ask import HABIT_INTENTS, HABIT_QUESTIONS
 from .phrasing import describe, indefinite, relation_words
 from .preferences import WHERE_DOES_IT_GO, where_does_it_go
-from .resolve import Candidate, resolve_entities, split_hint
+from .resolve import Candidate, split_hint
 from .world import WorldState
 
 SUPPORTED_QUESTIONS = ("where is <object>", "is <object> open/closed/locked/...", "what happened to <object>",
@@ -24,6 +27,7 @@ _STATE_WORDS = {"open": "open", "opened": "open", "closed": "closed", "shut": "c
                 "unlocked": "unlocked", "on": "on", "off": "off", "clean": "clean", "dirty": "dirty",
                 "full": "full", "empty": "empty", "plugged in": "plugged_in"}
 _RECENT_EVENTS = 5
+ALL_QUESTIONS = SUPPORTED_QUESTIONS + ENTITY_QUESTIONS + TIME_QUESTIONS + HABIT_QUESTIONS
 _ABSENT_FACTOR = 0.3  # the last sighting is contradicted by a later complete view of the room
 
 _WHERE_RE = re.compile(
@@ -49,8 +53,10 @@ def answer_question(store: MemoryStore, question: str, as_of_ns: int | None = No
     intents: list[tuple[re.Pattern[str], Callable[[MemoryStore, WorldState, re.Match[str]], Answer]]] = [
         *HABIT_INTENTS,  # before "where is": "where does P03 usually put the plate?" is a preference
         (WHERE_DOES_IT_GO, where_does_it_go),  # before "where is": told placements (planning/preferences.py)
+        *TIME_INTENTS,  # before "what did you do": "what did you do after ..." names a moment
         (_DID_RE, _what_did_you_do),
         (_HAPPENED_RE, _what_happened),
+        *ENTITY_INTENTS,
         (_STATE_RE, _is_state),
         (_WHERE_RE, _where_is),
     ]
@@ -60,13 +66,13 @@ def answer_question(store: MemoryStore, question: str, as_of_ns: int | None = No
             world = WorldState.from_store(store, as_of_ns=as_of_ns)
             return handler(store, world, m)
     return Answer(success=False, error=f"unsupported question {question.strip()!r}; I can answer: "
-                                       f"{'; '.join(SUPPORTED_QUESTIONS + HABIT_QUESTIONS)}")
+                                       f"{'; '.join(ALL_QUESTIONS)}")
 
 
-def _find(world: WorldState, phrase: str) -> tuple[list[Candidate], str]:
-    """Candidates for a phrase, and the phrase as a person would repeat it ("wine glass")."""
+def _find(store: MemoryStore, world: WorldState, phrase: str) -> tuple[list[Candidate], str]:
+    """Candidates for a phrase ("my mug" included), and the phrase as a person would repeat it."""
     head, _ = split_hint(phrase)
-    return resolve_entities(phrase, world.entities.values()), " ".join(head) or phrase.strip()
+    return Grounder(store, world).find(phrase), " ".join(head) or phrase.strip()
 
 
 def _not_seen(noun: str) -> Answer:
@@ -99,9 +105,43 @@ def _last_location(store: MemoryStore, ent: Entity, as_of_ns: int | None) -> Rel
 
 
 def _where_is(store: MemoryStore, world: WorldState, m: re.Match[str]) -> Answer:
-    cands, noun = _find(world, m.group("x"))
+    phrase = m.group("x")
+    moment = BEFORE_MOVE_RE.match(phrase) or ORIGINAL_RE.match(phrase)
+    if moment is not None:
+        return _where_was(store, world, moment)
+    cands, noun = _find(store, world, phrase)
     if not cands:
         return _not_seen(noun)
+    return _where_answer(store, world, cands)
+
+
+def _where_was(store: MemoryStore, world: WorldState, moment: re.Match[str]) -> Answer:
+    """"where was the book before I moved it" / "... originally": the same answer, read as of the moment
+    before (or right after) the event the clause names, or of the first sighting."""
+    cands, noun = _find(store, world, moment.group("x"))
+    if not cands:
+        return _not_seen(noun)
+    ent = cands[0].entity
+    clause = moment.groupdict().get("clause")
+    if clause is None:
+        as_of, anchor_id = ent.first_seen_ns, ent.provenance
+    else:
+        ev = Grounder(store, world).anchor_event(clause, subject_id=ent.id)
+        if ev is None:
+            return Answer(success=True, answer=f"I have no record of {clause} for {describe(world, ent.id)}.",
+                          answer_ids=[ent.id], evidence_ids=[ent.id], confidence=0.0)
+        as_of, anchor_id = (ev.stamp_ns - 1 if moment.group("dir") == "before" else ev.stamp_ns), ev.id
+    then = WorldState.from_store(store, as_of_ns=as_of)
+    past = [c for c in _find(store, then, ent.id)[0] if c.entity.id == ent.id]
+    if not past:
+        return Answer(success=True, answer=f"I had not seen {describe(world, ent.id)} yet then.",
+                      answer_ids=[ent.id], evidence_ids=[anchor_id], confidence=0.0)
+    answer = _where_answer(store, then, past)
+    answer.evidence_ids = _dedupe([anchor_id, *answer.evidence_ids])
+    return answer
+
+
+def _where_answer(store: MemoryStore, world: WorldState, cands: list[Candidate]) -> Answer:
     ent = cands[0].entity
     past = world.as_of_ns is not None
     loc = ent.location if ent.present else _last_location(store, ent, world.as_of_ns)
@@ -137,7 +177,7 @@ def _where_is(store: MemoryStore, world: WorldState, m: re.Match[str]) -> Answer
 
 def _is_state(store: MemoryStore, world: WorldState, m: re.Match[str]) -> Answer:
     state = _STATE_WORDS[m.group("state")]
-    cands, noun = _find(world, m.group("x"))
+    cands, noun = _find(store, world, m.group("x"))
     if not cands:
         return _not_seen(noun)
     ent = cands[0].entity
@@ -163,7 +203,7 @@ def _is_state(store: MemoryStore, world: WorldState, m: re.Match[str]) -> Answer
 
 
 def _what_happened(store: MemoryStore, world: WorldState, m: re.Match[str]) -> Answer:
-    cands, noun = _find(world, m.group("x"))
+    cands, noun = _find(store, world, m.group("x"))
     if not cands:
         return _not_seen(noun)
     ent = cands[0].entity

@@ -20,8 +20,18 @@ FILLER_WORDS = frozenset({
     "the", "a", "an", "my", "your", "our", "his", "her", "their", "its", "this", "that", "these", "those",
     "some", "any", "me", "us", "please", "now", "currently", "right", "again", "today", "one",
 })
-# Prepositions that introduce a location hint after the object phrase.
-HINT_WORDS = frozenset({"in", "on", "inside", "at", "from", "near", "under", "by", "onto", "into"})
+# Prepositions that introduce a location hint after the object phrase, by what they test: containment
+# or support along the location chain, nearness to the anchor, or being what the anchor rests on.
+CHAIN_WORDS = frozenset({"in", "on", "inside", "at", "from", "onto", "into"})
+NEAR_WORDS = frozenset({"near", "by", "beside", "next", "nextto"})
+UNDER_WORDS = frozenset({"under", "below", "beneath", "underneath"})
+HINT_WORDS = CHAIN_WORDS | NEAR_WORDS | UNDER_WORDS
+# Spoken multi-word prepositions, folded into one word before splitting.
+_MULTIWORD_PREPS = ((re.compile(r"\bnext\s+to\b"), "beside"), (re.compile(r"\bclose\s+to\b"), "near"),
+                    (re.compile(r"\bin\s+front\s+of\b"), "near"), (re.compile(r"\bon\s+top\s+of\b"), "on"),
+                    (re.compile(r"\binside\s+of\b"), "in"))
+NEAR_RADIUS_M = 1.0  # "the apple next to the lemon": within arm's reach of it, or on the same surface
+UNDER_RADIUS_M = 0.5  # "the plate under the lemon": below it, horizontally within this distance
 
 _LABEL_SCORE = 1.0
 _NAME_SCORE = 2.0
@@ -29,6 +39,7 @@ _ID_SCORE = 3.0
 _SPAN_BONUS = 0.5  # per extra word a match spans: "coffee mug" prefers label coffeemug over mug
 _ATTRIBUTE_SCORE = 1.0
 _HINT_SCORE = 2.0
+_NEAR_SCORE = 1.0  # a nearby anchor adds up to this much more, the closer the better
 
 
 @dataclass(frozen=True)
@@ -36,6 +47,7 @@ class Candidate:
     entity: Entity
     score: float
     reasons: tuple[str, ...]
+    hint_holds: bool | None = None  # the location hint holds (None: the phrase had none)
 
 
 def norm(text: str) -> str:
@@ -71,11 +83,20 @@ def room_key(room_id: str) -> str:
 
 def split_hint(text: str) -> tuple[list[str], list[str]]:
     """Object words before the first location preposition, and the hint phrase after it."""
-    ws = words(text)
+    head, _, hint = split_reference(text)
+    return head, hint
+
+
+def split_reference(text: str) -> tuple[list[str], str, list[str]]:
+    """Object words, the first location preposition after them ("" when none) and the anchor words."""
+    low = text.lower()
+    for pattern, repl in _MULTIWORD_PREPS:
+        low = pattern.sub(repl, low)
+    ws = words(low)
     for i, w in enumerate(ws):
         if w in HINT_WORDS and i > 0:
-            return ws[:i], ws[i + 1:]
-    return ws, []
+            return ws[:i], w, ws[i + 1:]
+    return ws, "", []
 
 
 def _spans(ws: list[str]) -> list[tuple[int, int]]:
@@ -131,7 +152,8 @@ def resolve_rooms(text: str, entities: Iterable[Entity]) -> list[Entity]:
     return exact or [r for r in rooms if room_key(r.id) in keys]
 
 
-def _hint_ids(hint: list[str], entities: list[Entity]) -> set[str]:
+def _anchor_ids(hint: list[str], entities: list[Entity]) -> set[str]:
+    """What the hint phrase names: rooms first ("in the kitchen"), else the best-matching entities."""
     if not hint:
         return set()
     phrase = " ".join(hint)
@@ -145,22 +167,79 @@ def _hint_ids(hint: list[str], entities: list[Entity]) -> set[str]:
     return {c.entity.id for c in found if c.score == top}
 
 
-def resolve_entities(text: str, entities: Iterable[Entity], include_rooms: bool = False) -> list[Candidate]:
+def _distance(a: Entity, b: Entity, horizontal: bool = False) -> float | None:
+    if a.position is None or b.position is None:
+        return None
+    dz = 0.0 if horizontal else a.position.z - b.position.z
+    return float(((a.position.x - b.position.x) ** 2 + (a.position.y - b.position.y) ** 2 + dz ** 2) ** 0.5)
+
+
+class _HintTest:
+    """Whether an entity stands in the hint's relation to the anchor, and how well (0..1 closeness)."""
+
+    def __init__(self, prep: str, anchors: set[str], by_id: dict[str, Entity]) -> None:
+        self.prep, self.anchors, self.by_id = prep, anchors, by_id
+
+    def __call__(self, ent: Entity) -> tuple[bool, float, str]:
+        if ent.id in self.anchors:
+            return False, 0.0, ""  # "the apple next to the apple" is never the anchor itself
+        if self.prep in NEAR_WORDS:
+            return self._near(ent)
+        if self.prep in UNDER_WORDS:
+            return self._under(ent)
+        where = set(_chain(ent.id, self.by_id)) | ({ent.room} if ent.room else set())
+        hit = where & self.anchors
+        return bool(hit), 1.0, f"located at {', '.join(sorted(hit))}"
+
+    def _near(self, ent: Entity) -> tuple[bool, float, str]:
+        best: tuple[bool, float, str] = (False, 0.0, "")
+        support = ent.location.object if ent.location is not None else ""
+        for a in sorted(self.anchors):
+            anchor = self.by_id.get(a)
+            if anchor is None:
+                continue
+            d = _distance(ent, anchor)
+            if d is not None and d <= NEAR_RADIUS_M:
+                closeness = 1.0 - d / NEAR_RADIUS_M
+                if closeness >= best[1]:
+                    best = (True, closeness, f"{d:.2f} m from {a}")
+            elif d is None and support and anchor.location is not None and anchor.location.object == support:
+                best = best if best[0] else (True, 0.0, f"on {support} with {a}")
+        return best
+
+    def _under(self, ent: Entity) -> tuple[bool, float, str]:
+        for a in sorted(self.anchors):
+            anchor = self.by_id.get(a)
+            if anchor is None:
+                continue
+            if ent.id in _chain(a, self.by_id):  # the anchor rests on or in it
+                return True, 1.0, f"{a} rests on it"
+            d = _distance(ent, anchor, horizontal=True)
+            if (d is not None and d <= UNDER_RADIUS_M and ent.position is not None and anchor.position is not None
+                    and ent.position.z < anchor.position.z):
+                return True, 1.0 - d / UNDER_RADIUS_M, f"below {a}"
+        return False, 0.0, ""
+
+
+def resolve_entities(text: str, entities: Iterable[Entity], include_rooms: bool = False,
+                     boosts: dict[str, tuple[float, str]] | None = None) -> list[Candidate]:
     """Entities the phrase may mean, best first; empty when no label, name or id matches.
 
     Ranking: identity match (id > name > label, longer phrases first), then attribute values named in the
-    text ("blue"), then a location hint that holds ("in the kitchen", "on the table"), then present before
-    absent, then most recently seen.
+    text ("blue"), then what memory knows about the speaker's things (``boosts``: id -> (score, why), e.g.
+    "my mug" from a possession fact), then a location hint that holds ("in the kitchen", "on the table",
+    "next to the lemon", "under the lemon"), then present before absent, then most recently seen.
     """
     pool = list(entities)
     by_id = {e.id: e for e in pool}
-    head, hint = split_hint(text)
+    head, prep, hint = split_reference(text)
     if not head:
         return []
-    hint_ids = _hint_ids(hint, pool)
-    if hint and not hint_ids:
+    anchors = _anchor_ids(hint, pool)
+    if hint and not anchors:
         # the "hint" may be part of the name itself ("cup of tea", "bottle of wine"): match it all
-        head, hint = head + hint, []
+        head, prep, hint = head + [prep] + hint, "", []
+    test = _HintTest(prep, anchors, by_id) if anchors else None
     ranked: list[Candidate] = []
     for ent in pool:
         if ent.label == ROOM_LABEL and not include_rooms:
@@ -175,11 +254,16 @@ def resolve_entities(text: str, entities: Iterable[Entity], include_rooms: bool 
         if attrs:
             score += _ATTRIBUTE_SCORE * len(attrs)
             reasons.append(f"attributes {', '.join(sorted(attrs))}")
-        if hint_ids:
-            where = set(_chain(ent.id, by_id)) | ({ent.room} if ent.room else set())
-            if where & hint_ids:
-                score += _HINT_SCORE
-                reasons.append(f"located at {', '.join(sorted(where & hint_ids))}")
-        ranked.append(Candidate(entity=ent, score=score, reasons=tuple(reasons)))
+        if boosts and ent.id in boosts:
+            extra, boost_why = boosts[ent.id]
+            score += extra
+            reasons.append(boost_why)
+        holds: bool | None = None
+        if test is not None:
+            holds, closeness, hint_why = test(ent)
+            if holds:
+                score += _HINT_SCORE + (_NEAR_SCORE * closeness if prep in NEAR_WORDS | UNDER_WORDS else 0.0)
+                reasons.append(hint_why)
+        ranked.append(Candidate(entity=ent, score=score, reasons=tuple(reasons), hint_holds=holds))
     ranked.sort(key=lambda c: (-c.score, not c.entity.present, -c.entity.last_seen_ns, c.entity.id))
     return ranked

@@ -1,0 +1,128 @@
+"""Information intents beyond "where is": which, what colour, how many, usable, when, what happened
+after/before, "before I moved it", possession and spatial references — over a real SQLite memory."""
+
+from __future__ import annotations
+
+import pytest
+
+from memory_node.core.models import ActivityObservation, Point, UtteranceObservation
+from memory_node.core.store import MemoryStore
+from memory_node.planning.ask import answer_question
+
+T0 = 1_000_000_000
+
+
+@pytest.fixture
+def home(mem) -> MemoryStore:
+    """Kitchen: a lemon on a plate with an apple beside it and another apple across the room; two mugs
+    (blue and red); a locked cabinet; a book that later moved from the table to the shelf; a washing
+    machine that failed to open; the user said which mug is theirs."""
+    e = mem.ent
+    mem.scene(T0, [
+        e("table_1", "table", position=Point(x=0, y=0, z=0.4)),
+        e("counter_1", "counter", position=Point(x=3, y=0, z=0.45)),
+        e("plate_1", "plate", position=Point(x=0.1, y=0, z=0.76)),
+        e("lemon_1", "lemon", position=Point(x=0.1, y=0, z=0.8), attributes={"color": "yellow"}),
+        e("apple_1", "apple", position=Point(x=0.3, y=0.1, z=0.8), attributes={"color": "red"}),
+        e("apple_2", "apple", position=Point(x=3.0, y=0.1, z=0.95), attributes={"color": "green"}),
+        e("mug_1", "mug", attributes={"color": "blue"}),
+        e("mug_2", "mug", attributes={"color": "red"}),
+        e("cabinet_1", "cabinet", states=["closed", "locked"]),
+        e("shelf_1", "shelf"),
+        e("book_1", "book"),
+        e("washingmachine_1", "washing machine", states=["closed"]),
+    ], [("plate_1", "on", "table_1"), ("lemon_1", "on", "plate_1"), ("apple_1", "on", "table_1"),
+        ("apple_2", "on", "counter_1"), ("mug_1", "on", "counter_1"), ("mug_2", "on", "table_1"),
+        ("book_1", "on", "table_1")])
+    mem.store.ingest_utterance(UtteranceObservation(stamp_ns=T0 + 10, speaker="alice",
+                                                    text="My mug is the blue one."))
+    mem.feedback(T0 + 20, "open", ["washingmachine_1"], success=False, message="door jammed")
+    mem.store.ingest_activity(ActivityObservation(stamp_ns=T0 + 30, actor="alice", verb="move",
+                                                  objects=["book_1"], text="moved the book to the shelf"))
+    mem.scene(T0 + 40, [e("book_1", "book")], [("book_1", "on", "shelf_1")])
+    mem.feedback(T0 + 50, "pick", ["apple_1"], success=True)
+    return mem.store
+
+
+def ask(store: MemoryStore, q: str):
+    a = answer_question(store, q)
+    assert a.success, a.error
+    return a
+
+
+def test_possession_resolves_my_mug(home: MemoryStore) -> None:
+    a = ask(home, "where is my mug?")
+    assert "mug_1" in a.answer and "counter_1" in a.answer_ids
+    a = ask(home, "which mug is mine?")
+    assert a.answer_ids == ["mug_1"] and "blue" in a.answer
+    assert ask(home, "what colour is my mug?").answer.endswith("is blue.")
+    assert ask(home, "what colour is alice's mug?").answer.endswith("is blue.")
+    assert "Nobody told me" in ask(home, "which mug is bob's?").answer
+
+
+def test_spatial_references(home: MemoryStore) -> None:
+    a = ask(home, "which apple is next to the lemon?")
+    assert a.answer_ids == ["apple_1"]
+    assert ask(home, "where is the apple next to the lemon").answer_ids[0] == "table_1"
+    assert ask(home, "which apple is on the counter?").answer_ids == ["apple_2"]
+    a = ask(home, "what is the colour of the plate under the lemon")
+    assert "plate_1" in a.answer_ids and "no record" in a.answer  # the plate has no colour recorded
+    assert ask(home, "which plate is under the lemon?").answer_ids == ["plate_1"]
+    a = ask(home, "which apple is next to the banana?")
+    assert a.confidence == 0.0 and "nothing called banana" in a.answer
+
+
+def test_which_state_and_attribute(home: MemoryStore) -> None:
+    assert ask(home, "which cabinet is locked?").answer_ids == ["cabinet_1"]
+    assert ask(home, "which mug is red?").answer_ids == ["mug_2"]
+    a = ask(home, "which washing machine is locked?")
+    assert "failed before" in a.answer and a.answer_ids == ["washingmachine_1"]
+    assert ask(home, "which shelf is open?").confidence == 0.0
+
+
+def test_how_many(home: MemoryStore, mem) -> None:
+    a = ask(home, "how many apples are there?")
+    assert a.answer.startswith("2") and sorted(a.answer_ids) == ["apple_1", "apple_2"]
+    assert ask(home, "how many apples are on the table?").answer_ids == ["apple_1"]
+    assert ask(home, "how many bananas do you see?").answer == "I have not seen any bananas."
+    mem.scene(T0 + 60, [mem.ent("counter_1", "counter")], [], room="kitchen_201", complete=True)
+    a = ask(home, "how many apples are there")
+    assert "gone" in a.answer  # the complete view without them retired them
+
+
+def test_usable(home: MemoryStore) -> None:
+    a = ask(home, "is the washing machine usable?")
+    assert a.answer.startswith("No") and "door jammed" in a.answer
+    assert ask(home, "can I use the cabinet?").answer.startswith("No: it is locked")
+    assert ask(home, "is the shelf usable").answer.startswith("Yes, as far as I know")
+    assert ask(home, "is the toaster usable").confidence == 0.0
+
+
+def test_when_and_order(home: MemoryStore) -> None:
+    a = ask(home, "when did you last see the book?")
+    assert "1970-01-01 00:00:01 UTC" in a.answer
+    a = ask(home, "when did alice move the book?")
+    assert "moved" in a.answer
+    a = ask(home, "when did you open the washing machine?")
+    assert "door jammed" in a.answer
+    a = ask(home, "what happened after you opened the washing machine?")
+    assert "alice: moved the book" in a.answer and "pick(apple_1)" in a.answer
+    assert a.answer.index("alice: moved the book") < a.answer.index("pick(apple_1)")
+    a = ask(home, "what happened before you picked the apple?")
+    assert "book_1 moved from on table_1 to on shelf_1" in a.answer
+    assert "I have no record" in ask(home, "when did you close the fridge").answer
+
+
+def test_where_before_i_moved_it(home: MemoryStore) -> None:
+    assert ask(home, "where is the book?").answer_ids[0] == "shelf_1"
+    a = ask(home, "where was the book before I moved it?")
+    assert a.answer_ids[0] == "table_1" and a.answer.startswith("At that time")
+    assert ask(home, "where was the book originally").answer_ids[0] == "table_1"
+    assert ask(home, "where was the book after I moved it?").answer_ids[0] == "shelf_1"
+    # no move of the lemon: an explicit "no record", not a guess
+    assert ask(home, "where was the lemon before I moved it").confidence == 0.0
+
+
+def test_what_did_i_do(home: MemoryStore) -> None:
+    a = ask(home, "what did I do?")
+    assert "moved the book" in a.answer and "My mug is the blue one" in a.answer
