@@ -14,13 +14,17 @@ from collections.abc import Callable
 from ..core.models import Plan, PlanResult, SkillCall
 from ..core.rules import explain_placement
 from ..core.store import MemoryStore
+from .drink import remembered_drink
+from .grounding import Grounder
 from .phrasing import describe, name_of, step_text
 from .resolve import resolve_entities, resolve_rooms, split_hint
+from .search import SearchFailed, find_steps, preconditions_hold
 from .skills import Skill, SkillLibrary
 from .validator import PlanValidator
 from .world import WorldState
 
 SUPPORTED_INSTRUCTIONS = ("bring/fetch/get me <object> [to <person or room>]",
+                          "make/prepare me a drink | make <person> a drink (robots with a pour skill)",
                           "put/place <object> on/in <receptacle>",
                           "put away / tidy up <object> (where memory learned it goes)",
                           "open <container>", "close <container>")
@@ -30,6 +34,9 @@ _BRING_RE = re.compile(r"^(?:bring|fetch|get|grab|hand)\s+(?:me\s+)?(?P<x>.+?)(?
 _AWAY_RE = re.compile(r"^(?:(?:put|place)\s+away\s+(?P<a>.+)|(?:put|place)\s+(?P<b>.+?)\s+away|"
                       r"(?:tidy|clean|clear)(?:\s+up|\s+away)?\s+(?P<c>.+))$")
 _PUT_RE = re.compile(r"^(?:put|place|move|set)\s+(?P<rest>.+)$")
+_DRINK_RE = re.compile(r"^(?:prepare|make|fix|mix|pour)\s+(?:(?:me|us)\s+|(?P<who2>[a-z][a-z0-9_\-]*)\s+)?"
+                       r"(?:a|my|the|some|her|his|their|our)?\s*(?:usual\s+)?(?:drink|beverage)"
+                       r"(?:\s+for\s+(?P<who>.+))?$")
 _OPEN_RE = re.compile(r"^(?P<verb>open|close|shut)\s+(?P<x>.+)$")
 _PUT_RELATIONS = {"on": "on", "onto": "on", "in": "in", "into": "in", "inside": "in"}
 
@@ -50,6 +57,7 @@ def plan_request(store: MemoryStore, library: SkillLibrary, instruction: str, ro
     text = _POLITE_RE.sub("", " ".join(instruction.strip().lower().split())).rstrip(" .!?")
     text = re.sub(r"\s+please$", "", text)
     intents: list[tuple[re.Pattern[str], Callable[[_PlanBuilder, re.Match[str]], None]]] = [
+        (_DRINK_RE, _PlanBuilder.prepare_drink),
         (_BRING_RE, _PlanBuilder.bring),
         (_AWAY_RE, lambda b, m: b.put_away(m, store, as_of_ns)),
         (_PUT_RE, _PlanBuilder.put),
@@ -60,7 +68,8 @@ def plan_request(store: MemoryStore, library: SkillLibrary, instruction: str, ro
         if not m:
             continue
         world = WorldState.from_store(store, as_of_ns=as_of_ns, hands=library.hands)
-        builder = _PlanBuilder(library, world, Plan(robot=robot, instruction=instruction.strip()))
+        builder = _PlanBuilder(library, world, Plan(robot=robot, instruction=instruction.strip()),
+                               Grounder(store, world))
         try:
             handler(builder, m)
         except PlanningError as e:
@@ -74,8 +83,9 @@ class _PlanBuilder:
     """Appends steps while tracking, in its own copy of the world, what each step changes, so later steps
     are planned from the state the earlier ones leave behind."""
 
-    def __init__(self, library: SkillLibrary, world: WorldState, plan: Plan) -> None:
+    def __init__(self, library: SkillLibrary, world: WorldState, plan: Plan, grounder: Grounder) -> None:
         self.library = library
+        self.grounder = grounder  # phrases -> ids, with what memory was told ("my mug")
         self.world = world  # as memory has it: what the validator checks against
         self.state = world.copy()  # as the plan so far leaves it
         self.plan = plan
@@ -87,10 +97,13 @@ class _PlanBuilder:
     def bring(self, m: re.Match[str]) -> None:
         who = (m.group("who") or "").strip()
         obj = self._resolve(m.group("x"))
-        self._fetch(obj)
         person = self._requester(who)
-        if person is not None:
-            self._go_to(person)
+        if obj not in self.state.holding:
+            self._check_fetchable(obj)
+        hand_over = preconditions_hold(self._skill("handover"), (obj,))
+        there = (lambda s: s.robot_at == person) if person is not None else (lambda s: True)
+        self._achieve(lambda s: obj in s.holding and hand_over(s) and there(s), [obj],
+                      f"bring {describe(self.world, obj)}", places=(person,) if person else ())
         self._add("handover", obj)
         to = describe(self.world, person) if person else "you"
         self.summary = f"bring {describe(self.world, obj)} {self._where_text(obj)} to {to}"
@@ -144,6 +157,36 @@ class _PlanBuilder:
         raise PlanningError(f"every {phrase} I know is locked or failed to open: "
                             + ", ".join(describe(self.world, c) for c in candidates))
 
+    def prepare_drink(self, m: re.Match[str]) -> None:
+        """Pour the person's remembered beverages into their remembered cup, in the remembered order,
+        putting each bottle back where it stood. Needs a library with a ``pour`` role (the G1's)."""
+        who = (m.group("who") or m.group("who2") or "").strip()
+        person = self.grounder.speaker if who in ("", "me", "us") else who.removesuffix("'s")
+        pour, place = self._skill("pour"), self._skill("place")
+        drink = remembered_drink(self.grounder, person)
+        if not drink.beverages:
+            raise PlanningError(f"I do not know what {person} drinks: show me once, or tell me "
+                                "(e.g. 'I prefer orange juice')")
+        if not drink.cup:
+            raise PlanningError(f"I do not know which cup is {person}'s: tell me (e.g. 'my cup is the red one')")
+        cup = drink.cup
+        self._check_openable(self.state.closed_containers(cup))
+        for bev in drink.beverages:
+            self._check_fetchable(bev)
+            home = self.state.locations.get(bev)
+            self._achieve(preconditions_hold(pour, (bev, cup)), [bev, cup], f"pour {describe(self.world, bev)}")
+            self._add("pour", bev, cup, skill=pour)
+            if home is not None and home[1] != cup:
+                self._achieve(preconditions_hold(place, (bev, home[1])), [bev, home[1]],
+                              f"put {describe(self.world, bev)} back")
+                self._add("place", bev, home[1], skill=place,
+                          text=f"put {describe(self.world, bev)} back {home[0]} {describe(self.world, home[1])}")
+        for ev in drink.evidence_ids:
+            if ev not in self.plan.evidence_ids:
+                self.plan.evidence_ids.append(ev)
+        poured = " then ".join(describe(self.world, b) for b in drink.beverages)
+        self.summary = f"{person}'s drink: {poured} into {describe(self.world, cup)} ({'; '.join(drink.sources)})"
+
     def open_or_close(self, m: re.Match[str]) -> None:
         opening = m.group("verb") == "open"
         target = self._resolve(m.group("x"))
@@ -153,16 +196,16 @@ class _PlanBuilder:
             self.summary = f"{describe(self.world, target)} is already {'open' if opening else 'closed'}"
             self.notes.append("nothing to do")
             return
-        self._go_to(self._furniture(target))
-        self._open_chain(target, open_self=opening)  # reach it first if it is inside something closed
-        if not opening:
-            self._add("close", target)
+        self._check_openable(self.state.closed_containers(target) + ([target] if opening else []))
+        state = "open" if opening else "closed"
+        self._achieve(lambda s: state in s.states.get(target, set()), [target],
+                      f"{'open' if opening else 'close'} {describe(self.world, target)}")
         self.summary = f"{'open' if opening else 'close'} {describe(self.world, target)}"
 
     # ---- building blocks -------------------------------------------------------------------------
 
     def _resolve(self, phrase: str) -> str:
-        cands = resolve_entities(phrase, self.world.entities.values())
+        cands = self.grounder.find(phrase)
         if not cands:
             head, _ = split_hint(phrase)
             raise PlanningError(f"no memory of {' '.join(head) or phrase.strip()}")
@@ -175,19 +218,16 @@ class _PlanBuilder:
         for i, w in enumerate(ws):
             if w in _PUT_RELATIONS and 0 < i < len(ws) - 1:
                 obj_phrase, target_phrase = " ".join(ws[:i]), " ".join(ws[i + 1:])
-                objs = resolve_entities(obj_phrase, self.world.entities.values())
-                targets = resolve_entities(target_phrase, self.world.entities.values())
+                objs = self.grounder.find(obj_phrase)
+                targets = self.grounder.find(target_phrase)
                 if objs and targets:
                     return objs[0].entity.id, _PUT_RELATIONS[w], targets[0].entity.id
         if not any(w in _PUT_RELATIONS for w in ws):
             raise PlanningError("say where to put it: put <object> on/in <receptacle>")
         raise PlanningError(f"no memory of the object or the receptacle in {rest!r}")
 
-    def _fetch(self, obj: str) -> None:
-        """Get ``obj`` into a hand: go where memory last saw it, open what encloses it, pick it."""
-        if obj in self.state.holding:
-            self.notes.append(f"already holding {describe(self.world, obj)}")
-            return
+    def _check_fetchable(self, obj: str) -> None:
+        """Why ``obj`` cannot be fetched, as the user should hear it (the search would only say "no plan")."""
         ent = self.world.entities[obj]
         if self.world.is_room(obj) or self.world.is_person(obj):
             raise PlanningError(f"{describe(self.world, obj)} is not something I can carry")
@@ -197,39 +237,54 @@ class _PlanBuilder:
         if obj not in self.world.locations:
             raise PlanningError(f"I have seen {describe(self.world, obj)} but do not know what it is on "
                                 "or in")
-        self._go_to(self._furniture(obj))
-        self._open_chain(obj, open_self=False)
-        self._add("pick", obj)
+        self._check_openable(self.state.closed_containers(obj))
 
     def _fetch_and_place(self, obj: str, relation: str, target: str) -> None:
         """Pick ``obj`` up and set it on or in ``target``, opening ``target`` first when it goes inside."""
-        self._fetch(obj)
-        self._go_to(self._furniture(target))
+        if obj not in self.state.holding:
+            self._check_fetchable(obj)
         into_closed = relation == "in" and "closed" in self.state.states.get(target, set())
-        self._open_chain(target, open_self=into_closed)
+        self._check_openable(self.state.closed_containers(target) + ([target] if into_closed else []))
+        place = self._skill("place")
+        ready = preconditions_hold(place, (obj, target))
+        goal = (lambda s: ready(s) and "open" in s.states.get(target, set())) if into_closed else ready
+        self._achieve(goal, [obj, target], f"place {describe(self.world, obj)} {relation} "
+                                           f"{describe(self.world, target)}")
         self._add("place", obj, target,
                   text=f"place {describe(self.world, obj)} {relation} {describe(self.world, target)}")
 
-    def _furniture(self, ent_id: str) -> str:
-        return self.state.furniture(ent_id) or ent_id
+    def _achieve(self, goal: Callable[[WorldState], bool], targets: list[str], what: str,
+                 places: tuple[str, ...] = ()) -> None:
+        """Append the shortest skill sequence (``search.find_steps``) after which ``goal`` holds. The search
+        may act on the targets and the containers around them, and go to their furniture and ``places``."""
+        objects = list(targets)
+        for t in targets:
+            objects += [c for c in self.state.chain(t) if not self.state.is_room(c)]
+        # furniture first: breadth-first search takes the first of equally short plans, and standing at the
+        # furniture is how the shipped libraries reach things; a library may want the thing itself
+        spots = [f for f in (self.state.furniture(t) for t in targets) if f] + list(places) + \
+            [t for t in targets if not self.state.is_room(t) and t not in self.state.holding]
+        try:
+            steps, _ = find_steps(self.library, self.state, goal, objects, spots)
+        except SearchFailed as e:
+            why = str(e)
+            if len(self.state.holding) >= self.library.hands:
+                # the search never sets down what the robot already carries: that would move someone's
+                # things without being asked
+                why = f"my hands are full ({', '.join(describe(self.world, h) for h in sorted(self.state.holding))})"
+            raise PlanningError(f"cannot {what}: {why}") from None
+        for step in steps:
+            self._add(step.skill.role, *step.args, skill=step.skill)
 
-    def _go_to(self, place: str) -> None:
-        if self.state.robot_at == place:
-            return
-        self._add("navigate", place)
-
-    def _open_chain(self, ent_id: str, open_self: bool) -> None:
-        """Open the closed containers around ``ent_id`` (and ``ent_id`` itself when asked), outermost
-        first; refuse if one is locked or opening it is a failure memory already saw."""
-        to_open = self.state.closed_containers(ent_id) + ([ent_id] if open_self else [])
+    def _check_openable(self, containers: list[str]) -> None:
+        """Refuse, with the reason, when a container that must be opened is locked or failed to open."""
         skill = self._skill("open")
-        for container in to_open:
+        for container in containers:
             if "locked" in self.state.states.get(container, set()):
                 raise PlanningError(f"{describe(self.world, container)} is locked")
             failure = self.state.known_failure(skill.name, [container])
             if failure is not None:
                 raise PlanningError(f"cannot open {describe(self.world, container)}: {failure.reason()}")
-            self._add("open", container)
 
     def _requester(self, who: str) -> str | None:
         """Whom to hand it to: the named person (or room), else the most recently seen person, else the
@@ -257,8 +312,8 @@ class _PlanBuilder:
             raise PlanningError(f"robot {self.library.robot} has no {role} skill")
         return skill
 
-    def _add(self, role: str, *args: str, text: str = "") -> None:
-        skill = self._skill(role)
+    def _add(self, role: str, *args: str, text: str = "", skill: Skill | None = None) -> None:
+        skill = skill or self._skill(role)
         if len(args) != len(skill.args):
             raise PlanningError(f"the {role} step needs {len(args)} argument(s) but {self.library.robot}'s "
                                 f"{skill.signature()} takes {len(skill.args)}")

@@ -94,9 +94,11 @@ class WorldState:
     def copy(self) -> WorldState:
         """A world to dry-run in: the facts a step can change are copied; entity records and failures,
         which no step changes, are shared (a deep copy of hundreds of entities per request is waste)."""
+        # state sets are replaced, never mutated, when a step changes them (``_apply_state``), so the
+        # copy may share them: a planner's search copies the world once per node it expands
         return replace(self, locations=dict(self.locations),
                        location_provenance=dict(self.location_provenance),
-                       states={k: set(v) for k, v in self.states.items()}, holding=set(self.holding))
+                       states=dict(self.states), holding=set(self.holding))
 
     # ---- reading ---------------------------------------------------------------------------------
 
@@ -224,14 +226,15 @@ class WorldState:
             self._apply_state(x, name, pred.negated)
 
     def _apply_state(self, ent_id: str, state: str, negated: bool) -> None:
-        states = self.states.setdefault(ent_id, set())
+        states = set(self.states.get(ent_id, ()))  # a new set: copies of this world share the old one
         if negated:
             states.discard(state)
-            return
-        for implied in (state, STATE_IMPLIES.get(state)):
-            if implied is not None:
-                states.difference_update(state_family(implied))
-        states.add(state)
+        else:
+            for implied in (state, STATE_IMPLIES.get(state)):
+                if implied is not None:
+                    states.difference_update(state_family(implied))
+            states.add(state)
+        self.states[ent_id] = states
 
 
 def known_failures(store: MemoryStore, as_of_ns: int | None = None) -> dict[tuple[str, str], KnownFailure]:
