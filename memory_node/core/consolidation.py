@@ -372,13 +372,14 @@ def knowledge(store: MemoryStore, kind: KnowledgeKind | None = None, actor: str 
               as_of_ns: int | None = None, params: ConsolidationParams = DEFAULT_PARAMS) -> list[Knowledge]:
     """Knowledge as memory stood at ``as_of_ns`` (now when None), strongest first.
 
-    Now: the stored results, after consolidating on demand if events changed since the last run.
+    Now: the stored results, after consolidating on demand if events changed since the last run (a
+    read-only store cannot store a run: it computes the same records without storing them).
     As of t: the stored results if the last run saw no event after t, else recomputed from events up to t.
     """
     fp, _, _, _ = fingerprint(store, params)
     last = latest_run(store)
     fresh = last is not None and last["fingerprint"] == fp
-    if not fresh and as_of_ns is None:
+    if not fresh and as_of_ns is None and not store.read_only:
         run_consolidation(store, params)
         fresh = True
     if fresh and (as_of_ns is None or last is None or last["window_to_ns"] is None

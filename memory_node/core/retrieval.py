@@ -678,6 +678,8 @@ class Retriever:
         if len(self._vectors) + len(vectors) > _MEMORY_CACHE_MAX:
             self._vectors.clear()
         self._vectors.update({t: np.asarray(v, dtype=np.float32) for t, v in vectors.items()})
+        if self.store.read_only:  # a reader's vectors stay in memory; the writer caches its own
+            return
         try:
             with self.store.transaction() as db:
                 db.executemany("INSERT OR REPLACE INTO embedding_cache VALUES(?, ?, ?, ?)",

@@ -2,6 +2,8 @@
 
 One writer (the node's executor thread) owns a ``MemoryStore``; every ingested message is one transaction,
 so a crash loses at most the message being written and never leaves half of one behind (WAL mode).
+Other threads read through their own read-only connection (``MemoryStore.open_reader``): WAL lets them read
+while the writer writes, and each new read transaction sees everything the writer has committed.
 Reads "as of" a time use the validity intervals, so nothing a later message did leaks into the past.
 """
 
@@ -56,22 +58,56 @@ class MemoryStore:
     """Typed persistent memory over one SQLite file (frames as image files beside it)."""
 
     def __init__(self, path: str | Path, frame_dir: str | Path | None = None,
-                 frame_similarity_threshold: float = 6.0, association_radius: float = 0.5):
+                 frame_similarity_threshold: float = 6.0, association_radius: float = 0.5, *,
+                 read_only: bool = False):
         self.path = Path(path)
         in_memory = str(path) == ":memory:"
-        if not in_memory:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.read_only = read_only
         self.frame_dir = Path(frame_dir) if frame_dir else (
             self.path.parent / "frames" if not in_memory else Path("/tmp/memory_node_frames"))
         self.frame_similarity_threshold = frame_similarity_threshold
         self.association_radius = association_radius  # metres, for entities observed without a stable id
+        # admission gate state: last admitted thumbnail and visible set per room (rebuilt lazily)
+        self._last_frame: dict[str, tuple[list[float], frozenset[str]]] = {}
+        if read_only:
+            self._db = self._connect_reader(in_memory)
+            return
+        if not in_memory:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
         self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.execute("PRAGMA foreign_keys=ON")
         self._migrate()
-        # admission gate state: last admitted thumbnail and visible set per room (rebuilt lazily)
-        self._last_frame: dict[str, tuple[list[float], frozenset[str]]] = {}
+
+    @classmethod
+    def open_reader(cls, path: str | Path, frame_dir: str | Path | None = None) -> MemoryStore:
+        """A read-only store on the memory file a writer has opened, for reading on another thread.
+
+        Every read method works; every write raises ``sqlite3.OperationalError``. Reads run outside any
+        transaction (each statement sees what the writer has committed) unless grouped by ``snapshot()``.
+        """
+        return cls(path, frame_dir, read_only=True)
+
+    def _connect_reader(self, in_memory: bool) -> sqlite3.Connection:
+        if in_memory:
+            raise ValueError("a reader needs a memory file; an in-memory database has no second connection")
+        if not self.path.is_file():
+            raise FileNotFoundError(f"no memory at {self.path} (open the writer first)")
+        db = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True, check_same_thread=False,
+                             isolation_level=None)
+        try:
+            mode = db.execute("PRAGMA journal_mode").fetchone()[0]
+            version = db.execute("PRAGMA user_version").fetchone()[0]
+            if mode != "wal":  # in rollback-journal mode a reader and the writer would lock each other out
+                raise RuntimeError(f"{self.path} is not in WAL mode (open the writer first)")
+            if version != SCHEMA_VERSION:
+                raise RuntimeError(f"{self.path} has memory schema {version}, this reader expects "
+                                   f"{SCHEMA_VERSION} (the writer migrates it)")
+        except BaseException:
+            db.close()
+            raise
+        return db
 
     # ---- schema --------------------------------------------------------------------------------
 
@@ -99,7 +135,25 @@ class MemoryStore:
         return self._tx()
 
     @contextmanager
+    def snapshot(self) -> Iterator[None]:
+        """Reads inside see one committed state of memory, as a request that reads many tables needs.
+
+        On a reader: one read transaction, ended on exit, so the next snapshot sees what the writer has
+        committed since (keep it short: while it is open the writer's log cannot be checkpointed past it).
+        On the writer: nothing to do, its own thread is the only one that changes memory. Nests."""
+        if not self.read_only or self._db.in_transaction:
+            yield
+            return
+        self._db.execute("BEGIN")
+        try:
+            yield
+        finally:
+            self._db.execute("COMMIT")  # a read transaction: nothing to commit, it only ends the snapshot
+
+    @contextmanager
     def _tx(self) -> Iterator[sqlite3.Connection]:
+        if self.read_only:
+            raise sqlite3.OperationalError(f"read-only MemoryStore on {self.path}: writes go through the writer")
         self._db.execute("BEGIN IMMEDIATE")
         try:
             yield self._db
@@ -110,7 +164,8 @@ class MemoryStore:
             self._db.execute("COMMIT")
 
     def close(self) -> None:
-        self._db.execute("PRAGMA optimize")  # keeps the query planner's statistics current (SQLite's advice)
+        if not self.read_only:
+            self._db.execute("PRAGMA optimize")  # keeps the query planner's statistics current (SQLite's advice)
         self._db.close()
 
     # ---- write path ----------------------------------------------------------------------------

@@ -29,6 +29,11 @@ Every request returns an ``LlmAccount`` (model calls, tokens from the API's ``us
 side is always zero because memory is written without an LLM). ``LlmStats`` sums accounts for a node's
 ``/diagnostics``. The ``openai`` package is imported only when a request is made, so the deterministic
 path needs nothing of it.
+
+Nothing here writes memory, so a node serves these requests on a thread of its own over a read-only store
+(``MemoryStore.open_reader``) while its executor keeps ingesting. Reads are grouped into snapshots
+(``MemoryStore.snapshot``): the world state at the start of a request, then one per tool call and one for a
+fallback, so each sees whole messages and every tool call sees what was committed before it.
 """
 
 from __future__ import annotations
@@ -37,9 +42,10 @@ import json
 import logging
 import os
 import re
+import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
@@ -112,7 +118,8 @@ class LlmAccount(BaseModel):
 
 @dataclass
 class LlmStats:
-    """Running totals of a node's LLM requests, for ``/diagnostics``."""
+    """Running totals of a node's LLM requests, for ``/diagnostics``. Thread-safe: requests are served on
+    one thread and the totals published from another."""
 
     requests: int = 0
     calls: int = 0
@@ -122,19 +129,25 @@ class LlmStats:
     fallbacks: int = 0
     latency_s: float = 0.0
     last_fallback_reason: str = ""
+    _lock: threading.Lock = field(default_factory=threading.Lock, init=False, repr=False, compare=False)
 
     def add(self, account: LlmAccount) -> None:
-        self.requests += 1
-        self.calls += account.model_calls
-        self.tool_calls += account.tool_calls
-        self.tokens_in += account.tokens_in
-        self.tokens_out += account.tokens_out
-        self.latency_s += account.latency_s
-        if account.fallback:
-            self.fallbacks += 1
-            self.last_fallback_reason = account.fallback_reason
+        with self._lock:
+            self.requests += 1
+            self.calls += account.model_calls
+            self.tool_calls += account.tool_calls
+            self.tokens_in += account.tokens_in
+            self.tokens_out += account.tokens_out
+            self.latency_s += account.latency_s
+            if account.fallback:
+                self.fallbacks += 1
+                self.last_fallback_reason = account.fallback_reason
 
     def as_dict(self) -> dict[str, int | float | str]:
+        with self._lock:
+            return self._totals()
+
+    def _totals(self) -> dict[str, int | float | str]:
         return {"llm_requests": self.requests, "llm_calls": self.calls, "llm_tool_calls": self.tool_calls,
                 "llm_tokens_in": self.tokens_in, "llm_tokens_out": self.tokens_out,
                 "llm_fallbacks": self.fallbacks, "llm_latency_s": round(self.latency_s, 3),
@@ -404,24 +417,30 @@ class LlmPlanner:
         """Answer ``question`` through the model; the deterministic answer when the model's cannot be used."""
         start = time.monotonic()
         account = LlmAccount(kind="question", model=self.config.model)
+
+        def deterministic() -> Answer:
+            with store.snapshot():
+                return answer_question(store, question, as_of_ns=as_of_ns)
+
         try:
             if not question or not question.strip():
                 raise _Fallback("empty question")
             result = self._answer(store, question.strip(), as_of_ns, account)
             account.used_llm = True
         except _Fallback as why:
-            result = self._fallback(account, str(why), lambda: answer_question(store, question, as_of_ns=as_of_ns))
+            result = self._fallback(account, str(why), deterministic)
         except Exception as err:  # noqa: BLE001 - any failure of the LLM path is a fallback, never an outage
             log.exception("LLM question path failed")
             result = self._fallback(account, f"internal error: {type(err).__name__}: {quote(str(err))}",
-                                    lambda: answer_question(store, question, as_of_ns=as_of_ns))
+                                    deterministic)
         account.latency_s = time.monotonic() - start
         log.info("llm %s", account.summary())  # the node logs it as a warning on fallback
         return result, account
 
     def _answer(self, store: MemoryStore, question: str, as_of_ns: int | None, account: LlmAccount) -> Answer:
         client = self._client_or_reason()
-        world = WorldState.from_store(store, as_of_ns=as_of_ns)
+        with store.snapshot():
+            world = WorldState.from_store(store, as_of_ns=as_of_ns)
         tools = MemoryTools(store, world)
         specs = [t.spec() for t in tools.tools()] + [ANSWER_TOOL]
         budget = max(0, self.config.max_question_tool_calls)
@@ -487,7 +506,8 @@ class LlmPlanner:
         robot = robot or library.robot
 
         def deterministic() -> PlanResult:
-            return plan_request(store, library, instruction, robot=robot, as_of_ns=as_of_ns)
+            with store.snapshot():
+                return plan_request(store, library, instruction, robot=robot, as_of_ns=as_of_ns)
 
         try:
             if robot != library.robot:
@@ -509,7 +529,8 @@ class LlmPlanner:
     def _plan(self, store: MemoryStore, library: SkillLibrary, instruction: str, robot: str,
               as_of_ns: int | None, account: LlmAccount) -> PlanResult:
         client = self._client_or_reason()
-        world = WorldState.from_store(store, as_of_ns=as_of_ns, hands=library.hands)
+        with store.snapshot():
+            world = WorldState.from_store(store, as_of_ns=as_of_ns, hands=library.hands)
         tools = MemoryTools(store, world)
         specs = [t.spec() for t in tools.tools()] + [SUBMIT_PLAN_TOOL]
         iterations = max(0, self.config.max_plan_iterations)

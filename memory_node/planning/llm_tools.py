@@ -335,7 +335,8 @@ class MemoryTools:
         allowed = set(tool.parameters.get("properties", {}))
         args = {k: v for k, v in args.items() if k in allowed}
         try:
-            return tool.run(**args)
+            with self.store.snapshot():  # one committed state per call (a reader sees each new commit)
+                return tool.run(**args)
         except TypeError as e:
             return {"error": f"bad arguments for {name}: {e}"}
         except ValueError as e:  # InvalidInput is a ValueError

@@ -1,8 +1,13 @@
 """The memory_node ROS 2 node: thin glue between topics/services and the memory engine.
 
-Threading: every callback that touches memory runs on one single-threaded executor, in arrival order, so
-the store has exactly one writer and reads see whole messages. ``~/sync`` blocks while it waits, so it is
-served by a small companion node on its own executor thread that only reads the ingest counters.
+Threading: every callback that writes memory runs on one single-threaded executor, in arrival order, so
+the store has exactly one writer and reads see whole messages. Two kinds of request would hold that executor
+up, so small companion nodes serve them on executor threads of their own, under this node's service names:
+``~/sync`` (it blocks while it waits; its companion only reads the ingest counters), and, in LLM mode,
+``~/ask`` and ``~/plan`` (a model may take seconds; their companion reads memory through its own read-only
+SQLite connection, which sees each message the writer has committed, and runs any fallback to the
+deterministic path there too). Without an LLM, ``~/ask`` and ``~/plan`` stay on the main executor: they
+take milliseconds and read the writer's connection.
 (rclpy's MultiThreadedExecutor was tried first: with it a message waited 5-2700 ms before its callback ran,
 median ~130 ms, against ~1 ms on a single-threaded executor.)
 """
@@ -76,15 +81,17 @@ PARAMETERS: dict[str, tuple[Any, str]] = {
                                    "demand, when ~/ask or ~/query needs knowledge that is out of date."),
     "llm.enabled": (False, "Answer ~/ask and plan ~/plan through an LLM (any OpenAI-compatible endpoint) with "
                            "memory tools; every LLM plan passes the same validator, and any error, timeout, "
-                           "malformed output or spent budget falls back to the deterministic path. false = "
-                           "no LLM anywhere."),
+                           "malformed output or spent budget falls back to the deterministic path. Served on "
+                           "a thread of their own with a read-only view of memory, so ingestion goes on "
+                           "while the model works; one request at a time. false = no LLM anywhere."),
     "llm.base_url": ("", "OpenAI-compatible endpoint, e.g. http://localhost:8080/v1 (llama.cpp, vLLM, "
                          "Ollama); '' = the OpenAI API."),
     "llm.model": ("", "Model name sent to the endpoint; required when llm.enabled."),
     "llm.api_key_env": ("OPENAI_API_KEY", "Environment variable holding the API key (never a parameter); "
                                           "a local server needs none."),
     "llm.timeout_s": (20.0, "Seconds all model calls of one request may take together; then the "
-                            "deterministic answer or plan is returned."),
+                            "deterministic answer or plan is returned. Ingestion is not held up meanwhile; "
+                            "the next ~/ask or ~/plan waits."),
     "llm.max_question_tool_calls": (5, "Memory tool calls one question may make; then the answer is forced."),
     "llm.max_plan_iterations": (8, "Model turns one plan may take; then one forced submission, and the "
                                    "deterministic planner if that does not validate."),
@@ -105,6 +112,7 @@ class MemoryNode(Node):
         self.p = p
         self.robot = str(p["robot"])
         self.libraries: dict[str, SkillLibrary] = {}
+        self._libraries_lock = threading.Lock()  # ~/plan may be served on the LLM thread
         self.library = self._library(self.robot, str(p["skill_library"]))
 
         db_path = Path(p["database_path"]).expanduser() if p["database_path"] else default_database_path(self.robot)
@@ -115,6 +123,8 @@ class MemoryNode(Node):
 
         self.llm_stats = LlmStats()
         self.llm = self._llm_planner(p)
+        # LLM mode reads memory on its own thread through its own connection (see module docstring)
+        self.reader = MemoryStore.open_reader(db_path, frame_dir=self.store.frame_dir) if self.llm else None
 
         self.ingested = {k: 0 for k in INPUTS}   # processed (stored or rejected), what ~/sync waits on
         self.rejected = {k: 0 for k in INPUTS}
@@ -148,15 +158,19 @@ class MemoryNode(Node):
         sub(PoseStamped, "robot_pose", self._guard("poses", self.on_pose), sensor_qos)
 
         srv = self.create_service
-        srv(Ask, "~/ask", self._service(self.on_ask))
-        srv(PlanTask, "~/plan", self._service(self.on_plan))
         srv(Query, "~/query", self._service(self.on_query))
         srv(GetSceneGraph, "~/scene_graph", self._service(self.on_get_scene_graph))
         srv(Forget, "~/forget", self._service(self.on_forget))
-        # ~/sync of this node, served by the companion node (see module docstring)
-        self.sync_node = Node(f"{self.get_name()}_sync", namespace=self.get_namespace(), context=self.context,
-                              use_global_arguments=False)
-        self.sync_node.create_service(Sync, f"{self.get_fully_qualified_name()}/sync", self.on_sync)
+        # ~/sync, and in LLM mode ~/ask and ~/plan, of this node, served by companion nodes on threads of
+        # their own (see module docstring); main() spins each companion on its own executor
+        own = self.get_fully_qualified_name()
+        self.sync_node = self._companion("sync")
+        self.sync_node.create_service(Sync, f"{own}/sync", self.on_sync)
+        self.llm_node = self._companion("llm") if self.llm else None
+        requests = self.llm_node if self.llm_node is not None else self
+        requests.create_service(Ask, f"{own}/ask", self._service(self.on_ask))
+        requests.create_service(PlanTask, f"{own}/plan", self._service(self.on_plan))
+        self.companions = [n for n in (self.sync_node, self.llm_node) if n is not None]
 
         self.plans_pub = self.create_publisher(PlanMsg, "~/plans", 10)
         self.markers_pub = self.create_publisher(MarkerArray, "~/markers", 1)
@@ -166,6 +180,11 @@ class MemoryNode(Node):
             self.create_timer(float(p["consolidation_period"]), self.consolidate)
 
     # ---- plumbing ------------------------------------------------------------------------------
+
+    def _companion(self, role: str) -> Node:
+        """A node beside this one (``<name>_<role>``) whose services carry this node's names."""
+        return Node(f"{self.get_name()}_{role}", namespace=self.get_namespace(), context=self.context,
+                    use_global_arguments=False)
 
     def _llm_planner(self, p: dict[str, Any]) -> LlmPlanner | None:
         """LLM mode when enabled; its client is made now so the first request does not pay for it."""
@@ -190,9 +209,10 @@ class MemoryNode(Node):
             self.get_logger().info(f"llm {account.summary()}")
 
     def _library(self, robot: str, path: str = "") -> SkillLibrary:
-        if robot not in self.libraries:
-            self.libraries[robot] = SkillLibrary.load(path or default_library_path(robot))
-        return self.libraries[robot]
+        with self._libraries_lock:
+            if robot not in self.libraries:
+                self.libraries[robot] = SkillLibrary.load(path or default_library_path(robot))
+            return self.libraries[robot]
 
     def _stamp_ns(self, header) -> int:
         """Event time is the message's stamp (replays keep their timeline); unstamped messages get now."""
@@ -359,8 +379,8 @@ class MemoryNode(Node):
     def on_ask(self, request: Ask.Request, response: Ask.Response) -> Ask.Response:
         question = self._check_text(request.question, "question")
         as_of = conv.optional_ns(request.as_of)
-        if self.llm is not None:
-            answer, account = self.llm.answer(self.store, question, as_of_ns=as_of)
+        if self.llm is not None and self.reader is not None:  # on the LLM thread: read through the reader
+            answer, account = self.llm.answer(self.reader, question, as_of_ns=as_of)
             self._count_llm(account)
         else:
             answer = answer_question(self.store, question, as_of_ns=as_of)
@@ -373,8 +393,8 @@ class MemoryNode(Node):
             library = self._library(robot)
         except (FileNotFoundError, OSError):
             raise InvalidInput(f"no skill library for robot {robot!r}") from None
-        if self.llm is not None:
-            result, account = self.llm.plan(self.store, library, instruction, robot=robot)
+        if self.llm is not None and self.reader is not None:  # on the LLM thread: read through the reader
+            result, account = self.llm.plan(self.reader, library, instruction, robot=robot)
             self._count_llm(account)
         else:
             result = plan_request(self.store, library, instruction, robot=robot)
@@ -473,7 +493,10 @@ class MemoryNode(Node):
         return out
 
     def destroy_node(self) -> None:
-        self.sync_node.destroy_node()
+        for companion in self.companions:
+            companion.destroy_node()
+        if self.reader is not None:
+            self.reader.close()
         self.store.close()
         super().destroy_node()
 
@@ -490,9 +513,11 @@ def main(args: list[str] | None = None) -> None:
     node = None
     try:
         node = MemoryNode()
-        sync_executor = SingleThreadedExecutor()
-        sync_executor.add_node(node.sync_node)
-        threading.Thread(target=_spin_until_shutdown, args=(sync_executor,), name="sync", daemon=True).start()
+        for companion in node.companions:  # each on its own executor and thread (see module docstring)
+            companion_executor = SingleThreadedExecutor()
+            companion_executor.add_node(companion)
+            threading.Thread(target=_spin_until_shutdown, args=(companion_executor,), name=companion.get_name(),
+                             daemon=True).start()
         executor = SingleThreadedExecutor()
         executor.add_node(node)
         executor.spin()

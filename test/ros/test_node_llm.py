@@ -1,12 +1,15 @@
 """The node with llm.enabled talks to an OpenAI-compatible server on loopback (a scripted one, in this test
-process) and still answers when the server fails; /diagnostics counts the calls."""
+process) and still answers when the server fails; /diagnostics counts the calls; a slow model does not hold up
+ingestion."""
 
 import sys
 import time
 from pathlib import Path
 
+import rclpy
 from diagnostic_msgs.msg import DiagnosticArray
-from ros_messages import S, T0, entity, graph
+from memory_node.srv import Ask
+from ros_messages import T0, S, entity, graph
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "planning"))
 from llm_server import ScriptedLlm, reply, tool_call, tool_results  # noqa: E402
@@ -72,3 +75,46 @@ def test_ask_and_plan_through_the_llm_with_fallback(start_node):
         assert (values["llm_requests"], values["llm_calls"], values["llm_fallbacks"]) == ("3", "5", "1")
         assert values["llm_tokens_in"] == str(server.tokens_in) and values["llm_tokens_out"] == str(server.tokens_out)
         assert values["llm_write_calls"] == "0" and "HTTP 500" in values["llm_last_fallback_reason"]
+
+
+def test_a_slow_llm_request_does_not_hold_up_ingestion(start_node):
+    """While the model takes seconds over a question, a scene graph published meanwhile is ingested and
+    queryable at once; the model's next memory tool call already sees it (its reader sees what the writer
+    committed)."""
+    delay = 3.0
+    seen: dict[str, list[str]] = {}
+
+    def answer(body):
+        (found,) = tool_results(body)
+        seen["ids"] = [e["id"] for e in found["entities"]]
+        return reply(tool_call("answer", {"answer": "The apple is on the table.", "answer_ids": ["apple_1"],
+                                          "evidence_ids": [], "confidence": 0.7, "known": True}))
+
+    with ScriptedLlm([reply(tool_call("find_entities", {"query": "apple"}), sleep_s=delay), answer]) as server:
+        _, client = start_node("vega", **{"llm.enabled": True, "llm.base_url": server.url,
+                                          "llm.model": "scripted", "llm.timeout_s": 15.0})
+        publish_mug_story(client)
+
+        pending = client.clients["ask"].call_async(Ask.Request(question="where is the apple?"))
+        deadline = time.monotonic() + 10
+        while server.calls == 0 and time.monotonic() < deadline:  # the model has the question
+            client.spin(0.01)
+        assert server.calls == 1
+        sent = time.monotonic()
+        client.pub_graph.publish(graph(T0 + 120 * S, [entity("apple_1", "apple", x=1)], [("apple_1", "on", "table_1")]))
+        client.published["scene_graphs"] += 1
+        client.sync(timeout=10)
+        ingested_s = time.monotonic() - sent
+        apple = client.query(store="entities", entity_id="apple_1").records
+        queried_s = time.monotonic() - sent
+        print(f"scene graph ingested {ingested_s * 1000:.0f} ms and queried {queried_s * 1000:.0f} ms after it "
+              f"was published, with an LLM request in flight")
+        assert [r.id for r in apple] == ["apple_1"]
+        assert not pending.done(), "the LLM answer came first: ingestion waited for it"
+        assert queried_s < delay / 2, f"ingestion took {queried_s:.2f} s while the model was busy"
+
+        rclpy.spin_until_future_complete(client.node, pending, timeout_sec=20)
+        r = pending.result()
+        assert r is not None and r.success and r.answer == "The apple is on the table."
+        assert list(r.answer_ids) == ["apple_1"] and "apple_1" in seen["ids"]
+        assert not server.errors, server.errors
