@@ -8,7 +8,8 @@ Task sets:
   graphs, then objects moved to another receptacle (some twice), a closed container found locked by a
   failed open, and questions/requests about them: "where is the X?", "bring me the X", "bring me the Y"
   (Y inside the locked container), "is the C locked?", "where is the X in the <room>?" for labels present
-  in two rooms.
+  in two rooms, "where was the X before I moved it?", "how many Xs are in the <room>?", "is C usable?",
+  "which X is next to the Y?", and (G1) "make me a drink" after the person was seen pouring two drinks.
 - TidyBot (96 scenarios): the room's receptacles and objects as a scene graph, the seen placements said as
   corrections, then "put the <unseen object> away" planned and checked against the expected receptacle.
 """
@@ -26,6 +27,7 @@ from pathlib import Path
 import yaml
 
 from memory_node.core.models import (
+    ActivityObservation,
     EntityObservation,
     Point,
     RelationObservation,
@@ -152,8 +154,104 @@ def eval_virtualhome(lib: SkillLibrary, rng: random.Random, tallies: dict[str, T
             a = answer_question(store, f"where is the {label} in the {room_name}?")
             tallies["where is X in <room> (same label, two rooms)"].add(
                 room in a.answer_ids, False, f"{label}/{room_name}: {a.answer}")
+        _eval_history(store, scene, moved, history, tallies)
+        _eval_counts_and_usable(store, scene, set(moved), locked, tallies)
+        touched = set(moved) | ({locked[1]} if locked else set())  # things no longer where the scene has them
+        _eval_next_to(store, scene, touched, tallies)
+        _eval_drink(store, scene, touched, rng, t + 120 * S, tallies)
         store.close()
     return len(graphs)
+
+
+def _eval_history(store, scene, moved, history, tallies) -> None:
+    """"where was the X before I moved it?": the place before its latest move (an as-of read)."""
+    for obj in moved:
+        label, before = scene.entities[obj].label, history[obj][-2]
+        a = answer_question(store, f"where was the {label} before I moved it?")
+        named = a.answer_ids[:1]
+        tallies["where was X before I moved it"].add(named == [before], named == [history[obj][-1]],
+                                                     f"{label}: {a.answer} (want {before})")
+
+
+def _eval_counts_and_usable(store, scene, moved, locked, tallies) -> None:
+    """"how many <label>s are in the <room>?" for labels seen in several rooms (none of them moved), and
+    "is the <container> usable?" for the container found locked."""
+    where: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    touched = set(moved) | ({locked[1]} if locked else set())
+    for e in scene.entities.values():
+        if e.attributes.get("grabbable") == "true":
+            where[e.label][e.room] += 1
+    for label, rooms in sorted(where.items()):
+        if len(rooms) < 2 or any(e.label == label and e.id in touched for e in scene.entities.values()):
+            continue
+        room = sorted(rooms)[0]
+        room_name = scene.rooms[room].name or room
+        if sum((r.name or r.id) == room_name for r in scene.rooms.values()) > 1:
+            continue  # "the bedroom" of an apartment with two bedrooms is not one place
+        plural = label if label.endswith("s") and not label.endswith("ss") else \
+            label + ("es" if label.endswith(("ss", "x", "ch", "sh")) else "s")
+        a = answer_question(store, f"how many {plural} are in the {room_name}?")
+        got = len(a.answer_ids)
+        tallies["how many X in <room>"].add(got == rooms[room], False, f"{label}/{room_name}: {a.answer} "
+                                                                     f"(want {rooms[room]})")
+    if locked is not None:
+        container = locked[0]
+        a = answer_question(store, f"is {container} usable?")
+        tallies["is it usable (locked container)"].add(a.answer.startswith("No") and "locked" in a.answer, False,
+                                                       a.answer)
+
+
+def _eval_next_to(store, scene, moved, tallies) -> None:
+    """"which <label> is next to the <anchor>?" where one of several same-label things has a uniquely
+    labelled neighbour within 0.6 m and the others are over 1.5 m from it."""
+    counts = defaultdict(int)
+    for e in scene.entities.values():
+        counts[e.label] += 1
+    ents = [e for e in scene.entities.values() if e.position is not None and e.id not in moved]
+    asked = 0
+    for e in sorted(ents, key=lambda x: x.id):
+        if counts[e.label] < 2 or e.attributes.get("grabbable") != "true" or asked >= 5:
+            continue
+        others = [o for o in ents if o.label == e.label and o.id != e.id]
+        for anchor in sorted(ents, key=lambda x: _dist(e, x)):
+            if anchor.label == e.label or counts[anchor.label] != 1 or anchor.label == "room":
+                continue
+            if _dist(e, anchor) > 0.6:
+                break
+            if all(_dist(o, anchor) > 1.5 for o in others):
+                a = answer_question(store, f"which {e.label} is next to the {anchor.label}?")
+                tallies["which X is next to Y (same label)"].add(a.answer_ids == [e.id], False,
+                                                                 f"{e.label}/{anchor.label}: {a.answer} want {e.id}")
+                asked += 1
+                break
+
+
+def _dist(a, b) -> float:
+    pa, pb = a.position, b.position
+    return ((pa.x - pb.x) ** 2 + (pa.y - pb.y) ** 2 + (pa.z - pb.z) ** 2) ** 0.5
+
+
+_CUPS = ("mug", "waterglass", "wineglass", "cup")
+_BEVERAGES = ("juice", "milk", "wine", "bottlewater", "coffeepot")
+
+
+def _eval_drink(store, scene, moved, rng, t, tallies) -> None:
+    """G1: the person was seen pouring two beverages into their cup; "make me a drink" must pour the same
+    ones into the same cup in the same order, with a plan the validator accepts."""
+    g1 = SkillLibrary.load(default_library_path("g1"))
+    pick = lambda labels: sorted(e.id for e in scene.entities.values()  # noqa: E731
+                                 if e.label in labels and e.id not in moved and scene.location(e.id))
+    cups, drinks = pick(_CUPS), pick(_BEVERAGES)
+    if not cups or len(drinks) < 2:
+        return
+    cup, order = rng.choice(cups), rng.sample(drinks, 2)
+    for k, bev in enumerate(order):
+        store.ingest_activity(ActivityObservation(stamp_ns=t + k * S, actor="user", verb="pour",
+                                                  objects=[bev, cup]))
+    r = plan_request(store, g1, "make me a drink")
+    pours = [s.args for s in r.plan.steps if g1.skill(s.skill).role == "pour"] if r.success else []
+    tallies["make me a drink (G1, remembered pours)"].add(pours == [[b, cup] for b in order], False,
+                                                          f"{r.error or pours} want {order} into {cup}")
 
 
 def _chain(store: MemoryStore, ent_id: str) -> set[str]:
