@@ -450,7 +450,9 @@ class Rule(_Model):
 
 
 class PlacementAnswer(_Model):
-    """Where a label goes and why: which level of its chain answered, from a fact or a rule."""
+    """Where a label goes and why: which level of its chain answered, from a fact or a rule; or, when none
+    covers it, the facts about the most similar objects (``similar``: ``category`` is then the label's key,
+    ``category_name`` "things like the X and the Y", ``record_id`` the most similar voting fact)."""
 
     label: str
     receptacle: str
@@ -458,7 +460,7 @@ class PlacementAnswer(_Model):
     predicate: str
     support_event_ids: list[str]
     confidence: float
-    source: Literal["fact", "rule"]
+    source: Literal["fact", "rule", "similar"]
     category: str
     category_name: str
     record_id: str  # the fact or rule version that answered

@@ -20,6 +20,10 @@ Semantics:
 - ``placement_for(label)`` walks the label's category chain from the most specific level: an explicit
   fact about that level (the label itself, "fork", or a category someone named: "cutlery goes in the
   drawer") or a rule for it, whichever is newer, answers; "not in the sink" facts exclude a receptacle.
+- When nothing along the chain covers the label (a word the map does not know, a kind without a rule),
+  ``explain_placement`` asks the current placement facts about the most similar objects
+  (``core/similarity.py``: sentence embeddings, a weighted vote, "not known" below a similarity threshold);
+  that answer is ``source="similar"``, cites the voting facts' events and never overrides a fact or rule.
 - Reads "as of" a time see only facts and rule versions that had begun by then, with the ends and
   successors that came later hidden, so nothing from after that time leaks in.
 
@@ -32,10 +36,13 @@ from __future__ import annotations
 import json
 import sqlite3
 import uuid
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, NamedTuple
 
+from . import similarity
 from .categories import CategoryMap, default_map, key, words
 from .corrections import ParsedFact, parse_utterance
+from .embedding import TextEmbedder
 from .models import Event, Fact, MemoryRecord, PlacementAnswer, Rule
 
 if TYPE_CHECKING:
@@ -313,9 +320,11 @@ def rules(store: MemoryStore, as_of_ns: int | None = None, category: str | None 
 
 
 def explain_placement(store: MemoryStore, label: str, as_of_ns: int | None = None,
-                      categories: CategoryMap | None = None) -> PlacementAnswer | None:
-    """Where ``label`` goes, from the most specific fact or rule that covers it; None when memory was not
-    told anything that covers it."""
+                      categories: CategoryMap | None = None, similar: bool = True,
+                      embedder: TextEmbedder | None = None) -> PlacementAnswer | None:
+    """Where ``label`` goes, from the most specific fact or rule that covers it; else (with ``similar``)
+    where the corrected objects most like it went (``source="similar"``, see ``core/similarity.py``);
+    None when memory was not told anything that covers it or is close enough to it."""
     cmap = categories or default_map()
     chain = cmap.chain(label)
     if not chain:
@@ -347,14 +356,59 @@ def explain_placement(store: MemoryStore, label: str, as_of_ns: int | None = Non
                                    predicate=rule.predicate, support_event_ids=list(rule.support_event_ids),
                                    confidence=rule.confidence, source="rule", category=category,
                                    category_name=rule.category_name, record_id=rule.id)
+    if not similar:
+        return None
+    return _similar_placement(store, label, denied, clause, extra, cmap, embedder)
+
+
+def _similar_placement(store: MemoryStore, label: str, denied: set[str], clause: str, extra: list,
+                       cmap: CategoryMap, embedder: TextEmbedder | None) -> PlacementAnswer | None:
+    """The vote of the current placement facts most similar to ``label`` (``core/similarity.py``)."""
+    pool = [similarity.Example(subject, target_key, rowid) for rowid, subject, target_key in store.db.execute(
+        "SELECT rowid, subject, target_key FROM facts WHERE kind='placement' AND negated=0" + clause
+        + " ORDER BY valid_from_ns DESC, rowid DESC LIMIT ?", [*extra, similarity.MAX_FACTS])]
+    won = similarity.vote(label, pool, denied, cmap, embedder)
+    if won is None:
+        return None
+    rowids = [ex.ref for ex, _ in won.voters]
+    by_rowid = {r[0]: _fact(r[1:]) for r in store.db.execute(
+        f"SELECT rowid, {_FACT_COLUMNS} FROM facts WHERE rowid IN ({','.join('?' * len(rowids))})", rowids)}
+    facts_ = [by_rowid[r] for r in rowids]
+    newest = max(facts_, key=lambda f: f.valid_from_ns)
+    names = [f"the {n}" for n in dict.fromkeys(f.subject for f in facts_)][:3]
+    like = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    return PlacementAnswer(label=label, receptacle=newest.target,
+                           receptacle_id=next((f.target_id for f in facts_ if f.target_id), ""),
+                           predicate=newest.predicate,
+                           support_event_ids=list(dict.fromkeys(f.event_id for f in facts_)),
+                           confidence=won.confidence, source="similar", category=key(label),
+                           category_name=f"things like {like}", record_id=facts_[0].id)
+
+
+def explain_placement_any(store: MemoryStore, phrases: Iterable[str], as_of_ns: int | None = None,
+                          categories: CategoryMap | None = None,
+                          embedder: TextEmbedder | None = None) -> PlacementAnswer | None:
+    """``explain_placement`` for an object known by several phrases (its name, its label): the first that
+    a fact or rule covers answers; only when none is covered do the objects most similar to it vote (for
+    the first phrase that has any close enough), so a guess never hides what was said about the object
+    under another of its names."""
+    tried = [p for p in dict.fromkeys(phrases) if p]
+    for p in tried:
+        ans = explain_placement(store, p, as_of_ns=as_of_ns, categories=categories, similar=False)
+        if ans is not None:
+            return ans
+    for p in tried:
+        ans = explain_placement(store, p, as_of_ns=as_of_ns, categories=categories, embedder=embedder)
+        if ans is not None:
+            return ans
     return None
 
 
 def placement_for(store: MemoryStore, label: str, as_of_ns: int | None = None,
-                  categories: CategoryMap | None = None) -> Placement | None:
+                  categories: CategoryMap | None = None, similar: bool = True) -> Placement | None:
     """(receptacle, predicate, support_event_ids, confidence) for ``label``, or None; see
-    ``explain_placement`` for which fact or rule answered."""
-    ans = explain_placement(store, label, as_of_ns=as_of_ns, categories=categories)
+    ``explain_placement`` for which fact or rule (or, with ``similar``, which similar objects) answered."""
+    ans = explain_placement(store, label, as_of_ns=as_of_ns, categories=categories, similar=similar)
     return Placement(ans.receptacle, ans.predicate, list(ans.support_event_ids), ans.confidence) if ans else None
 
 

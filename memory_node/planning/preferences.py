@@ -2,9 +2,11 @@
 
 The answer comes from the most specific fact or rule that covers the object: a correction about it
 ("put the fork in the drawer"), a category someone named ("cutlery goes in the drawer") or a rule
-consolidated from two or more corrections about things of its kind. ``evidence_ids`` are the utterance
-events it rests on; ``answer_ids`` the receptacle's memory id when memory knows which one it is. Nothing
-covering the object is "I have not been told", never a guess.
+consolidated from two or more corrections about things of its kind; when none covers it, where the
+objects most like it were put (``core/similarity.py``: "it is most like the banana and the apple, which went
+there"). ``evidence_ids`` are the utterance events it rests on; ``answer_ids`` the receptacle's memory id
+when memory knows which one it is. Nothing covering the object, and nothing close enough to it, is "I have
+not been told", never a blind guess.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ import re
 
 from ..core.categories import key, singular
 from ..core.models import Answer
-from ..core.rules import PlacementAnswer, explain_placement
+from ..core.rules import PlacementAnswer, explain_placement, explain_placement_any
 from ..core.store import MemoryStore
 from .phrasing import describe, relation_words
 from .resolve import resolve_entities
@@ -33,12 +35,14 @@ def where_does_it_go(store: MemoryStore, world: WorldState, m: re.Match[str]) ->
     phrase = _ARTICLE.sub("", (m.group("x") or m.group("y") or "").strip())
     if not phrase:
         return Answer(success=False, error="which object?")
-    ans = explain_placement(store, phrase, as_of_ns=world.as_of_ns)
-    if ans is None:
+    phrases = [phrase]
+    if explain_placement(store, phrase, as_of_ns=world.as_of_ns, similar=False) is None:
         # the phrase may name something memory has seen under another label ("the fork" -> cutleryfork)
         cands = resolve_entities(phrase, world.entities.values())
         if cands and key(cands[0].entity.label) != key(phrase):
-            ans = explain_placement(store, cands[0].entity.label, as_of_ns=world.as_of_ns)
+            phrases.append(cands[0].entity.label)
+    # what was said about it under either name first; else where the most similar objects went
+    ans = explain_placement_any(store, phrases, as_of_ns=world.as_of_ns)
     if ans is None:
         return Answer(success=True, answer=f"I have not been told where the {phrase} goes.", confidence=0.0)
     receptacle_id = ans.receptacle_id or _seen_receptacle(world, ans.receptacle)
@@ -59,7 +63,11 @@ def _because(ans: PlacementAnswer) -> str:
         if ans.category == key(ans.label) or ans.category == ans.label:
             return "you told me so"
         return f"you told me where {ans.category_name} goes"
-    return f"that is where {ans.category_name} goes, as {n} correction{'s' if n != 1 else ''} showed"
+    corrections = f"{n} correction{'s' if n != 1 else ''}"
+    if ans.source == "similar":
+        return (f"I was not told about it, but it is most like {ans.category_name.removeprefix('things like ')}, "
+                f"which went there ({corrections}, confidence {ans.confidence:.2f})")
+    return f"that is where {ans.category_name} goes, as {corrections} showed"
 
 
 def _seen_receptacle(world: WorldState, receptacle: str) -> str:

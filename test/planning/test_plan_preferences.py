@@ -47,15 +47,25 @@ def test_object_known_only_by_its_memory_label(told) -> None:
 
 def test_nothing_told_is_not_a_guess(told) -> None:
     store, _, _ = told
-    a = answer_question(store, "where does the mug go?")  # a mug is not cutlery
-    assert a.success and a.answer == "I have not been told where the mug goes." and a.confidence == 0.0
+    a = answer_question(store, "where does the passport go?")  # nothing like cutlery
+    assert a.success and a.answer == "I have not been told where the passport goes." and a.confidence == 0.0
     assert a.answer_ids == [] and a.evidence_ids == []
+
+
+def test_object_of_no_rule_is_placed_with_the_most_similar_and_says_so(told) -> None:
+    store, e1, e2 = told
+    a = answer_question(store, "where does the mug go?")  # a mug is not cutlery: no rule, a guess
+    assert a.success and a.answer_ids == ["drawer_1"] and set(a.evidence_ids) == {e1, e2}
+    assert a.answer.startswith("The mug goes in the drawer (drawer_1): I was not told about it, but it is most "
+                               "like the spoon") and "which went there (2 corrections" in a.answer
+    assert 0.0 < a.confidence < 0.67  # below the cutlery rule's
 
 
 def test_as_of_sees_only_what_had_been_said(told) -> None:
     store, e1, _ = told
-    assert answer_question(store, "where does the spoon go?", as_of_ns=2 * S).answer.startswith(
-        "I have not been told")
+    then = answer_question(store, "where does the spoon go?", as_of_ns=2 * S)  # only the fork was told
+    assert then.answer.startswith("At that time: The spoon goes in the drawer (drawer_1): I was not told about "
+                                  "it, but it is most like the fork") and then.evidence_ids == [e1]
     a = answer_question(store, "where does the fork go?", as_of_ns=2 * S)
     assert a.evidence_ids == [e1] and a.answer.startswith("At that time:")
 

@@ -1,0 +1,109 @@
+"""TidyBot unseen-object placement through ``core.rules.explain_placement``: accuracy on all 96 scenarios
+and on each half (even-numbered scenarios: where ``core/similarity.py``'s K and kind bonus were chosen; odd:
+held out), what answered (fact, rule, similar objects, nothing), and the latency of a similarity answer.
+
+    python -m memory_node.bench.placement_eval [--no-similar] [--noise]
+
+``--noise`` prints the similarity of unrelated household words (different top-level categories of the
+category map), which ``similarity.MIN_SIMILARITY`` and ``CROSS_KIND_MIN`` are set from.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+import yaml
+
+from memory_node.core import similarity
+from memory_node.core.categories import default_map, key
+from memory_node.core.embedding import default_embedder
+from memory_node.core.models import UtteranceObservation
+from memory_node.core.rules import explain_placement
+from memory_node.core.store import MemoryStore
+
+S = 1_000_000_000
+TIDYBOT = Path(__file__).resolve().parents[3] / "shared" / "data" / "tidybot" / "benchmark" / "scenarios.yml"
+_SURFACES = {"table", "shelf", "counter", "desk", "bed", "sofa", "couch", "chair", "stool", "ottoman", "rack",
+             "nightstand", "dresser", "floor", "mat", "tray", "plate", "board"}
+
+
+def _utterance(obj: str, receptacle: str) -> str:
+    last = [w for w in receptacle.lower().split() if not w.isdigit()][-1]
+    return f"put the {obj} {'on' if last in _SURFACES else 'in'} the {receptacle}"
+
+
+def run(scenarios: list[dict], similar: bool = True) -> dict:
+    """Per scenario: a fresh memory told the seen placements, then asked about each unseen object."""
+    rows = []  # (scenario index, right, source or "", seconds)
+    for si, sc in enumerate(scenarios):
+        mem = MemoryStore(":memory:")
+        for i, (obj, receptacle) in enumerate(sc["seen_placements"]):
+            mem.ingest_utterance(UtteranceObservation(stamp_ns=(i + 1) * S, speaker="user",
+                                                      text=_utterance(obj, receptacle)))
+        for obj, expected in sc["unseen_placements"]:
+            explain_placement(mem, obj, similar=similar)  # warm: embeds this scenario's texts once
+            t = time.perf_counter()
+            ans = explain_placement(mem, obj, similar=similar)
+            dt = time.perf_counter() - t
+            rows.append((si, ans is not None and key(ans.receptacle) == key(expected),
+                         ans.source if ans else "", dt))
+        mem.close()
+    return {"rows": rows}
+
+
+def _line(name: str, rows: list) -> str:
+    n = len(rows)
+    ok = sum(r[1] for r in rows)
+    answered = sum(bool(r[2]) for r in rows)
+    return f"  {name:<22} {n:4d}  accuracy {ok / n:6.1%}  answered {answered / n:6.1%}  " \
+           f"right when answering {ok / max(answered, 1):6.1%}"
+
+
+def noise(n_words: int = 800, seed: int = 0) -> None:
+    cmap, emb = default_map(), default_embedder()
+    top = {c: cmap.ancestors(c)[-1] for c in cmap.parent}
+    sample = random.Random(seed).sample(sorted(cmap.word_category), n_words)
+    v = similarity._CACHE.vectors(emb, sample)
+    sims = v @ v.T
+    cats = [cmap.word_category[w] for w in sample]
+    iu = np.triu_indices(n_words, 1)
+    unrelated = np.array([top[cats[i]] != top[cats[j]] for i, j in zip(*iu)])
+    pct = np.percentile(sims[iu][unrelated], [50, 75, 90, 99])
+    print(f"unrelated household words ({unrelated.sum()} pairs of {n_words} map words): similarity percentiles "
+          f"50/75/90/99 = {' / '.join(f'{p:.3f}' for p in pct)}; MIN_SIMILARITY = {similarity.MIN_SIMILARITY}, "
+          f"CROSS_KIND_MIN = {similarity.CROSS_KIND_MIN}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--no-similar", action="store_true", help="category chain only (the old behaviour)")
+    parser.add_argument("--noise", action="store_true", help="print unrelated-word similarity percentiles")
+    args = parser.parse_args(argv)
+    scenarios = yaml.safe_load(TIDYBOT.read_text(encoding="utf-8"))
+    rows = run(scenarios, similar=not args.no_similar)["rows"]
+    print(f"TidyBot unseen-object placement, {len(scenarios)} scenarios, explain_placement"
+          f"{' (no similarity)' if args.no_similar else ''}")
+    print(_line("all", rows))
+    print(_line("even half (tuning)", [r for r in rows if r[0] % 2 == 0]))
+    print(_line("odd half (held out)", [r for r in rows if r[0] % 2 == 1]))
+    by = Counter(r[2] or "not known" for r in rows)
+    right = Counter(r[2] for r in rows if r[1])
+    print("  answered by: " + ", ".join(f"{s} {n} ({right[s] / n:.0%} right)" if s != "not known" else f"{s} {n}"
+                                       for s, n in sorted(by.items())))
+    sim_ms = [r[3] * 1e3 for r in rows if r[2] == "similar"]
+    if sim_ms:
+        print(f"  similar-answer latency (warm cache): median {statistics.median(sim_ms):.2f} ms, "
+              f"p95 {np.percentile(sim_ms, 95):.2f} ms, max {max(sim_ms):.2f} ms")
+    if args.noise:
+        noise()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

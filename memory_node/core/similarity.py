@@ -1,0 +1,184 @@
+"""Where an object goes when no fact or rule covers it: with the corrected objects most like it.
+
+``rules.explain_placement`` walks a label's category chain first (``categories.py``); an object the map
+does not know, or whose kinds have no fact or rule yet, lands here. Its words are compared with the
+subjects of the current placement facts by sentence embeddings (all-MiniLM-L6-v2, ``embedding.py``), and
+the ``K`` most similar facts vote for their receptacle, each with weight similarity x (1 + ``KIND_BONUS`` x
+the number of map categories the two objects share: a plum counts more with the apple, both fruit and
+produce, than with the carrot, produce only). The receptacle with the most weight wins:
+
+- an example the map knows as another kind of thing than a known object (nothing in common: a fork for
+  an apple) does not vote unless the two are at least ``CROSS_KIND_MIN`` similar;
+- when the nearest example is less than ``MIN_SIMILARITY`` similar, the answer is "not known" (None),
+  never a guess;
+- a receptacle ruled out for the object ("knives don't go in the sink") takes no votes;
+- the answer cites the winning voters' events and names them ("things like the banana and the apple"), and
+  its confidence is the winner's share of the vote times the nearest winning example's similarity, capped
+  at ``MAX_CONFIDENCE`` so that it stays below an explicit fact about the object.
+
+Only reads: texts are embedded on the first question that needs them and kept in a process-wide,
+bounded cache (each distinct text once, ~7 ms; nothing on the write path, nothing persisted, so
+``forget`` leaves no vectors of forgotten words in the database). Deterministic: ties go to the newer
+fact. When the model cannot run, this answers nothing and says so once in the log.
+
+``K`` and ``KIND_BONUS`` were chosen on the even-numbered TidyBot scenarios and checked on the odd ones;
+``MIN_SIMILARITY`` and ``CROSS_KIND_MIN`` are about the 75th and the 99th percentile of the similarity
+between unrelated household words (words of different top-level categories of
+``config/categories/household.yaml``), set from the map, not from the benchmark
+(``python -m memory_node.bench.placement_eval --noise``).
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import threading
+from collections import OrderedDict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import NamedTuple
+
+import numpy as np
+
+from .categories import CategoryMap
+from .embedding import TextEmbedder, default_embedder
+
+log = logging.getLogger(__name__)
+
+K = 10  # voters: the most similar current placement facts
+KIND_BONUS = 2.0  # a voter's weight is its similarity x (1 + this x the map categories it shares with the object)
+MIN_SIMILARITY = 0.25  # the nearest example must be at least this similar, else "not known"
+CROSS_KIND_MIN = 0.42  # an example the map says is another kind of thing counts only from this similarity
+MAX_CONFIDENCE = 0.8  # a guess from similar objects never claims what a fact or a rule of the object's kind would
+MAX_FACTS = 5000  # the newest current placement facts compared (bounds the cost of one question)
+_CACHE_MAX = 50_000
+
+
+class Example(NamedTuple):
+    """A current placement fact, as much of it as the vote needs."""
+
+    subject: str  # the object as said ("Lego brick")
+    receptacle_key: str  # ``key`` of where it goes
+    ref: object = None  # the caller's handle on the fact (a rowid)
+
+
+@dataclass(frozen=True)
+class Vote:
+    """The winning receptacle and the examples that voted for it (most similar first)."""
+
+    receptacle_key: str
+    voters: list[tuple[Example, float]]  # (example, similarity)
+    share: float  # the winner's part of all the weight
+    confidence: float
+
+
+class _Cache:
+    """Unit vectors by (model, text as said), least recently used dropped first; thread-safe."""
+
+    def __init__(self, size: int = _CACHE_MAX) -> None:
+        self._size = size
+        self._lock = threading.Lock()
+        self._vectors: OrderedDict[tuple[str, str], np.ndarray] = OrderedDict()
+        self._warned = False
+
+    def vectors(self, embedder: TextEmbedder, texts: Sequence[str]) -> np.ndarray | None:
+        """One row per text (``phrase`` of it embedded); None when the model cannot run."""
+        model = embedder.model_name
+        with self._lock:
+            missing = [t for t in dict.fromkeys(texts) if (model, t) not in self._vectors]
+        new: dict[str, np.ndarray] = {}
+        if missing:
+            try:
+                phrases = [phrase(t, embedder) for t in missing]
+                new = dict(zip(missing, embedder.encode(phrases)))
+            except Exception as e:  # the model is optional: without it, no similarity answers
+                if not self._warned:
+                    log.warning("placement by similarity disabled: %s", e)
+                    self._warned = True
+                return None
+        with self._lock:
+            for t, v in new.items():
+                self._vectors[(model, t)] = np.asarray(v, dtype=np.float32)
+            out = []
+            for t in texts:
+                v = self._vectors.get((model, t))
+                if v is None:  # dropped by a concurrent caller's eviction: this one's copy
+                    v = new[t]
+                else:
+                    self._vectors.move_to_end((model, t))
+                out.append(v)
+            while len(self._vectors) > self._size:
+                self._vectors.popitem(last=False)
+        return np.stack(out)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._vectors.clear()
+
+
+_CACHE = _Cache()
+
+
+def clear_cache() -> None:
+    """Forget every cached vector (tests; a process that wants the memory back)."""
+    _CACHE.clear()
+
+
+def phrase(text: str, embedder: TextEmbedder | None = None) -> str:
+    """What to embed for an object phrase: lower case, a trailing number dropped ("pillow 2"), glued
+    labels split into words the model knows ("barbiedoll" -> "barbie doll")."""
+    ws = re.findall(r"[a-z0-9]+(?:'[a-z]+)?", text.lower().replace("\u2019", "'"))
+    while len(ws) > 1 and ws[-1].isdigit():
+        ws = ws[:-1]
+    split = getattr(embedder, "split_compound", None)
+    if split is not None:
+        ws = [split(w) for w in ws]
+    return " ".join(ws)
+
+
+def kinds(cmap: CategoryMap, label: str) -> set[str]:
+    """The map's categories of a label (not the label itself, its head word or its attributes): what two
+    objects can share to be "of a kind" here; empty when the map does not know the label."""
+    return {c for c in cmap.chain(label) if c in cmap.parent}
+
+
+def vote(label: str, candidates: Sequence[Example], denied: set[str], cmap: CategoryMap,
+         embedder: TextEmbedder | None = None) -> Vote | None:
+    """The receptacle the examples most similar to ``label`` agree on, or None (see the module docstring).
+
+    ``candidates``: current positive placement facts, newest first; ``denied``: receptacle keys ruled out
+    for the label."""
+    pool = [f for f in candidates if f.receptacle_key not in denied][:MAX_FACTS]
+    if not pool or not phrase(label):
+        return None
+    emb = embedder or default_embedder()
+    vecs = _CACHE.vectors(emb, [label, *(f.subject for f in pool)])
+    if vecs is None:
+        return None
+    sims = np.round(vecs[1:] @ vecs[0], 6)
+    mine = kinds(cmap, label)
+    # the K most similar (ties to the newer fact: the pool is newest first), less those the map says are
+    # another kind of thing unless their words are exceptionally close
+    order: list[tuple[int, int]] = []  # (pool index, categories shared with the label)
+    for i in np.lexsort((np.arange(len(pool)), -sims)).tolist():
+        if len(order) == K or sims[i] <= 0.0:
+            break
+        theirs = kinds(cmap, pool[i].subject) if mine else set()
+        if mine and theirs and not mine & theirs and sims[i] < CROSS_KIND_MIN:
+            continue
+        order.append((i, len(mine & theirs)))
+    if not order or float(sims[order[0][0]]) < MIN_SIMILARITY:
+        return None
+    weights: dict[str, float] = {}
+    voters: dict[str, list[tuple[Example, float]]] = {}
+    for i, shared in order:
+        s = float(sims[i])
+        r = pool[i].receptacle_key
+        weights[r] = weights.get(r, 0.0) + s * (1.0 + KIND_BONUS * shared)
+        voters.setdefault(r, []).append((pool[i], s))
+    # the most weight; a tie goes to the receptacle whose best voter ranked first (the dict keeps that order)
+    best = max(weights, key=lambda r: round(weights[r], 9))
+    share = weights[best] / sum(weights.values())
+    top = voters[best][0][1]
+    return Vote(receptacle_key=best, voters=voters[best], share=round(share, 3),
+                confidence=round(min(share * top, MAX_CONFIDENCE), 3))

@@ -1,0 +1,195 @@
+"""Placement of objects no fact or rule covers, by the corrected objects most similar to them
+(core/similarity.py through core/rules.explain_placement), on a real SQLite memory.
+
+Musical instruments are not in the category map (config/categories/household.yaml): only similarity can
+place a viola. The real MiniLM model answers the first tests; a fake embedder with fixed vectors checks the
+vote's arithmetic exactly.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from memory_node.core import similarity
+from memory_node.core.categories import default_map
+from memory_node.core.embedding import EmbeddingUnavailable, model_dir
+from memory_node.core.models import UtteranceObservation
+from memory_node.core.rules import (
+    explain_placement,
+    explain_placement_any,
+    facts,
+    placement_for,
+)
+from memory_node.core.store import MemoryStore
+
+S = 1_000_000_000
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> MemoryStore:
+    s = MemoryStore(tmp_path / "memory.db")
+    yield s
+    s.close()
+
+
+@pytest.fixture
+def model() -> None:
+    try:
+        model_dir()
+        import safetensors  # noqa: F401
+        import tokenizers  # noqa: F401
+    except (EmbeddingUnavailable, ImportError) as e:
+        import os
+
+        if os.environ.get("MEMORY_NODE_REQUIRE_ROS") == "1":  # scripts/test.sh installed it
+            raise
+        pytest.skip(f"MiniLM model not installed: {e}")
+
+
+def say(store: MemoryStore, t: int, text: str) -> str:
+    return store.ingest_utterance(UtteranceObservation(stamp_ns=t, speaker="alice", text=text)).observation_id
+
+
+@pytest.fixture
+def music(store: MemoryStore, model) -> tuple[MemoryStore, list[str]]:
+    events = [say(store, 1 * S, "put the violin in the cabinet"),
+              say(store, 2 * S, "the cello goes in the cabinet"),
+              say(store, 3 * S, "put the stapler in the drawer"),
+              say(store, 4 * S, "put the hole punch in the drawer")]
+    return store, events
+
+
+def test_unknown_object_goes_with_its_most_similar_corrected_objects(music) -> None:
+    store, (violin, cello, stapler, punch) = music
+    assert default_map().chain("viola") == ["viola"]  # the map does not know it: no rule can cover it
+    assert explain_placement(store, "viola", similar=False) is None
+    ans = explain_placement(store, "viola")
+    assert (ans.source, ans.receptacle, ans.predicate) == ("similar", "cabinet", "in")
+    # the evidence is the facts that voted for the cabinet, most similar first, not the drawer's
+    assert ans.support_event_ids == [violin, cello]
+    [violin_fact] = [f for f in facts(store) if f.event_id == violin]
+    assert ans.record_id == violin_fact.id and ans.category_name == "things like the violin and the cello"
+    assert 0.3 < ans.confidence <= similarity.MAX_CONFIDENCE
+    # office things go with office things
+    shredder = explain_placement(store, "paper shredder")
+    assert shredder.receptacle == "drawer" and shredder.support_event_ids[0] == stapler
+    assert set(shredder.support_event_ids) <= {stapler, punch}
+    # deterministic, and placement_for says the same
+    assert explain_placement(store, "viola") == ans
+    assert placement_for(store, "viola") == ("cabinet", "in", [violin, cello], ans.confidence)
+
+
+def test_nothing_similar_enough_is_not_known(music, monkeypatch) -> None:
+    store, _ = music
+    assert explain_placement(store, "passport") is None  # nearest example far below the threshold
+    assert explain_placement(store, "weather vane") is None
+    assert explain_placement(store, "viola") is not None
+    monkeypatch.setattr(similarity, "MIN_SIMILARITY", 0.99)
+    assert explain_placement(store, "viola") is None
+
+
+def test_a_ruled_out_receptacle_takes_no_votes(music) -> None:
+    store, (violin, cello, _, _) = music
+    guitar = say(store, 5 * S, "put the guitar on the stand")
+    assert explain_placement(store, "viola").receptacle == "cabinet"
+    no = say(store, 6 * S, "violas don't go in the cabinet")
+    ans = explain_placement(store, "viola")
+    assert ans.source == "similar" and ans.receptacle == "stand" and ans.support_event_ids[0] == guitar
+    assert not {violin, cello, no} & set(ans.support_event_ids)
+    # the negation is about violas: the cello still goes with the violin
+    assert explain_placement(store, "double bass").receptacle == "cabinet"
+
+
+def test_facts_and_rules_come_before_similarity(music) -> None:
+    store, _ = music
+    told = say(store, 5 * S, "the viola goes on the shelf")
+    ans = explain_placement(store, "viola")
+    assert (ans.source, ans.receptacle, ans.support_event_ids) == ("fact", "shelf", [told])
+    # an object known by two names: what was said under either wins over a guess for the first
+    ans = explain_placement_any(store, ["small fiddle", "viola"])
+    assert (ans.source, ans.receptacle) == ("fact", "shelf")
+    assert explain_placement_any(store, ["small fiddle"]).source == "similar"
+
+
+def test_as_of_sees_no_later_fact(music) -> None:
+    store, (violin, cello, _, _) = music
+    later = say(store, 10 * S, "no, violins go on the shelf")
+    say(store, 11 * S, "the cello goes on the shelf too")
+    now = explain_placement(store, "viola")
+    assert now.receptacle == "shelf" and later in now.support_event_ids
+    then = explain_placement(store, "viola", as_of_ns=5 * S)
+    assert then.receptacle == "cabinet" and then.support_event_ids == [violin, cello]
+    # before anything was said there is nothing to be like; after the first, only the violin votes
+    assert explain_placement(store, "viola", as_of_ns=1 * S - 1) is None
+    assert explain_placement(store, "viola", as_of_ns=1 * S).support_event_ids == [violin]
+
+
+# ---- the vote, with fixed vectors ---------------------------------------------------------------------
+
+
+class FakeEmbedder:
+    """Unit vectors from a table; counts the texts it was asked to embed."""
+
+    def __init__(self, name: str, table: dict[str, list[float]]) -> None:
+        self.model_name = name
+        self.table = {k: np.asarray(v, np.float32) / np.linalg.norm(v) for k, v in table.items()}
+        self.encoded: list[str] = []
+
+    def encode(self, texts):
+        self.encoded.extend(texts)
+        return np.stack([self.table[t] for t in texts])
+
+
+def test_shared_kind_outweighs_a_slightly_closer_stranger(store: MemoryStore, monkeypatch) -> None:
+    # plum and apple share fruit, produce and food in the map; the crayon is stationery
+    table = {"plum": [1, 0, 0], "apple": [0.5, 0.75 ** 0.5, 0], "crayon": [0.6, 0, 0.8]}
+    e_apple = say(store, 1 * S, "put the apple in the bowl")
+    e_crayon = say(store, 2 * S, "put the crayon in the box")
+    monkeypatch.setattr(similarity, "CROSS_KIND_MIN", 0.0)  # let the stranger vote
+    emb = FakeEmbedder("fake-kinds", table)
+    ans = explain_placement(store, "plum", embedder=emb)
+    assert (ans.receptacle, ans.support_event_ids) == ("bowl", [e_apple])
+    # 0.5 x (1 + 2 x 3 shared) = 3.5 against 0.6: share 3.5 / 4.1, times the apple's similarity 0.5
+    assert ans.confidence == pytest.approx(3.5 / 4.1 * 0.5, abs=1e-3)
+    monkeypatch.setattr(similarity, "KIND_BONUS", 0.0)
+    ans = explain_placement(store, "plum", embedder=FakeEmbedder("fake-kinds-2", table))
+    assert (ans.receptacle, ans.support_event_ids) == ("box", [e_crayon])
+
+
+def test_another_kind_of_thing_votes_only_when_very_similar(store: MemoryStore) -> None:
+    say(store, 1 * S, "put the crayon in the box")
+    table = {"plum": [1, 0], "crayon": [0.4, 0.84 ** 0.5]}  # 0.4: below CROSS_KIND_MIN
+    assert explain_placement(store, "plum", embedder=FakeEmbedder("fake-cross", table)) is None
+    table["crayon"] = [0.5, 0.75 ** 0.5]
+    assert explain_placement(store, "plum", embedder=FakeEmbedder("fake-cross-2", table)).receptacle == "box"
+
+
+def test_embeddings_are_cached_and_never_computed_on_the_write_path(store: MemoryStore, monkeypatch) -> None:
+    table = {"viola": [1, 0, 0], "violin": [0.9, 0.19 ** 0.5, 0], "stapler": [0, 0, 1], "cello": [0.8, 0.6, 0]}
+    emb = FakeEmbedder("fake-cache", table)
+    monkeypatch.setattr(similarity, "default_embedder", lambda: emb)
+    say(store, 1 * S, "put the violin in the cabinet")
+    say(store, 2 * S, "put the stapler in the drawer")
+    assert emb.encoded == []  # writing facts embeds nothing
+    assert explain_placement(store, "viola").receptacle == "cabinet"
+    assert sorted(emb.encoded) == ["stapler", "viola", "violin"]
+    explain_placement(store, "viola")
+    assert len(emb.encoded) == 3  # asked again: all from the cache
+    say(store, 3 * S, "put the cello in the cabinet")
+    assert explain_placement(store, "viola").support_event_ids[1:] != []  # the cello votes too
+    assert emb.encoded[3:] == ["cello"]  # only the new text was embedded
+
+
+def test_without_the_model_nothing_is_guessed(store: MemoryStore) -> None:
+    class Broken:
+        model_name = "broken"
+
+        def encode(self, texts):
+            raise EmbeddingUnavailable("not installed")
+
+    e1 = say(store, 1 * S, "put the violin in the cabinet")
+    assert explain_placement(store, "viola", embedder=Broken()) is None
+    assert explain_placement(store, "violin", embedder=Broken()).support_event_ids == [e1]  # facts still answer
