@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable
 
 from ..core.models import Plan, PlanResult, SkillCall
-from ..core.rules import explain_placement
+from ..core.rules import explain_placement_any
 from ..core.store import MemoryStore
 from .drink import remembered_drink
 from .grounding import Grounder
@@ -125,8 +125,7 @@ class _PlanBuilder:
         label = ent.label
         # the name keeps word boundaries the normalised label lost ("toy hammer" vs "toyhammer"), which the
         # category map needs; the label is the fallback
-        answer = next((a for a in (explain_placement(store, phrase, as_of_ns=as_of_ns)
-                                   for phrase in dict.fromkeys(p for p in (ent.name, label) if p)) if a), None)
+        answer = explain_placement_any(store, (ent.name, label), as_of_ns=as_of_ns)
         if answer is None:
             raise PlanningError(f"I have not learned where {describe(self.world, obj)} goes; "
                                 f"tell me, e.g. 'put the {label} in the drawer'")
@@ -137,6 +136,9 @@ class _PlanBuilder:
         relation = "in" if answer.predicate == "in" else "on"
         self._fetch_and_place(obj, relation, target)
         why = (f"you said so about {answer.label}" if answer.source == "fact" else
+               f"I was not told about it, but it is most like {answer.category_name.removeprefix('things like ')}, "
+               f"which went {answer.predicate} the {answer.receptacle} ({len(answer.support_event_ids)} "
+               f"corrections, confidence {answer.confidence:.2f})" if answer.source == "similar" else
                f"{answer.category_name} go {answer.predicate} the {answer.receptacle}, learned from "
                f"{len(answer.support_event_ids)} corrections (confidence {answer.confidence:.2f})")
         self.summary = (f"put {describe(self.world, obj)} away {relation} {describe(self.world, target)}: {why}")

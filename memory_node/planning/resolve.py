@@ -231,6 +231,16 @@ def resolve_entities(text: str, entities: Iterable[Entity], include_rooms: bool 
     "next to the lemon", "under the lemon"), then present before absent, then most recently seen.
     """
     pool = list(entities)
+    if "'" in text:
+        # "grandpa's mug" is a possessive, "Werther's" part of a name (label werthers...): read it both
+        # ways and keep each entity's better reading
+        best: dict[str, Candidate] = {}
+        for reading in (resolve_entities(text.replace("'", ""), pool, include_rooms, boosts),
+                        resolve_entities(re.sub(r"'s?\b", "", text), pool, include_rooms, boosts)):
+            for c in reading:
+                if c.entity.id not in best or c.score > best[c.entity.id].score:
+                    best[c.entity.id] = c
+        return sorted(best.values(), key=_rank)
     by_id = {e.id: e for e in pool}
     head, prep, hint = split_reference(text)
     if not head:
@@ -265,5 +275,9 @@ def resolve_entities(text: str, entities: Iterable[Entity], include_rooms: bool 
                 score += _HINT_SCORE + (_NEAR_SCORE * closeness if prep in NEAR_WORDS | UNDER_WORDS else 0.0)
                 reasons.append(hint_why)
         ranked.append(Candidate(entity=ent, score=score, reasons=tuple(reasons), hint_holds=holds))
-    ranked.sort(key=lambda c: (-c.score, not c.entity.present, -c.entity.last_seen_ns, c.entity.id))
+    ranked.sort(key=_rank)
     return ranked
+
+
+def _rank(c: Candidate) -> tuple[float, bool, int, str]:
+    return (-c.score, not c.entity.present, -c.entity.last_seen_ns, c.entity.id)

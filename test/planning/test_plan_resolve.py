@@ -65,3 +65,10 @@ def test_rooms_are_not_objects(store: MemoryStore, mem) -> None:
     mem.scene(1, [mem.ent("mug_1", "mug")])
     assert ids("kitchen_201", store) == []
     assert ids("kitchen_201", store, include_rooms=True) == ["kitchen_201"]
+
+
+def test_apostrophe_in_a_name_is_not_only_a_possessive(store: MemoryStore, mem) -> None:
+    mem.scene(1, [mem.ent("candy_1", "werthers original"), mem.ent("mug_1", "mug"),
+                  mem.ent("mug_2", "mug", name="grandpa mug")])
+    assert ids("the Werther's Original", store) == ["candy_1"]
+    assert ids("grandpa's mug", store)[0] == "mug_2"
