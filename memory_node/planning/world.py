@@ -149,8 +149,18 @@ class WorldState:
         return (ent.room or None) if ent is not None else None
 
     def closed_containers(self, ent_id: str) -> list[str]:
-        """Closed things on ent_id's location chain, outermost first (the order they must be opened)."""
-        found = [a for a in self.chain(ent_id) if "closed" in self.states.get(a, set())]
+        """Closed containers enclosing ent_id (an `in` link on its location chain), outermost first: the
+        order they must be opened."""
+        found, cur, seen = [], ent_id, {ent_id}
+        while cur in self.locations:
+            pred, outer = self.locations[cur]
+            if outer in seen:
+                break
+            # only what encloses it: a folder lying *on* a closed (even locked) cabinet is in reach
+            if pred == "in" and "closed" in self.states.get(outer, set()):
+                found.append(outer)
+            seen.add(outer)
+            cur = outer
         return list(reversed(found))
 
     def persons(self) -> list[Entity]:

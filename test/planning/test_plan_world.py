@@ -60,3 +60,12 @@ def test_dry_run_semantics_on_a_copy(kitchen: MemoryStore) -> None:
     s.apply(Predicate.parse("holding(o)"), b)
     assert s.holds(Predicate.parse("hand_free"), b)  # two hands, one used
     assert w.states["cabinet_1"] == {"closed"} and w.robot_at is None  # the original is untouched
+
+
+def test_only_enclosing_containers_block(store, mem) -> None:
+    mem.scene(1, [mem.ent("cabinet_1", "cabinet", states=["closed", "locked"]), mem.ent("folder_1", "folder"),
+                  mem.ent("shelf_1", "shelf"), mem.ent("cup_1", "cup")],
+              [("folder_1", "on", "cabinet_1"), ("shelf_1", "in", "cabinet_1"), ("cup_1", "on", "shelf_1")])
+    w = WorldState.from_store(store)
+    assert w.closed_containers("folder_1") == []  # lying on top of it
+    assert w.closed_containers("cup_1") == ["cabinet_1"]  # on a shelf inside it
