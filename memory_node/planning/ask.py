@@ -196,6 +196,12 @@ def _is_state(store: MemoryStore, world: WorldState, m: re.Match[str]) -> Answer
                       answer_ids=ids, evidence_ids=evidence, confidence=confidence)
     text = f"I have no record of whether {subject} is {state.replace('_', ' ')}."
     failures = [f for f in world.failures.values() if f.target == ent.id]
+    said_locked = [f for f in failures if "locked" in f"{f.status} {f.message}".lower()]
+    if state == "locked" and said_locked:
+        # the controller said so when memory did not know the container yet (the state is only set on a
+        # container memory already holds): the failure itself is the evidence
+        return Answer(success=True, answer=f"Yes: {said_locked[-1].reason()}.", answer_ids=ids,
+                      evidence_ids=evidence + [said_locked[-1].event_id], confidence=confidence * 0.9)
     if failures:
         text += f" Note: {failures[-1].reason()}."
         evidence.append(failures[-1].event_id)

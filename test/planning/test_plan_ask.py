@@ -89,3 +89,13 @@ def test_empty_and_unsupported_questions(kitchen: MemoryStore) -> None:
     assert not empty.success and empty.error == "empty question"
     odd = answer_question(kitchen, "sing me a song")
     assert not odd.success and "where is <object>" in odd.error
+
+
+def test_locked_from_a_failure_before_the_container_was_seen(store: MemoryStore, mem) -> None:
+    mem.feedback(1, "open", ["safe_1"], success=False, message="the safe is locked")
+    mem.scene(2, [mem.ent("safe_1", "safe", states=["closed"])])  # seen only afterwards
+    a = answer_question(store, "is the safe locked?")
+    assert a.answer.startswith("Yes") and "the safe is locked" in a.answer
+    mem.feedback(3, "open", ["box_1"], success=False, message="jammed")
+    mem.scene(4, [mem.ent("box_1", "box", states=["closed"])])
+    assert answer_question(store, "is the box locked?").answer.startswith("I have no record")
