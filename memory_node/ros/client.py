@@ -33,6 +33,7 @@ class MemoryClient:
             rclpy.init()
         self.node = Node(client_name, namespace=namespace)
         ns = namespace.rstrip("/")
+        self.namespace = f"{ns}/" if ns else ""  # prefix of the input topics ("" = relative names)
         # keep all: memory must not lose an event because the node was busy; publish() waits instead
         qos = QoSProfile(history=HistoryPolicy.KEEP_ALL, depth=1, reliability=ReliabilityPolicy.RELIABLE)
         self.pub_graph = self.node.create_publisher(SceneGraph, f"{ns}/scene_graph" if ns else "scene_graph", qos)
@@ -110,6 +111,10 @@ class MemoryClient:
         msg = act if isinstance(act, Activity) else conv.activity_to_msg(act)
         self.pub_activity.publish(msg)
         self.published["activities"] += 1
+
+    def reset_counts(self) -> None:
+        """Forget what was published: call after (re)starting the node, whose counts start at zero."""
+        self.published = dict.fromkeys(self.published, 0)
 
     def sync(self, timeout: float = 10.0, check: bool = True) -> Sync.Response:
         """Wait until the node has processed everything this client published; with ``check`` a shortfall

@@ -247,3 +247,65 @@ def occupancy_grid_to_msg(grid, resolution: float, origin: tuple[float, float, f
     msg.info.origin.orientation.w = math.cos(origin[2] / 2.0)
     msg.data = grid.reshape(-1).astype("int8").tolist()
     return msg
+
+
+# ---- sensors (what a simulator or a driver publishes) -----------------------------------------------
+
+
+def image_to_msg(rgb, stamp_ns: int, frame_id: str):
+    """uint8 HxWx3 RGB array -> sensor_msgs/Image (rgb8)."""
+    from sensor_msgs.msg import Image
+
+    msg = Image()
+    msg.header.stamp = ns_to_stamp(stamp_ns)
+    msg.header.frame_id = frame_id
+    msg.height, msg.width = int(rgb.shape[0]), int(rgb.shape[1])
+    msg.encoding = "rgb8"
+    msg.step = msg.width * 3
+    msg.data = rgb.astype("uint8").tobytes()
+    return msg
+
+
+def depth_to_msg(depth, stamp_ns: int, frame_id: str):
+    """float32 HxW metres (inf: nothing in range) -> sensor_msgs/Image (32FC1), REP 118 conventions."""
+    from sensor_msgs.msg import Image
+
+    msg = Image()
+    msg.header.stamp = ns_to_stamp(stamp_ns)
+    msg.header.frame_id = frame_id
+    msg.height, msg.width = int(depth.shape[0]), int(depth.shape[1])
+    msg.encoding = "32FC1"
+    msg.step = msg.width * 4
+    msg.data = depth.astype("<f4").tobytes()
+    return msg
+
+
+def camera_info_to_msg(fx: float, fy: float, cx: float, cy: float, width: int, height: int, stamp_ns: int,
+                       frame_id: str):
+    """Pinhole intrinsics without distortion -> sensor_msgs/CameraInfo."""
+    from sensor_msgs.msg import CameraInfo
+
+    msg = CameraInfo()
+    msg.header.stamp = ns_to_stamp(stamp_ns)
+    msg.header.frame_id = frame_id
+    msg.width, msg.height = int(width), int(height)
+    msg.distortion_model = "plumb_bob"
+    msg.d = [0.0] * 5
+    msg.k = [fx, 0.0, cx, 0.0, fy, cy, 0.0, 0.0, 1.0]
+    msg.r = [1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0]
+    msg.p = [fx, 0.0, cx, 0.0, 0.0, fy, cy, 0.0, 0.0, 0.0, 1.0, 0.0]
+    return msg
+
+
+def pose_to_msg(pose: Pose, stamp_ns: int):
+    """Pose (planar: x, y, z, yaw) -> geometry_msgs/PoseStamped."""
+    from geometry_msgs.msg import PoseStamped
+
+    msg = PoseStamped()
+    msg.header.stamp = ns_to_stamp(stamp_ns)
+    msg.header.frame_id = pose.frame_id
+    msg.pose.position.x, msg.pose.position.y, msg.pose.position.z = (pose.position.x, pose.position.y,
+                                                                     pose.position.z)
+    msg.pose.orientation.z = math.sin(pose.yaw / 2.0)
+    msg.pose.orientation.w = math.cos(pose.yaw / 2.0)
+    return msg

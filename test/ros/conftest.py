@@ -1,19 +1,13 @@
 """Fixtures for tests that run the real node over real DDS on this machine.
 
-Each test session gets its own ROS domain id and every node its own namespace, so parallel runs and a
-node killed by a test never answer another test's calls. Discovery stays on localhost.
+The ``ros`` and ``start_node`` fixtures live in test/conftest.py (the simulation tests start the node
+too); this file only skips the folder when the package is not built.
 """
 
 import os
-import random
 import sys
-import uuid
 from pathlib import Path
 
-import pytest
-
-os.environ.setdefault("ROS_DOMAIN_ID", str(random.Random(os.getpid()).randint(1, 100)))
-os.environ.setdefault("ROS_AUTOMATIC_DISCOVERY_RANGE", "LOCALHOST")
 
 sys.path.insert(0, str(Path(__file__).parent))  # ros_messages.py, shared message builders
 
@@ -27,46 +21,3 @@ except ImportError as err:  # pragma: no cover - depends on the environment
         raise RuntimeError(f"ROS tests required but the built package is not importable: {err}") from err
 
 collect_ignore_glob = [] if HAVE_ROS else ["test_*.py"]
-
-
-@pytest.fixture(scope="session")
-def ros():
-    import rclpy
-
-    rclpy.init()
-    yield
-    rclpy.shutdown()
-
-
-@pytest.fixture
-def start_node(ros, tmp_path):
-    """start_node(robot="vega", **params) -> (NodeProcess, MemoryClient) in a fresh namespace."""
-    from memory_node.ros.client import MemoryClient
-    from memory_node.ros.process import NodeProcess
-
-    started = []
-    logs = []
-
-    def start(robot="vega", namespace=None, database_path=None, **params):
-        ns = namespace or f"t{uuid.uuid4().hex[:8]}"
-        log = open(tmp_path / f"node_{len(started)}.log", "w")
-        logs.append(log)
-        proc = NodeProcess(robot, log=log, namespace=ns,
-                           database_path=str(database_path or tmp_path / "memory.db"), **params)
-        client = MemoryClient(node_name=f"/{ns}/memory_node", namespace=f"/{ns}",
-                              client_name=f"client_{uuid.uuid4().hex[:6]}")
-        started.append((proc, client))
-        try:
-            client.wait_for_node(timeout=30, alive=proc.alive)
-        except (TimeoutError, RuntimeError):
-            proc.stop()
-            log.flush()
-            raise AssertionError("node did not come up:\n" + (tmp_path / f"node_{len(started) - 1}.log").read_text())
-        return proc, client
-
-    yield start
-    for proc, client in started:
-        client.close()
-        proc.stop()
-    for log in logs:
-        log.close()

@@ -75,3 +75,24 @@ def test_pose_yaw_and_nan():
     msg.pose.position.x = math.nan
     with pytest.raises(InvalidInput, match="NaN"):
         conv.pose_from_msg(msg)
+
+
+def test_sensor_messages_round_trip():
+    import numpy as np
+    import ros2_numpy
+
+    from memory_node.core.models import Point as P
+    from memory_node.core.models import Pose
+
+    rgb = np.arange(4 * 6 * 3, dtype=np.uint8).reshape(4, 6, 3)
+    img = conv.image_to_msg(rgb, 5_000_000_001, "head_camera")
+    assert (img.width, img.height, img.encoding, img.step) == (6, 4, "rgb8", 18)
+    assert np.array_equal(ros2_numpy.numpify(img), rgb)
+    depth = np.array([[0.5, np.inf], [1.25, 2.0]], dtype=np.float32)
+    d = conv.depth_to_msg(depth, 1, "head_camera")
+    assert d.encoding == "32FC1" and np.array_equal(np.frombuffer(bytes(d.data), "<f4").reshape(2, 2), depth)
+    info = conv.camera_info_to_msg(200.0, 201.0, 160.0, 120.0, 320, 240, 1, "head_camera")
+    assert list(info.k) == [200.0, 0.0, 160.0, 0.0, 201.0, 120.0, 0.0, 0.0, 1.0] and info.width == 320
+    pose = Pose(position=P(x=1.0, y=-2.0, z=0.0), yaw=2.5)
+    back = conv.pose_from_msg(conv.pose_to_msg(pose, 7))
+    assert back.yaw == pytest.approx(2.5) and back.position.y == -2.0
