@@ -36,6 +36,32 @@ else
   log "Python packages up to date"
 fi
 
+# ---- Genesis simulation (memory_node/sim): skip with MEMORY_NODE_SIM=0 ---------------------------------
+# torch is pinned in requirements-sim.txt to the CPU wheel on local disk. Headless rendering needs Mesa's
+# EGL/GL libraries from Debian (present on most images; installed here when missing). genesis-world pulls
+# opencv-python next to our opencv-python-headless (same cv2 version, both work).
+if [ "${MEMORY_NODE_SIM:-1}" != "0" ]; then
+  sim_debs=(libegl1 libgl1 libegl-mesa0 libgl1-mesa-dri)
+  missing=()
+  for deb in "${sim_debs[@]}"; do dpkg -s "$deb" >/dev/null 2>&1 || missing+=("$deb"); done
+  if [ "${#missing[@]}" -gt 0 ]; then
+    log "installing ${missing[*]} (headless rendering)"
+    as_root=(); [ "$(id -u)" -eq 0 ] || as_root=(sudo)
+    "${as_root[@]}" apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive "${as_root[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  fi
+  sim_stamp="$VENV/.memory_node_requirements_sim"
+  sim_want="$(sha256sum "$ROOT/requirements-sim.txt" | cut -d' ' -f1)"
+  if [ "$(cat "$sim_stamp" 2>/dev/null)" != "$sim_want" ]; then
+    log "installing the Genesis simulation (requirements-sim.txt)"
+    python -m pip install -q -r "$ROOT/requirements-sim.txt" 2> >(grep -v 'is ignored: it is neither' >&2)
+    echo "$sim_want" > "$sim_stamp"
+  else
+    log "simulation packages up to date"
+  fi
+fi
+# ---- end of the Genesis simulation block -------------------------------------------------------------------
+
 # The ROS wheels' CMake configs were built with CPython under /opt/python/cp311-cp311; message generation
 # looks for the Python and numpy headers there.
 PY_INC="$(python -c 'import sysconfig; print(sysconfig.get_paths()["include"])')"
