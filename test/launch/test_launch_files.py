@@ -58,3 +58,20 @@ def test_params_files_declare_only_known_parameters():
         assert set(params) == set(PARAMETERS), robot
         for name, value in params.items():
             assert type(value) is type(PARAMETERS[name][0]), (robot, name)  # ROS parameter types are strict
+
+
+def test_sim_launch_starts_the_node_and_the_bridge_with_declared_parameters():
+    tree = ast.parse((LAUNCH / "sim.launch.py").read_text())
+    (bridge,) = _calls(tree, "Node")
+    assert _kw(bridge, "executable").value == "genesis_bridge"
+    assert "generate_launch_description(robot=\"vega\")" in (LAUNCH / "sim.launch.py").read_text()
+    declared = {c.args[0].value for c in _calls(tree, "DeclareLaunchArgument")}
+    assert declared == {"scene", "scenario"}
+    # the parameters it passes are ones the bridge declares, and the executable is installed
+    passed = {k.value for k in _kw(bridge, "parameters").elts[0].keys}
+    pytest.importorskip("memory_node.msg", reason="needs the colcon build (scripts/test.sh)")
+    from memory_node.ros.genesis_bridge import PARAMETERS
+
+    assert passed - {"use_sim_time"} <= set(PARAMETERS)
+    assert "scripts/genesis_bridge" in (ROOT / "CMakeLists.txt").read_text()
+    assert (ROOT / "scripts" / "genesis_bridge").stat().st_mode & 0o111

@@ -1,0 +1,261 @@
+"""The Genesis bridge: a simulated Dexmate Vega in a household scene, wired to the memory node's contract.
+
+What a robot's drivers and perception would publish, the bridge publishes from the simulator: the head
+camera's RGB, depth and intrinsics, the robot pose, an occupancy map of the home, scene graphs of what the
+camera sees (perfect perception from the simulator's state, ``memory_node.sim.perception``) and skill feedback
+for every skill it executes. Plans arrive on the memory node's ``~/plans`` topic (``execute_plans``) or from a
+scenario (``memory_node.ros.sim_scenario``) and run open-loop: every step in order, no replanning, stopping
+at the first failure, which is reported like any other.
+
+    genesis_bridge [--scenario NAME] [--ros-args -p scene:=small_home -p memory_node:=/memory_node ...]
+
+With ``--scenario`` it plays the scenario against a running memory node, prints its table and exits;
+without, it runs live: pose and camera at their rates, plans executed as they are published.
+"""
+
+from __future__ import annotations
+
+import argparse
+import queue
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import rclpy
+from geometry_msgs.msg import PoseStamped
+from nav_msgs.msg import OccupancyGrid
+from rcl_interfaces.msg import ParameterDescriptor
+from rclpy.node import Node
+from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy, qos_profile_sensor_data
+
+from sensor_msgs.msg import CameraInfo, Image
+
+from memory_node.core.models import SceneGraphObservation
+from memory_node.msg import Plan as PlanMsg
+from memory_node.ros import conversions as conv
+from memory_node.ros.client import MemoryClient
+from memory_node.sim.skills import SkillOutcome
+
+PARAMETERS: dict[str, tuple[Any, str]] = {
+    "scene": ("small_home", "Scene file: a name under config/sim/scenes or a path (format: memory_node/sim/README.md)."),
+    "robot": ("vega", "Robot the plans are for (only the Vega is simulated)."),
+    "memory_node": ("/memory_node", "Fully qualified name of the memory node whose topics and services to use."),
+    "camera_width": (320, "Head camera width in pixels (render time grows with it: ~35 ms at 320x240)."),
+    "camera_height": (240, "Head camera height in pixels."),
+    "camera_rate": (1.0, "Live mode: camera frames and scene graphs per second (0 = only after skills)."),
+    "pose_rate": (10.0, "Live mode: robot poses per second."),
+    "execute_plans": (True, "Live mode: execute every plan the memory node publishes on ~/plans, open-loop."),
+    "perceive_locks": (False, "Report locks in scene graphs; false = memory learns a lock by trying to open."),
+}
+
+
+NAVIGATE = "navigate_to"  # the Vega library's navigate skill (config/skills/vega.yaml)
+
+
+def _stamp() -> int:
+    return time.time_ns()
+
+
+class SimBridge:
+    """One simulated robot publishing on one memory node's inputs (not thread-safe: one caller thread)."""
+
+    def __init__(self, world: Any, memory: MemoryClient, robot: str = "vega") -> None:
+        self.world = world
+        self.memory = memory
+        self.robot = robot
+        node = memory.node
+        ns = memory.namespace
+        self.pub_image = node.create_publisher(Image, f"{ns}camera/image_raw", qos_profile_sensor_data)
+        self.pub_depth = node.create_publisher(Image, f"{ns}camera/depth/image_raw",
+                                               qos_profile_sensor_data)
+        self.pub_info = node.create_publisher(CameraInfo, f"{ns}camera/camera_info", qos_profile_sensor_data)
+        self.pub_pose = node.create_publisher(PoseStamped, f"{ns}robot_pose", qos_profile_sensor_data)
+        latched = QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE,
+                             durability=DurabilityPolicy.TRANSIENT_LOCAL)
+        self.pub_map = node.create_publisher(OccupancyGrid, f"{ns}map", latched)
+        self.last_frame: Any = None
+        self._last_ns = 0
+
+    def clock(self) -> int:
+        """Event time of the next message: wall time, strictly increasing (memory orders by it)."""
+        self._last_ns = max(_stamp(), self._last_ns + 1)
+        return self._last_ns
+
+    # ---- sensing ---------------------------------------------------------------------------------------
+
+    def publish_map(self) -> None:
+        grid = self.world.occupancy_grid()
+        self.pub_map.publish(conv.occupancy_grid_to_msg(grid.data, grid.resolution, (grid.origin_x, grid.origin_y, 0.0),
+                                                        self.clock()))
+
+    def publish_pose(self, stamp_ns: int | None = None) -> None:
+        self.pub_pose.publish(conv.pose_to_msg(self.world.robot_pose(), stamp_ns or self.clock()))
+
+    def look(self, around: bool = False) -> SceneGraphObservation:
+        """Render the head camera, publish image, depth, intrinsics and pose, and the scene graph of what is
+        visible (``around``: turn on the spot first and look all around the room)."""
+        stamp = self.clock()
+        graph = self.world.observe_room(stamp) if around else None
+        frame = self.world.render(segmentation=not around)
+        if graph is None:
+            graph = self.world.observe(stamp, frame)
+        self.last_frame = frame
+        info = frame.info
+        self.publish_pose(stamp)
+        self.pub_info.publish(conv.camera_info_to_msg(info.fx, info.fy, info.cx, info.cy, info.width, info.height,
+                                                      stamp, info.frame_id))
+        self.pub_image.publish(conv.image_to_msg(frame.rgb, stamp, info.frame_id))
+        self.pub_depth.publish(conv.depth_to_msg(frame.depth, stamp, info.frame_id))
+        self.memory.publish_scene_graph(graph)
+        return graph
+
+    # ---- acting ----------------------------------------------------------------------------------------
+
+    def execute(self, skill: str, args: list[str], look: bool = True, focus: str = "") -> SkillOutcome:
+        """Run one skill, publish its feedback, and (``look``) what the camera sees afterwards."""
+        outcome = self.world.execute(skill, args, focus=focus)
+        self.memory.publish_skill_feedback(outcome.feedback(self.clock(), robot=self.robot))
+        if look:
+            self.look()
+        return outcome
+
+    def execute_plan(self, steps: list[tuple[str, list[str]]]) -> list[SkillOutcome]:
+        """Open-loop: every step in order, no replanning; the first failure ends the run."""
+        done = []
+        for i, (skill, args) in enumerate(steps):
+            outcome = self.execute(skill, args, focus=_next_target(steps, i) if skill == NAVIGATE else "")
+            done.append(outcome)
+            if not outcome.success:
+                break
+        return done
+
+    def save_frame(self, path: Path) -> Path | None:
+        """The last rendered RGB frame as a PNG (for a person to look at), None before any render."""
+        if self.last_frame is None:
+            return None
+        import cv2
+
+        path.parent.mkdir(parents=True, exist_ok=True)
+        cv2.imwrite(str(path), cv2.cvtColor(self.last_frame.rgb, cv2.COLOR_RGB2BGR))
+        return path
+
+
+def _next_target(steps: list[tuple[str, list[str]]], i: int) -> str:
+    """What the plan handles after navigating at step ``i``: the first argument of the next other step."""
+    for skill, args in steps[i + 1:]:
+        if skill == NAVIGATE:
+            return ""
+        if args:
+            return args[0]
+    return ""
+
+
+def build_world(scene: str, camera_res: tuple[int, int] = (320, 240), perceive_locks: bool = False) -> Any:
+    """The simulated home (Genesis on the CPU); imported here because importing Genesis takes seconds."""
+    from memory_node.sim.scene_spec import shipped_scene
+    from memory_node.sim.world import SimWorld
+
+    path = Path(scene) if Path(scene).suffix in (".yaml", ".yml") else shipped_scene(scene)
+    return SimWorld(path, camera_res=camera_res, perceive_locks=perceive_locks)
+
+
+class _LiveBridge(Node):
+    """Live mode: periodic pose and camera, and plans from ``~/plans`` executed on a worker thread (a plan
+    takes seconds of simulation; the executor keeps publishing meanwhile)."""
+
+    def __init__(self) -> None:
+        super().__init__("genesis_bridge")
+        for name, (default, description) in PARAMETERS.items():
+            self.declare_parameter(name, default, ParameterDescriptor(description=description))
+        self.p = {name: self.get_parameter(name).value for name in PARAMETERS}
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv if argv is None else argv)
+    rclpy.init(args=argv)
+    ros_free = rclpy.utilities.remove_ros_args(argv)[1:]
+    parser = argparse.ArgumentParser(prog="genesis_bridge", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--scenario", default="", help="play this scenario (name under config/scenarios or a path)")
+    parser.add_argument("--out", default="", help="folder for rendered frames of a scenario run")
+    args = parser.parse_args(ros_free)
+    live = _LiveBridge()
+    p = live.p
+    memory = MemoryClient(node_name=p["memory_node"], namespace=_namespace_of(p["memory_node"]),
+                          client_name="genesis_bridge_client")
+    try:
+        world = build_world(p["scene"], (int(p["camera_width"]), int(p["camera_height"])), bool(p["perceive_locks"]))
+        bridge = SimBridge(world, memory, robot=str(p["robot"]))
+        memory.wait_for_node(timeout=60)
+        bridge.publish_map()
+        if args.scenario:
+            from memory_node.ros.sim_scenario import print_report, run_scenario
+            from memory_node.sim.scenario import load_scenario
+
+            report = run_scenario(load_scenario(args.scenario), bridge, out=Path(args.out) if args.out else None)
+            print_report([report])
+            return 0 if report.passed == len(report.outcomes) else 1
+        bridge.look(around=True)  # memory starts with the room the robot stands in
+        return _run_live(live, bridge)
+    finally:
+        memory.close()
+        live.destroy_node()
+        if rclpy.ok():
+            rclpy.shutdown()
+
+
+def _namespace_of(node_fqn: str) -> str:
+    ns = node_fqn.rstrip("/").rsplit("/", 1)[0]
+    return ns if ns else ""
+
+
+def _run_live(live: _LiveBridge, bridge: SimBridge) -> int:
+    plans: queue.Queue[PlanMsg] = queue.Queue()
+    lock = threading.Lock()  # the simulator is driven from one thread at a time
+    p = live.p
+    if p["execute_plans"]:
+        bridge.memory.node.create_subscription(PlanMsg, f"{p['memory_node'].rstrip('/')}/plans", plans.put, 10)
+
+    def worker() -> None:
+        while rclpy.ok():
+            try:
+                msg = plans.get(timeout=0.2)
+            except queue.Empty:
+                continue
+            if msg.robot and msg.robot != bridge.robot:
+                live.get_logger().info(f"plan for {msg.robot} ignored (simulating {bridge.robot})")
+                continue
+            with lock:
+                done = bridge.execute_plan([(s.skill, list(s.args)) for s in msg.steps])
+            ok = sum(o.success for o in done)
+            live.get_logger().info(f"plan {msg.instruction!r}: {ok}/{len(msg.steps)} steps succeeded"
+                                   + ("" if ok == len(msg.steps) else f" ({done[-1].message})"))
+
+    def tick_pose() -> None:
+        with lock:
+            bridge.publish_pose()
+
+    def tick_camera() -> None:
+        if lock.acquire(blocking=False):  # skip a frame rather than queue behind a plan
+            try:
+                bridge.look()
+            finally:
+                lock.release()
+
+    live.create_timer(1.0 / float(p["pose_rate"]), tick_pose)
+    if float(p["camera_rate"]) > 0:
+        live.create_timer(1.0 / float(p["camera_rate"]), tick_camera)
+    threading.Thread(target=worker, name="plans", daemon=True).start()
+    executor = rclpy.executors.SingleThreadedExecutor()
+    executor.add_node(live)
+    executor.add_node(bridge.memory.node)
+    try:
+        executor.spin()
+    except (KeyboardInterrupt, rclpy.executors.ExternalShutdownException):
+        pass
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
