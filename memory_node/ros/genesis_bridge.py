@@ -29,7 +29,6 @@ from nav_msgs.msg import OccupancyGrid
 from rcl_interfaces.msg import ParameterDescriptor
 from rclpy.node import Node
 from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy, qos_profile_sensor_data
-
 from sensor_msgs.msg import CameraInfo, Image
 
 from memory_node.core.models import SceneGraphObservation
@@ -39,7 +38,8 @@ from memory_node.ros.client import MemoryClient
 from memory_node.sim.skills import SkillOutcome
 
 PARAMETERS: dict[str, tuple[Any, str]] = {
-    "scene": ("small_home", "Scene file: a name under config/sim/scenes or a path (format: memory_node/sim/README.md)."),
+    "scene": ("small_home", "Scene file: a name under config/sim/scenes or a path (format: "
+                            "memory_node/sim/README.md)."),
     "robot": ("vega", "Robot the plans are for (only the Vega is simulated)."),
     "memory_node": ("/memory_node", "Fully qualified name of the memory node whose topics and services to use."),
     "camera_width": (320, "Head camera width in pixels (render time grows with it: ~35 ms at 320x240)."),
