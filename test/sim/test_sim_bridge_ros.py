@@ -56,3 +56,16 @@ def test_a_failed_skill_is_published_and_remembered(bridge) -> None:
     bridge.memory.sync(timeout=10)
     answer = bridge.memory.ask("is the cabinet locked?")
     assert answer.answer.lower().startswith("yes")
+
+
+def test_open_loop_execution_stops_at_the_first_failure(bridge) -> None:
+    """A plan with an invented id (what a hostile or broken planner could send on ~/plans) fails at that
+    step with a reason; nothing after it runs, and memory hears the failure."""
+    steps = [("navigate_to", ["coffeetable_355"]), ("pick", ["unicorn_1"]), ("pick", ["apple_421"])]
+    done = bridge.execute_plan(steps)
+    assert [o.success for o in done] == [True, False]
+    assert done[-1].status == "not_found"
+    assert bridge.world.state.holding() == []  # the apple was never picked
+    bridge.memory.sync(timeout=10)
+    events = bridge.memory.query(store="events", text="unicorn_1").records
+    assert any("failed" in e.text for e in events)
