@@ -45,8 +45,9 @@ def _clean(question: str) -> str:
     return q.rstrip(" ?.!")
 
 
-def answer_question(store: MemoryStore, question: str, as_of_ns: int | None = None) -> Answer:
-    """Answer from memory as it stood at ``as_of_ns`` (now when None)."""
+def answer_question(store: MemoryStore, question: str, as_of_ns: int | None = None, speaker: str = "") -> Answer:
+    """Answer from memory as it stood at ``as_of_ns`` (now when None), for ``speaker`` ("" = whoever spoke
+    to the robot last: "my mug" is theirs)."""
     if not question or not question.strip():
         return Answer(success=False, error="empty question")
     q = _clean(question)
@@ -63,7 +64,7 @@ def answer_question(store: MemoryStore, question: str, as_of_ns: int | None = No
     for pattern, handler in intents:
         m = pattern.match(q)
         if m:
-            world = WorldState.from_store(store, as_of_ns=as_of_ns)
+            world = WorldState.from_store(store, as_of_ns=as_of_ns, speaker=speaker)
             return handler(store, world, m)
     return Answer(success=False, error=f"unsupported question {question.strip()!r}; I can answer: "
                                        f"{'; '.join(ALL_QUESTIONS)}")
@@ -131,7 +132,7 @@ def _where_was(store: MemoryStore, world: WorldState, moment: re.Match[str]) -> 
             return Answer(success=True, answer=f"I have no record of {clause} for {describe(world, ent.id)}.",
                           answer_ids=[ent.id], evidence_ids=[ent.id], confidence=0.0)
         as_of, anchor_id = (ev.stamp_ns - 1 if moment.group("dir") == "before" else ev.stamp_ns), ev.id
-    then = WorldState.from_store(store, as_of_ns=as_of)
+    then = WorldState.from_store(store, as_of_ns=as_of, speaker=world.speaker)
     past = [c for c in _find(store, then, ent.id)[0] if c.entity.id == ent.id]
     if not past:
         return Answer(success=True, answer=f"I had not seen {describe(world, ent.id)} yet then.",

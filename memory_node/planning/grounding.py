@@ -55,7 +55,7 @@ class Grounder:
     def __init__(self, store: MemoryStore, world: WorldState, speaker: str = "") -> None:
         self.store = store
         self.world = world
-        self.speaker = speaker or self._last_speaker()
+        self.speaker = speaker or world.speaker or self._last_speaker()
 
     # ---- whose ---------------------------------------------------------------------------------------
 

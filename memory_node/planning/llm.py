@@ -413,14 +413,15 @@ class LlmPlanner:
 
     # ---- questions ------------------------------------------------------------------------------
 
-    def answer(self, store: MemoryStore, question: str, as_of_ns: int | None = None) -> tuple[Answer, LlmAccount]:
+    def answer(self, store: MemoryStore, question: str, as_of_ns: int | None = None,
+               speaker: str = "") -> tuple[Answer, LlmAccount]:
         """Answer ``question`` through the model; the deterministic answer when the model's cannot be used."""
         start = time.monotonic()
         account = LlmAccount(kind="question", model=self.config.model)
 
         def deterministic() -> Answer:
             with store.snapshot():
-                return answer_question(store, question, as_of_ns=as_of_ns)
+                return answer_question(store, question, as_of_ns=as_of_ns, speaker=speaker.strip())
 
         try:
             if not question or not question.strip():
@@ -498,7 +499,7 @@ class LlmPlanner:
     # ---- plans ----------------------------------------------------------------------------------
 
     def plan(self, store: MemoryStore, library: SkillLibrary, instruction: str, robot: str | None = None,
-             as_of_ns: int | None = None) -> tuple[PlanResult, LlmAccount]:
+             as_of_ns: int | None = None, speaker: str = "") -> tuple[PlanResult, LlmAccount]:
         """Plan ``instruction`` through the model; the deterministic planner's result when the model's plan
         cannot be used. Whatever is returned with success passed ``PlanValidator``."""
         start = time.monotonic()
@@ -507,7 +508,8 @@ class LlmPlanner:
 
         def deterministic() -> PlanResult:
             with store.snapshot():
-                return plan_request(store, library, instruction, robot=robot, as_of_ns=as_of_ns)
+                return plan_request(store, library, instruction, robot=robot, as_of_ns=as_of_ns,
+                                    speaker=speaker.strip())
 
         try:
             if robot != library.robot:

@@ -46,8 +46,9 @@ class PlanningError(Exception):
 
 
 def plan_request(store: MemoryStore, library: SkillLibrary, instruction: str, robot: str | None = None,
-                 as_of_ns: int | None = None) -> PlanResult:
-    """Plan ``instruction`` for ``robot`` (the library's robot when None) over memory at ``as_of_ns``."""
+                 as_of_ns: int | None = None, speaker: str = "") -> PlanResult:
+    """Plan ``instruction`` for ``robot`` (the library's robot when None) over memory at ``as_of_ns``, for
+    ``speaker`` ("" = whoever spoke to the robot last: "my mug" is theirs)."""
     robot = robot or library.robot
     if robot != library.robot:
         return PlanResult(success=False,
@@ -67,7 +68,7 @@ def plan_request(store: MemoryStore, library: SkillLibrary, instruction: str, ro
         m = pattern.match(text)
         if not m:
             continue
-        world = WorldState.from_store(store, as_of_ns=as_of_ns, hands=library.hands)
+        world = WorldState.from_store(store, as_of_ns=as_of_ns, hands=library.hands, speaker=speaker)
         builder = _PlanBuilder(library, world, Plan(robot=robot, instruction=instruction.strip()),
                                Grounder(store, world))
         try:

@@ -52,14 +52,16 @@ class WorldState:
     hands: int = 2
     failures: dict[tuple[str, str], KnownFailure] = field(default_factory=dict)
     as_of_ns: int | None = None
+    speaker: str = ""  # who made the request ("" = unknown): whose "my" it is
 
     # ---- building --------------------------------------------------------------------------------
 
     @classmethod
-    def from_store(cls, store: MemoryStore, as_of_ns: int | None = None, hands: int = 2) -> WorldState:
+    def from_store(cls, store: MemoryStore, as_of_ns: int | None = None, hands: int = 2,
+                   speaker: str = "") -> WorldState:
         """Memory as it stood at ``as_of_ns`` (now when None). The robot's own state (meta ``robot``) is
         only known for now, so a past world has the robot nowhere and empty-handed."""
-        world = cls(hands=hands, as_of_ns=as_of_ns)
+        world = cls(hands=hands, as_of_ns=as_of_ns, speaker=speaker)
         for ent in store.entities(as_of_ns=as_of_ns, include_absent=True):
             world.entities[ent.id] = ent
             world.states[ent.id] = set(ent.states)

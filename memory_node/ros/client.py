@@ -128,11 +128,11 @@ class MemoryClient:
 
     # ---- requests ------------------------------------------------------------------------------
 
-    def ask(self, question: str, as_of_ns: int = 0) -> Ask.Response:
-        return self.call("ask", Ask.Request(question=question, as_of=conv.ns_to_stamp(as_of_ns)))
+    def ask(self, question: str, as_of_ns: int = 0, speaker: str = "") -> Ask.Response:
+        return self.call("ask", Ask.Request(question=question, as_of=conv.ns_to_stamp(as_of_ns), speaker=speaker))
 
-    def plan(self, instruction: str, robot: str = "") -> PlanTask.Response:
-        return self.call("plan", PlanTask.Request(instruction=instruction, robot=robot))
+    def plan(self, instruction: str, robot: str = "", speaker: str = "") -> PlanTask.Response:
+        return self.call("plan", PlanTask.Request(instruction=instruction, robot=robot, speaker=speaker))
 
     def query(self, store: str = "", text: str = "", room: str = "", entity_id: str = "", as_of_ns: int = 0,
               limit: int = 0) -> Query.Response:

@@ -380,10 +380,10 @@ class MemoryNode(Node):
         question = self._check_text(request.question, "question")
         as_of = conv.optional_ns(request.as_of)
         if self.llm is not None and self.reader is not None:  # on the LLM thread: read through the reader
-            answer, account = self.llm.answer(self.reader, question, as_of_ns=as_of)
+            answer, account = self.llm.answer(self.reader, question, as_of_ns=as_of, speaker=request.speaker)
             self._count_llm(account)
         else:
-            answer = answer_question(self.store, question, as_of_ns=as_of)
+            answer = answer_question(self.store, question, as_of_ns=as_of, speaker=request.speaker.strip())
         return conv.fill_ask_response(answer, response)
 
     def on_plan(self, request: PlanTask.Request, response: PlanTask.Response) -> PlanTask.Response:
@@ -394,10 +394,10 @@ class MemoryNode(Node):
         except (FileNotFoundError, OSError):
             raise InvalidInput(f"no skill library for robot {robot!r}") from None
         if self.llm is not None and self.reader is not None:  # on the LLM thread: read through the reader
-            result, account = self.llm.plan(self.reader, library, instruction, robot=robot)
+            result, account = self.llm.plan(self.reader, library, instruction, robot=robot, speaker=request.speaker)
             self._count_llm(account)
         else:
-            result = plan_request(self.store, library, instruction, robot=robot)
+            result = plan_request(self.store, library, instruction, robot=robot, speaker=request.speaker.strip())
         response.success = result.success
         response.error = result.error
         if result.success and result.plan is not None:

@@ -126,3 +126,11 @@ def test_where_before_i_moved_it(home: MemoryStore) -> None:
 def test_what_did_i_do(home: MemoryStore) -> None:
     a = ask(home, "what did I do?")
     assert "moved the book" in a.answer and "My mug is the blue one" in a.answer
+
+
+def test_speaker_decides_whose_mug(home: MemoryStore, mem) -> None:
+    mem.store.ingest_utterance(UtteranceObservation(stamp_ns=T0 + 70, speaker="bob", text="My mug is the red one."))
+    # without a speaker, "my" is whoever spoke last (bob); with one, it is theirs
+    assert answer_question(home, "which mug is mine?").answer_ids == ["mug_2"]
+    assert answer_question(home, "which mug is mine?", speaker="alice").answer_ids == ["mug_1"]
+    assert answer_question(home, "where is my mug?", speaker="alice").answer_ids[0] == "counter_1"

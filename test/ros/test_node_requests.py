@@ -57,3 +57,14 @@ def test_plans_over_plan_for_both_robots(start_node):
     assert vega.success and ["cup_2"] in [list(s.args) for s in vega.plan.steps if s.skill == "pick"]
     refused = client.plan("make me a drink", robot="vega")
     assert not refused.success and "pour" in refused.error
+
+
+def test_the_speaker_field_says_whose_cup(start_node):
+    _, client = start_node("vega")
+    publish_kitchen(client)
+    client.publish_utterance(UtteranceObservation(stamp_ns=T0 + 60 * S, speaker="bob", text="My cup is the red one."))
+    client.sync()
+    assert client.ask("which cup is mine?", speaker="alice").answer_ids == ["cup_2"]
+    assert client.ask("which cup is mine?").answer_ids == ["cup_1"]  # bob spoke last
+    bob = client.plan("bring me my cup", speaker="bob")
+    assert bob.success and ["cup_1"] in [list(s.args) for s in bob.plan.steps if s.skill == "pick"]
