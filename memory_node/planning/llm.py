@@ -426,7 +426,7 @@ class LlmPlanner:
         try:
             if not question or not question.strip():
                 raise _Fallback("empty question")
-            result = self._answer(store, question.strip(), as_of_ns, account)
+            result = self._answer(store, question.strip(), as_of_ns, account, speaker.strip())
             account.used_llm = True
         except _Fallback as why:
             result = self._fallback(account, str(why), deterministic)
@@ -438,17 +438,18 @@ class LlmPlanner:
         log.info("llm %s", account.summary())  # the node logs it as a warning on fallback
         return result, account
 
-    def _answer(self, store: MemoryStore, question: str, as_of_ns: int | None, account: LlmAccount) -> Answer:
+    def _answer(self, store: MemoryStore, question: str, as_of_ns: int | None, account: LlmAccount,
+                speaker: str = "") -> Answer:
         client = self._client_or_reason()
         with store.snapshot():
-            world = WorldState.from_store(store, as_of_ns=as_of_ns)
+            world = WorldState.from_store(store, as_of_ns=as_of_ns, speaker=speaker)
         tools = MemoryTools(store, world)
         specs = [t.spec() for t in tools.tools()] + [ANSWER_TOOL]
         budget = max(0, self.config.max_question_tool_calls)
         when = "now" if as_of_ns is None else f"as it stood at t={as_of_ns} ns (tools only see up to then)"
         req = _Request(client, self.config, account, [
             {"role": "system", "content": QUESTION_SYSTEM.format(budget=budget, data_note=DATA_NOTE, when=when)},
-            {"role": "user", "content": question}])
+            {"role": "user", "content": question + _asked_by(speaker)}])
         used = 0
         while True:
             forced = used >= budget
@@ -516,7 +517,7 @@ class LlmPlanner:
                 raise _Fallback(f"robot {robot!r} does not match skill library {library.robot!r}")
             if not instruction or not instruction.strip():
                 raise _Fallback("empty instruction")
-            result = self._plan(store, library, instruction.strip(), robot, as_of_ns, account)
+            result = self._plan(store, library, instruction.strip(), robot, as_of_ns, account, speaker.strip())
             account.used_llm = True
         except _Fallback as why:
             result = self._fallback(account, str(why), deterministic)
@@ -529,10 +530,10 @@ class LlmPlanner:
         return result, account
 
     def _plan(self, store: MemoryStore, library: SkillLibrary, instruction: str, robot: str,
-              as_of_ns: int | None, account: LlmAccount) -> PlanResult:
+              as_of_ns: int | None, account: LlmAccount, speaker: str = "") -> PlanResult:
         client = self._client_or_reason()
         with store.snapshot():
-            world = WorldState.from_store(store, as_of_ns=as_of_ns, hands=library.hands)
+            world = WorldState.from_store(store, as_of_ns=as_of_ns, hands=library.hands, speaker=speaker)
         tools = MemoryTools(store, world)
         specs = [t.spec() for t in tools.tools()] + [SUBMIT_PLAN_TOOL]
         iterations = max(0, self.config.max_plan_iterations)
@@ -541,7 +542,7 @@ class LlmPlanner:
         req = _Request(client, self.config, account, [
             {"role": "system", "content": PLAN_SYSTEM.format(robot=robot, skills=_library_text(library),
                                                              budget=iterations, data_note=DATA_NOTE)},
-            {"role": "user", "content": f"{instruction}\n\n({state})"}])
+            {"role": "user", "content": f"{instruction}\n\n({state}){_asked_by(speaker)}"}])
         last_problem = ""
         for turn in range(iterations + 1):
             forced = turn == iterations
@@ -631,6 +632,11 @@ def _evidence(world: WorldState, plan: Plan, cited: list[str]) -> list[str]:
                 out.append(world.location_provenance.get(chain_id, ""))
             out.append(ent.provenance)
     return [e for e in dict.fromkeys(out + cited) if e]
+
+
+def _asked_by(speaker: str) -> str:
+    """Who "my" is, for the model: possession facts (rules_and_preferences) are keyed by this name."""
+    return f"\n\n(asked by {quote(speaker)!r})" if speaker else ""
 
 
 def llm_answer_question(store: MemoryStore, question: str, config: LlmConfig, as_of_ns: int | None = None,

@@ -503,3 +503,17 @@ def test_entity_ids_in_unknown_rooms_are_still_found(store: MemoryStore, mem, ll
     answer, account = planner(llm_server).answer(store, "where is the green cup?")
     assert account.used_llm and answer.answer_ids == ["cup_7"]
     assert not llm_server.errors, llm_server.errors
+
+
+def test_the_model_is_told_who_asks(kitchen: MemoryStore, llm_server) -> None:
+    """"my" needs the asker: the model gets their name (quoted, as data) with the question."""
+    sent = {}
+
+    def first(body):
+        sent["user"] = body["messages"][-1]["content"]
+        return reply(tool_call("answer", {"answer": "Your mug is in the cabinet.", "answer_ids": ["cabinet_1"],
+                                          "evidence_ids": [], "confidence": 0.5, "known": True}))
+
+    llm_server.script = [first]
+    answer, _ = planner(llm_server).answer(kitchen, "where is my mug?", speaker="alice")
+    assert answer.success and sent["user"] == "where is my mug?\n\n(asked by 'alice')"
