@@ -210,27 +210,45 @@ def _namespace_of(node_fqn: str) -> str:
     return ns if ns else ""
 
 
-def _run_live(live: _LiveBridge, bridge: SimBridge) -> int:
-    plans: queue.Queue[PlanMsg] = queue.Queue()
-    lock = threading.Lock()  # the simulator is driven from one thread at a time
-    p = live.p
-    if p["execute_plans"]:
-        bridge.memory.node.create_subscription(PlanMsg, f"{p['memory_node'].rstrip('/')}/plans", plans.put, 10)
+class PlanFollower:
+    """Executes every plan the memory node publishes on ``<memory_node>/plans``, open-loop, on a worker
+    thread (a plan takes seconds of simulation; the executor keeps spinning meanwhile). Plans for another
+    robot are ignored. ``lock`` serialises the simulator with the periodic camera and pose."""
 
-    def worker() -> None:
-        while rclpy.ok():
+    def __init__(self, bridge: SimBridge, memory_fqn: str, lock: threading.Lock, log: Any) -> None:
+        self.bridge, self.lock, self.log = bridge, lock, log
+        self.results: list[tuple[str, list[SkillOutcome]]] = []  # (instruction, outcomes), for callers
+        self._plans: queue.Queue[PlanMsg] = queue.Queue()
+        self._stop = threading.Event()
+        bridge.memory.node.create_subscription(PlanMsg, f"{memory_fqn.rstrip('/')}/plans", self._plans.put, 10)
+        self._thread = threading.Thread(target=self._work, name="plans", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join(timeout=5)
+
+    def _work(self) -> None:
+        while not self._stop.is_set():
             try:
-                msg = plans.get(timeout=0.2)
+                msg = self._plans.get(timeout=0.1)
             except queue.Empty:
                 continue
-            if msg.robot and msg.robot != bridge.robot:
-                live.get_logger().info(f"plan for {msg.robot} ignored (simulating {bridge.robot})")
+            if msg.robot and msg.robot != self.bridge.robot:
+                self.log.info(f"plan for {msg.robot} ignored (simulating {self.bridge.robot})")
                 continue
-            with lock:
-                done = bridge.execute_plan([(s.skill, list(s.args)) for s in msg.steps])
+            with self.lock:
+                done = self.bridge.execute_plan([(s.skill, list(s.args)) for s in msg.steps])
+            self.results.append((msg.instruction, done))
             ok = sum(o.success for o in done)
-            live.get_logger().info(f"plan {msg.instruction!r}: {ok}/{len(msg.steps)} steps succeeded"
-                                   + ("" if ok == len(msg.steps) else f" ({done[-1].message})"))
+            self.log.info(f"plan {msg.instruction!r}: {ok}/{len(msg.steps)} steps succeeded"
+                          + ("" if ok == len(msg.steps) else f" ({done[-1].message})"))
+
+
+def _run_live(live: _LiveBridge, bridge: SimBridge) -> int:
+    lock = threading.Lock()  # the simulator is driven from one thread at a time
+    p = live.p
+    follower = PlanFollower(bridge, str(p["memory_node"]), lock, live.get_logger()) if p["execute_plans"] else None
 
     def tick_pose() -> None:
         with lock:
@@ -246,7 +264,6 @@ def _run_live(live: _LiveBridge, bridge: SimBridge) -> int:
     live.create_timer(1.0 / float(p["pose_rate"]), tick_pose)
     if float(p["camera_rate"]) > 0:
         live.create_timer(1.0 / float(p["camera_rate"]), tick_camera)
-    threading.Thread(target=worker, name="plans", daemon=True).start()
     executor = rclpy.executors.SingleThreadedExecutor()
     executor.add_node(live)
     executor.add_node(bridge.memory.node)
@@ -254,6 +271,9 @@ def _run_live(live: _LiveBridge, bridge: SimBridge) -> int:
         executor.spin()
     except (KeyboardInterrupt, rclpy.executors.ExternalShutdownException):
         pass
+    finally:
+        if follower is not None:
+            follower.stop()
     return 0
 
 

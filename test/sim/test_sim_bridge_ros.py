@@ -69,3 +69,29 @@ def test_open_loop_execution_stops_at_the_first_failure(bridge) -> None:
     bridge.memory.sync(timeout=10)
     events = bridge.memory.query(store="events", text="unicorn_1").records
     assert any("failed" in e.text for e in events)
+
+
+def test_live_mode_executes_the_plans_the_node_publishes(bridge) -> None:
+    """Live mode: ~/plan on the node publishes the plan on ~/plans; the bridge's follower runs it in the
+    simulator without being asked, and memory hears the outcome."""
+    import logging
+    import threading
+    import time
+
+    from memory_node.ros.genesis_bridge import PlanFollower
+
+    bridge.execute("navigate_to", ["coffeetable_355"], look=False)
+    bridge.look()
+    follower = PlanFollower(bridge, bridge.memory.node_name, threading.Lock(), logging.getLogger("test"))
+    try:
+        plan = bridge.memory.plan("bring me the cellphone")
+        assert plan.success, plan.error
+        deadline = time.monotonic() + 20
+        while not follower.results and time.monotonic() < deadline:
+            bridge.memory.spin(0.1)
+        (instruction, done), = follower.results
+        assert instruction == "bring me the cellphone" and all(o.success for o in done)
+        assert len(done) == len(plan.plan.steps)
+        assert bridge.world.state.bodies["cellphone_433"].parent == "user"
+    finally:
+        follower.stop()
