@@ -16,9 +16,9 @@ from .ask_entities import ENTITY_INTENTS, ENTITY_QUESTIONS
 from .ask_time import BEFORE_MOVE_RE, ORIGINAL_RE, TIME_INTENTS, TIME_QUESTIONS
 from .grounding import Grounder
 from .habits_ask import HABIT_INTENTS, HABIT_QUESTIONS
-from .phrasing import describe, indefinite, relation_words
+from .phrasing import describe, not_seen, relation_words, sentence, spoken_noun
 from .preferences import WHERE_DOES_IT_GO, where_does_it_go
-from .resolve import Candidate, split_hint
+from .resolve import Candidate
 from .world import WorldState
 
 SUPPORTED_QUESTIONS = ("where is <object>", "is <object> open/closed/locked/...", "what happened to <object>",
@@ -72,12 +72,7 @@ def answer_question(store: MemoryStore, question: str, as_of_ns: int | None = No
 
 def _find(store: MemoryStore, world: WorldState, phrase: str) -> tuple[list[Candidate], str]:
     """Candidates for a phrase ("my mug" included), and the phrase as a person would repeat it."""
-    head, _ = split_hint(phrase)
-    return Grounder(store, world).find(phrase), " ".join(head) or phrase.strip()
-
-
-def _not_seen(noun: str) -> Answer:
-    return Answer(success=True, answer=f"I have not seen {indefinite(noun)}.", confidence=0.0)
+    return Grounder(store, world).find(phrase), spoken_noun(phrase)
 
 
 def _ambiguity(cands: list[Candidate]) -> float:
@@ -85,10 +80,6 @@ def _ambiguity(cands: list[Candidate]) -> float:
     top = cands[0]
     tied = [c for c in cands if c.score == top.score and c.entity.present == top.entity.present]
     return 1.0 / len(tied)
-
-
-def _sentence(text: str) -> str:
-    return text[:1].upper() + text[1:]
 
 
 def _dedupe(ids: list[str]) -> list[str]:
@@ -112,7 +103,7 @@ def _where_is(store: MemoryStore, world: WorldState, m: re.Match[str]) -> Answer
         return _where_was(store, world, moment)
     cands, noun = _find(store, world, phrase)
     if not cands:
-        return _not_seen(noun)
+        return not_seen(noun)
     return _where_answer(store, world, cands)
 
 
@@ -121,7 +112,7 @@ def _where_was(store: MemoryStore, world: WorldState, moment: re.Match[str]) -> 
     before (or right after) the event the clause names, or of the first sighting."""
     cands, noun = _find(store, world, moment.group("x"))
     if not cands:
-        return _not_seen(noun)
+        return not_seen(noun)
     ent = cands[0].entity
     clause = moment.groupdict().get("clause")
     if clause is None:
@@ -172,7 +163,7 @@ def _where_answer(store: MemoryStore, world: WorldState, cands: list[Candidate])
         text = f"at that time {subject} was {place}{room_text}."
     else:
         text = f"{subject} is {place}{room_text}."
-    return Answer(success=True, answer=_sentence(text), answer_ids=_dedupe([loc.object, room or ""]),
+    return Answer(success=True, answer=sentence(text), answer_ids=_dedupe([loc.object, room or ""]),
                   evidence_ids=_dedupe(evidence), confidence=min(confidence, 1.0))
 
 
@@ -180,7 +171,7 @@ def _is_state(store: MemoryStore, world: WorldState, m: re.Match[str]) -> Answer
     state = _STATE_WORDS[m.group("state")]
     cands, noun = _find(store, world, m.group("x"))
     if not cands:
-        return _not_seen(noun)
+        return not_seen(noun)
     ent = cands[0].entity
     states = world.states.get(ent.id, set())
     subject = describe(world, ent.id)
@@ -212,7 +203,7 @@ def _is_state(store: MemoryStore, world: WorldState, m: re.Match[str]) -> Answer
 def _what_happened(store: MemoryStore, world: WorldState, m: re.Match[str]) -> Answer:
     cands, noun = _find(store, world, m.group("x"))
     if not cands:
-        return _not_seen(noun)
+        return not_seen(noun)
     ent = cands[0].entity
     events = store.events(entity_id=ent.id, until_ns=world.as_of_ns, limit=_RECENT_EVENTS)
     subject = describe(world, ent.id)

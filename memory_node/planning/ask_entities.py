@@ -14,8 +14,8 @@ from collections.abc import Callable
 from ..core.models import Answer, Entity
 from ..core.store import MemoryStore
 from .grounding import Grounder
-from .phrasing import describe, indefinite, relation_words
-from .resolve import Candidate, norm, resolve_rooms, split_hint, split_reference
+from .phrasing import describe, indefinite, not_seen, relation_words, sentence, spoken_noun
+from .resolve import Candidate, norm, resolve_rooms, split_reference
 from .world import WorldState
 
 ENTITY_QUESTIONS = ("which <object> is <state | mine | in/on/next to/under ...>",
@@ -51,18 +51,13 @@ def _listing(world: WorldState, ents: list[Entity]) -> str:
     return ", ".join(named) + more
 
 
-def _noun(phrase: str) -> str:
-    head, _ = split_hint(phrase)
-    return " ".join(head) or phrase.strip()
-
-
 def which(store: MemoryStore, world: WorldState, m: re.Match[str]) -> Answer:
     """"which X is <state>", "which X is mine/anna's", "which X is <location or spatial reference>"."""
     noun, rest = m.group("x").strip(), m.group("rest").strip()
     grounder = Grounder(store, world)
     kind = [c for c in grounder.find(noun) if c.entity.present]
     if not kind:
-        return Answer(success=True, answer=f"I have not seen {indefinite(_noun(noun))}.", confidence=0.0)
+        return not_seen(noun)
     own = _OWN_WORDS.match(rest)
     if own:
         word = own.group("owner")
@@ -71,9 +66,9 @@ def which(store: MemoryStore, world: WorldState, m: re.Match[str]) -> Answer:
         owned = grounder.owned(owner_phrase)
         if owned is None:
             return Answer(success=True, confidence=0.0,
-                          answer=f"Nobody told me which {_noun(noun)} is {word}.")
+                          answer=f"Nobody told me which {spoken_noun(noun)} is {word}.")
         ents = [world.entities[i] for i in owned.entity_ids]
-        return Answer(success=True, answer=f"{_cap(_listing(world, ents))} — {owned.said}.",
+        return Answer(success=True, answer=f"{sentence(_listing(world, ents))} — {owned.said}.",
                       answer_ids=_ids(ents), evidence_ids=list(owned.event_ids) + _ids(ents), confidence=1.0)
     state = norm(rest)
     if state and not split_reference("x " + rest)[1]:
@@ -82,12 +77,12 @@ def which(store: MemoryStore, world: WorldState, m: re.Match[str]) -> Answer:
     holding = [c for c in cands if c.hint_holds and c.entity.present]
     if not holding:
         anchor = " ".join(split_reference("x " + rest)[2])
-        return Answer(success=True, confidence=0.0, answer=f"I know of no {_noun(noun)} {rest}"
+        return Answer(success=True, confidence=0.0, answer=f"I know of no {spoken_noun(noun)} {rest}"
                       + (f" (I know nothing called {anchor})" if anchor and not _known(grounder, anchor) else "")
                       + ".")
     top = holding[0].score
     best = [c.entity for c in holding if c.score == top]
-    return Answer(success=True, answer=f"{_cap(_listing(world, best))}: {'; '.join(holding[0].reasons[1:])}.",
+    return Answer(success=True, answer=f"{sentence(_listing(world, best))}: {'; '.join(holding[0].reasons[1:])}.",
                   answer_ids=_ids(best), evidence_ids=_evidence(best), confidence=1.0 / len(best))
 
 
@@ -107,8 +102,8 @@ def _which_state(world: WorldState, kind: list[Candidate], noun: str, state: str
                           evidence_ids=[f.event_id for f in world.failures.values()
                                         if f.target in set(_ids(failed))], confidence=0.5)
         return Answer(success=True, confidence=0.0,
-                      answer=f"I have no record of {indefinite(_noun(noun))} that is {said}.")
-    return Answer(success=True, answer=f"{_cap(_listing(world, with_state))} "
+                      answer=f"I have no record of {indefinite(spoken_noun(noun))} that is {said}.")
+    return Answer(success=True, answer=f"{sentence(_listing(world, with_state))} "
                   f"{'is' if len(with_state) == 1 else 'are'} {said}.", answer_ids=_ids(with_state),
                   evidence_ids=_evidence(with_state), confidence=1.0)
 
@@ -117,24 +112,20 @@ def _evidence(ents: list[Entity]) -> list[str]:
     return [i for i in dict.fromkeys([e.provenance for e in ents] + [e.id for e in ents]) if i]
 
 
-def _cap(text: str) -> str:
-    return text[:1].upper() + text[1:]
-
-
 def attribute(store: MemoryStore, world: WorldState, m: re.Match[str]) -> Answer:
     """"what colour is my mug": the attribute memory recorded for the thing the phrase means."""
     word = (m.group("key") or m.group("key2")).replace("colour", "color")
     phrase = m.group("x") or m.group("x2")
     cands = Grounder(store, world).find(phrase)
     if not cands:
-        return Answer(success=True, answer=f"I have not seen {indefinite(_noun(phrase))}.", confidence=0.0)
+        return not_seen(phrase)
     ent = cands[0].entity
     values = [ent.attributes[k] for k in _ATTRIBUTE_KEYS.get(word, (word,)) if ent.attributes.get(k)]
     subject = describe(world, ent.id)
     if not values:
         return Answer(success=True, answer=f"I have no record of the {word} of {subject}.", answer_ids=[ent.id],
                       evidence_ids=_evidence([ent]), confidence=0.0)
-    return Answer(success=True, answer=f"{_cap(subject)} is {values[0]}.", answer_ids=[ent.id],
+    return Answer(success=True, answer=f"{sentence(subject)} is {values[0]}.", answer_ids=[ent.id],
                   evidence_ids=_evidence([ent]), confidence=ent.confidence)
 
 
@@ -156,7 +147,7 @@ def how_many(store: MemoryStore, world: WorldState, m: re.Match[str]) -> Answer:
         text = f"{len(counted)}{where}: {_listing(world, counted)}."
     if missing:
         text += f" ({len(missing)} more I saw earlier were gone when I looked again.)"
-    return Answer(success=True, answer=_cap(text), answer_ids=_ids(counted), evidence_ids=_evidence(counted),
+    return Answer(success=True, answer=sentence(text), answer_ids=_ids(counted), evidence_ids=_evidence(counted),
                   confidence=1.0 if counted else 0.0)
 
 
@@ -166,7 +157,7 @@ def usable(store: MemoryStore, world: WorldState, m: re.Match[str]) -> Answer:
     phrase = m.group("x") or m.group("x2")
     cands = Grounder(store, world).find(phrase)
     if not cands:
-        return Answer(success=True, answer=f"I have not seen {indefinite(_noun(phrase))}.", confidence=0.0)
+        return not_seen(phrase)
     ent = cands[0].entity
     subject = describe(world, ent.id)
     reasons, evidence = [], [ent.provenance]

@@ -15,8 +15,7 @@ from datetime import datetime, timezone
 from ..core.models import Answer, Event
 from ..core.store import MemoryStore
 from .grounding import Grounder
-from .phrasing import describe, indefinite
-from .resolve import split_hint
+from .phrasing import describe, not_seen
 from .world import WorldState
 
 TIME_QUESTIONS = ("when did you (first|last) see <object>", "when did I/you <verb> <object>",
@@ -41,17 +40,12 @@ def clock(stamp_ns: int) -> str:
     return datetime.fromtimestamp(stamp_ns / 1e9, tz=timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")
 
 
-def _not_seen(phrase: str) -> Answer:
-    head, _ = split_hint(phrase)
-    return Answer(success=True, answer=f"I have not seen {indefinite(' '.join(head) or phrase)}.", confidence=0.0)
-
-
 def when_seen(store: MemoryStore, world: WorldState, m: re.Match[str]) -> Answer:
     phrase = m.group("x") or m.group("x2")
     which = (m.group("which") or m.group("which2") or m.group("which3") or "last").strip()
     cands = Grounder(store, world).find(phrase)
     if not cands:
-        return _not_seen(phrase)
+        return not_seen(phrase)
     ent = cands[0].entity
     stamp = ent.first_seen_ns if which == "first" else ent.last_seen_ns
     return Answer(success=True, answer=f"I {which} saw {describe(world, ent.id)} at {clock(stamp)}.",

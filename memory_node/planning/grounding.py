@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cached_property
 
 from ..core.models import Event
 from ..core.rules import facts
@@ -55,12 +56,16 @@ class Grounder:
     def __init__(self, store: MemoryStore, world: WorldState, speaker: str = "") -> None:
         self.store = store
         self.world = world
-        self.speaker = speaker or world.speaker or self._last_speaker()
+        self._speaker = speaker or world.speaker
 
     # ---- whose ---------------------------------------------------------------------------------------
 
-    def _last_speaker(self) -> str:
-        """Who "my" means when the request does not say: whoever spoke to the robot last."""
+    @cached_property
+    def speaker(self) -> str:
+        """Who "my" means: the request's speaker, else whoever spoke to the robot last (looked up only when
+        a phrase is possessive: most requests never need it)."""
+        if self._speaker:
+            return self._speaker
         last = self.store.events(kind="utterance", until_ns=self.world.as_of_ns, limit=1)
         speaker = str(last[0].data.get("speaker", "")) if last else ""
         return speaker or DEFAULT_SPEAKER

@@ -151,9 +151,8 @@ class _PlanBuilder:
                        if c.entity.id not in candidates and c.entity.id != obj]
         if not candidates:
             raise PlanningError(f"memory says it goes {phrase!r} but I know no {phrase}")
-        open_skill = self._skill("open").name
         for cand in candidates:
-            if "locked" in self.state.states.get(cand, set()) or self.state.known_failure(open_skill, [cand]):
+            if self._why_unopenable(cand):
                 self.notes.append(f"{describe(self.world, cand)} cannot be opened (memory says so)")
                 continue
             return cand
@@ -281,13 +280,20 @@ class _PlanBuilder:
 
     def _check_openable(self, containers: list[str]) -> None:
         """Refuse, with the reason, when a container that must be opened is locked or failed to open."""
-        skill = self._skill("open")
+        self._skill("open")  # a robot without an open skill is refused here, whatever it fetches
         for container in containers:
-            if "locked" in self.state.states.get(container, set()):
-                raise PlanningError(f"{describe(self.world, container)} is locked")
-            failure = self.state.known_failure(skill.name, [container])
-            if failure is not None:
-                raise PlanningError(f"cannot open {describe(self.world, container)}: {failure.reason()}")
+            why = self._why_unopenable(container)
+            if why:
+                raise PlanningError(why)
+
+    def _why_unopenable(self, container: str) -> str:
+        """Why memory says ``container`` cannot be opened ("" when nothing says so): locked, or opening it
+        failed before."""
+        open_skill = self._skill("open").name
+        if "locked" in self.state.states.get(container, set()):
+            return f"{describe(self.world, container)} is locked"
+        failure = self.state.known_failure(open_skill, [container])
+        return f"cannot open {describe(self.world, container)}: {failure.reason()}" if failure else ""
 
     def _requester(self, who: str) -> str | None:
         """Whom to hand it to: the named person (or room), else the most recently seen person, else the
@@ -322,7 +328,7 @@ class _PlanBuilder:
                                 f"{skill.signature()} takes {len(skill.args)}")
         self.plan.steps.append(SkillCall(skill=skill.name, args=list(args),
                                          text=text or step_text(self.world, role, args)))
-        binding = {spec.name: value for spec, value in zip(skill.args, args, strict=True)}
+        binding = skill.bind(args)
         for eff in skill.effects:
             self.state.apply(eff, binding)
         self._cite(args)

@@ -71,7 +71,7 @@ def ground_actions(library: SkillLibrary, world: WorldState, objects: Iterable[s
 
 
 def _applicable(state: WorldState, step: Step) -> dict[str, str] | None:
-    binding = {a.name: v for a, v in zip(step.skill.args, step.args, strict=True)}
+    binding = step.skill.bind(step.args)
     return binding if all(state.holds(p, binding) for p in step.skill.preconditions) else None
 
 
@@ -128,5 +128,5 @@ def _successors(state: WorldState, actions: list[Step]) -> Iterator[tuple[Step, 
 
 def preconditions_hold(skill: Skill, args: tuple[str, ...] | list[str]) -> Callable[[WorldState], bool]:
     """Goal: ``skill(*args)`` can run (what the planner then appends as the final step)."""
-    binding = {a.name: v for a, v in zip(skill.args, args, strict=True)}
+    binding = skill.bind(args)
     return lambda s: all(s.holds(p, binding) for p in skill.preconditions)

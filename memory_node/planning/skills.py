@@ -9,7 +9,7 @@ load error naming the file and the skill rather than a plan that silently valida
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal
 
@@ -174,6 +174,10 @@ class Skill(BaseModel):
 
     def signature(self) -> str:
         return f"{self.name}({', '.join(a.name for a in self.args)})"
+
+    def bind(self, values: Sequence[str]) -> dict[str, str]:
+        """Argument name -> value of one call (the caller checked the count), what literals are read with."""
+        return {a.name: v for a, v in zip(self.args, values, strict=True)}
 
 
 class SkillLibrary(BaseModel):

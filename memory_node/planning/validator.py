@@ -46,7 +46,7 @@ class PlanValidator:
             failure = state.known_failure(step.skill, step.args)
             if failure is not None:
                 problems.append(f"{where}: repeats a known failure: {failure.reason()}")
-            binding = {a.name: v for a, v in zip(skill.args, step.args, strict=True)}
+            binding = skill.bind(step.args)
             for pre in skill.preconditions:
                 if not state.holds(pre, binding):
                     problems.append(f"{where}: precondition {pre.ground(binding)} is not satisfied")
