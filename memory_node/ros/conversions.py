@@ -252,32 +252,28 @@ def occupancy_grid_to_msg(grid, resolution: float, origin: tuple[float, float, f
 # ---- sensors (what a simulator or a driver publishes) -----------------------------------------------
 
 
-def image_to_msg(rgb, stamp_ns: int, frame_id: str):
-    """uint8 HxWx3 RGB array -> sensor_msgs/Image (rgb8)."""
+def _image_msg(pixels, encoding: str, stamp_ns: int, frame_id: str):
+    """A contiguous HxW(xC) array, already in the encoding's dtype -> sensor_msgs/Image."""
     from sensor_msgs.msg import Image
 
     msg = Image()
     msg.header.stamp = ns_to_stamp(stamp_ns)
     msg.header.frame_id = frame_id
-    msg.height, msg.width = int(rgb.shape[0]), int(rgb.shape[1])
-    msg.encoding = "rgb8"
-    msg.step = msg.width * 3
-    msg.data = rgb.astype("uint8").tobytes()
+    msg.height, msg.width = int(pixels.shape[0]), int(pixels.shape[1])
+    msg.encoding = encoding
+    msg.step = msg.width * pixels.itemsize * (pixels.shape[2] if pixels.ndim == 3 else 1)
+    msg.data = pixels.tobytes()
     return msg
+
+
+def image_to_msg(rgb, stamp_ns: int, frame_id: str):
+    """uint8 HxWx3 RGB array -> sensor_msgs/Image (rgb8)."""
+    return _image_msg(rgb.astype("uint8"), "rgb8", stamp_ns, frame_id)
 
 
 def depth_to_msg(depth, stamp_ns: int, frame_id: str):
     """float32 HxW metres (inf: nothing in range) -> sensor_msgs/Image (32FC1), REP 118 conventions."""
-    from sensor_msgs.msg import Image
-
-    msg = Image()
-    msg.header.stamp = ns_to_stamp(stamp_ns)
-    msg.header.frame_id = frame_id
-    msg.height, msg.width = int(depth.shape[0]), int(depth.shape[1])
-    msg.encoding = "32FC1"
-    msg.step = msg.width * 4
-    msg.data = depth.astype("<f4").tobytes()
-    return msg
+    return _image_msg(depth.astype("<f4"), "32FC1", stamp_ns, frame_id)
 
 
 def camera_info_to_msg(fx: float, fy: float, cx: float, cy: float, width: int, height: int, stamp_ns: int,

@@ -55,8 +55,7 @@ class StateFacts:
         body = self.state.bodies.get(ent)
         if body is None or body.container is None:
             return set()
-        c = body.container
-        return {"closed" if c.closed else "open"} | ({"locked"} if c.locked else set())
+        return set(body.container.states())
 
     def handed_over(self) -> set[str]:
         robot_hands = set(self.state.holding())

@@ -22,10 +22,8 @@ def entity_observation(state: WorldState, body: Body, perceive_locks: bool) -> E
         attrs["container"] = "true"
         if body.container.openable:
             attrs["openable"] = "true"
-            states.append("closed" if body.container.closed else "open")
             # a lock is not visible: by default memory learns it by trying (skill feedback), as a robot would
-            if perceive_locks and body.container.locked:
-                states.append("locked")
+            states += body.container.states(with_lock=perceive_locks)
     if body.kind == "object":
         attrs["grabbable"] = "true"
     room = state.outermost(body.id).room if body.parent in state.bodies else body.room

@@ -112,7 +112,31 @@ class ContainerSpec(_Spec):
         return self
 
 
-class FurnitureSpec(_Spec):
+class _PlacedSpec(_Spec):
+    """Checks and accessors furniture and small objects share: id, colour word, positive size, and the
+    ``on``/``in`` that names what holds it. Each declares the fields itself, so dumps keep its field order."""
+
+    _on = model_validator(mode="before")(_yaml_on_key)
+    _id = field_validator("id", check_fields=False)(lambda cls, v: _check_id(v))
+    _col = field_validator("color", check_fields=False)(lambda cls, v: _colour(v))
+
+    @field_validator("size", check_fields=False)
+    @classmethod
+    def _positive(cls, v: Vec3) -> Vec3:
+        if min(v) <= 0:
+            raise ValueError(f"size {v} must be positive in every axis")
+        return v
+
+    @property
+    def parent(self) -> str | None:
+        return self.in_ or self.on  # type: ignore[attr-defined]
+
+    @property
+    def relation(self) -> str | None:
+        return "in" if self.in_ else ("on" if self.on else None)  # type: ignore[attr-defined]
+
+
+class FurnitureSpec(_PlacedSpec):
     id: str
     label: str
     name: str = ""
@@ -124,25 +148,6 @@ class FurnitureSpec(_Spec):
     on: str | None = None  # another piece of furniture it stands on (a microwave on a counter)
     in_: str | None = Field(default=None, alias="in")  # a container it is in (a drawer in a closet)
     container: ContainerSpec | None = None
-
-    _on = model_validator(mode="before")(_yaml_on_key)
-    _id = field_validator("id")(lambda cls, v: _check_id(v))
-    _col = field_validator("color")(lambda cls, v: _colour(v))
-
-    @field_validator("size")
-    @classmethod
-    def _positive(cls, v: Vec3) -> Vec3:
-        if min(v) <= 0:
-            raise ValueError(f"size {v} must be positive in every axis")
-        return v
-
-    @property
-    def parent(self) -> str | None:
-        return self.in_ or self.on
-
-    @property
-    def relation(self) -> str | None:
-        return "in" if self.in_ else ("on" if self.on else None)
 
     def footprint(self) -> Rect:
         (x, y, _), (sx, sy, _) = self.center, self.size
@@ -157,7 +162,7 @@ class FurnitureSpec(_Spec):
         return self.center[2] - self.size[2] / 2
 
 
-class ObjectSpec(_Spec):
+class ObjectSpec(_PlacedSpec):
     """A small thing a robot can pick. ``on``/``in`` name furniture; ``at`` is the centre (x, y) on it, or
     (x, y, z) to keep an exact height (shelves inside a cabinet); without ``at`` a free spot is chosen."""
 
@@ -169,17 +174,6 @@ class ObjectSpec(_Spec):
     on: str | None = None
     in_: str | None = Field(default=None, alias="in")
     at: tuple[float, ...] | None = None
-
-    _on = model_validator(mode="before")(_yaml_on_key)
-    _id = field_validator("id")(lambda cls, v: _check_id(v))
-    _col = field_validator("color")(lambda cls, v: _colour(v))
-
-    @field_validator("size")
-    @classmethod
-    def _positive(cls, v: Vec3) -> Vec3:
-        if min(v) <= 0:
-            raise ValueError(f"size {v} must be positive in every axis")
-        return v
 
     @field_validator("at")
     @classmethod
@@ -195,14 +189,6 @@ class ObjectSpec(_Spec):
         if not self.on and not self.in_ and (self.at is None or len(self.at) != 3):
             raise ValueError(f"object {self.id} has no parent: give on/in, or at: [x, y, z]")
         return self
-
-    @property
-    def parent(self) -> str | None:
-        return self.in_ or self.on
-
-    @property
-    def relation(self) -> str | None:
-        return "in" if self.in_ else ("on" if self.on else None)
 
 
 class RobotSpec(_Spec):

@@ -177,32 +177,26 @@ class SkillExecutor:
         return f"standing at {base.id}, facing {target}", target
 
     def open(self, args: list[str]) -> tuple[str, str]:
-        (cid,) = self._args(args, ("container",))
-        body = self._container(cid)
-        self._require_near(body)
-        self._require_hand_free(f"open {cid}")
-        c = body.container
-        assert c is not None
-        if c.locked:
-            raise _Failure("locked", f"{cid} is locked and does not open", cid)
-        if not c.closed:
-            return f"{cid} was already open", cid
-        c.closed = False
-        self.actuator.set_door(cid, True)
-        return f"opened {cid}", cid
+        return self._swing_door(args, opening=True)
 
     def close(self, args: list[str]) -> tuple[str, str]:
+        return self._swing_door(args, opening=False)
+
+    def _swing_door(self, args: list[str], opening: bool) -> tuple[str, str]:
+        """open/close: near, a free hand, and for opening not locked; already there is a success."""
         (cid,) = self._args(args, ("container",))
         body = self._container(cid)
         self._require_near(body)
-        self._require_hand_free(f"close {cid}")
+        self._require_hand_free(f"{'open' if opening else 'close'} {cid}")
         c = body.container
         assert c is not None
-        if c.closed:
-            return f"{cid} was already closed", cid
-        c.closed = True
-        self.actuator.set_door(cid, False)
-        return f"closed {cid}", cid
+        if opening and c.locked:
+            raise _Failure("locked", f"{cid} is locked and does not open", cid)
+        if c.closed != opening:
+            return f"{cid} was already {'open' if opening else 'closed'}", cid
+        c.closed = not opening
+        self.actuator.set_door(cid, opening)
+        return f"{'opened' if opening else 'closed'} {cid}", cid
 
     def pick(self, args: list[str]) -> tuple[str, str]:
         (oid,) = self._args(args, ("object",))

@@ -36,6 +36,10 @@ class ContainerState:
     closed: bool
     locked: bool
 
+    def states(self, with_lock: bool = True) -> list[str]:
+        """As memory words them: open or closed, and locked (``with_lock``: a lock cannot be seen)."""
+        return ["closed" if self.closed else "open"] + (["locked"] if with_lock and self.locked else [])
+
 
 @dataclass
 class Body:
@@ -187,7 +191,7 @@ class WorldState:
         for b in self.bodies.values():
             states = []
             if b.container is not None and b.container.openable:
-                states = ["closed" if b.container.closed else "open"] + (["locked"] if b.container.locked else [])
+                states = b.container.states()
             entities[b.id] = {
                 "label": b.label, "kind": b.kind, "room": self.outermost(b.id).room if b.parent in self.bodies
                 else b.room, "position": [round(c, 4) for c in b.center], "parent": b.parent,
