@@ -41,13 +41,18 @@ class Owned:
 
 
 def stem(word: str) -> str:
-    """Crude verb stem: "opened" ~ "open", "moving" ~ "move", "took" stays (irregular verbs are listed)."""
+    """Crude verb stem, so the forms people and logs use meet: "opened" ~ "open", "putting" ~ "put",
+    "taking" ~ "take"; irregular forms ("took") stay as they are and are listed where they matter."""
     w = word.lower()
-    for suffix in ("ing", "ed", "es", "s"):
-        if w.endswith(suffix) and len(w) - len(suffix) >= 3:
+    for suffix in ("ing", "es", "ed", "s"):
+        if w.endswith(suffix) and len(w) - len(suffix) >= 3 and not (suffix == "s" and w.endswith("ss")):
             w = w[: -len(suffix)]
             break
-    return w.rstrip("e")
+    if len(w) >= 4 and w[-1] == w[-2] and w[-1] not in "lsz":
+        w = w[:-1]  # putting -> putt -> put
+    if len(w) > 3 and w.endswith("e"):
+        w = w[:-1]  # take ~ taking
+    return w
 
 
 class Grounder:

@@ -18,6 +18,7 @@ from collections.abc import Callable
 from ..core.consolidation import knowledge
 from ..core.models import Answer, Knowledge, KnowledgeKind
 from ..core.store import MemoryStore
+from .grounding import stem
 from .world import WorldState
 
 HABIT_QUESTIONS = ("how does <person> usually <activity>", "what does <person> usually do after <action>",
@@ -45,21 +46,8 @@ _OPPOSITES = (("on", "off"), ("in", "out"))
 _ANYONE = frozenset({"he", "she", "they", "people", "someone", "somebody", "everyone", "anyone", "one"})
 
 
-def _stem(word: str) -> str:
-    w = word.lower()
-    for suffix in ("ing", "es", "ed", "s"):
-        if w.endswith(suffix) and len(w) - len(suffix) >= 3 and not (suffix == "s" and w.endswith("ss")):
-            w = w[: -len(suffix)]
-            break
-    if len(w) >= 4 and w[-1] == w[-2] and w[-1] not in "lsz":
-        w = w[:-1]  # putting -> putt -> put
-    if len(w) > 3 and w.endswith("e"):
-        w = w[:-1]  # take ~ taking
-    return w
-
-
 def _stems(text: str) -> set[str]:
-    return {_stem(w) for w in re.split(r"[\s\-:_,]+", text.lower()) if w and w not in _STOP}
+    return {stem(w) for w in re.split(r"[\s\-:_,]+", text.lower()) if w and w not in _STOP}
 
 
 def _spoken(step: str) -> str:

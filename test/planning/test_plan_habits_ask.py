@@ -10,7 +10,7 @@ import pytest
 from memory_node.core.models import ActivityObservation
 from memory_node.core.store import MemoryStore
 from memory_node.planning.ask import answer_question
-from memory_node.planning.habits_ask import _stem
+from memory_node.planning.grounding import stem as _stem
 
 S = 1_000_000_000
 T0 = 1_700_000_000 * S
