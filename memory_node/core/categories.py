@@ -17,7 +17,6 @@ so a VirtualHome ``cutleryfork`` and a spoken "fork" meet at ``fork``.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -25,62 +24,10 @@ from pathlib import Path
 import yaml
 
 from .resources import config_path
+from .text import key, singular, tokens as words
 
 _CONFIG_FILE = Path("categories") / "household.yaml"
 _MIN_PART = 3  # a known word found inside a compound label ("cutleryfork") and the rest: both this long
-
-# ---- words --------------------------------------------------------------------------------------------
-
-_PLURAL_ONLY = frozenset("""pants jeans shorts trousers leggings tights khakis chinos joggers sweatpants overalls
-slacks capris pliers scissors tongs tweezers binoculars goggles earmuffs headphones earphones earbuds
-sunglasses pajamas pyjamas clothes news series species boxers briefs panties suspenders dice means
-electronics toiletries groceries sweets leftovers""".split())
-_IRREGULAR = {"knives": "knife", "wives": "wife", "lives": "life", "leaves": "leaf", "loaves": "loaf",
-              "shelves": "shelf", "halves": "half", "wolves": "wolf", "scarves": "scarf", "calves": "calf",
-              "thieves": "thief", "elves": "elf", "men": "man", "women": "woman", "children": "child",
-              "feet": "foot", "teeth": "tooth", "geese": "goose", "mice": "mouse", "people": "person",
-              "cacti": "cactus"}
-_IE_WORDS = frozenset("""cookies movies brownies pies ties hoodies smoothies zombies selfies goalies onesies
-beanies veggies rookies calories lies genies budgies aussies freebies hippies yuppies newbies prairies
-pixies sorties lassies""".split())
-_OES_WORDS = frozenset("shoes toes canoes oboes horseshoes tiptoes snowshoes".split())
-
-
-def singular(word: str) -> str:
-    """The singular of one English noun, by rule and a short exception list ("knives" -> "knife",
-    "cookies" -> "cookie", "pants" stays). Good enough for object labels; never raises."""
-    w = word
-    if len(w) <= 3 or w in _PLURAL_ONLY or not w.endswith("s"):
-        return w
-    if w in _IRREGULAR:
-        return _IRREGULAR[w]
-    if w.endswith(("ss", "us", "is")):
-        return w
-    if w.endswith("ies"):
-        return w[:-1] if w in _IE_WORDS else w[:-3] + "y"
-    if w.endswith(("sses", "xes", "ches", "shes", "zzes")):
-        return w[:-2]
-    if w.endswith("oes"):
-        return w[:-1] if w in _OES_WORDS else w[:-2]
-    return w[:-1]
-
-
-def words(text: str) -> list[str]:
-    """Lower-case words; apostrophes and hyphens join ("chef's" -> "chefs", "t-shirt" -> "tshirt")."""
-    t = text.lower().replace("\u2019", "'")
-    t = re.sub(r"['\-]", "", t)
-    t = re.sub(r"&", " and ", t) if " & " in t else t.replace("&", "")
-    return re.findall(r"[a-z0-9]+", t)
-
-
-def key(text: str) -> str:
-    """The canonical key of a phrase: its words joined, last word singular ("Coffee Mugs" -> "coffeemug")."""
-    ws = [w for w in words(text)]
-    if not ws:
-        return ""
-    ws[-1] = singular(ws[-1])
-    return "".join(ws)
-
 
 # ---- the map ------------------------------------------------------------------------------------------
 

@@ -47,6 +47,7 @@ import numpy as np
 from .embedding import TextEmbedder, default_embedder, single_blas_thread
 from .models import Entity, Event, MemoryRecord, normalize_label
 from .store import ROOM_LABEL, MemoryStore
+from .text import tokens
 
 log = logging.getLogger(__name__)
 
@@ -109,8 +110,8 @@ _WALK = 16
 
 
 def words(text: str) -> list[str]:
-    """Lower-case words (letters and digits) in order."""
-    return re.findall(r"[^\W_]+", text.lower())
+    """Lower-case words in order; a hyphen separates (FTS5's tokenizer splits there too)."""
+    return tokens(text, join_hyphens=False)
 
 
 def id_tokens(text: str) -> set[str]:

@@ -1,9 +1,9 @@
 """Request understanding, planning and plan validation over memory. Pure Python; never imports rclpy."""
 
-from .ask import answer_question
+from .dispatch import answer_question
 from .llm import LlmAccount, LlmConfig, LlmPlanner, LlmStats, llm_answer_question, llm_plan_request
-from .planner import plan_request
-from .resolve import Candidate, resolve_entities, resolve_rooms
+from .dispatch import plan_request
+from ..language.resolve import Candidate, resolve_entities, resolve_rooms
 from .skills import Skill, SkillLibrary, SkillLibraryError, default_library_path
 from .validator import PlanValidator
 from .world import KnownFailure, WorldState

@@ -1,85 +1,243 @@
 """Information requests ("where is my mug?") answered from structured memory, never from free text search.
 
-Each intent is a small pattern plus a lookup: latest state is an indexed query, so answers are exact and
-cite the observations they rest on (``evidence_ids``) and the ids a client can act on (``answer_ids``).
-Questions outside the patterns are refused with what is supported, rather than guessed at.
+Each handler takes the typed request (``language.Request``) and a ``Context``: the phrases are grounded by
+``language/grounding.py`` (a phrase that names nothing, or several things equally well, stops the request
+with a reply saying so), and latest state is an indexed lookup, so answers are exact and cite the
+observations they rest on (``evidence_ids``) and the ids a client can act on (``answer_ids``). No evidence
+gives an explicit "not known" with confidence 0, never a guess.
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable
+from datetime import datetime, timezone
 
 from ..core.models import Answer, Entity, Relation, state_family
 from ..core.store import MemoryStore
-from .ask_entities import ENTITY_INTENTS, ENTITY_QUESTIONS
-from .ask_time import BEFORE_MOVE_RE, ORIGINAL_RE, TIME_INTENTS, TIME_QUESTIONS
-from .grounding import Grounder
-from .habits_ask import HABIT_INTENTS, HABIT_QUESTIONS
-from .phrasing import describe, not_seen, relation_words, sentence, spoken_noun
-from .preferences import WHERE_DOES_IT_GO, where_does_it_go
-from .resolve import Candidate
+from ..language.request import ObjectRef, TimeRef
+from ..language.resolve import Candidate
+from .ask_context import MAX_LISTED, Context
+from .phrasing import describe, relation_words, sentence
 from .world import WorldState
 
-SUPPORTED_QUESTIONS = ("where is <object>", "is <object> open/closed/locked/...", "what happened to <object>",
-                       "what did you do", "where does <object> go")
-_STATE_WORDS = {"open": "open", "opened": "open", "closed": "closed", "shut": "closed", "locked": "locked",
-                "unlocked": "unlocked", "on": "on", "off": "off", "clean": "clean", "dirty": "dirty",
-                "full": "full", "empty": "empty", "plugged in": "plugged_in"}
 _RECENT_EVENTS = 5
-ALL_QUESTIONS = SUPPORTED_QUESTIONS + ENTITY_QUESTIONS + TIME_QUESTIONS + HABIT_QUESTIONS
 _ABSENT_FACTOR = 0.3  # the last sighting is contradicted by a later complete view of the room
-
-_WHERE_RE = re.compile(
-    r"^where(?:'s|\s+is|\s+are|\s+was|\s+were|\s+did\s+(?:you|i)\s+(?:last\s+)?(?:see|put|leave)|"
-    r"\s+have\s+you\s+(?:last\s+)?seen|\s+can\s+i\s+find)?\s+(?P<x>.+)$")
-_STATE_RE = re.compile(r"^(?:is|are|was|were)\s+(?P<x>.+?)\s+(?P<state>" +
-                       "|".join(sorted(map(re.escape, _STATE_WORDS), key=len, reverse=True)) + r")$")
-_HAPPENED_RE = re.compile(r"^what\s+(?:has\s+|have\s+)?happened\s+(?:to|with)\s+(?P<x>.+)$")
-_DID_RE = re.compile(r"^what\s+(?:did|have|has)\s+(?:you|the\s+robot)\s+(?:do|done|been\s+doing)\b.*$")
+_DAY_NS = 86_400 * 1_000_000_000
+_PART_END_H = {"morning": 12, "afternoon": 18, "evening": 22, "night": 24, "": 24}
 
 
-def _clean(question: str) -> str:
-    q = " ".join(question.strip().lower().split())
-    q = re.sub(r"^(?:(?:can|could)\s+you\s+tell\s+me\s+|please\s+|do\s+you\s+know\s+)", "", q)
-    return q.rstrip(" ?.!")
+def first_object(ctx: Context) -> ObjectRef | None:
+    return ctx.request.objects[0] if ctx.request.objects else None
 
 
-def answer_question(store: MemoryStore, question: str, as_of_ns: int | None = None, speaker: str = "") -> Answer:
-    """Answer from memory as it stood at ``as_of_ns`` (now when None), for ``speaker`` ("" = whoever spoke
-    to the robot last: "my mug" is theirs)."""
-    if not question or not question.strip():
-        return Answer(success=False, error="empty question")
-    q = _clean(question)
-    intents: list[tuple[re.Pattern[str], Callable[[MemoryStore, WorldState, re.Match[str]], Answer]]] = [
-        *HABIT_INTENTS,  # before "where is": "where does P03 usually put the plate?" is a preference
-        (WHERE_DOES_IT_GO, where_does_it_go),  # before "where is": told placements (planning/preferences.py)
-        *TIME_INTENTS,  # before "what did you do": "what did you do after ..." names a moment
-        (_DID_RE, _what_did_you_do),
-        (_HAPPENED_RE, _what_happened),
-        *ENTITY_INTENTS,
-        (_STATE_RE, _is_state),
-        (_WHERE_RE, _where_is),
-    ]
-    for pattern, handler in intents:
-        m = pattern.match(q)
-        if m:
-            world = WorldState.from_store(store, as_of_ns=as_of_ns, speaker=speaker)
-            return handler(store, world, m)
-    return Answer(success=False, error=f"unsupported question {question.strip()!r}; I can answer: "
-                                       f"{'; '.join(ALL_QUESTIONS)}")
+# ---- where ----------------------------------------------------------------------------------------------
 
 
-def _find(store: MemoryStore, world: WorldState, phrase: str) -> tuple[list[Candidate], str]:
-    """Candidates for a phrase ("my mug" included), and the phrase as a person would repeat it."""
-    return Grounder(store, world).find(phrase), spoken_noun(phrase)
+def where(ctx: Context) -> Answer:
+    """Where a thing is; where it was at a moment ("before I moved it", "originally", "ten minutes ago");
+    every one of them for a plural ("where are the forks"); places with a use ("where can I wash")."""
+    req = ctx.request
+    ref = first_object(ctx)
+    if ref is not None and ref.purpose and not ref.head:
+        return _places_for(ctx, ref)
+    if req.time is not None and (req.time.clause or req.time.moment in ("original", "previous") or
+                                 req.time.ago_s is not None or req.time.day or req.time.part_of_day):
+        return _where_was(ctx, ctx.one(ref), req.time)
+    g = ctx.ground(ref) if ref is not None else None
+    if g is not None and g.status == "all" and len(g.candidates) > 1:
+        ctx.grounded.extend(g.ids)
+        return _where_all(ctx, g.candidates)
+    cands = ctx.one(ref)
+    return _where_answer(ctx.store, ctx.world, cands)
 
 
-def _ambiguity(cands: list[Candidate]) -> float:
-    """1 / how many candidates are indistinguishable from the chosen one (recency alone broke the tie)."""
-    top = cands[0]
-    tied = [c for c in cands if c.score == top.score and c.entity.present == top.entity.present]
-    return 1.0 / len(tied)
+def _where_all(ctx: Context, cands: list[Candidate]) -> Answer:
+    ents = [c.entity for c in cands][:MAX_LISTED]
+    parts = [ctx.place_of(e.id) for e in ents]
+    more = f" and {len(cands) - MAX_LISTED} more" if len(cands) > MAX_LISTED else ""
+    ids, evidence = [], []
+    for e in ents:
+        loc = ctx.world.locations.get(e.id)
+        ids.append(loc[1] if loc else e.id)
+        evidence += [ctx.world.location_provenance.get(e.id, ""), e.provenance]
+    return Answer(success=True, answer=sentence(f"I know {len(cands)}: " + "; ".join(parts) + more + "."),
+                  answer_ids=_dedupe(ids + [e.id for e in ents]), evidence_ids=_dedupe(evidence), confidence=1.0)
+
+
+def _places_for(ctx: Context, ref: ObjectRef) -> Answer:
+    g = ctx.ground(ref, "all")
+    if g.status == "none":
+        return Answer(success=True, answer=sentence(g.problem) + ".", confidence=0.0)
+    ents = [c.entity for c in g.candidates][:MAX_LISTED]
+    return Answer(success=True, answer=f"To {ref.purpose}: " + "; ".join(ctx.place_of(e.id) for e in ents) + ".",
+                  answer_ids=[e.id for e in ents], evidence_ids=_dedupe([e.provenance for e in ents]),
+                  confidence=0.8)
+
+
+def what_room(ctx: Context) -> Answer:
+    cands = ctx.one(first_object(ctx))
+    ent = cands[0].entity
+    room = ctx.world.room_of(ent.id)
+    if room is None:
+        loc = _last_location(ctx.store, ent, ctx.world.as_of_ns)
+        room = ctx.world.room_of(loc.object) if loc is not None else None
+    if room is None:
+        return Answer(success=True, answer=f"I have seen {describe(ctx.world, ent.id)}, but I do not know which "
+                      "room it is in.", answer_ids=[ent.id], evidence_ids=_dedupe([ent.provenance]), confidence=0.0)
+    when = "was last seen" if not ent.present else "is"
+    return Answer(success=True, answer=sentence(f"{describe(ctx.world, ent.id)} {when} in {describe(ctx.world, room)}."),
+                  answer_ids=[room, ent.id], evidence_ids=_dedupe([ent.provenance, ent.id]),
+                  confidence=max(ent.confidence, 0.01))
+
+
+def clock(stamp_ns: int) -> str:
+    return datetime.fromtimestamp(stamp_ns / 1e9, tz=timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")
+
+
+def memory_now(store: MemoryStore, as_of_ns: int | None) -> int:
+    """"Now" on memory's own timeline: the newest event (replayed experience keeps its stamps)."""
+    if as_of_ns is not None:
+        return as_of_ns
+    newest = store.events(limit=1)
+    return newest[0].stamp_ns if newest else 0
+
+
+def moment_of(ctx: Context, ent: Entity, time: TimeRef) -> tuple[int | None, str, str]:
+    """The as-of time a time reference names for ``ent``: (stamp, evidence id, what to say when memory has
+    no such moment). Against event time, never the wall clock."""
+    if time.clause:
+        ev = ctx.grounder.anchor_event(time.clause, subject_id=ent.id)
+        if ev is None:
+            return None, "", f"I have no record of {time.clause} for {describe(ctx.world, ent.id)}."
+        return (ev.stamp_ns - 1 if time.relation in ("before", "") else ev.stamp_ns), ev.id, ""
+    if time.moment == "original" or time.moment == "first":
+        return ent.first_seen_ns, ent.provenance, ""
+    if time.moment == "previous":
+        # the place it had before its current one: the newest version whose location differs
+        history = ctx.store.history(ent.id)
+        current = ent.location.object if ent.location is not None else None
+        for version in reversed(history):
+            loc = version.entity.location
+            if loc is not None and loc.object != current:
+                return version.valid_from_ns, version.entity.provenance, ""
+        return None, "", f"As far as I know, {describe(ctx.world, ent.id)} has not moved."
+    now = memory_now(ctx.store, ctx.world.as_of_ns)
+    if time.ago_s is not None:
+        return now - int(time.ago_s * 1e9), "", ""
+    if time.day or time.part_of_day:
+        day_start = now - now % _DAY_NS - (_DAY_NS if time.day == "yesterday" else 0)
+        return min(now, day_start + _PART_END_H[time.part_of_day] * 3_600_000_000_000), "", ""
+    return None, "", ""
+
+
+def _where_was(ctx: Context, cands: list[Candidate], time: TimeRef) -> Answer:
+    """"where was the book before I moved it" / "originally" / "ten minutes ago": the same answer, read as
+    of that moment."""
+    ent = cands[0].entity
+    as_of, anchor_id, missing = moment_of(ctx, ent, time)
+    if as_of is None:
+        return Answer(success=True, answer=missing or f"I do not know which moment you mean for "
+                      f"{describe(ctx.world, ent.id)}.", answer_ids=[ent.id], evidence_ids=[ent.id], confidence=0.0)
+    then = WorldState.from_store(ctx.store, as_of_ns=as_of, speaker=ctx.world.speaker)
+    past = [c for c in cands if c.entity.id == ent.id and c.entity.id in then.entities]
+    if not past:
+        return Answer(success=True, answer=f"I had not seen {describe(ctx.world, ent.id)} yet then.",
+                      answer_ids=[ent.id], evidence_ids=_dedupe([anchor_id, ent.id]), confidence=0.0)
+    past = [Candidate(entity=then.entities[ent.id], score=1.0, reasons=("as of then",))]
+    answer = _where_answer(ctx.store, then, past)
+    answer.evidence_ids = _dedupe([anchor_id, *answer.evidence_ids])
+    return answer
+
+
+# ---- what is there ---------------------------------------------------------------------------------------
+
+
+def contents(ctx: Context) -> Answer:
+    """"what's in the fridge", "what is on the table", "what is under the lemon", "what's next to the sink"."""
+    req = ctx.request
+    relation = req.destination.relation if req.destination is not None else "in"
+    ref = req.destination.ref if req.destination is not None else first_object(ctx)
+    cands = ctx.one(ref)
+    target = cands[0].entity
+    world = ctx.world
+    if relation in ("in", "on", "at", "from"):
+        preds = {"in": ("in",), "on": ("on",)}.get(relation, ("in", "on", "at"))
+        found = [e for e in world.entities.values() if e.present and world.locations.get(e.id, ("", ""))[1] == target.id
+                 and world.locations[e.id][0] in preds]
+        if not found and relation in ("in", "on"):  # people say "in" for a shelf and "on" for a tray
+            found = [e for e in world.entities.values() if e.present and world.locations.get(e.id, ("", ""))[1] ==
+                     target.id]
+    elif relation == "under":
+        loc = world.locations.get(target.id)
+        found = [world.entities[loc[1]]] if loc and loc[1] in world.entities and not world.is_room(loc[1]) else []
+    else:
+        found = _near(world, target)
+    subject = describe(world, target.id)
+    rel_words = relation.replace("_", " ")
+    if not found:
+        closed = "closed" in world.states.get(target.id, set())
+        extra = " It is closed, so I may not have seen inside." if closed and relation == "in" else ""
+        return Answer(success=True, answer=f"I have not seen anything {rel_words} {subject}.{extra}",
+                      answer_ids=[], evidence_ids=_dedupe([target.provenance, target.id]), confidence=0.0)
+    found.sort(key=lambda e: e.id)
+    ctx.grounded = [e.id for e in found]
+    listed = ", ".join(describe(world, e.id) for e in found[:MAX_LISTED])
+    more = f" and {len(found) - MAX_LISTED} more" if len(found) > MAX_LISTED else ""
+    return Answer(success=True, answer=sentence(f"{rel_words} {subject}: {listed}{more}."),
+                  answer_ids=[e.id for e in found],
+                  evidence_ids=_dedupe([world.location_provenance.get(e.id, "") for e in found] + [target.id]),
+                  confidence=1.0)
+
+
+def _near(world: WorldState, target: Entity) -> list[Entity]:
+    from ..language.resolve import NEAR_RADIUS_M, _distance
+    out = []
+    support = world.locations.get(target.id, ("", ""))[1]
+    for e in world.entities.values():
+        if e.id == target.id or not e.present or world.is_room(e.id) or world.is_person(e.id):
+            continue
+        d = _distance(e, target)
+        if d is not None and d <= NEAR_RADIUS_M:
+            out.append(e)
+        elif d is None and support and world.locations.get(e.id, ("", ""))[1] == support and not world.is_room(support):
+            out.append(e)
+    return out
+
+
+def exists(ctx: Context) -> Answer:
+    """"is there any milk (in the fridge)?", "do we have apples?", "have you seen my keys?": yes with where,
+    or an honest no."""
+    ref = first_object(ctx)
+    if ref is None:
+        return Answer(success=False, answer="I did not catch what you are looking for.", error="no object")
+    g = ctx.ground(ref, "all")
+    if g.status == "none":
+        where = f" {ref.anchor.relation.replace('_', ' ')} the {ref.anchor.ref.noun()}" if ref.anchor else ""
+        said = g.problem if g.problem and "not seen" not in g.problem else f"I have not seen any {ref.noun()}{where}"
+        return Answer(success=True, answer=f"No: {said}.", confidence=0.0)
+    present = [c for c in g.candidates if c.entity.present]
+    if not present:
+        ent = g.candidates[0].entity
+        return Answer(success=True, answer=f"Not any more: {_where_answer(ctx.store, ctx.world, g.candidates).answer}",
+                      answer_ids=[ent.id], evidence_ids=_dedupe([ent.provenance]), confidence=0.3)
+    ctx.grounded.extend(c.entity.id for c in present)
+    ents = [c.entity for c in present][:MAX_LISTED]
+    listed = "; ".join(ctx.place_of(e.id) for e in ents)
+    ids = []
+    for e in ents:
+        ids.append(e.id)
+        loc = ctx.world.locations.get(e.id)
+        if loc:
+            ids.append(loc[1])
+    return Answer(success=True, answer=f"Yes: {listed}.", answer_ids=_dedupe(ids),
+                  evidence_ids=_dedupe([e.provenance for e in ents] +
+                                       [ctx.world.location_provenance.get(e.id, "") for e in ents]), confidence=1.0)
+
+
+# ---- state and history -----------------------------------------------------------------------------------
+
+
+def is_state(ctx: Context) -> Answer:
+    return _is_state(ctx.store, ctx.world, ctx.one(first_object(ctx)), ctx.request.state or "open")
 
 
 def _dedupe(ids: list[str]) -> list[str]:
@@ -96,50 +254,13 @@ def _last_location(store: MemoryStore, ent: Entity, as_of_ns: int | None) -> Rel
     return None
 
 
-def _where_is(store: MemoryStore, world: WorldState, m: re.Match[str]) -> Answer:
-    phrase = m.group("x")
-    moment = BEFORE_MOVE_RE.match(phrase) or ORIGINAL_RE.match(phrase)
-    if moment is not None:
-        return _where_was(store, world, moment)
-    cands, noun = _find(store, world, phrase)
-    if not cands:
-        return not_seen(noun)
-    return _where_answer(store, world, cands)
-
-
-def _where_was(store: MemoryStore, world: WorldState, moment: re.Match[str]) -> Answer:
-    """"where was the book before I moved it" / "... originally": the same answer, read as of the moment
-    before (or right after) the event the clause names, or of the first sighting."""
-    cands, noun = _find(store, world, moment.group("x"))
-    if not cands:
-        return not_seen(noun)
-    ent = cands[0].entity
-    clause = moment.groupdict().get("clause")
-    if clause is None:
-        as_of, anchor_id = ent.first_seen_ns, ent.provenance
-    else:
-        ev = Grounder(store, world).anchor_event(clause, subject_id=ent.id)
-        if ev is None:
-            return Answer(success=True, answer=f"I have no record of {clause} for {describe(world, ent.id)}.",
-                          answer_ids=[ent.id], evidence_ids=[ent.id], confidence=0.0)
-        as_of, anchor_id = (ev.stamp_ns - 1 if moment.group("dir") == "before" else ev.stamp_ns), ev.id
-    then = WorldState.from_store(store, as_of_ns=as_of, speaker=world.speaker)
-    past = [c for c in _find(store, then, ent.id)[0] if c.entity.id == ent.id]
-    if not past:
-        return Answer(success=True, answer=f"I had not seen {describe(world, ent.id)} yet then.",
-                      answer_ids=[ent.id], evidence_ids=[anchor_id], confidence=0.0)
-    answer = _where_answer(store, then, past)
-    answer.evidence_ids = _dedupe([anchor_id, *answer.evidence_ids])
-    return answer
-
-
 def _where_answer(store: MemoryStore, world: WorldState, cands: list[Candidate]) -> Answer:
     ent = cands[0].entity
     past = world.as_of_ns is not None
     loc = ent.location if ent.present else _last_location(store, ent, world.as_of_ns)
     room = world.room_of(loc.object) if loc is not None else None
     room = room or world.room_of(ent.id)
-    confidence = max(ent.confidence, 0.01) * _ambiguity(cands) * (1.0 if ent.present else _ABSENT_FACTOR)
+    confidence = max(ent.confidence, 0.01) * (1.0 if ent.present else _ABSENT_FACTOR)
     evidence = [loc.provenance if loc else "", ent.provenance, ent.id]
     room_text = f" in {describe(world, room)}" if room and (loc is None or loc.object != room) else ""
     if loc is None:
@@ -167,16 +288,12 @@ def _where_answer(store: MemoryStore, world: WorldState, cands: list[Candidate])
                   evidence_ids=_dedupe(evidence), confidence=min(confidence, 1.0))
 
 
-def _is_state(store: MemoryStore, world: WorldState, m: re.Match[str]) -> Answer:
-    state = _STATE_WORDS[m.group("state")]
-    cands, noun = _find(store, world, m.group("x"))
-    if not cands:
-        return not_seen(noun)
+def _is_state(store: MemoryStore, world: WorldState, cands: list[Candidate], state: str) -> Answer:
     ent = cands[0].entity
     states = world.states.get(ent.id, set())
     subject = describe(world, ent.id)
     ids, evidence = [ent.id], _dedupe([ent.provenance, ent.id])
-    confidence = max(ent.confidence, 0.01) * _ambiguity(cands)
+    confidence = max(ent.confidence, 0.01)
     if state in states:
         return Answer(success=True, answer=f"Yes, {subject} is {state.replace('_', ' ')}.", answer_ids=ids,
                       evidence_ids=evidence, confidence=confidence)
@@ -200,11 +317,9 @@ def _is_state(store: MemoryStore, world: WorldState, m: re.Match[str]) -> Answer
     return Answer(success=True, answer=text, answer_ids=ids, evidence_ids=evidence, confidence=0.0)
 
 
-def _what_happened(store: MemoryStore, world: WorldState, m: re.Match[str]) -> Answer:
-    cands, noun = _find(store, world, m.group("x"))
-    if not cands:
-        return not_seen(noun)
-    ent = cands[0].entity
+def what_happened(ctx: Context) -> Answer:
+    store, world = ctx.store, ctx.world
+    ent = ctx.one(first_object(ctx))[0].entity
     events = store.events(entity_id=ent.id, until_ns=world.as_of_ns, limit=_RECENT_EVENTS)
     subject = describe(world, ent.id)
     if not events:
@@ -213,10 +328,11 @@ def _what_happened(store: MemoryStore, world: WorldState, m: re.Match[str]) -> A
     text = f"Most recent first, for {subject}: " + "; ".join(ev.text for ev in events) + "."
     return Answer(success=True, answer=text, answer_ids=[ev.id for ev in events],
                   evidence_ids=_dedupe([ev.provenance for ev in events] + [ent.id]),
-                  confidence=max(ent.confidence, 0.01) * _ambiguity(cands))
+                  confidence=max(ent.confidence, 0.01))
 
 
-def _what_did_you_do(store: MemoryStore, world: WorldState, m: re.Match[str]) -> Answer:
+def what_did_you_do(ctx: Context) -> Answer:
+    store, world = ctx.store, ctx.world
     events = store.events(kind="skill", until_ns=world.as_of_ns, limit=_RECENT_EVENTS)
     if not events:
         return Answer(success=True, answer="I have no record of doing anything yet.", confidence=0.0)

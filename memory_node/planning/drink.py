@@ -19,7 +19,8 @@ from dataclasses import dataclass, field
 from ..core.categories import default_map
 from ..core.models import ActivityObservation
 from ..core.rules import facts
-from .grounding import Grounder, stem
+from ..core.text import stem
+from ..language.grounding import Grounder
 
 DRINKWARE = "drinkware"
 BEVERAGE = "beverage"

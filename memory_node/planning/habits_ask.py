@@ -18,7 +18,8 @@ from collections.abc import Callable
 from ..core.consolidation import knowledge
 from ..core.models import Answer, Knowledge, KnowledgeKind
 from ..core.store import MemoryStore
-from .grounding import stem
+from ..core.text import stem
+from .ask_context import Context
 from .world import WorldState
 
 HABIT_QUESTIONS = ("how does <person> usually <activity>", "what does <person> usually do after <action>",
@@ -170,3 +171,16 @@ HABIT_INTENTS: list[tuple[re.Pattern[str], Callable[[MemoryStore, WorldState, re
     (_WHERE_PUT_RE, lambda store, world, m: _preference("receptacle", store, world, m)),
     (_WHICH_RE, lambda store, world, m: _preference("instance", store, world, m)),
 ]
+
+
+def habit(ctx: Context) -> Answer:
+    """Questions about what someone usually does. Their wording is still read by the four patterns above
+    (actor, activity and object are free text matched against consolidated knowledge); the parser only
+    decides that the question is about a habit."""
+    text = " ".join(ctx.request.text.lower().replace("?", " ").split()).rstrip(".! ")
+    text = re.sub(r"^(?:(?:can|could)\s+you\s+tell\s+me\s+|please\s+|do\s+you\s+know\s+)", "", text)
+    for pattern, handler in HABIT_INTENTS:
+        m = pattern.match(text)
+        if m:
+            return handler(ctx.store, ctx.world, m)
+    return _unknown("that habit")

@@ -52,10 +52,10 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from ..core.models import Answer, Plan, PlanResult, SkillCall
 from ..core.store import MemoryStore
-from .ask import answer_question
+from .dispatch import answer_question
 from .llm_tools import DATA_NOTE, MemoryTools, dump_result, quote
 from .phrasing import step_text
-from .planner import plan_request
+from .dispatch import plan_request
 from .skills import SkillLibrary
 from .validator import PlanValidator
 from .world import WorldState

@@ -23,7 +23,7 @@ from ..core.query import query as query_memory
 from ..core.query import room_summaries
 from ..core.rules import explain_placement, facts, rules
 from ..core.store import MemoryStore
-from .resolve import resolve_entities
+from ..language.resolve import resolve_entities
 from .world import KnownFailure, WorldState
 
 # Bounds on what one tool result may carry into the prompt (cost, and the reach of text from memory).

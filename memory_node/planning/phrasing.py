@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from ..core.models import Answer
-from .resolve import split_hint
+from ..language.resolve import split_hint
 from .world import WorldState
 
 _RELATION_WORDS = {"on": "on", "in": "in", "held_by": "held by", "at": "at"}

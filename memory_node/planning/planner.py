@@ -8,83 +8,51 @@ every plan passes ``PlanValidator`` before it is returned: a plan that would not
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 
 from ..core.models import Plan, PlanResult, SkillCall
 from ..core.rules import explain_placement_any
 from ..core.store import MemoryStore
 from .drink import remembered_drink
-from .grounding import Grounder
+from ..language.grounding import Grounder
+from ..language.request import ObjectRef
+from ..language.resolve import resolve_entities, resolve_rooms
+from .affordances import not_graspable
+from .ask_context import Context, Reply
+from .ask_time import clock
 from .phrasing import describe, name_of, step_text
-from .resolve import resolve_entities, resolve_rooms, split_hint
 from .search import SearchFailed, find_steps, preconditions_hold
 from .skills import Skill, SkillLibrary
 from .validator import PlanValidator
 from .world import WorldState
 
-SUPPORTED_INSTRUCTIONS = ("bring/fetch/get me <object> [to <person or room>]",
+SUPPORTED_INSTRUCTIONS = ("bring/fetch/get me <object> (also grab, hand, give; several joined by 'and') "
+                          "[to <person or room>]",
                           "make/prepare me a drink | make <person> a drink (robots with a pour skill)",
-                          "put/place <object> on/in <receptacle>",
+                          "put/place <object> on/in <receptacle>", "put <object> back (where it was)",
                           "put away / tidy up <object> (where memory learned it goes)",
-                          "open <container>", "close <container>")
-
-_POLITE_RE = re.compile(r"^(?:(?:can|could|would|will)\s+you\s+)?(?:please\s+)?")
-_BRING_RE = re.compile(r"^(?:bring|fetch|get|grab|hand)\s+(?:me\s+)?(?P<x>.+?)(?:\s+to\s+(?P<who>.+?))?$")
-_AWAY_RE = re.compile(r"^(?:(?:put|place)\s+away\s+(?P<a>.+)|(?:put|place)\s+(?P<b>.+?)\s+away|"
-                      r"(?:tidy|clean|clear)(?:\s+up|\s+away)?\s+(?P<c>.+))$")
-_PUT_RE = re.compile(r"^(?:put|place|move|set)\s+(?P<rest>.+)$")
-_DRINK_RE = re.compile(r"^(?:prepare|make|fix|mix|pour)\s+(?:(?:me|us)\s+|(?P<who2>[a-z][a-z0-9_\-]*)\s+)?"
-                       r"(?:a|my|the|some|her|his|their|our)?\s*(?:usual\s+)?(?:drink|beverage)"
-                       r"(?:\s+for\s+(?P<who>.+))?$")
-_OPEN_RE = re.compile(r"^(?P<verb>open|close|shut)\s+(?P<x>.+)$")
-_PUT_RELATIONS = {"on": "on", "onto": "on", "in": "in", "into": "in", "inside": "in"}
+                          "open/close <container>", "find / look for <object>", "go to <place or room>")
+_PUT_RELATIONS = {"on": "on", "in": "in", "under": "on", "next_to": "on", "near": "on", "above": "on",
+                  "at": "on", "behind": "on", "in_front_of": "on", "from": "on"}
 
 
 class PlanningError(Exception):
     """A request memory cannot turn into a plan; the message is the reason given back to the user."""
 
 
-def plan_request(store: MemoryStore, library: SkillLibrary, instruction: str, robot: str | None = None,
-                 as_of_ns: int | None = None, speaker: str = "") -> PlanResult:
-    """Plan ``instruction`` for ``robot`` (the library's robot when None) over memory at ``as_of_ns``, for
-    ``speaker`` ("" = whoever spoke to the robot last: "my mug" is theirs)."""
-    robot = robot or library.robot
-    if robot != library.robot:
-        return PlanResult(success=False,
-                          error=f"robot {robot!r} does not match skill library {library.robot!r}")
-    if not instruction or not instruction.strip():
-        return PlanResult(success=False, error="empty instruction")
-    text = _POLITE_RE.sub("", " ".join(instruction.strip().lower().split())).rstrip(" .!?")
-    text = re.sub(r"\s+please$", "", text)
-    intents: list[tuple[re.Pattern[str], Callable[[_PlanBuilder, re.Match[str]], None]]] = [
-        (_DRINK_RE, _PlanBuilder.prepare_drink),
-        (_BRING_RE, _PlanBuilder.bring),
-        (_AWAY_RE, lambda b, m: b.put_away(m, store, as_of_ns)),
-        (_PUT_RE, _PlanBuilder.put),
-        (_OPEN_RE, _PlanBuilder.open_or_close),
-    ]
-    for pattern, handler in intents:
-        m = pattern.match(text)
-        if not m:
-            continue
-        world = WorldState.from_store(store, as_of_ns=as_of_ns, hands=library.hands, speaker=speaker)
-        builder = _PlanBuilder(library, world, Plan(robot=robot, instruction=instruction.strip()),
-                               Grounder(store, world))
-        try:
-            handler(builder, m)
-        except PlanningError as e:
-            return PlanResult(success=False, error=str(e))
-        return builder.finish()
-    return PlanResult(success=False, error=f"unsupported instruction {instruction.strip()!r}; I can plan: "
-                                           f"{'; '.join(SUPPORTED_INSTRUCTIONS)}")
+def new_builder(store: MemoryStore, library: SkillLibrary, ctx: Context, robot: str) -> _PlanBuilder:
+    return _PlanBuilder(library, ctx.world, Plan(robot=robot, instruction=ctx.request.text.strip()), ctx.grounder,
+                        ctx, store)
 
 
 class _PlanBuilder:
     """Appends steps while tracking, in its own copy of the world, what each step changes, so later steps
     are planned from the state the earlier ones leave behind."""
 
-    def __init__(self, library: SkillLibrary, world: WorldState, plan: Plan, grounder: Grounder) -> None:
+    def __init__(self, library: SkillLibrary, world: WorldState, plan: Plan, grounder: Grounder,
+                 ctx: Context, store: MemoryStore) -> None:
+        self.ctx = ctx
+        self.store = store
         self.library = library
         self.grounder = grounder  # phrases -> ids, with what memory was told ("my mug")
         self.world = world  # as memory has it: what the validator checks against
@@ -95,33 +63,159 @@ class _PlanBuilder:
 
     # ---- intents ---------------------------------------------------------------------------------
 
-    def bring(self, m: re.Match[str]) -> None:
-        who = (m.group("who") or "").strip()
-        obj = self._resolve(m.group("x"))
-        person = self._requester(who)
-        if obj not in self.state.holding:
-            self._check_fetchable(obj)
-        hand_over = preconditions_hold(self._skill("handover"), (obj,))
+    def run(self) -> None:
+        """Plan the request's intent (``language.Intent``) from its typed parts."""
+        req = self.ctx.request
+        intent = req.intent.value
+        if intent == "fetch":
+            self.bring(self._objects(), req.recipient or (req.destination.ref.words() if req.destination and
+                                                           req.destination.relation == "at" else ""))
+        elif intent == "put":
+            if req.destination is None:
+                raise PlanningError("say where to put it: put <object> on/in <receptacle>")
+            obj = self._object_id()
+            target = self._target(req.destination.ref, exclude=obj)
+            if obj == target:
+                raise PlanningError("cannot put something on or in itself")
+            relation = _PUT_RELATIONS.get(req.destination.relation, "on")
+            self._fetch_and_place(obj, relation, target)
+            self.summary = (f"put {describe(self.world, obj)} {self._where_text(obj)} {relation} "
+                            f"{describe(self.world, target)}")
+        elif intent == "put_away":
+            self.put_away(self._object_id(), self.store, self.world.as_of_ns)
+        elif intent == "put_back":
+            self.put_back(self._object_id())
+        elif intent in ("open", "close"):
+            self.open_or_close(self._object_id(want="any" if self._indefinite() else None), intent == "open")
+        elif intent == "drink":
+            self.prepare_drink(req.recipient)
+        elif intent == "find":
+            self.find(self._object_id(want="any" if self._indefinite() else None))
+        elif intent == "go":
+            self.go()
+        else:
+            raise PlanningError(f"I cannot plan {intent!r}")
+
+    def _indefinite(self) -> bool:
+        objs = self.ctx.request.objects
+        return bool(objs) and objs[0].determiner in ("a", "any", "some")
+
+    def _objects(self) -> list[str]:
+        """The ids of the things to fetch, in the order said (each grounded; several for "X and Y" or "two
+        apples")."""
+        out: list[str] = []
+        for ref in self.ctx.request.objects:
+            n = ref.quantity or 1
+            if n > 1 or (ref.plural and ref.determiner in ("all", "both", "every")):
+                cands = [c for c in self.ctx.all(ref) if c.entity.present and c.entity.id not in out]
+                take = cands[: max(n, 1) if ref.quantity else len(cands)]
+                if ref.quantity and len(take) < ref.quantity:
+                    raise PlanningError(f"I know only {len(cands)} {ref.noun()}, not {ref.quantity}")
+                out += [c.entity.id for c in take]
+            else:
+                want = "any" if ref.determiner in ("a", "any", "some") or ref.purpose else None
+                out.append(self._pick_id(ref, want))
+        if not out:
+            raise PlanningError("I did not catch what to bring")
+        return out
+
+    def _pick_id(self, ref: ObjectRef, want: str | None = None) -> str:
+        try:
+            cands = self.ctx.one(ref, want)  # type: ignore[arg-type]
+        except Reply as r:
+            raise PlanningError(r.answer.answer.rstrip(".")) from None
+        return cands[0].entity.id
+
+    def _object_id(self, want: str | None = None) -> str:
+        objs = self.ctx.request.objects
+        if not objs:
+            raise PlanningError("I did not catch which object you mean")
+        return self._pick_id(objs[0], want)
+
+    def _target(self, ref: ObjectRef, exclude: str = "") -> str:
+        """A receptacle or place said generically ("the table", "a shelf"): any usable one will do, the
+        nearest to the object first."""
+        want = "any" if ref.determiner in ("a", "any", "some", "") or ref.plural else None
+        try:
+            cands = [c for c in self.ctx.one(ref, want) if c.entity.id != exclude]  # type: ignore[arg-type]
+        except Reply as r:
+            g = self.ctx.ground(ref, "all")
+            if g.status == "ambiguous" or (g.status == "all" and g.candidates):
+                cands = g.candidates
+            else:
+                raise PlanningError(r.answer.answer.rstrip(".")) from None
+        if not cands:
+            raise PlanningError(f"I know no other {ref.noun()}")
+        room = self.world.room_of(exclude) if exclude else None
+        cands.sort(key=lambda c: (bool(self._why_unopenable(c.entity.id)), room is not None and
+                                  self.world.room_of(c.entity.id) != room))
+        return cands[0].entity.id
+
+    def bring(self, objs: list[str], who: str) -> None:
+        person = self._requester("" if who in ("speaker", "me", "us") else who)
+        if len(objs) > self.library.hands:
+            raise PlanningError(f"I can carry {self.library.hands} things at once, not {len(objs)}")
+        for obj in objs:
+            if obj not in self.state.holding:
+                self._check_fetchable(obj)
+        hand_over = preconditions_hold(self._skill("handover"), (objs[0],))
         there = (lambda s: s.robot_at == person) if person is not None else (lambda s: True)
-        self._achieve(lambda s: obj in s.holding and hand_over(s) and there(s), [obj],
-                      f"bring {describe(self.world, obj)}", places=(person,) if person else ())
-        self._add("handover", obj)
+        for i, obj in enumerate(objs):
+            last = i == len(objs) - 1
+            self._achieve(lambda s, o=obj: o in s.holding and (not last or (hand_over(s) and there(s))), [obj],
+                          f"bring {describe(self.world, obj)}", places=(person,) if person and last else ())
+        for obj in objs:
+            self._add("handover", obj)
         to = describe(self.world, person) if person else "you"
-        self.summary = f"bring {describe(self.world, obj)} {self._where_text(obj)} to {to}"
+        things = " and ".join(f"{describe(self.world, o)} {self._where_text(o)}".strip() for o in objs)
+        self.summary = f"bring {things} to {to}"
 
-    def put(self, m: re.Match[str]) -> None:
-        obj, relation, target = self._split_put(m.group("rest"))
-        if obj == target:
-            raise PlanningError("cannot put something on or in itself")
-        self._fetch_and_place(obj, relation, target)
-        self.summary = (f"put {describe(self.world, obj)} {self._where_text(obj)} {relation} "
-                        f"{describe(self.world, target)}")
+    def put_back(self, obj: str) -> None:
+        """"put the mug back (where it was)": to the place memory saw it before its current one."""
+        from ..language.request import TimeRef
+        from .ask import moment_of
+        ent = self.world.entities[obj]
+        as_of, _, missing = moment_of(self.ctx, ent, TimeRef(moment="previous"))
+        if as_of is None:
+            raise PlanningError(missing or f"I do not know where {describe(self.world, obj)} was before")
+        then = WorldState.from_store(self.store, as_of_ns=as_of)
+        before = then.locations.get(obj)
+        if before is None or before[1] not in self.world.entities or self.world.is_room(before[1]):
+            raise PlanningError(f"I do not know where {describe(self.world, obj)} was before")
+        relation = "in" if before[0] == "in" else "on"
+        self._fetch_and_place(obj, relation, before[1])
+        self.summary = (f"put {describe(self.world, obj)} back {relation} {describe(self.world, before[1])}, "
+                        f"where it was at {clock(as_of)}")
 
-    def put_away(self, m: re.Match[str], store: MemoryStore, as_of_ns: int | None) -> None:
+    def find(self, obj: str) -> None:
+        """"find my keys", "look for the remote": go to where memory last saw it (its furniture)."""
+        ent = self.world.entities[obj]
+        loc = self.world.locations.get(obj)
+        where = self.world.furniture(obj) or (loc[1] if loc else None) or self.world.room_of(obj)
+        if where is None:
+            raise PlanningError(f"I have seen {describe(self.world, obj)} but do not know where it is")
+        self._add("navigate", where)
+        seen = "last saw it" if ent.present else "last saw it (it was gone when I looked again)"
+        self.summary = f"go to {describe(self.world, where)}, where I {seen}: {describe(self.world, obj)}"
+
+    def go(self) -> None:
+        """"go to the kitchen", "head over to the sofa": a room or a piece of furniture memory knows."""
+        req = self.ctx.request
+        ref = req.destination.ref if req.destination is not None else (req.objects[0] if req.objects else None)
+        if ref is None:
+            raise PlanningError("where to? Name a room or a place")
+        rooms = resolve_rooms(ref.noun(), self.world.entities.values())
+        if rooms:
+            target = rooms[0].id
+        else:
+            target = self._pick_id(ref, "any" if ref.determiner in ("a", "any") else None)
+        self._add("navigate", target)
+        self.summary = f"go to {describe(self.world, target)}"
+
+    def put_away(self, obj: str, store: MemoryStore, as_of_ns: int | None) -> None:
         """Put an object where people said such things go: its own correction, else its category's rule
         (so a fruit never corrected goes where the other fruits were put). A locked receptacle or one
         memory failed to open is replaced by another of the same kind, or the request is refused."""
-        obj = self._resolve(m.group("a") or m.group("b") or m.group("c"))
         ent = self.world.entities[obj]
         label = ent.label
         # the name keeps word boundaries the normalised label lost ("toy hammer" vs "toyhammer"), which the
@@ -159,11 +253,10 @@ class _PlanBuilder:
         raise PlanningError(f"every {phrase} I know is locked or failed to open: "
                             + ", ".join(describe(self.world, c) for c in candidates))
 
-    def prepare_drink(self, m: re.Match[str]) -> None:
+    def prepare_drink(self, who: str) -> None:
         """Pour the person's remembered beverages into their remembered cup, in the remembered order,
         putting each bottle back where it stood. Needs a library with a ``pour`` role (the G1's)."""
-        who = (m.group("who") or m.group("who2") or "").strip()
-        person = self.grounder.speaker if who in ("", "me", "us") else who.removesuffix("'s")
+        person = self.grounder.speaker if who in ("", "me", "us", "speaker") else who.removesuffix("'s")
         pour, place = self._skill("pour"), self._skill("place")
         drink = remembered_drink(self.grounder, person)
         if not drink.beverages:
@@ -189,9 +282,7 @@ class _PlanBuilder:
         poured = " then ".join(describe(self.world, b) for b in drink.beverages)
         self.summary = f"{person}'s drink: {poured} into {describe(self.world, cup)} ({'; '.join(drink.sources)})"
 
-    def open_or_close(self, m: re.Match[str]) -> None:
-        opening = m.group("verb") == "open"
-        target = self._resolve(m.group("x"))
+    def open_or_close(self, target: str, opening: bool) -> None:
         states = self.state.states.get(target, set())
         already = "open" in states if opening else "closed" in states
         if already:
@@ -206,33 +297,12 @@ class _PlanBuilder:
 
     # ---- building blocks -------------------------------------------------------------------------
 
-    def _resolve(self, phrase: str) -> str:
-        cands = self.grounder.find(phrase)
-        if not cands:
-            head, _ = split_hint(phrase)
-            raise PlanningError(f"no memory of {' '.join(head) or phrase.strip()}")
-        return cands[0].entity.id
-
-    def _split_put(self, rest: str) -> tuple[str, str, str]:
-        """"the mug in the kitchen on the table": try each on/in as the split, first one that grounds both
-        sides wins (the object phrase may itself carry a location hint)."""
-        ws = rest.split()
-        for i, w in enumerate(ws):
-            if w in _PUT_RELATIONS and 0 < i < len(ws) - 1:
-                obj_phrase, target_phrase = " ".join(ws[:i]), " ".join(ws[i + 1:])
-                objs = self.grounder.find(obj_phrase)
-                targets = self.grounder.find(target_phrase)
-                if objs and targets:
-                    return objs[0].entity.id, _PUT_RELATIONS[w], targets[0].entity.id
-        if not any(w in _PUT_RELATIONS for w in ws):
-            raise PlanningError("say where to put it: put <object> on/in <receptacle>")
-        raise PlanningError(f"no memory of the object or the receptacle in {rest!r}")
-
     def _check_fetchable(self, obj: str) -> None:
         """Why ``obj`` cannot be fetched, as the user should hear it (the search would only say "no plan")."""
         ent = self.world.entities[obj]
-        if self.world.is_room(obj) or self.world.is_person(obj):
-            raise PlanningError(f"{describe(self.world, obj)} is not something I can carry")
+        why = not_graspable(self.world, obj)
+        if why:
+            raise PlanningError(f"{describe(self.world, obj)} is not something I can pick up: {why}")
         if not ent.present:
             raise PlanningError(f"{describe(self.world, obj)} was not where I last saw it; "
                                 "I do not know where it is now")

@@ -13,26 +13,31 @@ from __future__ import annotations
 
 import re
 
-from ..core.categories import key, singular
+from ..core.text import key, singular
 from ..core.models import Answer
 from ..core.rules import PlacementAnswer, explain_placement, explain_placement_any
 from ..core.store import MemoryStore
+from ..language.resolve import resolve_entities
+from .ask_context import Context
 from .phrasing import describe, relation_words
-from .resolve import resolve_entities
 from .world import WorldState
 
 QUESTION = "where does <object> go / where should I put <object>"
 
-WHERE_DOES_IT_GO = re.compile(
-    r"^where\s+(?:(?:does|do|should|shall|would|must|will)\s+(?P<x>.+?)\s+"
-    r"(?:usually\s+|normally\s+|generally\s+)?(?:go|belong|live|be\s+(?:kept|put|stored|placed))"
-    r"|(?:should|do|shall|can|must|would)\s+(?:i|we|you)\s+(?:usually\s+|normally\s+)?"
-    r"(?:put|keep|store|place|leave)\s+(?P<y>.+?)(?:\s+away|\s+back)?)$")
 _ARTICLE = re.compile(r"^(?:all\s+(?:of\s+)?)?(?:the|a|an|my|your|our|this|that|these|those)\s+")
 
 
-def where_does_it_go(store: MemoryStore, world: WorldState, m: re.Match[str]) -> Answer:
-    phrase = _ARTICLE.sub("", (m.group("x") or m.group("y") or "").strip())
+def goes_where(ctx: Context) -> Answer:
+    """"where does the fork go", "where should I put the books": the request's object, as said."""
+    ref = ctx.request.objects[0] if ctx.request.objects else None
+    phrase = ref.noun() if ref is not None and ref.head else ""
+    if ref is not None and ref.plural and ref.head:
+        phrase = " ".join([*ref.compound, ref.head + "s"]) if not ref.head.endswith("s") else phrase
+    return where_does_it_go(ctx.store, ctx.world, phrase)
+
+
+def where_does_it_go(store: MemoryStore, world: WorldState, phrase: str) -> Answer:
+    phrase = _ARTICLE.sub("", phrase.strip())
     if not phrase:
         return Answer(success=False, error="which object?")
     phrases = [phrase]

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from itertools import product
 
 from .skills import Skill, SkillLibrary
+from .affordances import not_graspable
 from .world import WorldState
 
 # Roles whose effects end a task rather than lead towards one; the planner appends them explicitly.
@@ -50,6 +51,8 @@ def _domain(kind: str, world: WorldState, objects: list[str], places: list[str])
     things = [o for o in objects if not world.is_room(o) and not world.is_person(o)]
     if kind == "container":
         return [o for o in things if _is_container(world, o)]
+    if kind == "object":
+        return [o for o in things if not not_graspable(world, o)]
     return things
 
 

@@ -22,7 +22,7 @@ from ..core.models import LOCATION_PREDICATES, STATE_FAMILIES
 # name their skills differently (navigate_to / walk_to) and share one planner.
 KNOWN_ROLES = ("navigate", "open", "close", "pick", "place", "handover", "pour")
 
-ArgType = Literal["entity", "place", "container", "person"]
+ArgType = Literal["entity", "object", "receptacle", "place", "container", "person"]
 
 STATE_PREDICATES = frozenset(s for family in STATE_FAMILIES for s in family)
 # name -> number of arguments; "located" takes a literal relation in the middle (located(x, on, y)).

@@ -8,6 +8,8 @@ the robot's own library and a dry run over what memory believes, turns those int
 from __future__ import annotations
 
 from ..core.models import Plan, SkillCall
+from .affordances import not_container, not_graspable, not_receptacle
+from .phrasing import describe
 from .skills import Skill, SkillArg, SkillLibrary
 from .world import WorldState
 
@@ -73,6 +75,10 @@ def _arg_problem(spec: SkillArg, value: str, world: WorldState) -> str:
         return ""
     if spec.type == "person":
         return "" if world.is_person(value) else f"argument {spec.name}={value!r} is not a person"
-    if world.is_room(value):
+    why = {"object": not_graspable, "receptacle": not_receptacle, "container": not_container}.get(
+        spec.type, lambda w, v: "")(world, value)
+    if why:
+        return f"{describe(world, value)} cannot be the {spec.name} of {spec.type} type: {why}"
+    if world.is_room(value) and spec.type != "receptacle":
         return f"argument {spec.name}={value!r} is a room, not a {spec.type}"
     return ""

@@ -40,9 +40,9 @@ from memory_node.core.store import MemoryStore
 from memory_node.msg import Activity, SceneGraph, SkillFeedback, Utterance
 from memory_node.msg import Plan as PlanMsg
 from memory_node.perception.frames import decode_compressed, encode_frame
-from memory_node.planning.ask import answer_question
+from memory_node.planning.dispatch import answer_question
 from memory_node.planning.llm import LlmAccount, LlmConfig, LlmPlanner, LlmStats
-from memory_node.planning.planner import plan_request
+from memory_node.planning.dispatch import plan_request
 from memory_node.planning.skills import SkillLibrary, default_library_path
 from memory_node.ros import conversions as conv
 from memory_node.srv import Ask, Forget, GetSceneGraph, PlanTask, Query, Sync

@@ -16,9 +16,9 @@ from llm_server import reply, tool_call, tool_names, tool_results
 
 from memory_node.core.models import EntityObservation, UtteranceObservation
 from memory_node.core.store import MemoryStore
-from memory_node.planning.ask import answer_question
+from memory_node.planning.dispatch import answer_question
 from memory_node.planning.llm import DATA_NOTE, LlmAccount, LlmConfig, LlmPlanner, LlmStats
-from memory_node.planning.planner import plan_request
+from memory_node.planning.dispatch import plan_request
 from memory_node.planning.skills import SkillLibrary
 from memory_node.planning.validator import PlanValidator
 from memory_node.planning.world import WorldState
@@ -231,7 +231,7 @@ def test_plan_through_tools_validates_and_uses_memory_ids(kitchen: MemoryStore, 
                                                           llm_server) -> None:
     def first(body):
         system = body["messages"][0]["content"]
-        assert "navigate_to(target: place)" in system and "handover(object: entity)" in system
+        assert "navigate_to(target: place)" in system and "handover(object: object)" in system
         assert set(tool_names(body)) == MEMORY_TOOLS | {"submit_plan"}
         return reply(tool_call("find_entities", {"query": "mug"}), tool_call("scene_graph", {}))
 
@@ -252,7 +252,7 @@ def test_plan_through_tools_validates_and_uses_memory_ids(kitchen: MemoryStore, 
     assert steps_of(result) == BRING_MUG
     assert_valid(result, kitchen, vega)
     assert result.plan.robot == "vega" and result.plan.instruction == "bring me my mug"
-    assert result.plan.explanation == "bring the mug from the closed cabinet"
+    assert result.plan.explanation == "bring the mug from the closed cabinet", account.fallback_reason
     assert result.plan.evidence_ids and all(e.startswith("sg-") for e in result.plan.evidence_ids)
     assert all(s.text for s in result.plan.steps) and "mug_1" in result.plan.steps[2].text
     assert account.used_llm and (account.model_calls, account.tool_calls) == (3, 4)

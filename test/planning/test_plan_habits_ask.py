@@ -9,8 +9,8 @@ import pytest
 
 from memory_node.core.models import ActivityObservation
 from memory_node.core.store import MemoryStore
-from memory_node.planning.ask import answer_question
-from memory_node.planning.grounding import stem as _stem
+from memory_node.planning.dispatch import answer_question
+from memory_node.language.grounding import stem as _stem
 
 S = 1_000_000_000
 T0 = 1_700_000_000 * S
@@ -31,19 +31,15 @@ def test_stems_match_the_ways_a_verb_is_said():
 
 
 def test_questions_about_me_and_you_keep_their_intents():
-    from memory_node.planning.ask import _clean
-    from memory_node.planning.habits_ask import HABIT_INTENTS
-
-    def habit_intent(q: str) -> bool:
-        return any(p.match(_clean(q)) for p, _ in HABIT_INTENTS)
+    from memory_node.language import Intent, parse
 
     for q in ("What did you do after opening the fridge?", "Where do I put the mug?", "where is the mug?",
               "how do you usually open the drawer?"):
-        assert not habit_intent(q), q
+        assert parse(q).intent is not Intent.habit, q
     for q in ("what does P03 usually do after opening the fridge?", "How does P03 usually wash up?",
               "where does alex usually put the mug?", "which mug does alex usually use?",
               "what does she do after washing up?"):
-        assert habit_intent(q), q
+        assert parse(q).intent is Intent.habit, q
 
 
 def test_after_x_usually_y(epic):

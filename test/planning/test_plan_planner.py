@@ -2,7 +2,7 @@ import pytest
 
 from memory_node.core.models import PlanResult
 from memory_node.core.store import MemoryStore
-from memory_node.planning.planner import plan_request
+from memory_node.planning.dispatch import plan_request
 from memory_node.planning.skills import SkillLibrary
 from memory_node.planning.validator import PlanValidator
 from memory_node.planning.world import WorldState
@@ -128,7 +128,7 @@ def test_open_and_close(kitchen: MemoryStore, vega: SkillLibrary) -> None:
 
 def test_unknown_object_and_unsupported_instruction(kitchen: MemoryStore, vega: SkillLibrary) -> None:
     unknown = plan_request(kitchen, vega, "bring me the wine glass")
-    assert not unknown.success and unknown.error == "no memory of wine glass"
+    assert not unknown.success and unknown.error == "I have not seen a wine glass"
     odd = plan_request(kitchen, vega, "dance for me")
     assert not odd.success and "bring/fetch/get me <object>" in odd.error
     assert plan_request(kitchen, vega, "  ").error == "empty instruction"

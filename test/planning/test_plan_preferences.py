@@ -6,7 +6,7 @@ import pytest
 
 from memory_node.core.models import UtteranceObservation
 from memory_node.core.store import MemoryStore
-from memory_node.planning.ask import answer_question
+from memory_node.planning.dispatch import answer_question
 
 S = 1_000_000_000
 

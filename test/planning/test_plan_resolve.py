@@ -1,5 +1,5 @@
 from memory_node.core.store import MemoryStore
-from memory_node.planning.resolve import norm, resolve_entities, resolve_rooms, singular, words
+from memory_node.language.resolve import norm, resolve_entities, resolve_rooms, singular, words
 
 
 def ids(text: str, store: MemoryStore, **kw) -> list[str]:

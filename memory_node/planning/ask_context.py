@@ -1,0 +1,93 @@
+"""What every answer and plan step is computed from: the typed request, one memory snapshot, and grounding.
+
+``Context.one`` / ``Context.all`` turn the request's object phrases into entities with the grounding policy
+of ``language/grounding.py`` and stop the request with a ready reply (``Reply``) when a phrase names nothing
+memory knows or several things equally well: the reply then says which candidates there are and where, so
+the person can say which, and nothing is chosen silently.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..core.models import Answer
+from ..core.store import MemoryStore
+from ..language.grounding import Grounder, Grounding, Want
+from ..language.request import ObjectRef, Request
+from ..language.resolve import Candidate
+from .phrasing import describe, indefinite, relation_words, sentence
+from .world import WorldState
+
+MAX_LISTED = 10
+
+
+class Reply(Exception):  # noqa: N818 - a reply, not an error: it carries the answer to give
+    """Stops a request with the answer to give (nothing found, or which one?)."""
+
+    def __init__(self, answer: Answer, problem: str) -> None:
+        super().__init__(problem)
+        self.answer = answer
+        self.problem = problem
+
+
+@dataclass
+class Context:
+    store: MemoryStore
+    world: WorldState
+    grounder: Grounder
+    request: Request
+    grounded: list[str] = field(default_factory=list)  # entity ids the request was about, for "it" next time
+
+    def ground(self, ref: ObjectRef, want: Want | None = None) -> Grounding:
+        return self.grounder.ground(ref, want)
+
+    def one(self, ref: ObjectRef | None, want: Want | None = None) -> list[Candidate]:
+        """The entity a phrase means, first, with the runners-up after it; ``Reply`` when none or a tie."""
+        if ref is None:
+            raise Reply(Answer(success=False, answer="I did not catch which object you mean.",
+                               error="no object in the request"), "no object")
+        g = self.ground(ref, want)
+        if g.status == "none":
+            raise Reply(_none_answer(g), g.problem)
+        if g.status == "ambiguous":
+            raise Reply(self.which_one(g), self.which_one(g).answer)
+        self.grounded.append(g.candidates[0].entity.id)
+        return g.candidates
+
+    def all(self, ref: ObjectRef) -> list[Candidate]:
+        g = self.ground(ref, "all")
+        if g.status == "none":
+            raise Reply(_none_answer(g), g.problem)
+        self.grounded.extend(c.entity.id for c in g.candidates)
+        return g.candidates
+
+    def which_one(self, g: Grounding) -> Answer:
+        listed = "; ".join(self.place_of(c.entity.id) for c in g.candidates[:MAX_LISTED])
+        more = f" and {len(g.candidates) - MAX_LISTED} more" if len(g.candidates) > MAX_LISTED else ""
+        text = (f"I know {len(g.candidates)} things that could be {_the(g.ref.noun())}: {listed}{more}. "
+                f"Which one do you mean?")
+        return Answer(success=True, answer=text, answer_ids=[c.entity.id for c in g.candidates],
+                      evidence_ids=[c.entity.provenance for c in g.candidates if c.entity.provenance],
+                      confidence=1.0 / max(len(g.candidates), 1))
+
+    def place_of(self, ent_id: str) -> str:
+        """``the mug (mug_1) on the table (table_2) in the kitchen (kitchen_1)``."""
+        world = self.world
+        text = describe(world, ent_id)
+        loc = world.locations.get(ent_id)
+        if loc is not None:
+            text += f" {relation_words(loc[0])} {describe(world, loc[1])}"
+        room = world.room_of(ent_id)
+        if room and (loc is None or loc[1] != room):
+            text += f" in {describe(world, room)}"
+        return text
+
+
+def _the(noun: str) -> str:
+    return f"the {noun}"
+
+
+def _none_answer(g: Grounding) -> Answer:
+    """"I have not seen a remote" is an answer (memory has no evidence), not a failure of the service."""
+    text = sentence(g.problem or f"I have not seen {indefinite(g.ref.noun())}") + "."
+    return Answer(success=True, answer=text, confidence=0.0)

@@ -1,0 +1,166 @@
+"""One way in for ~/ask and ~/plan: parse the utterance into a typed request, ground it, then answer or plan.
+
+``answer_question`` and ``plan_request`` both go through ``understand`` (``language.parse`` with the people
+memory knows) and ``route``; what differs is only what they give back. A command sent to ~/ask and a
+question sent to ~/plan get a clear reply saying which service to use (and, for a question, its answer);
+a "find my keys" sent to ~/ask is answered with where the keys are. No reply is ever empty: when nothing
+could be done, ``success`` is false and ``error`` says what was not understood.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+
+from ..core.models import Answer, PlanResult
+from ..core.store import MemoryStore
+from ..language.conversation import Conversation
+from ..language.grounding import Grounder
+from ..language.parser import ParserUnavailable, parse
+from ..language.request import Intent, Kind, Request
+from . import ask, ask_entities, ask_time, habits_ask, preferences
+from .ask_context import Context, Reply
+from .planner import SUPPORTED_INSTRUCTIONS, PlanningError, new_builder
+from .skills import SkillLibrary
+from .world import WorldState
+
+log = logging.getLogger(__name__)
+
+ASK_HANDLERS: dict[Intent, Callable[[Context], Answer]] = {
+    Intent.where: ask.where,
+    Intent.what_room: ask.what_room,
+    Intent.contents: ask.contents,
+    Intent.exists: ask.exists,
+    Intent.state: ask.is_state,
+    Intent.usable: ask_entities.usable,
+    Intent.attribute: ask_entities.attribute,
+    Intent.count: ask_entities.how_many,
+    Intent.which: ask_entities.which,
+    Intent.when_seen: ask_time.when_seen,
+    Intent.when_did: ask_time.when_did,
+    Intent.around: ask_time.around,
+    Intent.robot_did: ask.what_did_you_do,
+    Intent.person_did: ask_time.what_did_i_do,
+    Intent.happened_to: ask.what_happened,
+    Intent.goes_where: preferences.goes_where,
+    Intent.habit: habits_ask.habit,
+    Intent.find: ask.where,  # "find my keys" asked as a question: where they are
+}
+SUPPORTED_QUESTIONS = ("where is <object> (where did I leave / have you seen it)", "is there any <object> [in ...]",
+                       "what is in/on/under/next to <object>", "what room is <object> in",
+                       "is <object> open/closed/locked/on...", "is <object> usable / can it be opened",
+                       "what colour is <object>", "how many <objects> [in ...]", "which <object> is ...",
+                       "when did you first/last see <object>", "when did I/you <verb> <object>",
+                       "what happened after/before <event>", "what did you / I do", "where does <object> go",
+                       "how does <person> usually ...")
+
+
+def known_people(store: MemoryStore) -> frozenset[str]:
+    """Names of the people memory knows (for the parser, which reads lower-case names as verbs)."""
+    people = store.entities(label="person", include_absent=True)
+    return frozenset(n for e in people for n in (e.name, e.id) if n)
+
+
+def understand(store: MemoryStore, text: str) -> Request:
+    return parse(text, names=known_people(store))
+
+
+def answer_question(store: MemoryStore, question: str, as_of_ns: int | None = None, speaker: str = "",
+                    conversation: Conversation | None = None, request: Request | None = None) -> Answer:
+    """Answer from memory as it stood at ``as_of_ns`` (now when None), for ``speaker`` ("" = whoever spoke
+    to the robot last: "my mug" is theirs). ``conversation`` keeps what each speaker referred to ("it")."""
+    if not question or not question.strip():
+        return Answer(success=False, answer="I did not hear a question.", error="empty question")
+    try:
+        req = request or understand(store, question)
+    except ParserUnavailable as e:
+        return Answer(success=False, answer="I cannot read requests right now.", error=str(e))
+    if req.is_command and req.intent is not Intent.find:
+        return Answer(success=False, answer=f"That is a request to do something ({req.intent.value}), not a "
+                      "question: send it to the plan service (~/plan).",
+                      error=f"'{question.strip()}' is an action request ({req.intent.value}); use ~/plan")
+    world = WorldState.from_store(store, as_of_ns=as_of_ns, speaker=speaker)
+    ctx = _context(store, world, req, speaker, conversation)
+    answer = _answer(ctx)
+    if conversation is not None and ctx.grounded:
+        conversation.remember(ctx.grounder.speaker, ctx.grounded)
+    return _never_empty(answer, req)
+
+
+def _answer(ctx: Context) -> Answer:
+    req = ctx.request
+    handler = ASK_HANDLERS.get(req.intent)
+    if handler is None:
+        return _not_understood(req)
+    try:
+        return handler(ctx)
+    except Reply as r:
+        return r.answer
+
+
+def _not_understood(req: Request) -> Answer:
+    if req.intent is Intent.greeting:
+        return Answer(success=True, answer="Hello! Ask me where something is, or ask me to bring it.",
+                      confidence=1.0)
+    if req.intent is Intent.inform:
+        return Answer(success=False, answer="Thanks, but statements reach my memory through the utterance topic "
+                      "(user_utterance); here I answer questions.", error="a statement, not a question")
+    why = "; ".join(req.notes) or "no question I know"
+    supported = "; ".join(SUPPORTED_QUESTIONS)
+    return Answer(success=False, answer=f"I did not understand the question '{req.text.strip()}'. I can answer: "
+                  f"{supported}.", error=f"unsupported question ({why}); I can answer: {supported}")
+
+
+def _never_empty(answer: Answer, req: Request) -> Answer:
+    if not answer.answer.strip():
+        answer.answer = answer.error or f"I have nothing to say about '{req.text.strip()}'."
+        if not answer.error and not answer.success:
+            answer.error = "empty reply"
+    return answer
+
+
+def plan_request(store: MemoryStore, library: SkillLibrary, instruction: str, robot: str | None = None,
+                 as_of_ns: int | None = None, speaker: str = "", conversation: Conversation | None = None,
+                 request: Request | None = None) -> PlanResult:
+    """Plan ``instruction`` for ``robot`` (the library's robot when None) over memory at ``as_of_ns``, for
+    ``speaker`` ("" = whoever spoke to the robot last: "my mug" is theirs)."""
+    robot = robot or library.robot
+    if robot != library.robot:
+        return PlanResult(success=False, error=f"robot {robot!r} does not match skill library {library.robot!r}")
+    if not instruction or not instruction.strip():
+        return PlanResult(success=False, error="empty instruction")
+    try:
+        req = request or understand(store, instruction)
+    except ParserUnavailable as e:
+        return PlanResult(success=False, error=str(e))
+    if not req.is_command:
+        if req.is_question:
+            answer = answer_question(store, instruction, as_of_ns=as_of_ns, speaker=speaker,
+                                     conversation=conversation, request=req)
+            return PlanResult(success=False, error=f"that is a question, not a task (ask it over ~/ask); the "
+                              f"answer: {answer.answer}")
+        why = "; ".join(req.notes) or req.intent.value
+        return PlanResult(success=False, error=f"I did not understand '{instruction.strip()}' as a task ({why}). "
+                          f"I can plan: {'; '.join(SUPPORTED_INSTRUCTIONS)}")
+    world = WorldState.from_store(store, as_of_ns=as_of_ns, hands=library.hands, speaker=speaker)
+    ctx = _context(store, world, req, speaker, conversation)
+    builder = new_builder(store, library, ctx, robot)
+    try:
+        builder.run()
+    except PlanningError as e:
+        return PlanResult(success=False, error=str(e) or "no plan")
+    except Reply as r:
+        return PlanResult(success=False, error=r.answer.answer or r.problem)
+    result = builder.finish()
+    if conversation is not None and ctx.grounded:
+        conversation.remember(ctx.grounder.speaker, ctx.grounded)
+    return result
+
+
+def _context(store: MemoryStore, world: WorldState, req: Request, speaker: str,
+             conversation: Conversation | None) -> Context:
+    grounder = Grounder(store, world, speaker=speaker, conversation=conversation)
+    return Context(store=store, world=world, grounder=grounder, request=req)
+
+
+__all__ = ["Kind", "answer_question", "plan_request", "understand"]
