@@ -17,6 +17,8 @@ so a VirtualHome ``cutleryfork`` and a spoken "fork" meet at ``fork``.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -138,7 +140,7 @@ class CategoryMap:
         label_key = "".join(ws[:-1]) + singular(ws[-1])
         while len(ws) > 1 and ws[-1].isdigit():
             ws = ws[:-1]  # "pillow 2" is another pillow
-        # "bag of rice" is rice, "deck of cards" cards; "cream of tartar" is itself
+        # "bag of rice" is rice, "deck of cards" cards; "head of lettuce" keeps its words (no measure)
         if "of" in ws[1:-1]:
             i = ws.index("of", 1)
             if ws[i - 1] in self.measures or singular(ws[i - 1]) in self.measures:
@@ -156,7 +158,7 @@ class CategoryMap:
             start, matched, head = found
             category = self.word_category[matched]
             levels.append(head)
-            # "coffee mug" is also a mug, but a "santoku knife" is a kitchen knife, not table cutlery
+            # "coffee mug" is also a mug, but a "bread knife" is a kitchen knife, not table cutlery
             if start < len(ws) - 1:
                 last = self._known(ws[-1:])
                 if last is not None and self.word_category[last[1]] == category:
@@ -180,5 +182,25 @@ def default_map_path() -> Path:
 
 
 @lru_cache(maxsize=1)
-def default_map() -> CategoryMap:
+def _shipped_map() -> CategoryMap:
     return CategoryMap.load(default_map_path())
+
+
+_OVERRIDES: list[CategoryMap] = []
+
+
+def default_map() -> CategoryMap:
+    """The map every reader uses when none is passed: the shipped one, or the one ``using_map`` set."""
+    return _OVERRIDES[-1] if _OVERRIDES else _shipped_map()
+
+
+@contextmanager
+def using_map(cmap: CategoryMap | str | Path) -> Iterator[CategoryMap]:
+    """Within the block, ``default_map()`` is ``cmap`` (a map or a map file) for every reader (corrections,
+    rules, similarity, planners); the shipped map again after it. For benchmarks that compare maps."""
+    m = cmap if isinstance(cmap, CategoryMap) else CategoryMap.load(cmap)
+    _OVERRIDES.append(m)
+    try:
+        yield m
+    finally:
+        _OVERRIDES.remove(m)

@@ -20,5 +20,7 @@ def test_requests_eval_floors(tmp_path: Path):
     rate = {k: t.ok / t.n for k, t in tallies.items()}
     assert rate["where is (moved object)"] >= 0.95 and rate["bring me (moved object)"] >= 0.95
     assert rate["bring me (inside a locked container)"] == 1.0
-    assert rate["put away (TidyBot unseen object)"] >= 0.80  # measured 86.3 % (63.7 % without similarity)
+    # measured 81.1 % with the shipped category map (88.1 % with the map before issue 9, which held 605 of
+    # TidyBot's object names word for word)
+    assert rate["put away (TidyBot unseen object)"] >= 0.78
     assert sum(t.recurrences for t in tallies.values()) == 0

@@ -277,14 +277,16 @@ def test_tidybot_all_scenarios() -> None:
     assert len(scenarios) == 96
     r = tidybot_report(scenarios)
     _print(r)
-    # floors below what this reaches (89.7% accuracy, 98.2% answered, 91.4% right when answering)
-    assert r["accuracy"] >= 0.85 and r["answered"] >= 0.95
-    assert r["accuracy"] >= r["majority_baseline"] + 0.55
-    assert r["precision"] >= 0.88
-    # facts and rules alone: fewer answers, more often right (65.5%, 67.4% answered, 97.1% right)
+    # floors below what this reaches with the shipped category map, which holds no TidyBot-specific names
+    # (81.5% accuracy, 95.4% answered, 85.5% right when answering; the map before issue 9, which held 605
+    # of TidyBot's object names word for word, reached 88.8% -- see memory_node/bench/placement_eval.py)
+    assert r["accuracy"] >= 0.78 and r["answered"] >= 0.93
+    assert r["accuracy"] >= r["majority_baseline"] + 0.50
+    assert r["precision"] >= 0.82
+    # facts and rules alone: fewer answers, more often right (47.0%, 48.8% answered, 96.3% right)
     c = tidybot_report(scenarios, similar=False)
     _print(c)
-    assert 0.60 <= c["accuracy"] < r["accuracy"] - 0.15
+    assert 0.43 <= c["accuracy"] < r["accuracy"] - 0.15
     assert c["precision"] >= 0.93
 
 
