@@ -449,7 +449,11 @@ def build_world(path: Path, seed: int, tmp: Path) -> World | None:
     for k, (verb, obj, past, _, _) in enumerate(acts):
         store.ingest_activity(ActivityObservation(stamp_ns=t + 4 * k * MINUTE, actor=OTHER, verb=verb,
                                                   objects=[obj], location=room[obj], text=f"{OTHER} {past}"))
-    w.cast = dict(pair=pair, pair_label=pair_label, own=pair[0], moved=moved, inner=inner, static=static,
+    # a closed container nothing is known against (no lock, no switch that is off): usable
+    plain = unique_of(("closet", "garbagecan", "kitchencabinets", "bathroomcabinet", "cabinet", "dishwasher",
+                       "washingmachine", "toilet"), exclude={fridge, microwave, locked})
+    plain = plain if plain and not w.states[plain] & {"off", "locked", "broken"} else fridge
+    w.cast = dict(pair=pair, plain=plain, pair_label=pair_label, own=pair[0], moved=moved, inner=inner, static=static,
                   microwave=microwave, fridge=fridge, locked=locked, drawers=["drawer_left", "drawer_right"],
                   goes=(static[1], goes_to), drawer_obj=static[0], acts=acts, surfaces=surfaces,
                   absent=[a for a in ABSENT if not any(a[0].replace(" ", "") in e.label for e in ents.values())])
@@ -471,8 +475,9 @@ class Expect:
     words: tuple[str, ...] = ()
     number: int | None = None
     stamp_ns: int | None = None
-    person: str = ""
+    person: str = ""  # whom it must be handed to (navigated to before the handover)
     room: str = ""
+    me: str = ""  # the speaker's person id: "bring me X" must not go to somebody else
 
 
 _YES = {"yes", "yeah", "yep", "yup", "sure", "indeed", "correct"}
@@ -528,6 +533,19 @@ def _fetched(w: World, steps, obj: str) -> int | None:
                  if r in ("handover", "place") and a[:1] == [obj]), None)
 
 
+def _handed_elsewhere(w: World, steps, obj: str, me: str) -> str:
+    """The other person ``obj`` is carried to before its handover, if any ("bring me" means the speaker)."""
+    if not me:
+        return ""
+    pick = next((i for i, (r, a) in enumerate(steps) if r == "pick" and a[:1] == [obj]), None)
+    rel = _fetched(w, steps, obj)
+    if pick is None or rel is None or steps[rel][0] != "handover":
+        return ""
+    people = [a[0] for r, a in steps[pick + 1:rel] if r == "navigate" and a and a[0] in w.ents
+              and w.ents[a[0]].label == "person"]
+    return people[-1] if people and people[-1] != me else ""
+
+
 def _furniture_picked(w: World, steps) -> list[str]:
     return [a[0] for r, a in steps if r == "pick" and a and w.furniture(a[0])]
 
@@ -554,7 +572,10 @@ def grade(w: World, lib, exp: Expect, service: str, reply) -> tuple[bool, str]:
             return ok, f"want {sorted(exp.accept)} not {sorted(exp.avoid)}"
         if k == "which":
             return bool(ids & exp.accept) and not (ids & exp.avoid), f"want {sorted(exp.accept)}"
-        if k == "yesno":
+        if k == "yesno_or_unknown" and _first_word(text) not in _YES | _NO:
+            return reply.confidence == 0 and not [i for i in ids if i in w.ents and i not in exp.ids], \
+                "want no (or an honest 'no record')"
+        if k in ("yesno", "yesno_or_unknown"):
             fw = _first_word(text)
             if exp.truth:
                 return fw in _YES, "want yes"
@@ -616,6 +637,9 @@ def grade(w: World, lib, exp: Expect, service: str, reply) -> tuple[bool, str]:
             rel = _fetched(w, steps, obj)
             if rel is None:
                 return False, f"want pick+release of {obj}"
+            other = _handed_elsewhere(w, steps, obj, exp.me)
+            if other:
+                return False, f"handed to {other}, not to the speaker {exp.me}"
             if exp.person:
                 pick = next(i for i, (r, a) in enumerate(steps) if r == "pick" and a[:1] == [obj])
                 goal = {exp.person, w.room.get(exp.person, "")} | set(w.chain(exp.person))
@@ -647,7 +671,8 @@ def grade(w: World, lib, exp: Expect, service: str, reply) -> tuple[bool, str]:
     if k == "pick_any":
         for r, a in steps:
             if r == "pick" and a and a[0] in exp.accept and _fetched(w, steps, a[0]) is not None:
-                return True, ""
+                other = _handed_elsewhere(w, steps, a[0], exp.me)
+                return not other, f"handed to {other}, not to the speaker {exp.me}" if other else ""
         return False, f"want one of {sorted(exp.accept)[:6]} fetched"
     return False, f"grader {k} does not apply to a plan"
 
@@ -743,10 +768,12 @@ def case_open_closed(w, rec, v):
 
 
 def case_locked(w, rec, v):
-    c = _pick([w.cast["locked"], w.cast["microwave"]], v)
+    c = _pick([w.cast["locked"], w.cast["plain"]], v)
     locked = "locked" in w.states[c]
-    truth = locked if rec.get("asks", "locked") == "locked" else not locked
-    return {"container": w.say(c)}, Expect("yesno", truth=truth)
+    if rec.get("asks", "locked") == "locked":
+        # never found locked: "no" or an honest "I have not tried it" (nothing says either way)
+        return {"container": w.say(c)}, Expect("yesno" if locked else "yesno_or_unknown", ids=(c,), truth=locked)
+    return {"container": w.say(c)}, Expect("yesno", truth=not locked)
 
 
 def case_colour(w, rec, v):
@@ -977,7 +1004,8 @@ def case_possessive(w, rec, v):
     if exp == "colour":
         return slots, Expect("colour", words=(w.colour[own],))
     if exp == "fetch":
-        return slots, Expect("fetch", ids=(own,))
+        to_her = " to her" in rec["text"]
+        return slots, Expect("fetch", ids=(own,), person="person_anna" if to_her else "")
     raise ValueError(f"possessive expect {exp!r}")
 
 
@@ -1203,6 +1231,8 @@ def run_record(w: World, svc: Services, rec: dict, variant: int) -> Outcome | No
         return None
     slots, exp = built
     speaker = rec.get("speaker", SPEAKER)
+    if exp.kind in ("fetch", "pick_any") and not exp.person:
+        exp.me = f"person_{speaker}"
     conv = svc.episode(speaker)
     reply = None
     text = rec["text"].format(**slots)

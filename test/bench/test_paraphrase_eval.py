@@ -79,6 +79,10 @@ def test_answer_graders_accept_right_and_reject_wrong(tiny):
     no = pe.Expect("yesno", truth=False)
     assert g(no, _ans("No, the cabinet is closed."))
     assert not g(no, _ans("Yes, it is open."))
+    maybe = pe.Expect("yesno_or_unknown", ids=("cabinet_1",), truth=False)
+    assert g(maybe, _ans("No, it is not locked.", ["cabinet_1"]))
+    assert g(maybe, _ans("I have no record of whether the cabinet is locked.", ["cabinet_1"], confidence=0.0))
+    assert not g(maybe, _ans("Yes, the cabinet is locked.", ["cabinet_1"]))
     assert g(pe.Expect("count", number=2), _ans("There are two mugs in the kitchen."))
     assert not g(pe.Expect("count", number=2), _ans("3 mugs"))
     assert g(pe.Expect("colour", words=("blue",)), _ans("It is blue."))
@@ -106,6 +110,11 @@ def test_plan_graders_accept_right_and_reject_wrong(tiny):
     assert not g(fetch, _plan(("navigate_to", ["cabinet_1"]), ("pick", ["mug_2"]), ("handover", ["mug_2"])))
     assert not g(fetch, _plan(("pick", ["mug_1"]), ("pick", ["sofa_1"]), ("handover", ["mug_1"])))  # furniture
     assert not g(fetch, _plan(("navigate_to", ["table_1"]), ("pick", ["mug_1"])))  # never handed over
+    w.ents["person_anna"] = EntityObservation(id="person_anna", label="person", name="anna", room="kitchen_1")
+    w.ents["person_ben"] = EntityObservation(id="person_ben", label="person", name="ben", room="kitchen_1")
+    to_me = pe.Expect("fetch", ids=("mug_1",), me="person_anna")
+    assert g(to_me, _plan(("pick", ["mug_1"]), ("navigate_to", ["person_anna"]), ("handover", ["mug_1"])))
+    assert not g(to_me, _plan(("pick", ["mug_1"]), ("navigate_to", ["person_ben"]), ("handover", ["mug_1"])))
     empty = _plan(("navigate_to", ["table_1"]), ("pick", ["mug_1"]), ("handover", ["mug_1"]), explanation="")
     assert not g(fetch, empty) and pe.is_empty("plan", empty)
     refusal = pe.Expect("refusal")
