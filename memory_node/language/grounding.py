@@ -145,8 +145,9 @@ class Grounder:
 
         Policy: "a/any/some X" takes a usable one (not locked, not known to fail, not shut in something
         locked; the robot's room, then the most recently seen); "the X" and possessives want the one X: a
-        room hint, an anchor, the owner, the speaker's previous referent or a clearly newer sighting make it
-        unique, else the result is ambiguous and lists the candidates; plurals, "all", "every" and counts
+        room hint, an anchor, the owner, an attribute or the speaker's previous referent make it unique, and
+        alike things in one place (two apples in one bowl) are interchangeable; otherwise the result is
+        ambiguous and lists the candidates (recency alone never decides). Plurals, "all", "every" and counts
         take them all. A room or anchor that cannot be placed makes the result "none", saying so."""
         want = want or wanted(ref)
         speaker = self.speaker if (ref.owner == "speaker" or ref.pronoun) else self._speaker
@@ -208,10 +209,8 @@ class Grounder:
         if self._interchangeable(top):
             return Grounding(ref, "unique", pool, how=how,
                              note=f"one of {len(top)} alike on {self._support(top[0].entity.id) or 'one place'}")
-        newest = sorted(top, key=lambda c: -c.entity.last_seen_ns)
-        if newest[0].entity.last_seen_ns - newest[1].entity.last_seen_ns >= RECENCY_MARGIN_NS:
-            return Grounding(ref, "unique", newest + [c for c in pool if c not in newest], how=how,
-                             note="the one I saw most recently")
+        # recency alone does not decide: two mugs seen at different times are still two mugs, and choosing
+        # the newer silently is the mistake people notice most ("that's not my mug")
         return Grounding(ref, "ambiguous", top, how=how)
 
     def _support(self, ent_id: str) -> str:
@@ -248,7 +247,16 @@ class Grounder:
     def _kind(self, ref: ObjectRef) -> tuple[list[Candidate], str]:
         """Entities the noun names: exact label / name / id, then head noun, everyday name and kind, then
         similarity through the retrieval pipeline."""
-        noun_words = [*ref.compound, ref.head] if ref.head else []
+        if ref.of_noun and ref.head:
+            # "a carton of milk", "a bottle of water": the thing held, or a label naming both (milkcarton)
+            held = ObjectRef(text=ref.of_noun, head=ref.of_noun.split()[-1], compound=ref.of_noun.split()[:-1])
+            both = ref.model_copy(update={"compound": [*ref.of_noun.split()], "of_noun": ""})
+            for alt in (both, held):
+                cands, how = self._kind(alt)
+                if cands:
+                    return cands, how
+        nominal = [m for m in ref.modifiers if m not in _COLOURS]
+        noun_words = [*nominal, *ref.compound, ref.head] if ref.head else []
         if not noun_words:
             return [], ""
         keys = {key(" ".join(noun_words[i:])): len(noun_words) - i for i in range(len(noun_words))}
@@ -436,7 +444,6 @@ def _event_matches(ev: Event, verb: str, actor: str, moving: bool) -> bool:
 # ---- typed grounding results --------------------------------------------------------------------------
 
 Want = Literal["one", "any", "all"]
-RECENCY_MARGIN_NS = 120 * 1_000_000_000  # "the mug" = the one seen this much later than any other mug
 SIMILAR_MIN_COSINE = 0.78
 _COLOURS = frozenset("""red orange yellow green blue purple violet pink brown black white grey gray silver gold
 beige cream navy teal turquoise maroon""".split())

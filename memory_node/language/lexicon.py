@@ -14,15 +14,15 @@ from .request import Intent
 # Verb lemma -> the command it asks for. Particles and prepositions refine it (parser._command).
 COMMAND_VERBS: dict[str, Intent] = {
     **dict.fromkeys(["bring", "fetch", "get", "grab", "give", "hand", "pass", "retrieve", "deliver", "carry",
-                     "take", "collect", "have", "want", "need", "toss", "throw"], Intent.fetch),
+                     "take", "collect", "toss", "throw", "pull", "remove", "extract"], Intent.fetch),
     **dict.fromkeys(["put", "place", "set", "leave", "drop", "stick", "move", "lay", "stand", "hang",
                      "store", "stash", "keep", "return", "transfer", "load", "relocate", "position"], Intent.put),
     **dict.fromkeys(["tidy", "clean", "clear", "organize", "organise", "declutter"], Intent.put_away),
     **dict.fromkeys(["open", "unlock", "unseal"], Intent.open),
     **dict.fromkeys(["close", "shut", "lock", "seal"], Intent.close),
     **dict.fromkeys(["find", "locate", "search", "seek", "look", "check", "spot", "track", "hunt"], Intent.find),
-    **dict.fromkeys(["go", "navigate", "drive", "head", "come", "walk", "proceed", "return_to", "visit",
-                     "roll"], Intent.go),
+    **dict.fromkeys(["go", "navigate", "drive", "head", "come", "walk", "proceed", "visit", "roll", "wait",
+                     "stay", "park"], Intent.go),
     **dict.fromkeys(["make", "prepare", "fix", "mix", "pour", "brew", "serve"], Intent.drink),
 }
 # "bring me the mug" vs "bring the mug to the kitchen": fetch verbs whose object goes to someone.
@@ -30,7 +30,8 @@ RECIPIENT_PREPS = frozenset({"to", "for"})
 # Verbs that wrap the real request: "can you tell me where ...", "I want you to bring ...".
 WRAPPER_VERBS = frozenset({"tell", "know", "wonder", "remember", "recall", "show", "let", "mind", "want",
                            "need", "like", "love", "ask", "help", "think", "say", "figure", "guess", "try",
-                           "see", "check", "mean", "request", "hope"})
+                           "see", "check", "mean", "request", "hope", "happen", "list", "name", "describe", "explain",
+                           "wonder", "care", "bother", "manage", "able", "possible"})
 # Where-is in disguise: "I can't find my keys", "I lost my phone", "I'm looking for the remote".
 LOST_VERBS = frozenset({"find", "lose", "misplace", "locate", "look", "search", "seek", "miss"})
 # Seeing and keeping verbs: "where did you see X", "have you seen X", "where do you keep X".
@@ -46,7 +47,7 @@ ATTRIBUTE_NOUNS = {"colour": "color", "color": "color", "material": "material", 
 ROOM_NOUNS = frozenset({"room", "place", "area", "part"})  # "which room is X in", "what part of the house"
 
 # State words as people say them -> memory's state names (core.models.STATE_FAMILIES).
-STATE_WORDS = {"open": "open", "opened": "open", "closed": "closed", "close": "closed", "shut": "closed",
+STATE_WORDS = {"open": "open", "opened": "open", "closed": "closed", "shut": "closed",
                "locked": "locked", "lock": "locked", "unlocked": "unlocked", "on": "on", "off": "off",
                "clean": "clean", "dirty": "dirty", "full": "full", "empty": "empty", "plugged": "plugged_in",
                "unplugged": "unplugged", "broken": "broken", "working": "working", "running": "on",
@@ -62,6 +63,7 @@ SPATIAL_PREPS = {
     "on": "on", "onto": "on", "upon": "on", "atop": "on", "on_top": "on", "over": "above", "above": "above",
     "under": "under", "underneath": "under", "beneath": "under", "below": "under",
     "near": "near", "by": "near", "beside": "next_to", "next": "next_to", "next_to": "next_to",
+    "closest": "next_to", "nearest": "next_to", "nearer": "near", "closer": "near",
     "close_to": "near", "alongside": "next_to", "nearby": "near", "around": "near",
     "behind": "behind", "in_front": "in_front_of", "front": "in_front_of",
     "at": "at", "from": "from", "out": "from", "off": "from", "out_of": "from",
@@ -95,3 +97,10 @@ ROOM_WORDS = frozenset({"kitchen", "bedroom", "bathroom", "room", "hall", "hallw
                         "porch", "balcony", "laundry", "toilet", "washroom", "restroom", "kitchenette",
                         "livingroom", "diningroom", "entrance", "entryway", "foyer", "landing", "upstairs",
                         "downstairs", "patio", "terrace", "garden", "yard", "playroom", "library", "gym"})
+# The whole home: "are there any stoves in the house?" names no room.
+HOME_WORDS = frozenset({"house", "home", "apartment", "flat", "place", "building", "anywhere", "everywhere",
+                        "somewhere"})
+# Parts that name their whole: "the microwave door", "the fridge handle", "the drawer knob".
+PART_WORDS = frozenset({"door", "doors", "lid", "handle", "knob", "front", "top", "inside"})
+# "my keys have gone missing", "the remote disappeared": where-is said as a complaint.
+MISSING_WORDS = frozenset({"missing", "gone", "disappear", "vanish", "lost", "misplace", "misplaced", "walkabout"})

@@ -46,8 +46,9 @@ class Names:
     """The everyday-name table, the purposes table and the category map, with per-label caches."""
 
     def __init__(self, names: dict[str, list[str]], purposes: dict[str, Purpose], categories: CategoryMap):
-        self.names = {key(k): [key(v) for v in vs] + [key(vs_last) for vs_last in (tokens(v)[-1] for v in vs)
-                                                       if vs_last] for k, vs in names.items()}
+        # what people say -> label keys it may be, and the head words of those ("remote control" -> control)
+        self.names = {key(k): [key(v) for v in vs] for k, vs in names.items()}
+        self.name_heads = {key(k): [singular(tokens(v)[-1]) for v in vs if tokens(v)] for k, vs in names.items()}
         self.purposes = purposes
         self.categories = categories
         self._label_words: dict[str, tuple[str, ...]] = {}
@@ -89,9 +90,12 @@ class Names:
         lkey = norm(label)
         phrase = key(" ".join([*compound, head]))
         for said in dict.fromkeys([phrase, h]):
-            for alt in self.names.get(said, []):
-                if alt == lkey or (alt == lw[-1] and len(lw) > 1 and not comp):
-                    return KindMatch(NAME_SCORE, "everyday name")
+            if lkey in self.names.get(said, []):
+                return KindMatch(NAME_SCORE, "everyday name")
+            # "the bedside table" -> nightstand; "the telly" -> any television ("tv" names it whole)
+            if len(lw) > 1 and lw[-1] in self.name_heads.get(said, []) and not (comp and said != phrase):
+                if any(key(" ".join(lw)) == alt or alt.endswith(lw[-1]) for alt in self.names.get(said, [])):
+                    return KindMatch(NAME_SCORE - 0.1, "everyday name")
         cat = self.category_key(h)
         if cat and cat != lkey and cat in self.categories.chain(label)[1:]:
             return KindMatch(KIND_SCORE, "kind")

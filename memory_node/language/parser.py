@@ -98,7 +98,40 @@ def parse(text: str, names: tuple[str, ...] | frozenset[str] = ()) -> Request:
         if best is None or _priority(req) > _priority(best):
             best = req
     assert best is not None
+    _resolve_pronouns(best, doc)
     return best
+
+
+def _resolve_pronouns(req: Request, doc: Any) -> None:
+    """"the ball is in the microwave, can you bring it to me?", "Ben needs the radio, bring it to him": a
+    pronoun whose thing is named in the same utterance means that thing (and what was said of its place).
+    Pronouns with nothing to refer to in the utterance stay, for the speaker's previous request."""
+    for k, ref in enumerate(req.objects):
+        if ref.pronoun not in ("it", "them", "that", "this", "those", "these"):
+            continue
+        at = next((t.i for t in doc if _low(t) == ref.pronoun), len(doc))
+        nouns = [t for t in doc if t.pos_ in ("NOUN", "PROPN") and t.dep_ in ("nsubj", "dobj", "pobj", "attr",
+                                                                              "nsubjpass", "conj", "appos")
+                 and _low(t) not in lx.HOME_WORDS | lx.ROOM_WORDS | lx.INDEFINITE_PRONOUNS
+                 and t.pos_ != "PROPN" and not (t.dep_ == "pobj" and _low(t.head) in lx.SPATIAL_PREPS)]
+        before = [t for t in nouns if t.i < at]
+        antecedent = before[-1] if before else (nouns[0] if nouns else None)
+        if antecedent is None:
+            continue
+        clause = _Clause(antecedent.sent, req.text)
+        named = clause._object(antecedent)
+        verb = antecedent.head
+        if named.anchor is None and antecedent.dep_ in ("nsubj", "nsubjpass") and _lemma(verb) in ("be", "sit", "lie",
+                                                                                                 "stay", "leave"):
+            place = clause._place_of(verb)
+            if place is not None:  # "the ball is in the microwave"
+                named.anchor = Anchor(relation=place[0], ref=place[1])  # type: ignore[arg-type]
+        req.objects[k] = named
+        req.notes.append(f"{ref.pronoun!r} = {named.text!r}, said before")
+    if req.recipient in ("him", "her", "them"):
+        people = [t for t in doc if t.pos_ == "PROPN" and t.dep_ in ("nsubj", "dobj", "pobj", "dative")]
+        if people:
+            req.recipient = _low(people[0])
 
 
 def _priority(req: Request) -> int:
@@ -127,6 +160,8 @@ class _Clause:
         self.polite = any(_low(t) in ("please", "kindly") for t in sent) or sent[0].tag_ == "MD"
         self.notes: list[str] = []
         self.unwrapped = False
+        self.outer_question = False
+        self.outer_subject: Any = None
 
     # ---- top level ------------------------------------------------------------------------------
 
@@ -137,11 +172,37 @@ class _Clause:
             return self._req(Kind.statement, Intent.unknown, notes=["no words"])
         if set(words) <= lx.GREETINGS | {"you", "robot", "very", "much", "so", "there", "a", "lot"}:
             return self._req(Kind.statement, Intent.greeting)
+        if any(" ".join(words[i:i + 2]) in ("then what", "what next", "what then") for i in range(len(words))):
+            # "Ben brushed his teeth, and then what?": what happened right after the event told
+            cut = [t for t in sent if _low(t) in ("then", "next") or t.is_punct and t.text == ","]
+            clause = " ".join(t.text for t in sent if t.i < cut[0].i and not t.is_punct
+                              and _low(t) not in ("and", "so")) if cut else ""
+            if clause:
+                return self._req(Kind.question, Intent.around, actor=self._actor(sent.root),
+                                 time=TimeRef(relation="after", clause=clause))
         root = self._unwrap(sent.root)
         lead = self._leading_verb(sent)
         if lead is not None and not self.unwrapped and (lead != root or root.tag_ != "VB"):
             return self._command(lead)
+        inner = self._clause_command(sent, root)
+        if inner is not None:
+            return self._command(inner)
         return self._read(root)
+
+    def _clause_command(self, sent: Any, root: Any) -> Any | None:
+        """"the remote was fine where it was, put it back", "I spilled something, bring me a cloth": a
+        command verb opening a later clause (after a comma, "and", "so", "then") is the request."""
+        if root.tag_ == "VB" and _lemma(root) in lx.COMMAND_VERBS:
+            return None
+        toks = list(sent)
+        for k, t in enumerate(toks[1:], start=1):
+            before = toks[k - 1]
+            opens = before.is_punct and before.text in (",", ";", "-", ":") or _low(before) in ("and", "so", "then",
+                                                                                              "please", "now")
+            if opens and _lemma(t) in lx.COMMAND_VERBS and t.tag_ in ("VB", "VBD", "VBP", "NN") and \
+                    t.pos_ != "AUX" and k + 1 < len(toks) and not toks[k + 1].is_punct:
+                return t
+        return None
 
     def _leading_verb(self, sent: Any) -> Any | None:
         """"shut the door", "navigate to the sofa": the tagger sometimes reads a sentence-initial verb as a
@@ -165,8 +226,9 @@ class _Clause:
         the apple" is a request for the apple)."""
         seen = 0
         while _lemma(root) in lx.WRAPPER_VERBS and seen < 4:
-            inner = [c for c in root.children if c.dep_ in ("ccomp", "xcomp", "advcl", "dobj", "conj")
-                     and c.pos_ in ("VERB", "AUX") and c.i > root.i]
+            deps = ("xcomp", "ccomp") if _lemma(root) in ("happen", "try", "manage", "bother") else \
+                ("ccomp", "xcomp", "advcl", "dobj", "conj")
+            inner = [c for c in root.children if c.dep_ in deps and c.pos_ in ("VERB", "AUX") and c.i > root.i]
             if not inner:
                 break
             if _lemma(root) in ("want", "need", "like", "love") and self._subject_word(root) in ("i", "we") \
@@ -175,6 +237,11 @@ class _Clause:
                 break
             self.polite = True
             self.unwrapped = True
+            outer_first = next((t for t in root.sent if not t.is_punct), root)
+            if outer_first.tag_ in ("MD", "VBZ", "VBP", "VBD") and outer_first.dep_ in ("aux", "ROOT"):
+                self.outer_question = True  # "do you know if ...", "did you happen to see ..."
+            if self._subj_tok(root) is not None and self._subj_tok(inner[0]) is None:
+                self.outer_subject = self._subj_tok(root)
             root = inner[0]
             seen += 1
         return root
@@ -183,6 +250,8 @@ class _Clause:
         for c in verb.children:
             if c.dep_ in ("nsubj", "nsubjpass", "expl"):
                 return _low(c)
+        if self.outer_subject is not None and verb != self.sent.root:
+            return _low(self.outer_subject)
         return ""
 
     def _wh(self, root: Any) -> Any | None:
@@ -198,6 +267,9 @@ class _Clause:
         wh = self._wh(root)
         if wh is not None:
             return self._wh_question(root, wh)
+        if self.outer_question and (root.tag_ != "VB" or any(_low(c) in ("if", "whether") for c in root.children)
+                                    or _lemma(root) not in lx.COMMAND_VERBS or _lemma(root) in lx.SEE_VERBS):
+            return self._yes_no(root, root)
         first = next((t for t in root.subtree if not t.is_punct and t.dep_ not in ("intj", "discourse")), root)
         inverted = first.tag_ in ("MD", "VBZ", "VBP", "VBD") and first.dep_ in ("aux", "ROOT", "auxpass") and \
             (_lemma(first) in _INVERTING or any(c.dep_ in ("nsubj", "nsubjpass", "expl") and c.i > first.i
@@ -224,6 +296,11 @@ class _Clause:
                     c.dep_ in ("det", "poss") for c in root.children) and len(list(root.subtree)) == len(
                     [t for t in self.sent if not t.is_punct])):
                 obj = self._object(root)
+                if obj.head in ("anything", "something") and obj.anchor is not None:
+                    return self._req(Kind.question, Intent.contents, objects=[obj.anchor.ref],
+                                     destination=obj.anchor)
+                if obj.determiner in ("any", "a", "some"):
+                    return self._req(Kind.question, Intent.exists, objects=[obj])
                 return self._req(Kind.question, Intent.where, objects=[obj], notes=["a bare noun phrase"])
         return self._statement(root)
 
@@ -231,6 +308,9 @@ class _Clause:
 
     def _wh_question(self, root: Any, wh: Any) -> Request:
         w = _low(wh)
+        nxt = self.sent.doc[wh.i + 1] if wh.i + 1 < len(self.sent.doc) else None
+        if w in ("what", "which") and nxt is not None and _low(nxt) in ("time", "day", "hour", "moment"):
+            w = "when"  # "what time did you first see the juice"
         lemma = _lemma(root)
         time = self._time(root)
         subj_tok = self._subj_tok(root)
@@ -240,14 +320,16 @@ class _Clause:
             return self._req(Kind.question, Intent.habit, objects=self._things(root), time=time)
         if w == "where":
             if lemma in lx.GO_VERBS and _lemma(root) != "be" and self._aux(root) in ("do", "should", "shall",
-                                                                                     "must", "can", "would"):
+                                                                                     "must", "can", "would") \
+                    and self._aux_tense(root) != "VBD":
                 return self._req(Kind.question, Intent.goes_where, objects=self._things(root))
             if self._passive_of(root, {"keep", "store", "belong", "put", "go"}) and self._aux(root) in (
                     "should", "do", "be", "must"):
                 if self._aux(root) != "be" or "should" in [_low(t) for t in root.children]:
                     return self._req(Kind.question, Intent.goes_where, objects=self._things(root))
             if lemma in lx.PLACE_VERBS | {"go", "belong"} and self._aux(root) in ("should", "shall", "must", "can",
-                                                                                   "do", "could", "would", "ought"):
+                                                                                   "do", "could", "would", "ought") \
+                    and self._aux_tense(root) != "VBD":
                 if self._subject_word(root) in ("i", "we", "you", "one") or lemma in ("go", "belong"):
                     return self._req(Kind.question, Intent.goes_where, objects=self._things(root))
             if lemma in ("wash", "clean", "cook", "sit", "sleep", "eat", "shower", "bathe", "brush", "read",
@@ -351,6 +433,18 @@ class _Clause:
                 state = lx.STATE_WORDS.get(_low(t), lx.STATE_WORDS.get(_lemma(t), ""))
             elif t.pos_ in ("NOUN", "PROPN") and any(c.dep_ == "case" for c in t.children):
                 owner = _low(t)
+        if _lemma(root) in ("belong", "own"):
+            for p in root.children:
+                if p.dep_ == "prep" and _low(p) == "to":
+                    names = [c for c in p.children if c.dep_ == "pobj"]
+                    if names:
+                        w = _low(names[0])
+                        owner = "speaker" if w in ("me", "us") else w
+        for t in rest:  # "which folder is the one beside the cabinet"
+            if t.dep_ == "attr" and _low(t) in ("one", "ones") and anchor is None:
+                for p in t.children:
+                    if p.dep_ in ("prep", "advmod", "amod"):
+                        anchor = self._anchor(p) or anchor
         if not state and (_low(root) in lx.STATE_WORDS and root.tag_ in ("VBN", "JJ", "VBD")):
             state = lx.STATE_WORDS[_low(root)]
         for t in rest:
@@ -404,6 +498,14 @@ class _Clause:
             return self._req(Kind.question, Intent.exists, objects=things, time=self._time(root))
         if lemma in ("know", "remember") and subj == "you":
             return self._req(Kind.question, Intent.exists, objects=things)
+        if subj == "it" and lemma == "be":
+            inner = [c for c in root.subtree if c.dep_ in ("xcomp", "ccomp") and _lemma(c) in ("open", "use", "reach",
+                                                                                             "access", "get")]
+            if inner:  # "is it possible to open the cabinet?"
+                return self._req(Kind.question, Intent.usable, objects=self._things(inner[0]))
+        if lemma in ("open", "close", "work", "function", "lock", "unlock") and things and \
+                subj not in ("i", "we", "you", "one", "") and not self._passive_of(root, {lemma}):
+            return self._req(Kind.question, Intent.usable, objects=things)  # "does the bin open?"
         # "can the drawer be opened", "can I use the oven", "does the microwave work", "is X usable"
         words = {_low(t) for t in root.subtree} | {_lemma(t) for t in root.subtree}
         if (lemma in ("open", "use", "reach", "access", "work", "function", "operate") and
@@ -433,6 +535,10 @@ class _Clause:
         return self._req(Kind.question, Intent.unknown, objects=things, notes=["a yes/no question I could not read"])
 
     def _state_word(self, root: Any) -> str:
+        for c in root.children:
+            if c.dep_ in ("oprd", "acomp") and _low(c) in lx.STATE_WORDS and _lemma(root) in ("leave", "be", "keep",
+                                                                                          "get", "stay"):
+                return lx.STATE_WORDS[_low(c)]
         if _lemma(root) != "be":
             if root.tag_ in ("VBN", "VBD") and (_low(root) in lx.STATE_WORDS or _lemma(root) in lx.STATE_WORDS):
                 return lx.STATE_WORDS.get(_low(root), lx.STATE_WORDS.get(_lemma(root), ""))
@@ -454,10 +560,25 @@ class _Clause:
 
     def _command(self, root: Any, intent: Intent | None = None) -> Request:
         lemma = _lemma(root)
+        if lemma not in lx.COMMAND_VERBS and _low(root) in lx.COMMAND_VERBS:
+            lemma = _low(root)  # the tagger's lemma of a mis-tagged verb ("set" as a noun)
         intent = intent or lx.COMMAND_VERBS.get(lemma)
         children = list(root.children)
         particles = {_low(c) for c in children if c.dep_ in ("prt", "advmod", "prep", "acomp")}
         objs = self._things(root)
+        # light verbs: "have a look for the lime", "take a look at the fridge", "give the room a check"
+        if lemma in ("have", "take", "give", "do") and any(_lemma(c) in ("look", "search", "check", "peek")
+                                                          for c in root.subtree if c.dep_ in ("dobj", "attr")):
+            looked = [p for t in root.subtree if t.dep_ == "prep" and _low(t) in ("for", "at")
+                      for p in t.children if p.dep_ == "pobj"]
+            objs = [self._object(p) for p in looked]
+            intent, lemma = Intent.find, "look"
+        # "search the house for my juice": the place searched is not the thing looked for
+        if intent is Intent.find:
+            wanted = [p for t in root.children if t.dep_ == "prep" and _low(t) == "for"
+                      for p in t.children if p.dep_ == "pobj"]
+            if wanted and objs and objs[0].head in lx.HOME_WORDS | lx.ROOM_WORDS | {"room"}:
+                objs = [self._object(p) for p in wanted]
         conj_verbs = [c for c in children if c.dep_ == "conj" and c.pos_ == "VERB"]
         if intent is None:
             for c in conj_verbs:  # "go and get the apple"
@@ -516,7 +637,9 @@ class _Clause:
                         objs[0].anchor = source
         dest = self._destination(root, objs)
         recipient = self._recipient(root)
-        if intent is Intent.fetch and dest is not None and lemma not in ("take", "carry", "move") and \
+        moving = any(_low(c) in ("into", "onto", "to", "toward", "towards") for c in children if c.dep_ in ("prep",
+                                                                                                     "dative"))
+        if intent is Intent.fetch and dest is not None and lemma not in ("take", "carry", "move") and not moving and \
                 dest.relation in ("in", "on", "under", "near", "next_to", "behind", "above") and objs:
             if objs[0].anchor is None:
                 objs[0].anchor = dest  # "bring me the mug in the kitchen": which mug
@@ -529,6 +652,12 @@ class _Clause:
             intent = Intent.fetch  # "move the mug to alice"
         if intent is Intent.put and dest is not None and dest.relation == "at" and dest.ref.head in ("me", "I"):
             intent, dest, recipient = Intent.fetch, None, "speaker"
+        if intent in (Intent.put, Intent.fetch) and not objs and (dest is not None or lemma in ("move", "stand")):
+            intent = Intent.go  # "move to the bedroom", "stand by the washer"
+        if intent is Intent.put_back or (intent is Intent.put and dest is not None and dest.ref.head in (
+                "place", "spot", "position", "home") and set(dest.ref.modifiers) & {"original", "old", "usual",
+                                                                                   "previous", "right", "proper"}):
+            return self._req(Kind.command, Intent.put_back, objects=objs)  # "return it to its original place"
         if intent is Intent.go:
             target = dest or self._go_target(root)
             return self._req(Kind.command, Intent.go, destination=target, objects=[] if target else objs,
@@ -574,11 +703,19 @@ class _Clause:
                 last.anchor = None
                 last.text = last.text.split(" " + anchor.ref.text)[0] if anchor.ref.text in last.text else last.text
                 return anchor
-        for c in root.children:  # "put it back in the drawer"
-            if c.dep_ == "advmod" and _low(c) == "back":
+        for c in root.subtree:  # "put it back in the drawer", "set the remote down on the counter"
+            if c.dep_ in ("advmod", "prt") and _low(c) in ("back", "down", "up", "away", "over"):
                 for p in c.children:
-                    if p.dep_ == "prep":
-                        return self._anchor(p)
+                    if p.dep_ == "prep" and _low(p) in lx.DESTINATION_PREPS:
+                        a = self._anchor(p)
+                        if a is not None:
+                            return a
+        if lx.COMMAND_VERBS.get(lemma) is Intent.put:
+            for c in root.subtree:  # the tagger hung the place phrase somewhere else in the clause
+                if c.dep_ == "prep" and _low(c) in ("on", "onto", "in", "into", "inside", "under", "beside"):
+                    a = self._anchor(c)
+                    if a is not None and (not objs or a.ref.text not in objs[0].text):
+                        return a
         return None
 
     def _is_person_word(self, ref: ObjectRef) -> bool:
@@ -600,6 +737,8 @@ class _Clause:
                     if p.dep_ == "pobj":
                         if _low(p) in ("me", "us"):
                             return "speaker"
+                        if _low(p) in ("him", "her", "them"):
+                            return _low(p)
                         if p.pos_ == "PROPN" or (p.pos_ == "NOUN" and not any(d.dep_ in ("det", "poss")
                                                                              for d in p.children)):
                             return _low(p)  # a name: grounding decides whether it is a person or a place
@@ -625,7 +764,20 @@ class _Clause:
                 if inner:
                     return self._read(inner[0])
             return self._req(Kind.statement, Intent.where, objects=things, negated=neg)
-        if subj in ("i", "we") and lemma in ("want", "need", "like", "love", "could", "would") and things:
+        subj_tok = self._subj_tok(root)
+        said = {_low(t) for t in root.subtree} | {_lemma(t) for t in root.subtree}
+        if subj_tok is not None and _low(subj_tok) not in lx.SPEAKER_WORDS | lx.ROBOT_WORDS and \
+                (said & lx.MISSING_WORDS or (neg and said & {"where", "left", "put"})):
+            # "my remote has gone missing", "the remote isn't where I left it"
+            return self._req(Kind.statement, Intent.where, objects=[self._object(subj_tok)], negated=neg)
+        if subj_tok is not None and lemma in ("need", "want") and _low(subj_tok) not in lx.SPEAKER_WORDS:
+            gerund = [c for c in root.children if c.dep_ in ("xcomp", "ccomp") and _lemma(c) in lx.COMMAND_VERBS]
+            if gerund:  # "the magazine needs putting away": the thing is the object of the command
+                req = self._command(gerund[0])
+                if not req.objects:
+                    req.objects = [self._object(subj_tok)]
+                return req
+        if subj in ("i", "we") and lemma in ("want", "need", "like", "love", "could", "would", "have") and things:
             return self._req(Kind.command, Intent.fetch, objects=things, recipient="speaker")
         if subj in ("i", "we") and lemma == "be":
             adjs = {_low(c) for c in root.children if c.dep_ in ("acomp", "attr")}
@@ -671,8 +823,10 @@ class _Clause:
         """Who did it: the speaker ("I"), the robot ("you"), a name, or "" (passive / someone)."""
         subjects = [c for c in verb.children if c.dep_ == "nsubj"] or \
             [c for c in verb.subtree if c.dep_ == "nsubj" and c.i < verb.i and c.head.head == verb]
+        if not subjects and self.outer_subject is not None:
+            subjects = [self.outer_subject]
         for c in subjects:
-            if c.dep_ == "nsubj":
+            if c.dep_ in ("nsubj", "nsubjpass") or c == self.outer_subject:
                 w = _low(c)
                 if w in lx.SPEAKER_WORDS:
                     return "speaker"
@@ -877,6 +1031,9 @@ class _Clause:
             ref.determiner = "any" if word == "anything" else "a"
         if ref.head and ref.head in lx.NUMBER_WORDS and tok.tag_ == "CD":
             ref.quantity = int(lx.NUMBER_WORDS[ref.head]) if lx.NUMBER_WORDS[ref.head] >= 1 else None
+        if ref.head in lx.PART_WORDS and ref.compound:
+            # "the microwave door" is the microwave, for opening and asking alike
+            ref.head = ref.compound.pop()
         if with_preps:
             for c in tok.children:
                 if c.dep_ == "prep":
@@ -888,9 +1045,12 @@ class _Clause:
                                     inner.determiner = lx.DETERMINERS.get(ref.head, "the")  # type: ignore[assignment]
                                     inner.text = text
                                     return inner
-                                ref.modifiers.append(_low(p))
+                                ref.of_noun = " ".join([*(_low(x) for x in p.children if x.dep_ == "compound"),
+                                                        _lemma(p) if p.tag_ == "NNS" else _low(p)])
                         continue
                     a = self._anchor(c)
+                    if a is not None and a.ref.head in lx.HOME_WORDS and not a.ref.anchor:
+                        continue  # "in the house": everywhere
                     if a is not None:
                         if ref.anchor is None:
                             ref.anchor = a

@@ -84,6 +84,7 @@ class ObjectRef(BaseModel):
     room: str = Field(default="", description="a room hint: 'in the kitchen' -> 'kitchen'")
     pronoun: str = Field(default="", description="'it', 'them', 'that one': the speaker's previous things")
     purpose: str = Field(default="", description="a functional request: 'something to drink' -> 'drink'")
+    of_noun: str = Field(default="", description="'a carton of milk' -> 'milk' (what the container holds)")
 
     def noun(self) -> str:
         """The thing as a person would repeat it ("tv remote")."""

@@ -164,11 +164,30 @@ class _PlanBuilder:
             last = i == len(objs) - 1
             self._achieve(lambda s, o=obj: o in s.holding and (not last or (hand_over(s) and there(s))), [obj],
                           f"bring {describe(self.world, obj)}", places=(person,) if person and last else ())
+        surface = self._surface_in(person) if person is not None and self.world.is_room(person) else None
         for obj in objs:
-            self._add("handover", obj)
+            if surface is not None:
+                self._achieve(preconditions_hold(self._skill("place"), (obj, surface)), [obj, surface],
+                              f"set {describe(self.world, obj)} down in {describe(self.world, person)}")
+                self._add("place", obj, surface)
+            else:
+                self._add("handover", obj)
         to = describe(self.world, person) if person else "you"
+        if surface is not None:
+            to += f", set down on {describe(self.world, surface)}"
         things = " and ".join(f"{describe(self.world, o)} {self._where_text(o)}".strip() for o in objs)
         self.summary = f"bring {things} to {to}"
+
+    def _surface_in(self, room: str) -> str | None:
+        """A place to set things down in a room ("take the radio to the kitchen"): a free surface memory
+        saw there, tables and counters first; None when memory knows none (then it is handed over)."""
+        surfaces = [e for e in self.world.entities.values() if e.present and self.world.room_of(e.id) == room
+                    and e.id != room and (e.attributes.get("surface") == "true") and not self._why_unopenable(e.id)]
+        if not surfaces:
+            return None
+        rank = ("table", "counter", "desk", "shelf")
+        surfaces.sort(key=lambda e: (next((i for i, w in enumerate(rank) if w in e.label), len(rank)), e.id))
+        return surfaces[0].id
 
     def put_back(self, obj: str) -> None:
         """"put the mug back (where it was)": to the place memory saw it before its current one."""
@@ -376,6 +395,10 @@ class _PlanBuilder:
                 raise PlanningError(f"no memory of a person or room called {who}")
             return named[0]
         people = self.world.persons()
+        speaker = self.grounder.speaker.lower()
+        asker = [p for p in people if speaker and speaker in (p.id.lower(), p.name.lower())]
+        if asker:
+            return asker[0].id  # "bring me" is for whoever asked
         if people:
             return people[0].id
         room = self.world.robot_room
