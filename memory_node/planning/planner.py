@@ -73,6 +73,10 @@ class _PlanBuilder:
         elif intent == "put":
             if req.destination is None:
                 raise PlanningError("say where to put it: put <object> on/in <receptacle>")
+            rooms = resolve_rooms(req.destination.ref.words(), self.world.entities.values())
+            if rooms and not req.destination.ref.anchor:
+                self.bring(self._objects(), rooms[0].id)  # "put the lime in the living room": set down there
+                return
             obj = self._object_id()
             target = self._target(req.destination.ref, exclude=obj)
             if obj == target:
@@ -223,7 +227,8 @@ class _PlanBuilder:
         ref = req.destination.ref if req.destination is not None else (req.objects[0] if req.objects else None)
         if ref is None:
             raise PlanningError("where to? Name a room or a place")
-        rooms = resolve_rooms(ref.noun(), self.world.entities.values())
+        rooms = resolve_rooms(ref.words(), self.world.entities.values()) or \
+            resolve_rooms(ref.noun(), self.world.entities.values())
         if rooms:
             target = rooms[0].id
         else:
@@ -387,6 +392,8 @@ class _PlanBuilder:
     def _requester(self, who: str) -> str | None:
         """Whom to hand it to: the named person (or room), else the most recently seen person, else the
         robot's room; None (handover where the robot stands) when memory knows neither."""
+        if who and who in self.world.entities and (self.world.is_room(who) or self.world.is_person(who)):
+            return who
         if who and who not in ("me", "us"):
             named = [c.entity.id for c in resolve_entities(who, self.world.entities.values())
                      if self.world.is_person(c.entity.id)]
