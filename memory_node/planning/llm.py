@@ -52,6 +52,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from ..core.models import Answer, Plan, PlanResult, SkillCall
 from ..core.store import MemoryStore
+from ..language.conversation import Conversation
 from .dispatch import answer_question
 from .llm_tools import DATA_NOTE, MemoryTools, dump_result, quote
 from .phrasing import step_text
@@ -414,14 +415,15 @@ class LlmPlanner:
     # ---- questions ------------------------------------------------------------------------------
 
     def answer(self, store: MemoryStore, question: str, as_of_ns: int | None = None,
-               speaker: str = "") -> tuple[Answer, LlmAccount]:
+               speaker: str = "", conversation: Conversation | None = None) -> tuple[Answer, LlmAccount]:
         """Answer ``question`` through the model; the deterministic answer when the model's cannot be used."""
         start = time.monotonic()
         account = LlmAccount(kind="question", model=self.config.model)
 
         def deterministic() -> Answer:
             with store.snapshot():
-                return answer_question(store, question, as_of_ns=as_of_ns, speaker=speaker.strip())
+                return answer_question(store, question, as_of_ns=as_of_ns, speaker=speaker.strip(),
+                                       conversation=conversation)
 
         try:
             if not question or not question.strip():
@@ -500,7 +502,8 @@ class LlmPlanner:
     # ---- plans ----------------------------------------------------------------------------------
 
     def plan(self, store: MemoryStore, library: SkillLibrary, instruction: str, robot: str | None = None,
-             as_of_ns: int | None = None, speaker: str = "") -> tuple[PlanResult, LlmAccount]:
+             as_of_ns: int | None = None, speaker: str = "",
+             conversation: Conversation | None = None) -> tuple[PlanResult, LlmAccount]:
         """Plan ``instruction`` through the model; the deterministic planner's result when the model's plan
         cannot be used. Whatever is returned with success passed ``PlanValidator``."""
         start = time.monotonic()
@@ -510,7 +513,7 @@ class LlmPlanner:
         def deterministic() -> PlanResult:
             with store.snapshot():
                 return plan_request(store, library, instruction, robot=robot, as_of_ns=as_of_ns,
-                                    speaker=speaker.strip())
+                                    speaker=speaker.strip(), conversation=conversation)
 
         try:
             if robot != library.robot:

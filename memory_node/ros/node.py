@@ -40,6 +40,7 @@ from memory_node.core.store import MemoryStore
 from memory_node.msg import Activity, SceneGraph, SkillFeedback, Utterance
 from memory_node.msg import Plan as PlanMsg
 from memory_node.perception.frames import decode_compressed, encode_frame
+from memory_node.language import Conversation, ParserUnavailable, parse
 from memory_node.planning.dispatch import answer_question
 from memory_node.planning.llm import LlmAccount, LlmConfig, LlmPlanner, LlmStats
 from memory_node.planning.dispatch import plan_request
@@ -121,6 +122,10 @@ class MemoryNode(Node):
         self.get_logger().info(f"memory at {db_path} ({self.store.counts()['entities']} entities); "
                                f"robot {self.robot}, skills {', '.join(self.library.names())}")
 
+        # what each speaker referred to last ("bring it to me"), shared by ~/ask and ~/plan; dialogue state,
+        # not experience, so it is not in the database
+        self.conversation = Conversation()
+        self._warm_up_parser()
         self.llm_stats = LlmStats()
         self.llm = self._llm_planner(p)
         # LLM mode reads memory on its own thread through its own connection (see module docstring)
@@ -374,16 +379,26 @@ class MemoryNode(Node):
             state = self.store.get_meta("robot") or {}
             self.store.set_meta("robot", {**state, "room": room})
 
+    def _warm_up_parser(self) -> None:
+        """Load the request parser now (spaCy's pipeline, ~1-2 s) rather than on the first ~/ask, and say
+        clearly when it is missing: requests are then answered with that error, ingestion is unaffected."""
+        try:
+            parse("where is the mug?")
+        except ParserUnavailable as e:
+            self.get_logger().error(f"request parser unavailable: {e}")
+
     # ---- services ------------------------------------------------------------------------------
 
     def on_ask(self, request: Ask.Request, response: Ask.Response) -> Ask.Response:
         question = self._check_text(request.question, "question")
         as_of = conv.optional_ns(request.as_of)
         if self.llm is not None and self.reader is not None:  # on the LLM thread: read through the reader
-            answer, account = self.llm.answer(self.reader, question, as_of_ns=as_of, speaker=request.speaker)
+            answer, account = self.llm.answer(self.reader, question, as_of_ns=as_of, speaker=request.speaker,
+                                              conversation=self.conversation)
             self._count_llm(account)
         else:
-            answer = answer_question(self.store, question, as_of_ns=as_of, speaker=request.speaker.strip())
+            answer = answer_question(self.store, question, as_of_ns=as_of, speaker=request.speaker.strip(),
+                                     conversation=self.conversation)
         return conv.fill_ask_response(answer, response)
 
     def on_plan(self, request: PlanTask.Request, response: PlanTask.Response) -> PlanTask.Response:
@@ -394,10 +409,12 @@ class MemoryNode(Node):
         except (FileNotFoundError, OSError):
             raise InvalidInput(f"no skill library for robot {robot!r}") from None
         if self.llm is not None and self.reader is not None:  # on the LLM thread: read through the reader
-            result, account = self.llm.plan(self.reader, library, instruction, robot=robot, speaker=request.speaker)
+            result, account = self.llm.plan(self.reader, library, instruction, robot=robot, speaker=request.speaker,
+                                            conversation=self.conversation)
             self._count_llm(account)
         else:
-            result = plan_request(self.store, library, instruction, robot=robot, speaker=request.speaker.strip())
+            result = plan_request(self.store, library, instruction, robot=robot, speaker=request.speaker.strip(),
+                                  conversation=self.conversation)
         response.success = result.success
         response.error = result.error
         if result.success and result.plan is not None:
