@@ -12,8 +12,9 @@ Steps:
 3. clean-up: DBSCAN keeping the largest cluster (open3d ``cluster_dbscan``; a mask that bleeds onto the wall
    behind an object makes a second cluster far away in depth), or statistical outlier removal
    (``remove_statistical_outlier``; isolated flying pixels at depth edges), or none;
-4. the axis-aligned box in the map frame (``get_axis_aligned_bounding_box``), its centre and size, and the
-   points' centroid.
+4. the axis-aligned box in the map frame (open3d's ``get_axis_aligned_bounding_box``), its centre and size,
+   and the points' centroid. Depth noise spreads a surface along the rays, so the exact extent grows with
+   the noisiest point; ``box_percentile`` trims it (see LiftingParams for the trade-off measured).
 
 A single view sees only an object's near surfaces: the box spans what was seen. Seen from above at an angle
 (a robot's head camera), the top and two sides of a box-like object span its whole extent, so the box
@@ -66,10 +67,17 @@ class LiftingParams:
     mask_erosion: int = 0  # pixels to erode learned masks by (they bleed onto the background); 0 = exact masks
     max_pixels: int = 20000  # valid pixels back-projected per object at most (an even grid of them beyond)
     max_points: int = 1500  # points after downsampling at most; DBSCAN's cost grows with their square
+    # The box spans these percentiles of the points on each axis; 0 = their exact extent (open3d's AABB).
+    # Measured on rendered boxes (test/perception): the exact extent gives the best centres (max error 4 mm
+    # without noise, 7 mm with 2 mm-at-1-m depth noise) but sizes grow with noise (+2 cm median); 2 halves
+    # the size error under noise and doubles the centre error. Centres are what memory stores: 0.
+    box_percentile: float = 0.0
 
     def __post_init__(self) -> None:
         if self.voxel_size < 0 or self.dbscan_eps <= 0 or self.min_depth < 0 or self.max_depth <= self.min_depth:
             raise InvalidInput(f"invalid lifting parameters {self}")
+        if not 0.0 <= self.box_percentile < 50.0:
+            raise InvalidInput(f"box_percentile must be in [0, 50), got {self.box_percentile}")
         if self.cleanup not in ("dbscan", "statistical", "none"):
             raise InvalidInput(f"cleanup must be dbscan, statistical or none, got {self.cleanup!r}")
 
@@ -177,7 +185,11 @@ def lift(frame: RgbdFrame, mask: np.ndarray, params: LiftingParams | None = None
     n = len(cloud.points)
     if n < p.min_points:
         raise LiftingError(f"only {n} points left after clean-up (need {p.min_points}; {n_valid} valid pixels)")
-    aabb = cloud.get_axis_aligned_bounding_box()
     points = np.asarray(cloud.points)
-    return LiftedObject(box=Box3D(np.asarray(aabb.min_bound), np.asarray(aabb.max_bound)),
+    if p.box_percentile > 0:
+        lo, hi = np.percentile(points, [p.box_percentile, 100.0 - p.box_percentile], axis=0)
+    else:
+        aabb = cloud.get_axis_aligned_bounding_box()
+        lo, hi = np.asarray(aabb.min_bound), np.asarray(aabb.max_bound)
+    return LiftedObject(box=Box3D(lo, hi),
                         centroid=points.mean(axis=0), points=points, valid_pixels=n_valid)
