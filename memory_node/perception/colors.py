@@ -41,7 +41,7 @@ PALETTE: dict[str, tuple[float, float, float]] = {
 # move lightness far more than hue or chroma, and a shaded face should keep its colour's name.
 LIGHTNESS_WEIGHT = 0.5
 # At most this many pixels vote: a 640x480 mask of a table would otherwise cost milliseconds for nothing.
-MAX_VOTING_PIXELS = 4096
+MAX_VOTING_PIXELS = 1024
 
 
 def to_lab(rgb: np.ndarray) -> np.ndarray:

@@ -65,8 +65,8 @@ class LiftingParams:
     max_depth: float = 8.0  # m; beyond this depth cameras' error grows past object size
     min_points: int = 5  # points left after clean-up for a usable object
     mask_erosion: int = 0  # pixels to erode learned masks by (they bleed onto the background); 0 = exact masks
-    max_pixels: int = 20000  # valid pixels back-projected per object at most (an even grid of them beyond)
-    max_points: int = 1500  # points after downsampling at most; DBSCAN's cost grows with their square
+    max_pixels: int = 6000  # valid pixels back-projected per object at most (an even grid of them beyond)
+    max_points: int = 1000  # points after downsampling at most (DBSCAN and voxelling cost grows with them)
     # The box spans these percentiles of the points on each axis; 0 = their exact extent (open3d's AABB).
     # Measured on rendered boxes (test/perception): the exact extent gives the best centres (max error 4 mm
     # without noise, 7 mm with 2 mm-at-1-m depth noise) but sizes grow with noise (+2 cm median); 2 halves
