@@ -90,6 +90,7 @@ class Track:
     colors: Counter[str] = field(default_factory=Counter)
     published_size: np.ndarray | None = None
     instances: Counter[str] = field(default_factory=Counter)
+    size_known: bool = True  # False for a track restored from memory without a size, until it is seen
 
     @property
     def box(self) -> Box3D:
@@ -130,19 +131,18 @@ class ObjectTracker:
 
     def restore(self, entities: Iterable[Entity], default_size: float = 0.1) -> int:
         """Seed confirmed tracks from memory's entities (after a restart), so objects memory already knows
-        keep their ids. Entities without a position (rooms, things only heard of) are skipped. Returns how
-        many tracks were restored."""
+        keep their ids. Entities without a position (rooms, things only heard of) are skipped; one without a
+        ``size`` attribute gets ``default_size`` for matching and takes part in relations only once seen.
+        Returns how many tracks were restored."""
         n = 0
         for e in entities:
             if e.position is None or e.label == "room" or e.id in self.tracks:
                 continue
             size = parse_size(e.attributes.get("size", ""))
-            if size is None:
-                size = np.full(3, default_size)
             t = Track(id=e.id, label=e.label, center=np.array([e.position.x, e.position.y, e.position.z]),
-                      size=size, first_seen_ns=e.first_seen_ns, last_seen_ns=e.last_seen_ns,
-                      sightings=self.params.confirm_after, confirmed=True, score=e.confidence,
-                      published_size=size.copy())
+                      size=size if size is not None else np.full(3, default_size), first_seen_ns=e.first_seen_ns,
+                      last_seen_ns=e.last_seen_ns, sightings=self.params.confirm_after, confirmed=True,
+                      score=e.confidence, published_size=size, size_known=size is not None)
             if e.attributes.get("color"):
                 t.colors[e.attributes["color"]] = 1
             self.tracks[e.id] = t
@@ -185,11 +185,11 @@ class ObjectTracker:
             matched[si] = tid
         out: list[Track] = []
         for si, s in enumerate(seen):
-            tid = matched.get(si)
-            if tid is None:
+            match = matched.get(si)
+            if match is None:
                 t = self._new_track(s, stamp_ns)
             else:
-                t = self.tracks[tid]
+                t = self.tracks[match]
                 self._absorb(t, s, stamp_ns)
             if t.confirmed:
                 out.append(t)
@@ -213,7 +213,9 @@ class ObjectTracker:
         t.sightings += 1
         w = 1.0 / min(t.sightings, self.params.smoothing_window)
         t.center = (1.0 - w) * t.center + w * s.box.center
-        t.size = (1.0 - w) * t.size + w * s.box.size
+        # a restored track's placeholder size is no estimate: the first sighting replaces it
+        t.size = (1.0 - w) * t.size + w * s.box.size if t.size_known else s.box.size.copy()
+        t.size_known = True
         t.score = (1.0 - w) * t.score + w * s.score
         t.last_seen_ns = max(t.last_seen_ns, stamp_ns)
         if s.color:

@@ -15,6 +15,8 @@ import numpy as np
 
 from memory_node.core.models import InvalidInput
 
+Vector3 = Sequence[float] | np.ndarray  # three numbers: a tuple, a list or a numpy vector
+
 
 @dataclass(frozen=True)
 class CameraIntrinsics:
@@ -86,15 +88,14 @@ class CameraPose:
         object.__setattr__(self, "rotation", rot)
 
     @classmethod
-    def from_quaternion(cls, position: Sequence[float], quaternion_xyzw: Sequence[float]) -> CameraPose:
+    def from_quaternion(cls, position: Vector3, quaternion_xyzw: Sequence[float]) -> CameraPose:
         """From a geometry_msgs/Pose: position and orientation (x, y, z, w) of the optical frame."""
         if len(quaternion_xyzw) != 4:
             raise InvalidInput(f"quaternion needs 4 values (x, y, z, w), got {len(quaternion_xyzw)}")
         return cls(position=np.asarray(position, dtype=np.float64), rotation=_quaternion_matrix(*quaternion_xyzw))
 
     @classmethod
-    def look_at(cls, eye: Sequence[float], target: Sequence[float],
-                up: Sequence[float] = (0.0, 0.0, 1.0)) -> CameraPose:
+    def look_at(cls, eye: Vector3, target: Vector3, up: Vector3 = (0.0, 0.0, 1.0)) -> CameraPose:
         """A camera at ``eye`` looking at ``target`` with the map's ``up`` pointing up in the image."""
         eye_v = np.asarray(eye, dtype=np.float64)
         forward = np.asarray(target, dtype=np.float64) - eye_v

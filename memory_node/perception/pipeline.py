@@ -81,8 +81,8 @@ class PerceptionPipeline:
     def _graph(self, seen: list[Track], stamp_ns: int, room: str) -> SceneGraphObservation:
         """Entities for the confirmed tracks seen now; relations of those to any confirmed track (a support
         may be out of view this frame, and memory knows it from an earlier one)."""
-        known = self.tracker.confirmed()
-        placed = [PlacedObject(t.id, t.label, t.box) for t in known]
+        # a track restored from memory without a size has no box worth reasoning about yet
+        placed = [PlacedObject(t.id, t.label, t.box) for t in self.tracker.confirmed() if t.size_known]
         seen_ids = {t.id for t in seen}
         relations = [r for r in infer_relations(placed, self.tolerances, self.container_labels)
                      if r.subject in seen_ids or (r.predicate == "near" and r.object in seen_ids)]

@@ -186,3 +186,23 @@ def test_memory_keeps_one_version_per_object_over_noisy_frames_and_restarts(nois
     first = pipe.process(frames[8], room="kitchen").graph
     assert sorted(e.id for e in first.entities) == sorted(e.id for e in objects)
     store.close()
+
+
+def test_restored_track_without_a_size_takes_the_first_sighting_size():
+    from memory_node.core.models import Entity
+
+    tracker = ObjectTracker(AssociationParams(confirm_after=3))
+    tracker.restore([Entity(id="table_1", label="table", position=Point(x=2, y=0, z=0.375), first_seen_ns=0,
+                            last_seen_ns=0)])
+    assert not tracker.tracks["table_1"].size_known
+    seen = tracker.update([Sighting("table", box((2.05, 0, 0.375), (1.2, 0.8, 0.75)))], S)
+    assert seen[0].id == "table_1" and seen[0].size_known and np.allclose(seen[0].size, [1.2, 0.8, 0.75])
+
+
+def test_overlapping_boxes_match_beyond_the_distance_gate():
+    """Two partial views of a long counter: centres 0.7 m apart, boxes overlapping."""
+    params = AssociationParams(confirm_after=1, class_max_distance={"counter": 0.3}, min_iou=0.2)
+    tracker = ObjectTracker(params)
+    a = tracker.update([Sighting("counter", box((1.0, 0, 0.45), (2.0, 0.6, 0.9)))], 0)[0]
+    b = tracker.update([Sighting("counter", box((1.7, 0, 0.45), (1.2, 0.6, 0.9)))], S)[0]
+    assert a.id == b.id
