@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import math
 from abc import ABC, abstractmethod
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -77,8 +78,8 @@ class Detector(ABC):
     """Turns one RGB-D frame into detections.
 
     Implementations: ``SegmentationDetector`` (a rendered or otherwise given segmentation image). Learned
-    models plug in here too: a YOLO segmentation model returns masks directly; a box detector followed by
-    segment-anything returns boxes first and masks from a second stage. Every detector loads what it needs
+    models plug in here too: a YOLO segmentation model returns masks directly; a box detector (YOLO,
+    YOLO-World) returns boxes, and ``BoxesThenMasks`` adds masks from a ``MaskStage`` (segment-anything). Every detector loads what it needs
     (weights by path, never a download) when constructed, so a bad configuration fails at start-up."""
 
     #: short name for diagnostics and provenance ("segmentation", "yolo", ...)
@@ -88,3 +89,38 @@ class Detector(ABC):
     def detect(self, frame: RgbdFrame) -> list[Detection]:
         """Detections in ``frame``; an empty list when nothing is seen. Raises InvalidInput for a frame
         this detector cannot use (e.g. no segmentation image for a segmentation detector)."""
+
+
+class MaskStage(ABC):
+    """Turns pixel boxes into masks: the second stage after a box-only detector (segment-anything prompted
+    with boxes, or MobileSAM through ultralytics). Kept apart from ``Detector`` because it is slow on a CPU
+    (SAM ViT-B's image encoder: ~47 s per image here) and may run only on demand or on a GPU."""
+
+    name: str = "masks"
+
+    @abstractmethod
+    def masks(self, frame: RgbdFrame, boxes: Sequence[PixelBox]) -> list[np.ndarray | None]:
+        """One boolean HxW mask per box (None where the stage found nothing in it), in the boxes' order."""
+
+
+class BoxesThenMasks(Detector):
+    """A box detector followed by a mask stage for the detections that came without a mask."""
+
+    def __init__(self, boxes: Detector, masks: MaskStage) -> None:
+        self.boxes = boxes
+        self.mask_stage = masks
+        self.name = f"{boxes.name}+{masks.name}"
+
+    def detect(self, frame: RgbdFrame) -> list[Detection]:
+        detections = self.boxes.detect(frame)
+        todo = [i for i, d in enumerate(detections) if d.mask is None]
+        if not todo:
+            return detections
+        found = self.mask_stage.masks(frame, [detections[i].box for i in todo])
+        if len(found) != len(todo):
+            raise InvalidInput(f"mask stage {self.mask_stage.name!r} returned {len(found)} masks for {len(todo)} boxes")
+        out = list(detections)
+        for i, mask in zip(todo, found):
+            if mask is not None and mask.any():
+                out[i] = replace(detections[i], mask=mask.astype(bool))
+        return out

@@ -68,3 +68,41 @@ def test_bench_command_prints_stages_errors_and_memory_growth(capsys):
     for word in ("160x120", "detect", "lift", "color", "associate", "relations", "frame_cpu",
                  "position error", "entity versions"):
         assert word in out
+
+
+class MasksFromSegmentation:
+    """A stand-in for segment-anything: the rendered segment under each box's centre."""
+
+    name = "fake-sam"
+
+    def masks(self, frame, boxes):
+        out = []
+        for b in boxes:
+            seg_id = frame.segmentation[(b.y0 + b.y1) // 2, (b.x0 + b.x1) // 2]
+            out.append(frame.segmentation == seg_id if seg_id > 0 else None)
+        return out
+
+
+class MugBox(Detector):
+    name = "boxes"
+
+    def __init__(self, box):
+        self.box = box
+
+    def detect(self, frame):
+        return [Detection(label="mug", score=0.9, box=self.box), Detection(label="sky", score=0.5, box=PixelBox(0, 0, 4, 4))]
+
+
+def test_a_box_detector_and_a_mask_stage_make_one_detector(frame):
+    from memory_node.perception.detection import BoxesThenMasks, MaskStage
+
+    scene, f = frame
+    MaskStage.register(MasksFromSegmentation)
+    mug_box = PixelBox.of_mask(f.segmentation == 2)
+    det = BoxesThenMasks(MugBox(mug_box), MasksFromSegmentation())
+    assert det.name == "boxes+fake-sam"
+    out = det.detect(f)
+    assert out[0].mask is not None and out[0].mask.sum() == (f.segmentation == 2).sum()
+    assert out[1].mask is None  # nothing found in the box: left box-only (the pipeline skips it)
+    r = PerceptionPipeline(det, association=AssociationParams(confirm_after=1)).process(f)
+    assert [e.label for e in r.graph.entities] == ["mug"] and len(r.skipped) == 1
