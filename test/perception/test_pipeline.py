@@ -5,12 +5,17 @@ import pytest
 
 from memory_node.perception.camera import RgbdFrame
 from memory_node.perception.detection import Detection, Detector, PixelBox
-from memory_node.perception.pipeline import PerceptionPipeline
 from memory_node.perception.association import AssociationParams
 from memory_node.perception.segmentation_detector import SegmentationDetector
 from memory_node.perception.synthetic import head_camera, kitchen_scene
 
 pytestmark = pytest.mark.usefixtures("open3d_available")
+
+
+def PerceptionPipeline(*args, **kwargs):  # noqa: N802 - imported late: lifting needs open3d (conftest)
+    from memory_node.perception.pipeline import PerceptionPipeline as Pipeline
+
+    return Pipeline(*args, **kwargs)
 
 
 class BoxOnly(Detector):
