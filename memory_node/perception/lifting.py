@@ -9,9 +9,11 @@ Steps:
 2. voxel downsampling (open3d ``voxel_down_sample``): equal weight per volume, not per pixel, so a near
    object's thousands of pixels cost what a far one's hundreds do. When more than ``max_points`` remain,
    the voxel grows until they fit (a big object keeps its extent, at a coarser grain);
-3. clean-up: DBSCAN keeping the largest cluster (open3d ``cluster_dbscan``; a mask that bleeds onto the wall
-   behind an object makes a second cluster far away in depth), or statistical outlier removal
-   (``remove_statistical_outlier``; isolated flying pixels at depth edges), or none;
+3. clean-up: DBSCAN keeping the largest cluster (open3d ``cluster_dbscan``; mask pixels that strayed onto a
+   background far away in depth make clusters of their own), or statistical outlier removal
+   (``remove_statistical_outlier``; a few isolated flying pixels at depth edges), or none. A mask that
+   bleeds onto the surface an object touches (the table under a mug) stays one cluster: erode learned
+   masks first (``mask_erosion``);
 4. the axis-aligned box in the map frame (open3d's ``get_axis_aligned_bounding_box``), its centre and size,
    and the points' centroid. Depth noise spreads a surface along the rays, so the exact extent grows with
    the noisiest point; ``box_percentile`` trims it (see LiftingParams for the trade-off measured).
