@@ -13,5 +13,7 @@ setup(
     packages=find_packages(include=["memory_node", "memory_node.*"]),
     install_requires=["pydantic>=2.5", "pyyaml>=6", "numpy>=1.24", "opencv-python-headless>=4.8"],
     # LLM mode (memory_node/planning/llm.py) is optional: without openai the deterministic path serves
-    extras_require={"test": ["pytest>=7"], "llm": ["openai>=1.40"]},
+    # perception's 3D lifting needs open3d (open3d-cpu: the CPU build, same module; see
+    # requirements-perception.txt); a robot with its own open3d build installs without this extra
+    extras_require={"test": ["pytest>=7"], "llm": ["openai>=1.40"], "perception": ["open3d-cpu>=0.19"]},
 )

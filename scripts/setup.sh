@@ -62,6 +62,28 @@ if [ "${MEMORY_NODE_SIM:-1}" != "0" ]; then
 fi
 # ---- end of the Genesis simulation block -------------------------------------------------------------------
 
+# ---- Perception (memory_node/perception): skip with MEMORY_NODE_PERCEPTION=0 ------------------------------
+# open3d (requirements-perception.txt) loads libusb-1.0 from Debian. A separate file because it is large
+# (~425 MB with the web-visualizer packages open3d imports) and a robot may bring its own open3d build.
+if [ "${MEMORY_NODE_PERCEPTION:-1}" != "0" ]; then
+  if ! dpkg -s libusb-1.0-0 >/dev/null 2>&1; then
+    log "installing libusb-1.0-0 (open3d)"
+    as_root=(); [ "$(id -u)" -eq 0 ] || as_root=(sudo)
+    "${as_root[@]}" apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive "${as_root[@]}" apt-get install -y -qq --no-install-recommends libusb-1.0-0 >/dev/null
+  fi
+  perception_stamp="$VENV/.memory_node_requirements_perception"
+  perception_want="$(sha256sum "$ROOT/requirements-perception.txt" | cut -d' ' -f1)"
+  if [ "$(cat "$perception_stamp" 2>/dev/null)" != "$perception_want" ]; then
+    log "installing perception packages (requirements-perception.txt)"
+    python -m pip install -q -r "$ROOT/requirements-perception.txt" 2> >(grep -v 'is ignored: it is neither' >&2)
+    echo "$perception_want" > "$perception_stamp"
+  else
+    log "perception packages up to date"
+  fi
+fi
+# ---- end of the perception block --------------------------------------------------------------------------
+
 # The ROS wheels' CMake configs were built with CPython under /opt/python/cp311-cp311; message generation
 # looks for the Python and numpy headers there.
 PY_INC="$(python -c 'import sysconfig; print(sysconfig.get_paths()["include"])')"

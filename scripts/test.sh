@@ -12,6 +12,8 @@ cd "$ROOT"
 # unless the simulation was left out of the set-up (MEMORY_NODE_SIM=0).
 export MEMORY_NODE_REQUIRE_ROS=1
 [ "${MEMORY_NODE_SIM:-1}" = "0" ] || export MEMORY_NODE_REQUIRE_SIM=1
+# likewise the perception tests that need open3d, unless perception was left out (MEMORY_NODE_PERCEPTION=0)
+[ "${MEMORY_NODE_PERCEPTION:-1}" = "0" ] || export MEMORY_NODE_REQUIRE_PERCEPTION=1
 # `pytest`, not `python -m pytest`: the latter would put the source folder (without the generated
 # interfaces) ahead of the installed package on sys.path.
 exec pytest "$@"

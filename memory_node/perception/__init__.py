@@ -1,1 +1,4 @@
-"""Camera-side processing: images to stored frames (and, later, detections to scene-graph observations)."""
+"""Camera-side processing, pure Python (no rclpy): images to stored frames (``frames``), maps
+(``occupancy``), and RGB-D frames to scene-graph observations: detectors (``detection``,
+``segmentation_detector``) -> 3D lifting (``lifting``, open3d) -> colour names (``colors``) -> association
+over time (``association``) -> relations from geometry (``relations``), composed by ``pipeline``."""

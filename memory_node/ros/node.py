@@ -76,6 +76,8 @@ PARAMETERS: dict[str, tuple[Any, str]] = {
                                        "observation (event time; 0 = keep forever)."),
     "association_radius": (0.5, "Metres within which an entity reported without a stable id (empty or '_:' "
                                 "id) is taken to be the same-label entity memory has in that room."),
+    "position_tolerance": (0.05, "Metres: a re-observed position within this of the stored one is jitter, not a "
+                                 "move (no new stored version; last-seen time still updates). 0 = every change."),
     "diagnostics_period": (1.0, "Seconds between /diagnostics and ~/markers updates."),
     "consolidation_period": (60.0, "Seconds between consolidation runs (routines, habits, preferences from "
                                    "skill and activity events; skipped when nothing changed). 0 = only on "
@@ -118,7 +120,8 @@ class MemoryNode(Node):
 
         db_path = Path(p["database_path"]).expanduser() if p["database_path"] else default_database_path(self.robot)
         self.store = MemoryStore(db_path, frame_similarity_threshold=float(p["frames.similarity_threshold"]),
-                                 association_radius=float(p["association_radius"]))
+                                 association_radius=float(p["association_radius"]),
+                                 position_tolerance=float(p["position_tolerance"]))
         self.get_logger().info(f"memory at {db_path} ({self.store.counts()['entities']} entities); "
                                f"robot {self.robot}, skills {', '.join(self.library.names())}")
 

@@ -1,0 +1,235 @@
+"""Association over time: per-frame sightings -> tracked objects with stable ids.
+
+A sighting matches a track when their labels are compatible and they are close: centre distance within the
+track's gate, or 3D box overlap (IoU) at least ``min_iou``. The gate is class-aware: a per-label distance
+when one is configured, else ``max_distance`` grown with the track's size (``size_gate_factor`` times its
+largest extent), because a sofa's lifted centre moves tens of centimetres between partial views while a
+mug's moves by millimetres. Within the gates, pairs are taken greedily by cost (normalised distance, or 1 -
+IoU when the boxes overlap better): frames hold a handful of objects of a label, where greedy and optimal
+assignment agree in practice.
+
+A new track is tentative until ``confirm_after`` sightings (false positives of a learned detector rarely
+persist; DimOS keeps an object after 6, a simulator's exact segmentation needs 1-2); tentative tracks not
+seen again within ``tentative_timeout_ns`` are dropped. Confirmed tracks are kept: whether an unseen object
+is gone is memory's decision (complete views), not the tracker's.
+
+Ids are stable across frames (the track keeps its id), deterministic across replays (derived from the
+source, label, first sighting time and place, so the same recording gives the same ids), and across restarts
+once ``restore`` seeds the tracker with memory's entities.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from memory_node.core.models import Entity, InvalidInput, normalize_label
+
+from .boxes import Box3D
+
+# Labels different detectors (or vocabularies) use for the same kind of thing.
+DEFAULT_LABEL_GROUPS: tuple[frozenset[str], ...] = tuple(frozenset(normalize_label(w) for w in g) for g in (
+    ("mug", "cup"), ("sofa", "couch"), ("tv", "television", "tvmonitor"), ("fridge", "refrigerator"),
+    ("cellphone", "phone", "mobile phone"), ("table", "dining table", "kitchen table"),
+    ("bottle", "water bottle"), ("trash can", "bin", "garbage can"),
+))
+
+
+@dataclass(frozen=True)
+class AssociationParams:
+    max_distance: float = 0.25  # m: base centre-distance gate
+    size_gate_factor: float = 0.5  # gate grows to this times the track's largest extent (big furniture)
+    class_max_distance: Mapping[str, float] = field(default_factory=dict)  # label -> gate (m), overrides both
+    min_iou: float = 0.1  # boxes overlapping at least this much match whatever their centres' distance
+    confirm_after: int = 3  # sightings before a track is published
+    tentative_timeout_ns: int = 5_000_000_000  # a tentative track unseen this long is dropped
+    smoothing_window: int = 10  # centre and size are the running mean of at most this many sightings
+    size_tolerance: float = 0.05  # m: the published size changes only when it moves more than this
+    label_groups: tuple[frozenset[str], ...] = DEFAULT_LABEL_GROUPS
+
+    def __post_init__(self) -> None:
+        if self.max_distance <= 0 or self.confirm_after < 1 or self.smoothing_window < 1 or not 0 < self.min_iou <= 1:
+            raise InvalidInput(f"invalid association parameters {self}")
+
+    def gate(self, label: str, box: Box3D) -> float:
+        override = self.class_max_distance.get(label)
+        if override is not None:
+            return override
+        return max(self.max_distance, self.size_gate_factor * float(box.size.max()))
+
+    def compatible(self, a: str, b: str) -> bool:
+        return a == b or any(a in g and b in g for g in self.label_groups)
+
+
+@dataclass(frozen=True)
+class Sighting:
+    """One lifted detection in one frame."""
+
+    label: str
+    box: Box3D
+    score: float = 1.0
+    color: str = ""
+    instance: str = ""  # the detector's own instance key, kept for evaluation
+
+
+@dataclass
+class Track:
+    id: str
+    label: str
+    center: np.ndarray
+    size: np.ndarray
+    first_seen_ns: int
+    last_seen_ns: int
+    sightings: int = 1
+    confirmed: bool = False
+    score: float = 1.0
+    colors: Counter[str] = field(default_factory=Counter)
+    published_size: np.ndarray | None = None
+    instances: Counter[str] = field(default_factory=Counter)
+    size_known: bool = True  # False for a track restored from memory without a size, until it is seen
+
+    @property
+    def box(self) -> Box3D:
+        return Box3D.from_center_size(self.center, self.size)
+
+    @property
+    def color(self) -> str:
+        return self.colors.most_common(1)[0][0] if self.colors else ""
+
+    def size_attribute(self, tolerance: float) -> np.ndarray:
+        """The size to report: the last one reported unless the estimate moved beyond ``tolerance``, so
+        that memory does not store a new version for every centimetre of size jitter."""
+        if self.published_size is None or np.abs(self.size - self.published_size).max() > tolerance:
+            self.published_size = self.size.copy()
+        return self.published_size
+
+
+def track_id(source: str, label: str, first_seen_ns: int, center: np.ndarray) -> str:
+    """Deterministic id: the same recording replayed gives the same ids; distinct first sightings differ."""
+    key = f"{source}|{label}|{first_seen_ns}|{center[0]:.2f},{center[1]:.2f},{center[2]:.2f}"
+    return f"{label}_{hashlib.sha1(key.encode()).hexdigest()[:8]}"
+
+
+def parse_size(text: str) -> np.ndarray | None:
+    """A ``size`` attribute "x,y,z" (metres) as perception and the simulator write it; None when absent or bad."""
+    try:
+        values = np.array([float(v) for v in text.split(",")])
+    except ValueError:
+        return None
+    return values if values.shape == (3,) and np.isfinite(values).all() and (values >= 0).all() else None
+
+
+class ObjectTracker:
+    def __init__(self, params: AssociationParams | None = None, source: str = "perception") -> None:
+        self.params = params or AssociationParams()
+        self.source = source
+        self.tracks: dict[str, Track] = {}
+
+    def restore(self, entities: Iterable[Entity], default_size: float = 0.1) -> int:
+        """Seed confirmed tracks from memory's entities (after a restart), so objects memory already knows
+        keep their ids. Entities without a position (rooms, things only heard of) are skipped; one without a
+        ``size`` attribute gets ``default_size`` for matching and takes part in relations only once seen.
+        Returns how many tracks were restored."""
+        n = 0
+        for e in entities:
+            if e.position is None or e.label == "room" or e.id in self.tracks:
+                continue
+            size = parse_size(e.attributes.get("size", ""))
+            t = Track(id=e.id, label=e.label, center=np.array([e.position.x, e.position.y, e.position.z]),
+                      size=size if size is not None else np.full(3, default_size), first_seen_ns=e.first_seen_ns,
+                      last_seen_ns=e.last_seen_ns, sightings=self.params.confirm_after, confirmed=True,
+                      score=e.confidence, published_size=size, size_known=size is not None)
+            if e.attributes.get("color"):
+                t.colors[e.attributes["color"]] = 1
+            self.tracks[e.id] = t
+            n += 1
+        return n
+
+    def _cost(self, track: Track, s: Sighting) -> float | None:
+        """Matching cost in [0, 1], or None when the sighting is outside the track's gates."""
+        p = self.params
+        if not p.compatible(track.label, s.label):
+            return None
+        dist = float(np.linalg.norm(track.center - s.box.center))
+        gate = p.gate(track.label, track.box)
+        iou = track.box.iou(s.box)
+        costs = []
+        if dist <= gate:
+            costs.append(dist / gate)
+        if iou >= p.min_iou:
+            costs.append(1.0 - iou)
+        return min(costs) if costs else None
+
+    def update(self, sightings: Iterable[Sighting], stamp_ns: int) -> list[Track]:
+        """Match one frame's sightings; returns the confirmed tracks seen in this frame (newly confirmed
+        ones included), in a stable order."""
+        seen = list(sightings)
+        pairs = []
+        for si, s in enumerate(seen):
+            for tid, t in self.tracks.items():
+                c = self._cost(t, s)
+                if c is not None:
+                    # confirmed tracks first on equal cost: a duplicate tentative track should not steal
+                    pairs.append((c, not t.confirmed, tid, si))
+        pairs.sort()
+        used_tracks: set[str] = set()
+        matched: dict[int, str] = {}
+        for _, _, tid, si in pairs:
+            if tid in used_tracks or si in matched:
+                continue
+            used_tracks.add(tid)
+            matched[si] = tid
+        out: list[Track] = []
+        for si, s in enumerate(seen):
+            match = matched.get(si)
+            if match is None:
+                t = self._new_track(s, stamp_ns)
+            else:
+                t = self.tracks[match]
+                self._absorb(t, s, stamp_ns)
+            if t.confirmed:
+                out.append(t)
+        self._drop_stale(stamp_ns)
+        return sorted(out, key=lambda t: t.id)
+
+    def _new_track(self, s: Sighting, stamp_ns: int) -> Track:
+        tid = track_id(self.source, s.label, stamp_ns, s.box.center)
+        while tid in self.tracks:  # two identical first sightings in one frame: keep both apart
+            tid = track_id(self.source, s.label, stamp_ns + 1, s.box.center + 0.01)
+        t = Track(id=tid, label=s.label, center=s.box.center.copy(), size=s.box.size.copy(), first_seen_ns=stamp_ns,
+                  last_seen_ns=stamp_ns, score=s.score, confirmed=self.params.confirm_after <= 1)
+        if s.color:
+            t.colors[s.color] += 1
+        if s.instance:
+            t.instances[s.instance] += 1
+        self.tracks[tid] = t
+        return t
+
+    def _absorb(self, t: Track, s: Sighting, stamp_ns: int) -> None:
+        t.sightings += 1
+        w = 1.0 / min(t.sightings, self.params.smoothing_window)
+        t.center = (1.0 - w) * t.center + w * s.box.center
+        # a restored track's placeholder size is no estimate: the first sighting replaces it
+        t.size = (1.0 - w) * t.size + w * s.box.size if t.size_known else s.box.size.copy()
+        t.size_known = True
+        t.score = (1.0 - w) * t.score + w * s.score
+        t.last_seen_ns = max(t.last_seen_ns, stamp_ns)
+        if s.color:
+            t.colors[s.color] += 1
+        if s.instance:
+            t.instances[s.instance] += 1
+        if t.sightings >= self.params.confirm_after:
+            t.confirmed = True
+
+    def _drop_stale(self, stamp_ns: int) -> None:
+        timeout = self.params.tentative_timeout_ns
+        for tid in [tid for tid, t in self.tracks.items()
+                    if not t.confirmed and stamp_ns - t.last_seen_ns > timeout]:
+            del self.tracks[tid]
+
+    def confirmed(self) -> list[Track]:
+        return sorted((t for t in self.tracks.values() if t.confirmed), key=lambda t: t.id)

@@ -1,0 +1,102 @@
+"""One frame through perception: detect -> lift -> name colours -> associate -> relations -> scene graph.
+
+The output is the project's ``SceneGraphObservation`` with ``complete=False`` (one view of a room misses
+most of it; a complete graph would make memory retire what is out of view), so live perception, recorded
+perception and third-party mappers reach memory through the same ``scene_graph`` input. Timings per stage
+are kept for diagnostics and the benchmark.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from memory_node.core.models import EntityObservation, Point, RelationObservation, SceneGraphObservation
+
+from .association import AssociationParams, ObjectTracker, Sighting, Track
+from .camera import RgbdFrame
+from .colors import color_of_mask
+from .detection import Detector
+from .lifting import LiftingError, LiftingParams, lift
+from .relations import DEFAULT_CONTAINER_LABELS, PlacedObject, RelationTolerances, infer_relations
+
+STAGES = ("detect", "lift", "color", "associate", "relations")
+
+
+@dataclass
+class FrameResult:
+    graph: SceneGraphObservation
+    sightings: list[Sighting]
+    timings_ms: dict[str, float]
+    skipped: list[str] = field(default_factory=list)  # detections that could not be lifted, and why
+
+
+class PerceptionPipeline:
+    def __init__(self, detector: Detector, *, lifting: LiftingParams | None = None,
+                 association: AssociationParams | None = None, tolerances: RelationTolerances | None = None,
+                 container_labels: Iterable[str] = DEFAULT_CONTAINER_LABELS, source: str = "perception") -> None:
+        self.detector = detector
+        self.lifting = lifting or LiftingParams()
+        self.tracker = ObjectTracker(association, source=source)
+        self.tolerances = tolerances or RelationTolerances()
+        self.container_labels = frozenset(container_labels)
+        self.source = source
+
+    def process(self, frame: RgbdFrame, room: str = "") -> FrameResult:
+        timings = dict.fromkeys(STAGES, 0.0)
+        t0 = time.perf_counter()
+        detections = self.detector.detect(frame)
+        timings["detect"] = (time.perf_counter() - t0) * 1e3
+
+        sightings: list[Sighting] = []
+        skipped: list[str] = []
+        for d in detections:
+            if d.mask is None:
+                skipped.append(f"{d.label}: no mask (a box-only detector needs a mask stage)")
+                continue
+            t0 = time.perf_counter()
+            try:
+                obj = lift(frame, d.mask, self.lifting, d.box)
+            except LiftingError as exc:
+                skipped.append(f"{d.label}: {exc}")
+                continue
+            finally:
+                timings["lift"] += (time.perf_counter() - t0) * 1e3
+            t0 = time.perf_counter()
+            b = d.box
+            color = color_of_mask(frame.rgb, d.mask, box=(b.x0, b.y0, b.x1, b.y1)).name
+            timings["color"] += (time.perf_counter() - t0) * 1e3
+            sightings.append(Sighting(label=d.label, box=obj.box, score=d.score, color=color, instance=d.instance))
+
+        t0 = time.perf_counter()
+        seen = self.tracker.update(sightings, frame.stamp_ns)
+        timings["associate"] = (time.perf_counter() - t0) * 1e3
+
+        t0 = time.perf_counter()
+        graph = self._graph(seen, frame.stamp_ns, room)
+        timings["relations"] = (time.perf_counter() - t0) * 1e3
+        return FrameResult(graph=graph, sightings=sightings, timings_ms=timings, skipped=skipped)
+
+    def _graph(self, seen: list[Track], stamp_ns: int, room: str) -> SceneGraphObservation:
+        """Entities for the confirmed tracks seen now; relations of those to any confirmed track (a support
+        may be out of view this frame, and memory knows it from an earlier one)."""
+        # a track restored from memory without a size has no box worth reasoning about yet
+        placed = [PlacedObject(t.id, t.label, t.box) for t in self.tracker.confirmed() if t.size_known]
+        seen_ids = {t.id for t in seen}
+        relations = [r for r in infer_relations(placed, self.tolerances, self.container_labels)
+                     if r.subject in seen_ids or (r.predicate == "near" and r.object in seen_ids)]
+        return SceneGraphObservation(
+            stamp_ns=stamp_ns, source=self.source, room=room, complete=False,
+            entities=[self._entity(t, room) for t in seen],
+            relations=[RelationObservation(subject=r.subject, predicate=r.predicate, object=r.object)
+                       for r in relations])
+
+    def _entity(self, t: Track, room: str) -> EntityObservation:
+        size = t.size_attribute(self.tracker.params.size_tolerance)
+        attrs = {"size": ",".join(f"{v:.2f}" for v in size)}
+        if t.color:
+            attrs["color"] = t.color
+        return EntityObservation(id=t.id, label=t.label, room=room,
+                                 position=Point(x=float(t.center[0]), y=float(t.center[1]), z=float(t.center[2])),
+                                 attributes=attrs, confidence=min(max(t.score, 0.0), 1.0))

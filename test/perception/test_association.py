@@ -1,0 +1,208 @@
+"""Association over noisy frames: N-sighting confirmation, stable and deterministic ids, restarts from memory,
+class-aware gates, and the scene graphs memory ingests (partial views, little version growth)."""
+
+import numpy as np
+import pytest
+
+from memory_node.core.models import EntityObservation, Point, SceneGraphObservation
+from memory_node.core.store import MemoryStore
+from memory_node.perception.association import AssociationParams, ObjectTracker, Sighting, parse_size, track_id
+from memory_node.perception.boxes import Box3D
+from memory_node.perception.camera import CameraPose
+from memory_node.perception.segmentation_detector import SegmentationDetector
+from memory_node.perception.synthetic import head_camera, kitchen_scene
+
+S = 1_000_000_000
+N_FRAMES = 12
+
+
+def box(center, size=(0.08, 0.08, 0.1)):
+    return Box3D.from_center_size(np.array(center, float), np.array(size, float))
+
+
+# ---- the tracker alone ---------------------------------------------------------------------------
+
+
+def test_a_new_object_is_confirmed_after_n_sightings():
+    tracker = ObjectTracker(AssociationParams(confirm_after=3))
+    rng = np.random.default_rng(0)
+    out = [tracker.update([Sighting("mug", box(np.array([1, 2, 0.8]) + rng.normal(0, 0.01, 3)))], t * S)
+           for t in range(5)]
+    assert [len(o) for o in out] == [0, 0, 1, 1, 1]
+    assert len({o[0].id for o in out[2:]}) == 1 and len(tracker.tracks) == 1
+
+
+def test_a_one_off_false_positive_is_never_published_and_expires():
+    tracker = ObjectTracker(AssociationParams(confirm_after=2, tentative_timeout_ns=2 * S))
+    assert tracker.update([Sighting("ghost", box((5, 5, 1)))], 0) == []
+    for t in range(1, 5):
+        tracker.update([], t * S)
+    assert tracker.tracks == {}
+
+
+def test_same_label_objects_apart_stay_distinct_and_labels_must_agree():
+    tracker = ObjectTracker(AssociationParams(confirm_after=1))
+    first = tracker.update([Sighting("mug", box((1, 0, 0.8))), Sighting("mug", box((1.35, 0, 0.8))),
+                            Sighting("apple", box((1.0, 0.1, 0.8)))], 0)
+    second = tracker.update([Sighting("mug", box((1.34, 0.01, 0.8))), Sighting("mug", box((1.01, 0, 0.8))),
+                             Sighting("apple", box((1.0, 0.1, 0.8)))], S)
+    assert len(first) == 3 and {t.id for t in first} == {t.id for t in second}
+    mug_near_1 = next(t for t in second if t.label == "mug" and t.center[0] < 1.2)
+    assert np.allclose(mug_near_1.center, [1.005, 0, 0.8])
+
+
+def test_compatible_labels_match():
+    tracker = ObjectTracker(AssociationParams(confirm_after=1))
+    a = tracker.update([Sighting("mug", box((1, 0, 0.8)))], 0)
+    b = tracker.update([Sighting("cup", box((1.02, 0, 0.8)))], S)
+    assert a[0].id == b[0].id and b[0].label == "mug"
+
+
+def test_gates_are_class_aware():
+    """A table's centre moves tens of centimetres between partial views; a mug 40 cm away is another mug."""
+    tracker = ObjectTracker(AssociationParams(confirm_after=1))
+    table = tracker.update([Sighting("table", box((2, 0, 0.375), (1.2, 0.8, 0.75)))], 0)[0]
+    mug = tracker.update([Sighting("mug", box((0, 3, 0.8)))], 1)[0]
+    again = tracker.update([Sighting("table", box((2.4, 0, 0.375), (0.4, 0.8, 0.75))),
+                            Sighting("mug", box((0.4, 3, 0.8)))], 2)
+    assert table.id in {t.id for t in again} and mug.id not in {t.id for t in again}
+    override = ObjectTracker(AssociationParams(confirm_after=1, class_max_distance={"mug": 0.5}))
+    m = override.update([Sighting("mug", box((0, 3, 0.8)))], 0)[0]
+    assert override.update([Sighting("mug", box((0.4, 3, 0.8)))], 1)[0].id == m.id
+
+
+def test_ids_are_deterministic():
+    assert track_id("perception", "mug", 5, np.array([1.0, 2.0, 0.8])) == \
+        track_id("perception", "mug", 5, np.array([1.001, 2.0, 0.8]))
+    assert track_id("perception", "mug", 5, np.array([1.0, 2.0, 0.8])).startswith("mug_")
+    assert track_id("perception", "mug", 6, np.array([1.0, 2.0, 0.8])) != \
+        track_id("perception", "mug", 5, np.array([1.0, 2.0, 0.8]))
+
+
+def test_restore_from_memory_keeps_ids_across_a_restart(tmp_path):
+    store = MemoryStore(tmp_path / "m.db")
+    store.ingest_scene_graph(SceneGraphObservation(stamp_ns=S, room="kitchen", entities=[
+        EntityObservation(id="mug_abc", label="mug", room="kitchen", position=Point(x=1, y=2, z=0.8),
+                          attributes={"size": "0.08,0.08,0.10", "color": "blue"})]))
+    tracker = ObjectTracker(AssociationParams(confirm_after=3))
+    assert tracker.restore(store.entities()) == 1  # the room entity is skipped
+    seen = tracker.update([Sighting("mug", box((1.01, 2.0, 0.8)), color="blue")], 2 * S)
+    assert [t.id for t in seen] == ["mug_abc"]  # known to memory: confirmed at once
+    store.close()
+
+
+def test_size_attribute_parsing():
+    assert np.allclose(parse_size("0.08,0.08,0.10"), [0.08, 0.08, 0.1])
+    assert parse_size("") is None and parse_size("a,b,c") is None and parse_size("1,2") is None
+
+
+# ---- the pipeline on noisy rendered frames ---------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def noisy_frames():
+    """12 frames of the kitchen from a head that sways by a few centimetres, with depth noise (2 mm at 1 m,
+    growing with depth squared: ~1.2 cm at the table) and colour noise."""
+    scene = kitchen_scene()
+    k, _ = head_camera(320, 240)
+    rng = np.random.default_rng(7)
+    frames = []
+    for i in range(N_FRAMES):
+        eye = np.array([0.4, -0.5, 1.5]) + rng.normal(0, 0.03, 3)
+        target = np.array([2.0, 0.4, 0.5]) + rng.normal(0, 0.05, 3)
+        frames.append(scene.render(k, CameraPose.look_at(eye, target), stamp_ns=(i + 1) * S, depth_noise=0.002,
+                                   color_noise=4.0, seed=i))
+    return scene, frames
+
+
+def run(scene, frames, **params):
+    from memory_node.perception.pipeline import PerceptionPipeline
+
+    pipe = PerceptionPipeline(SegmentationDetector(scene.labels, min_pixels=10),
+                              association=AssociationParams(**params))
+    return pipe, [pipe.process(f, room="kitchen") for f in frames]
+
+
+@pytest.mark.usefixtures("open3d_available")
+def test_pipeline_confirms_after_n_frames_and_keeps_ids(noisy_frames):
+    scene, frames = noisy_frames
+    pipe, results = run(scene, frames, confirm_after=3)
+    assert [len(r.graph.entities) for r in results[:3]] == [0, 0, 6]
+    ids = [sorted(e.id for e in r.graph.entities) for r in results[2:]]
+    assert all(i == ids[0] for i in ids), "ids changed between frames"
+    assert len(pipe.tracker.tracks) == 6
+    for r in results:
+        assert r.graph.complete is False and r.graph.room == "kitchen" and r.skipped == []
+
+
+@pytest.mark.usefixtures("open3d_available")
+def test_pipeline_positions_relations_and_colours_match_ground_truth(noisy_frames):
+    scene, frames = noisy_frames
+    _, results = run(scene, frames, confirm_after=3)
+    graph = results[-1].graph
+    by_label = {e.label: e for e in graph.entities}
+    for o in scene.objects:
+        e = by_label[o.label]
+        err = np.linalg.norm(np.array([e.position.x, e.position.y, e.position.z]) - o.box.center)
+        # the box in the shelf is partly hidden by the shelf's side and top: only its front is seen
+        assert err < (0.06 if o.label == "box" else 0.02), (o.label, err)
+    assert {e.label: e.attributes["color"] for e in graph.entities} == {
+        "table": "brown", "mug": "blue", "plate": "white", "cabinet": "green", "box": "red", "banana": "yellow"}
+    label = {e.id: e.label for e in graph.entities}
+    located = {(label[r.subject], r.predicate, label[r.object]) for r in graph.relations if r.predicate != "near"}
+    assert located == {("mug", "on", "table"), ("plate", "on", "table"), ("box", "in", "cabinet")}
+
+
+@pytest.mark.usefixtures("open3d_available")
+def test_replaying_the_same_frames_gives_the_same_ids(noisy_frames):
+    scene, frames = noisy_frames
+    a = run(scene, frames[:4], confirm_after=2)[1][-1].graph
+    b = run(scene, frames[:4], confirm_after=2)[1][-1].graph
+    assert sorted(e.id for e in a.entities) == sorted(e.id for e in b.entities)
+
+
+@pytest.mark.usefixtures("open3d_available")
+def test_memory_keeps_one_version_per_object_over_noisy_frames_and_restarts(noisy_frames, tmp_path):
+    from memory_node.perception.pipeline import PerceptionPipeline
+
+    scene, frames = noisy_frames
+    store = MemoryStore(tmp_path / "m.db")
+    _, results = run(scene, frames[:8], confirm_after=3)
+    for r in results:
+        res = store.ingest_scene_graph(r.graph)
+        assert res.rejected == []
+    objects = [e for e in store.entities() if e.label != "room"]
+    assert len(objects) == 6
+    # jitter of a few mm in position and size does not pile up versions
+    assert max(len(store.history(e.id)) for e in objects) <= 2
+    assert store.counts()["entity_versions"] <= 6 + 1 + 6  # + the room
+    mug = next(e for e in objects if e.label == "mug")
+    assert store.entity(mug.id).location.object == next(e.id for e in objects if e.label == "table")
+
+    # a restart: a fresh pipeline seeded from memory reports the same ids from its first frame
+    pipe = PerceptionPipeline(SegmentationDetector(scene.labels, min_pixels=10),
+                              association=AssociationParams(confirm_after=3))
+    assert pipe.tracker.restore(store.entities()) == 6
+    first = pipe.process(frames[8], room="kitchen").graph
+    assert sorted(e.id for e in first.entities) == sorted(e.id for e in objects)
+    store.close()
+
+
+def test_restored_track_without_a_size_takes_the_first_sighting_size():
+    from memory_node.core.models import Entity
+
+    tracker = ObjectTracker(AssociationParams(confirm_after=3))
+    tracker.restore([Entity(id="table_1", label="table", position=Point(x=2, y=0, z=0.375), first_seen_ns=0,
+                            last_seen_ns=0)])
+    assert not tracker.tracks["table_1"].size_known
+    seen = tracker.update([Sighting("table", box((2.05, 0, 0.375), (1.2, 0.8, 0.75)))], S)
+    assert seen[0].id == "table_1" and seen[0].size_known and np.allclose(seen[0].size, [1.2, 0.8, 0.75])
+
+
+def test_overlapping_boxes_match_beyond_the_distance_gate():
+    """Two partial views of a long counter: centres 0.7 m apart, boxes overlapping."""
+    params = AssociationParams(confirm_after=1, class_max_distance={"counter": 0.3}, min_iou=0.2)
+    tracker = ObjectTracker(params)
+    a = tracker.update([Sighting("counter", box((1.0, 0, 0.45), (2.0, 0.6, 0.9)))], 0)[0]
+    b = tracker.update([Sighting("counter", box((1.7, 0, 0.45), (1.2, 0.6, 0.9)))], S)[0]
+    assert a.id == b.id

@@ -1,0 +1,113 @@
+"""The pipeline with detections it cannot lift, box-only detectors, and the benchmark command."""
+
+import numpy as np
+import pytest
+
+from memory_node.perception.camera import RgbdFrame
+from memory_node.perception.detection import Detection, Detector, PixelBox
+from memory_node.perception.association import AssociationParams
+from memory_node.perception.segmentation_detector import SegmentationDetector
+from memory_node.perception.synthetic import head_camera, kitchen_scene
+
+pytestmark = pytest.mark.usefixtures("open3d_available")
+
+
+def PerceptionPipeline(*args, **kwargs):  # noqa: N802 - imported late: lifting needs open3d (conftest)
+    from memory_node.perception.pipeline import PerceptionPipeline as Pipeline
+
+    return Pipeline(*args, **kwargs)
+
+
+class BoxOnly(Detector):
+    """What a box detector returns before a mask stage (segment-anything) runs."""
+
+    name = "boxes"
+
+    def detect(self, frame: RgbdFrame) -> list[Detection]:
+        return [Detection(label="mug", score=0.8, box=PixelBox(10, 10, 20, 20))]
+
+
+@pytest.fixture(scope="module")
+def frame():
+    scene = kitchen_scene()
+    k, pose = head_camera(320, 240)
+    return scene, scene.render(k, pose, stamp_ns=1)
+
+
+def test_detections_without_depth_are_skipped_with_a_reason(frame):
+    scene, f = frame
+    depth = f.depth_m.copy()
+    depth[f.segmentation == 2] = np.nan  # the mug is black glass to the depth camera
+    holed = RgbdFrame(f.rgb, depth, f.intrinsics, f.pose, 1, segmentation=f.segmentation)
+    pipe = PerceptionPipeline(SegmentationDetector(scene.labels, min_pixels=10),
+                              association=AssociationParams(confirm_after=1))
+    r = pipe.process(holed, room="kitchen")
+    assert r.skipped == ["mug: no valid depth under the mask (NaN, 0, inf or out of range [0.05, 8.0] m)"]
+    assert sorted(e.label for e in r.graph.entities) == ["banana", "box", "cabinet", "plate", "table"]
+    assert set(r.timings_ms) == {"detect", "lift", "color", "associate", "relations"}
+
+
+def test_box_only_detections_need_a_mask_stage(frame):
+    _, f = frame
+    r = PerceptionPipeline(BoxOnly()).process(f)
+    assert r.graph.entities == [] and r.skipped == ["mug: no mask (a box-only detector needs a mask stage)"]
+
+
+def test_detection_validation():
+    from memory_node.core.models import InvalidInput
+
+    with pytest.raises(InvalidInput, match="score"):
+        Detection(label="mug", score=1.5, box=PixelBox(0, 0, 1, 1))
+    with pytest.raises(InvalidInput, match="empty"):
+        Detection(label="mug", score=0.5, box=PixelBox(0, 0, 1, 1), mask=np.zeros((4, 4), bool))
+    with pytest.raises(InvalidInput, match="empty pixel box"):
+        PixelBox(5, 5, 5, 9)
+    assert Detection(label="Wine glass", score=0.5, box=PixelBox(0, 0, 1, 1)).label == "wineglass"
+
+
+def test_bench_command_prints_stages_errors_and_memory_growth(capsys):
+    from memory_node.perception.bench import main
+
+    assert main(["--frames", "2", "--warmup", "1", "--sizes", "160x120", "--memory-seconds", "20"]) == 0
+    out = capsys.readouterr().out
+    for word in ("160x120", "detect", "lift", "color", "associate", "relations", "frame_cpu",
+                 "position error", "entity versions"):
+        assert word in out
+
+
+class MasksFromSegmentation:
+    """A stand-in for segment-anything: the rendered segment under each box's centre."""
+
+    name = "fake-sam"
+
+    def masks(self, frame, boxes):
+        out = []
+        for b in boxes:
+            seg_id = frame.segmentation[(b.y0 + b.y1) // 2, (b.x0 + b.x1) // 2]
+            out.append(frame.segmentation == seg_id if seg_id > 0 else None)
+        return out
+
+
+class MugBox(Detector):
+    name = "boxes"
+
+    def __init__(self, box):
+        self.box = box
+
+    def detect(self, frame):
+        return [Detection(label="mug", score=0.9, box=self.box), Detection(label="sky", score=0.5, box=PixelBox(0, 0, 4, 4))]
+
+
+def test_a_box_detector_and_a_mask_stage_make_one_detector(frame):
+    from memory_node.perception.detection import BoxesThenMasks, MaskStage
+
+    scene, f = frame
+    MaskStage.register(MasksFromSegmentation)
+    mug_box = PixelBox.of_mask(f.segmentation == 2)
+    det = BoxesThenMasks(MugBox(mug_box), MasksFromSegmentation())
+    assert det.name == "boxes+fake-sam"
+    out = det.detect(f)
+    assert out[0].mask is not None and out[0].mask.sum() == (f.segmentation == 2).sum()
+    assert out[1].mask is None  # nothing found in the box: left box-only (the pipeline skips it)
+    r = PerceptionPipeline(det, association=AssociationParams(confirm_after=1)).process(f)
+    assert [e.label for e in r.graph.entities] == ["mug"] and len(r.skipped) == 1

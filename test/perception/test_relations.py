@@ -1,0 +1,89 @@
+"""Relations from boxes: on (support within a vertical tolerance, overlapping footprints), in (inside a
+container's box), near (small gap), one location relation per object."""
+
+import numpy as np
+import pytest
+
+from memory_node.perception.boxes import Box3D
+from memory_node.perception.relations import PlacedObject, RelationTolerances, infer_relations
+
+
+def obj(id, label, center, size):
+    return PlacedObject(id, label, Box3D.from_center_size(np.array(center, float), np.array(size, float)))
+
+
+TABLE = obj("table_1", "table", (0, 0, 0.375), (1.0, 1.0, 0.75))
+
+
+def rels(*objects, **tol):
+    return {(r.subject, r.predicate, r.object) for r in infer_relations(list(objects), RelationTolerances(**tol))}
+
+
+def test_resting_on_a_support():
+    mug = obj("mug_1", "mug", (0.2, 0.1, 0.80), (0.08, 0.08, 0.10))
+    assert ("mug_1", "on", "table_1") in rels(mug, TABLE)
+
+
+@pytest.mark.parametrize("z, expected", [(0.80, True), (0.82, True), (0.79, True), (0.86, False), (0.70, False)])
+def test_on_needs_the_bottom_within_the_vertical_tolerance(z, expected):
+    """Default 3 cm: a lifted bottom a voxel or two off is still on; floating 6 cm above or sunk is not."""
+    mug = obj("mug_1", "mug", (0.2, 0.1, z), (0.08, 0.08, 0.10))
+    assert (("mug_1", "on", "table_1") in rels(mug, TABLE)) is expected
+
+
+@pytest.mark.parametrize("x, expected", [(0.48, True), (0.52, False), (0.60, False)])
+def test_on_needs_most_of_the_footprint_over_the_support(x, expected):
+    """At the table's edge (x 0.5): half of the footprint over it is enough, less is not."""
+    mug = obj("mug_1", "mug", (x, 0.0, 0.80), (0.08, 0.08, 0.10))
+    assert (("mug_1", "on", "table_1") in rels(mug, TABLE)) is expected
+
+
+def test_the_highest_support_wins():
+    book = obj("book_1", "book", (0.0, 0.0, 0.77), (0.3, 0.2, 0.04))
+    mug = obj("mug_1", "mug", (0.0, 0.0, 0.84), (0.08, 0.08, 0.10))
+    r = rels(book, mug, TABLE)
+    assert ("mug_1", "on", "book_1") in r and ("book_1", "on", "table_1") in r
+    assert ("mug_1", "on", "table_1") not in r
+
+
+def test_inside_a_container_and_not_on_its_shelf():
+    cabinet = obj("cabinet_1", "cabinet", (2, 0, 0.45), (0.5, 0.6, 0.9))
+    box = obj("box_1", "box", (2, 0, 0.12), (0.2, 0.2, 0.2))
+    r = rels(box, cabinet)
+    assert ("box_1", "in", "cabinet_1") in r and not any(p == "on" for _, p, _ in r)
+
+
+def test_inside_needs_a_container_label_and_the_box_within_the_margin():
+    table_like = obj("crate_1", "table", (2, 0, 0.45), (0.5, 0.6, 0.9))
+    box = obj("box_1", "box", (2, 0, 0.12), (0.2, 0.2, 0.2))
+    assert ("box_1", "in", "crate_1") not in rels(box, table_like)
+    cabinet = obj("cabinet_1", "cabinet", (2, 0, 0.45), (0.5, 0.6, 0.9))
+    poking_out = obj("box_2", "box", (2, 0.25, 0.5), (0.2, 0.2, 0.2))  # 5 cm out of the side
+    assert ("box_2", "in", "cabinet_1") not in rels(poking_out, cabinet)
+    assert ("box_2", "in", "cabinet_1") in rels(poking_out, cabinet, in_margin=0.06)
+
+
+def test_innermost_container_wins():
+    closet = obj("closet_1", "closet", (0, 0, 1.0), (1.0, 1.0, 2.0))
+    basket = obj("basket_1", "basket", (0, 0, 0.2), (0.4, 0.4, 0.3))
+    sock = obj("sock_1", "sock", (0, 0, 0.1), (0.1, 0.1, 0.05))
+    r = rels(sock, basket, closet)
+    assert ("sock_1", "in", "basket_1") in r and ("sock_1", "in", "closet_1") not in r
+    assert ("basket_1", "in", "closet_1") in r
+
+
+def test_near_is_symmetric_once_and_not_for_located_pairs():
+    mug = obj("mug_1", "mug", (0.2, 0.1, 0.80), (0.08, 0.08, 0.10))
+    plate = obj("plate_1", "plate", (0.2, -0.15, 0.76), (0.24, 0.24, 0.02))
+    far = obj("apple_1", "apple", (3.0, 3.0, 0.05), (0.08, 0.08, 0.08))
+    r = rels(mug, plate, far, TABLE)
+    assert ("mug_1", "near", "plate_1") in r and ("plate_1", "near", "mug_1") not in r
+    assert not any(p == "near" and "table_1" in (s, o) and "mug_1" in (s, o) for s, p, o in r)  # on, not near
+    assert not any("apple_1" in (s, o) for s, _, o in r)
+
+
+def test_near_is_limited_to_the_nearest_neighbours():
+    cups = [obj(f"cup_{i}", "cup", (0.1 * i, 3.0, 0.05), (0.05, 0.05, 0.1)) for i in range(8)]
+    r = rels(*cups, near_max=2)
+    counts = {c.id: sum(c.id in (s, o) for s, p, o in r if p == "near") for c in cups}
+    assert max(counts.values()) <= 4  # its own two nearest, plus being someone else's nearest
