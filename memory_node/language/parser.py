@@ -147,6 +147,18 @@ def _resolve_pronouns(req: Request, doc: Any) -> None:
             req.recipient = _low(people[0])
 
 
+def _attach(ref: ObjectRef, anchor: Anchor) -> None:
+    """Add a spatial phrase to an object: its anchor, or (it has one) the innermost anchor's ("the mug on the
+    table" + "in the kitchen" -> the mug on the table in the kitchen)."""
+    if ref.anchor is None:
+        ref.anchor = anchor
+        return
+    inner = ref.anchor.ref
+    while inner.anchor is not None:
+        inner = inner.anchor.ref
+    inner.anchor = anchor
+
+
 def _priority(req: Request) -> int:
     if req.intent is Intent.unknown:
         return 0
@@ -304,14 +316,15 @@ class _Clause:
                 self.polite = True  # "can I have the apple"
                 return self._command(root, intent=Intent.fetch)
             return self._yes_no(root, first)
-        if root.tag_ in ("VB", "VBG") and (not subj or (self.unwrapped and subj in ("me", "us"))) and \
+        if root.tag_ in ("VB", "VBG") and (not subj or (self.unwrapped and subj in ("me", "us", "you"))) and \
                 (root.tag_ == "VB" or self.unwrapped):
             return self._command(root)
         if root.tag_ in ("VB", "VBP") and subj == "you" and lemma in lx.COMMAND_VERBS:
             return self._command(root)  # "you bring me the mug"
-        if root.pos_ in ("NOUN", "PROPN") or (root.tag_ == "VB" and lemma not in lx.COMMAND_VERBS):
+        if root.pos_ in ("NOUN", "PROPN") or (root.tag_ == "VB" and lemma not in lx.COMMAND_VERBS) or \
+                (root.pos_ == "PRON" and _low(root) in lx.INDEFINITE_PRONOUNS):
             # a bare phrase: "the remote?" "my keys" -> where is it
-            if self.sent.text.strip().endswith("?") or (root.pos_ in ("NOUN", "PROPN") and any(
+            if self.sent.text.strip().endswith("?") or (root.pos_ in ("NOUN", "PROPN", "PRON") and any(
                     c.dep_ in ("det", "poss") for c in root.children) and len(list(root.subtree)) == len(
                     [t for t in self.sent if not t.is_punct])):
                 obj = self._object(root)
@@ -359,6 +372,9 @@ class _Clause:
                 return self._req(Kind.question, Intent.where, objects=[obj], verb=lemma,
                                  notes=["where to do something: a place with that use"])
             objs = self._things(root)
+            place = self._place_of(root)
+            if objs and place is not None and place[1].text not in objs[0].text:
+                _attach(objs[0], Anchor(relation=place[0], ref=place[1]))  # "where is the mug on the table"
             return self._req(Kind.question, Intent.where, objects=objs, time=time,
                              actor=self._actor(root) if lemma in lx.PLACE_VERBS else "")
         if w == "when" and nxt is not None and _low(nxt) in ("time", "day", "hour", "moment"):
@@ -563,7 +579,7 @@ class _Clause:
 
     def _state_word(self, root: Any) -> str:
         for c in root.children:
-            if c.dep_ in ("oprd", "acomp") and _low(c) in lx.STATE_WORDS and _lemma(root) in ("leave", "be", "keep",
+            if c.dep_ in ("oprd", "acomp", "prt") and _low(c) in lx.STATE_WORDS and _lemma(root) in ("leave", "be", "keep",
                                                                                           "get", "stay"):
                 return lx.STATE_WORDS[_low(c)]
         if _lemma(root) != "be":

@@ -1,0 +1,91 @@
+"""The parse alone: utterance -> typed Request, apart from answering (no store, no ROS)."""
+
+import pytest
+
+from memory_node.language import Intent, Kind, parse
+
+pytest.importorskip("spacy")
+
+
+@pytest.mark.parametrize("text, intent", [
+    ("where'd I leave the remote", Intent.where),
+    ("have you seen my keys anywhere?", Intent.exists),
+    ("I can't find my glasses", Intent.where),
+    ("my phone has gone missing", Intent.where),
+    ("what's in the fridge?", Intent.contents),
+    ("anything on the counter?", Intent.contents),
+    ("is there any milk in the fridge?", Intent.exists),
+    ("which room is the sofa in", Intent.what_room),
+    ("is the top drawer locked", Intent.state),
+    ("has the oven been left on?", Intent.state),
+    ("can the drawer be opened?", Intent.usable),
+    ("does the bin open?", Intent.usable),
+    ("how many apples are in the kitchen", Intent.count),
+    ("what colour is the cup on the table?", Intent.attribute),
+    ("when did you last see the remote", Intent.when_seen),
+    ("what time did you first spot the juice?", Intent.when_seen),
+    ("where does the fork go", Intent.goes_where),
+    ("where should I put the books?", Intent.goes_where),
+    ("where did I put the books?", Intent.where),
+    ("what did you do", Intent.robot_did),
+    ("Ben washed up, and then what?", Intent.around),
+    ("could you grab me the apple and the milk please", Intent.fetch),
+    ("I'd like a glass of water", Intent.fetch),
+    ("put the apple on the table", Intent.put),
+    ("put the apple back where it was", Intent.put_back),
+    ("the magazine needs putting away", Intent.put_away),
+    ("would you mind closing the cabinet", Intent.close),
+    ("shut the microwave door", Intent.close),
+    ("have a look for my wallet, would you?", Intent.find),
+    ("head over to the kitchen", Intent.go),
+    ("hello there", Intent.greeting),
+])
+def test_intent(text: str, intent: Intent) -> None:
+    assert parse(text).intent is intent, parse(text)
+
+
+def test_object_phrase_parts() -> None:
+    req = parse("where is my blue mug on the table in the kitchen?")
+    ref = req.objects[0]
+    assert (ref.head, ref.owner, ref.modifiers) == ("mug", "speaker", ["blue"])
+    assert ref.anchor is not None and ref.anchor.relation == "on" and ref.anchor.ref.head == "table"
+    inner = ref.anchor.ref.anchor
+    assert inner is not None and inner.ref.head == "kitchen"
+
+
+def test_several_objects_quantity_and_recipient() -> None:
+    req = parse("bring me the apple and the milk")
+    assert [o.head for o in req.objects] == ["apple", "milk"] and req.recipient == "speaker"
+    assert parse("fetch two apples").objects[0].quantity == 2
+    to_alice = parse("bring the mug to alice", names=frozenset({"alice"}))
+    assert to_alice.intent is Intent.fetch and to_alice.recipient == "alice"
+
+
+def test_destination_and_source() -> None:
+    put = parse("place the mug in the kitchen on the table")
+    assert put.destination is not None and put.destination.ref.head == "table"
+    out = parse("get me the salmon out of the microwave")
+    assert out.objects[0].head == "salmon" and out.objects[0].anchor.relation == "from"
+    assert out.objects[0].anchor.ref.head == "microwave"
+
+
+def test_time_references_against_events() -> None:
+    assert parse("where was the book before I moved it").time.clause == "I moved it"
+    assert parse("where was the mug originally").time.moment == "original"
+    assert parse("where did the book use to be?").time.moment == "original"
+    assert parse("where was the book ten minutes ago").time.ago_s == 600.0
+    assert parse("where was my phone yesterday morning").time.day == "yesterday"
+
+
+def test_pronouns_inside_one_utterance() -> None:
+    req = parse("the ball is in the microwave, can you bring it to me?")
+    assert req.intent is Intent.fetch and req.objects[0].head == "ball"
+    assert req.objects[0].anchor is not None and req.objects[0].anchor.ref.head == "microwave"
+    later = parse("bring it to me")
+    assert later.objects[0].pronoun == "it"  # left for the speaker's previous request
+
+
+def test_odd_input_never_raises() -> None:
+    for text in ("", "   ", "asdf qwerty", "?!?", "a" * 3000, "🙂🙂", "DROP TABLE entities;"):
+        req = parse(text)
+        assert req.kind in (Kind.question, Kind.command, Kind.statement)
