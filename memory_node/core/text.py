@@ -8,6 +8,7 @@ memory meet on one key. Rule-based on purpose: it runs on every write and every 
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 # Words that carry no identity in an object phrase: articles, possessives, quantifiers, fillers.
 FILLER_WORDS = frozenset({
@@ -69,11 +70,13 @@ def content_words(text: str) -> list[str]:
     return out
 
 
+@lru_cache(maxsize=65536)  # labels, names and ids repeat on every request: compare them once
 def norm(text: str) -> str:
     """Letters and digits only, lower case: compares labels, names, ids and words on one footing."""
     return re.sub(r"[^a-z0-9]", "", text.lower())
 
 
+@lru_cache(maxsize=65536)
 def key(text: str) -> str:
     """The canonical key of a phrase: its words joined, last word singular ("Coffee Mugs" -> "coffeemug")."""
     ws = tokens(text)

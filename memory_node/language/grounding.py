@@ -270,10 +270,13 @@ class Grounder:
                     exact.append(Candidate(entity=ent, score=base + 0.5 * (span - 1),
                                            reasons=(f"{field_name} {value}",)))
                     break
-        if exact:
+        full = key(" ".join(noun_words))
+        if exact and not (len(noun_words) > 1 and max(keys.get(norm(c.entity.label), 0) for c in exact) < len(noun_words)
+                          and full in self.names.names):
             # "the tv remote": a match that leaves the head unsaid is weaker than one that uses all the words
             best_span = max(c.score for c in exact)
             return [c for c in exact if c.score >= min(best_span, 1.0)], "exact"
+        fallback_exact = exact  # "the medicine cabinet": an everyday name for the whole phrase goes first
         by_label: dict[str, Any] = {}
         out: list[Candidate] = []
         for ent in self._pool():
@@ -288,6 +291,8 @@ class Grounder:
             best = max(c.score for c in out)
             kept = [c for c in out if c.score >= best - 1e-9]
             return kept, kept[0].reasons[0].split(":")[0]
+        if fallback_exact:
+            return fallback_exact, "exact"
         return self._similar(ref), "similar"
 
     def _similar(self, ref: ObjectRef) -> list[Candidate]:

@@ -84,12 +84,10 @@ class Names:
         comp = [norm(c) for c in compound]
         if lw and (lw[-1] == h or singular(lw[-1]) == h) and len(lw) > 1:
             # "tv stand" must not be a "tv": the head is the label's last word; a compound said must be in it.
-            # Of several, the kind the category map gives the bare noun is the usual one ("a ball" is a
-            # sports ball before a balance ball)
+            # Of several, the one the category map files under the bare noun is the usual one
             bonus = 0.05 * sum(c in lw for c in comp)
-            usual = self.categories.word_category.get(h, "")
-            if usual and usual in self.categories.chain(label)[1:]:
-                bonus += 0.05
+            if h in self.categories.chain(label)[1:2]:
+                bonus += 0.05  # the map reads the label as that noun (sports ball: a ball; balance ball: gym kit)
             if all(c in lw for c in comp) or not comp:
                 return KindMatch(HEAD_SCORE + bonus, "head noun")
         lkey = norm(label)

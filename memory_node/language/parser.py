@@ -498,8 +498,9 @@ class _Clause:
 
     def _count(self, root: Any, wh: Any) -> Request:
         after = [t for t in self.sent if t.i > wh.i and _low(t) not in ("many", "much")]
-        noun = next((t for t in after[:1] if t.tag_ in ("NNS", "NN", "NNPS", "NNP") or t.dep_ in ("nsubj", "dobj")),
-                    None) or next((t for t in after if t.pos_ in ("NOUN", "PROPN")), None)
+        noun = next((t for t in after[:1] if t.tag_ in ("NNS", "NN", "NNPS", "NNP") or t.dep_ in ("nsubj", "dobj")
+                     or (t.text.lower().endswith("s") and _lemma(t) not in ("be", "do", "have", "is"))), None) \
+            or next((t for t in after if t.pos_ in ("NOUN", "PROPN")), None)
         while noun is not None and noun.dep_ == "compound" and noun.head.pos_ in ("NOUN", "PROPN"):
             noun = noun.head  # "how many ketchup bottles"
         if noun is None:
@@ -804,6 +805,11 @@ class _Clause:
     # ---- statements --------------------------------------------------------------------------------
 
     def _statement(self, root: Any) -> Request:
+        if self.sent.text.rstrip().endswith("?") and not getattr(self, "_in_yes_no", False):
+            self._in_yes_no = True
+            req = self._yes_no(root, root)
+            if req.intent is not Intent.unknown:
+                return req
         lemma = _lemma(root)
         subj = self._subject_word(root)
         neg = any(c.dep_ == "neg" for c in root.children)
@@ -842,6 +848,8 @@ class _Clause:
             inner = [c for c in root.children if c.dep_ in ("ccomp",)]
             if inner:
                 return self._read(inner[0])
+        if root.pos_ not in ("VERB", "AUX") or not subj:
+            return self._req(Kind.statement, Intent.unknown, objects=things, notes=["no request I could read"])
         return self._req(Kind.statement, Intent.inform, objects=things,
                          notes=["a statement: memory learns from what people say on the utterance topic"])
 
@@ -1171,4 +1179,7 @@ class _Clause:
                         break
         if not objs:
             return None
-        return Anchor(relation=relation, ref=self._object(objs[0]))  # type: ignore[arg-type]
+        ref = self._object(objs[0])
+        if ref.head in lx.HOME_WORDS and ref.anchor is None:
+            return None  # "in the house": everywhere memory has been
+        return Anchor(relation=relation, ref=ref)  # type: ignore[arg-type]

@@ -15,7 +15,7 @@ from ..core.rules import explain_placement_any
 from ..core.store import MemoryStore
 from .drink import remembered_drink
 from ..language.grounding import Grounder
-from ..language.request import ObjectRef
+from ..language.request import Intent, ObjectRef
 from ..language.resolve import resolve_entities, resolve_rooms
 from .affordances import not_graspable
 from .ask_context import Context, Reply
@@ -85,6 +85,10 @@ class _PlanBuilder:
             self._fetch_and_place(obj, relation, target)
             self.summary = (f"put {describe(self.world, obj)} {self._where_text(obj)} {relation} "
                             f"{describe(self.world, target)}")
+        elif intent == "put_away" and req.destination is not None:
+            # "put the apple away in a drawer": the place is said, so it is a put there
+            self.ctx.request = req.model_copy(update={"intent": Intent.put})
+            self.run()
         elif intent == "put_away":
             self.put_away(self._object_id(), self.store, self.world.as_of_ns)
         elif intent == "put_back":

@@ -30,17 +30,20 @@ _ARTICLE = re.compile(r"^(?:all\s+(?:of\s+)?)?(?:the|a|an|my|your|our|this|that|
 def goes_where(ctx: Context) -> Answer:
     """"where does the fork go", "where should I put the books": the request's object, as said."""
     ref = ctx.request.objects[0] if ctx.request.objects else None
-    phrase = ref.noun() if ref is not None and ref.head else ""
-    if ref is not None and ref.plural and ref.head:
+    phrase = (ref.of_noun or ref.noun()) if ref is not None and ref.head else ""
+    if ref is not None and ref.plural and ref.head and not ref.of_noun:
         phrase = " ".join([*ref.compound, ref.head + "s"]) if not ref.head.endswith("s") else phrase
-    return where_does_it_go(ctx.store, ctx.world, phrase)
+    seen = ctx.ground(ref, "all") if ref is not None and ref.head else None
+    also = [seen.candidates[0].entity.label] if seen is not None and seen.candidates else []
+    return where_does_it_go(ctx.store, ctx.world, phrase, also)
 
 
-def where_does_it_go(store: MemoryStore, world: WorldState, phrase: str) -> Answer:
+def where_does_it_go(store: MemoryStore, world: WorldState, phrase: str, also: list[str] | None = None) -> Answer:
+    """``also``: labels the phrase was grounded to ("the remote" -> remotecontrol), tried after the phrase."""
     phrase = _ARTICLE.sub("", phrase.strip())
     if not phrase:
-        return Answer(success=False, error="which object?")
-    phrases = [phrase]
+        return Answer(success=False, answer="Which object do you mean?", error="which object?")
+    phrases = [phrase, *(a for a in (also or []) if a != phrase)]
     if explain_placement(store, phrase, as_of_ns=world.as_of_ns, similar=False) is None:
         # the phrase may name something memory has seen under another label ("the fork" -> cutleryfork)
         cands = resolve_entities(phrase, world.entities.values())
