@@ -148,6 +148,8 @@ class ExecutorThread:
         self._thread.join(timeout=timeout)
         if self._thread.is_alive():
             return False
+        for node in self.executor.get_nodes():  # free to join another executor afterwards
+            self.executor.remove_node(node)
         self.executor.shutdown(timeout_sec=0)
         return True
 
