@@ -67,6 +67,10 @@ def _sim(context, *args, **kwargs):
         arguments=["--scenario", scenario] if scenario else [],
         output="screen",
         emulate_tty=True,
+        # after its "shutting down" line the bridge takes 5-6 s to exit here: Genesis writes its kernel
+        # cache at exit (cutting that short means recompiling, minutes, next time); launch's default 5 s
+        # before SIGTERM (ignored while it cleans up) and 5 more before SIGKILL are too short for it
+        sigterm_timeout="30",
     )
     return [memory, bridge]
 

@@ -214,7 +214,8 @@ def main(argv: list[str] | None = None) -> int:
                 world = build_world(p["scene"], (int(p["camera_width"]), int(p["camera_height"])),
                                     bool(p["perceive_locks"]))
             finally:
-                spinner.stop()
+                with signals.shielded():  # joined whatever happens: the node is destroyed after
+                    spinner.stop()
             bridge = SimBridge(world, memory, robot=robot)
             memory.wait_for_node(timeout=60)
             bridge.publish_map()

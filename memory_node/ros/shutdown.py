@@ -20,7 +20,7 @@ from __future__ import annotations
 import signal
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -42,7 +42,6 @@ class ShutdownSignals:
         self.signal_name = ""          # name of the first signal received, '' = none yet
         self.count = 0                 # signals received, the first included
         self._interruptible = 0        # > 0: inside interruptible(), the first signal raises there
-        self._wakers: list[Callable[[], None]] = []
 
     @classmethod
     def install(cls) -> ShutdownSignals:
@@ -66,19 +65,11 @@ class ShutdownSignals:
     def requested(self) -> bool:
         return self.count > 0
 
-    def request(self, name: str = "request") -> None:
-        """Ask for shutdown from code (e.g. a scenario that finished), as a signal would."""
-        self._record(name)
-
-    def add_waker(self, wake: Callable[[], None]) -> None:
-        """Called on the first request (e.g. to wake an executor blocked in a wait)."""
-        self._wakers.append(wake)
-
     @contextmanager
     def interruptible(self) -> Iterator[None]:
-        """Within this block a signal raises :class:`ShutdownRequested` at once (for long steps with no
-        ROS entity half made, such as building the simulated scene); one that came earlier raises on
-        entry."""
+        """Within this block a signal raises :class:`ShutdownRequested` at once, for long start-up steps
+        (imports, building the simulated scene) after which the caller destroys its node and exits anyway,
+        with no other thread using it; one that came earlier raises on entry."""
         self._interruptible += 1
         try:
             if self.requested:
@@ -87,29 +78,24 @@ class ShutdownSignals:
         finally:
             self._interruptible -= 1
 
-    def wait(self, seconds: float, step: float = 0.1) -> bool:
-        """Sleep up to ``seconds`` unless shutdown is requested; True if it was."""
-        end = time.monotonic() + seconds
-        while not self.requested and time.monotonic() < end:
-            time.sleep(min(step, max(0.0, end - time.monotonic())))
-        return self.requested
+    @contextmanager
+    def shielded(self) -> Iterator[None]:
+        """Within an interruptible block, a step a signal must not cut short (joining a thread): a signal
+        meanwhile is only recorded, and the code after the block sees ``requested``."""
+        saved, self._interruptible = self._interruptible, 0
+        try:
+            yield
+        finally:
+            self._interruptible = saved
 
     def _handle(self, signum: int, frame: Any) -> None:
-        # Runs in the main thread between two bytecodes: record, wake, and raise only where asked to.
-        first = not self.requested
-        self._record(signal.Signals(signum).name)
-        if first and self._interruptible > 0:
-            raise ShutdownRequested(self.signal_name)
-
-    def _record(self, name: str) -> None:
+        # Runs in the main thread between two bytecodes: record, and raise only where asked to. No locks
+        # here: the main thread may hold one at the moment it is interrupted.
         self.count += 1
         if self.count == 1:
-            self.signal_name = name
-            for wake in self._wakers:
-                try:
-                    wake()
-                except Exception:  # noqa: BLE001 - a waker of something already gone must not matter
-                    pass
+            self.signal_name = signal.Signals(signum).name
+            if self._interruptible > 0:
+                raise ShutdownRequested(self.signal_name)
 
 
 def spin_until_shutdown(executor: Any, signals: ShutdownSignals, period: float = 0.1) -> None:

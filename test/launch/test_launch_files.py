@@ -205,6 +205,7 @@ def test_sim_launch_names_one_bridge_node_and_passes_robot_and_memory(monkeypatc
     assert params == {"scene": "small_home", "memory_node": "/sim1/memory_node", "robot": "vega",
                       "use_sim_time": False}
     assert bridge["arguments"] == []
+    assert float(bridge["sigterm_timeout"]) >= 20  # Genesis writes its kernel cache at exit (5-6 s here)
     assert evaluate(monkeypatch, "sim.launch.py", scenario="locked_cabinet")["genesis_bridge"]["arguments"] == \
         ["--scenario", "locked_cabinet"]
     # the bridge puts the memory client's endpoints on its own node, so launch's __node:=genesis_bridge
