@@ -240,6 +240,7 @@ def main(argv: list[str] | None = None) -> int:
         log.info(f"{signals.signal_name} {phase}: exiting")
         return 0
     finally:
+        signals.ignore_further()
         live.destroy_node()
         rclpy.try_shutdown()
 
@@ -312,6 +313,7 @@ def _run_live(live: _LiveBridge, bridge: SimBridge, signals: ShutdownSignals) ->
     except rclpy.executors.ExternalShutdownException:
         pass
     finally:
+        signals.ignore_further()
         if follower is not None:
             follower.stop()  # joined before main() destroys the node it publishes on
         executor.shutdown(timeout_sec=0)

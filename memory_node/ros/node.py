@@ -521,6 +521,7 @@ def main(args: list[str] | None = None) -> int:
     signals = ShutdownSignals.install()
     log = rclpy.logging.get_logger("memory_node")
     if signals.requested:  # during the imports: nothing to clean up yet
+        signals.ignore_further()
         log.info(f"{signals.signal_name} during start-up: exiting before serving")
         return 0
     rclpy.init(args=args, signal_handler_options=SignalHandlerOptions.NO)
@@ -546,6 +547,7 @@ def main(args: list[str] | None = None) -> int:
     except ExternalShutdownException:
         return 0
     finally:
+        signals.ignore_further()
         if node is not None:
             node.stopping.set()  # a ~/sync waiting for counts returns now instead of at its timeout
         stuck = [t for t in threads if not t.stop()]

@@ -33,14 +33,14 @@ class ShutdownRequested(BaseException):
 
 
 class ShutdownSignals:
-    """Process-wide: the first SIGINT/SIGTERM is recorded as the shutdown request; later ones are counted
-    and otherwise ignored (clean-up must not be interrupted)."""
+    """Process-wide: the first SIGINT/SIGTERM is recorded as the shutdown request; later ones are ignored
+    (clean-up must not be interrupted)."""
 
     _installed: ShutdownSignals | None = None
 
     def __init__(self) -> None:
         self.signal_name = ""          # name of the first signal received, '' = none yet
-        self.count = 0                 # signals received, the first included
+        self.count = 0                 # signals handled: 1 once shutdown is requested (later ones ignored)
         self._interruptible = 0        # > 0: inside interruptible(), the first signal raises there
 
     @classmethod
@@ -87,6 +87,19 @@ class ShutdownSignals:
             yield
         finally:
             self._interruptible = saved
+
+    def ignore_further(self) -> None:
+        """Call when clean-up begins, from ordinary code (not a handler): from then on the kernel ignores
+        both signals. Needed because at exit Python puts back the default action of every signal it has
+        a handler for (measured: a second Ctrl-C during the interpreter's finalization killed the process,
+        status -2), while it leaves an ignored one ignored."""
+        try:
+            for signum in SIGNALS:
+                signal.signal(signum, signal.SIG_IGN)
+            for _ in range(2):  # a signal caught just before the switch is checked in this loop...
+                pass
+        except OSError:  # ...and reported as "Signal N ignored due to race condition": ignored it is
+            pass
 
     def _handle(self, signum: int, frame: Any) -> None:
         # Runs in the main thread between two bytecodes: record, and raise only where asked to. No locks
@@ -145,6 +158,7 @@ def startup_interrupted(logger_name: str, signals: ShutdownSignals) -> int:
     format of ROS's console output (rclpy's logger may be half imported at this point)."""
     import sys
 
+    signals.ignore_further()
     sys.stderr.write(f"[INFO] [{time.time():.9f}] [{logger_name}]: {signals.signal_name} during start-up: "
                      f"exiting before serving\n")
     sys.stderr.flush()
