@@ -88,6 +88,23 @@ def test_signal_during_start_up_exits_0_with_one_line(seeded_db, tmp_path, delay
     assert signum.name in line
 
 
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_signal_while_the_node_is_being_built(seeded_db, tmp_path, signum):
+    """Sent as soon as the node logs that memory is open, i.e. in the middle of MemoryNode() (subscriptions,
+    services and companions still to come) or just after it: where rclpy's own handler used to end in
+    ``RCLError ... context is invalid``."""
+    db, counts = seeded_db
+    proc, log, log_path, _ = _start(db, tmp_path)
+    deadline = time.monotonic() + 60
+    while "memory at" not in log_path.read_text():
+        assert proc.alive() and time.monotonic() < deadline, log_path.read_text()
+        time.sleep(0.005)
+    proc.proc.send_signal(signum)
+    rc, output = _finish(proc, log, log_path)
+    line = _check_clean(rc, output, db, counts)
+    assert signum.name in line
+
+
 def test_sigint_right_after_exec_is_kept_by_the_executable_itself(seeded_db, tmp_path):
     """Started by something that does not block signals (a shell, launch): the shebang's env blocks them
     within microseconds of exec; from then on a signal is pending, not lost, until the handlers take it."""
