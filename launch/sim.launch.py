@@ -78,8 +78,9 @@ def _sim(context, *args, **kwargs):
 def generate_launch_description() -> LaunchDescription:
     return LaunchDescription([
         *_memory_launch.declare_arguments(
-            "vega", robots="the simulated robot: vega (the only one the bridge simulates)", database_default="$ROS_HOME/memory_node/sim_<scene>.db; with a scenario, a fresh "
-                                     "temporary file (never the robot's own memory)"),
+            "vega", robots="the simulated robot: vega (the only one the bridge simulates)",
+            database_default="$ROS_HOME/memory_node/sim_<scene>.db; with a scenario, a fresh temporary file "
+                             "(never the robot's own memory)"),
         DeclareLaunchArgument("scene", default_value="small_home",
                               description="scene under config/sim/scenes, or a path to a scene file"),
         DeclareLaunchArgument("scenario", default_value="",

@@ -6,7 +6,6 @@ import time
 import uuid
 
 import pytest
-import rclpy
 from rclpy.callback_groups import ReentrantCallbackGroup
 from rclpy.executors import SingleThreadedExecutor
 from rclpy.node import Node
