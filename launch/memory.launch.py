@@ -1,6 +1,7 @@
 """Shared launch description: the memory node for one robot, with its params file.
 
-Included by vega.launch.py and g1.launch.py; usable directly with robot:=vega|g1.
+Included by vega.launch.py and g1.launch.py; usable directly with robot:=vega|g1. sim.launch.py builds on
+``declare_arguments`` and ``memory_node`` with a database and clock of its own.
 """
 
 from launch import LaunchDescription
@@ -10,17 +11,21 @@ from launch_ros.actions import Node
 from launch_ros.substitutions import FindPackageShare
 
 
-def _node(context, *args, **kwargs):
+def memory_node(context, default_database: str = "", use_sim_time: bool | None = None) -> Node:
+    """The node action. ``default_database``: used when ``database_path`` is '' (else the params file's
+    applies); ``use_sim_time``: fixed by the caller, None = the ``use_sim_time`` argument."""
     robot = LaunchConfiguration("robot").perform(context)
     params_file = LaunchConfiguration("params_file").perform(context)
     if not params_file:
         share = FindPackageShare("memory_node").perform(context)
         params_file = f"{share}/config/{robot}.yaml"
-    overrides = {"use_sim_time": LaunchConfiguration("use_sim_time").perform(context).lower() == "true"}
-    db = LaunchConfiguration("database_path").perform(context)
+    if use_sim_time is None:
+        use_sim_time = LaunchConfiguration("use_sim_time").perform(context).lower() == "true"
+    overrides: dict = {"use_sim_time": use_sim_time}
+    db = LaunchConfiguration("database_path").perform(context) or default_database
     if db:
         overrides["database_path"] = db
-    return [Node(
+    return Node(
         package="memory_node",
         executable="memory_node",
         name="memory_node",
@@ -28,18 +33,28 @@ def _node(context, *args, **kwargs):
         parameters=[params_file, overrides],
         output="screen",
         emulate_tty=True,
-    )]
+    )
 
 
-def generate_launch_description(robot: str = "vega") -> LaunchDescription:
-    return LaunchDescription([
-        DeclareLaunchArgument("robot", default_value=robot, description="vega or g1"),
+def _node(context, *args, **kwargs):
+    return [memory_node(context)]
+
+
+def declare_arguments(robot: str, robots: str = "vega or g1",
+                      database_default: str = "the params file's (default $ROS_HOME/memory_node/<robot>.db)") -> list:
+    return [
+        DeclareLaunchArgument("robot", default_value=robot, description=robots),
         DeclareLaunchArgument("namespace", default_value="", description="namespace of the node and its topics"),
         DeclareLaunchArgument("params_file", default_value="",
                               description="parameters YAML; '' = share/memory_node/config/<robot>.yaml"),
         DeclareLaunchArgument("database_path", default_value="",
-                              description="SQLite memory file; '' = the params file's (default "
-                                          "$ROS_HOME/memory_node/<robot>.db)"),
+                              description=f"SQLite memory file; '' = {database_default}"),
+    ]
+
+
+def generate_launch_description(robot: str = "vega") -> LaunchDescription:
+    return LaunchDescription([
+        *declare_arguments(robot),
         DeclareLaunchArgument("use_sim_time", default_value="false", description="use /clock"),
         OpaqueFunction(function=_node),
     ])

@@ -1,15 +1,23 @@
 """The memory node and the Genesis bridge: a simulated Dexmate Vega in a household scene, on a workstation.
 
     ros2 launch memory_node sim.launch.py [scene:=small_home] [scenario:=moved_twice] [namespace:=...]
+                                          [database_path:=...]
 
 The bridge publishes the simulated robot's camera, depth, pose, map, scene graphs and skill feedback on the
 memory node's inputs and executes the plans the node publishes on ``~/plans``, open-loop. With ``scenario``
 set it plays that scenario (config/scenarios) instead, prints its table and exits. Without ``ros2 launch``
 (this package's CI machines): ``scripts/sim.sh`` runs the same two executables.
+
+What it will not do, and says so: simulate another robot than the Vega (``robot:=g1`` is refused: no G1 model
+is installable), or run on simulated time (``use_sim_time:=true`` is refused: the bridge stamps everything
+with wall time and publishes no ``/clock``). Memory goes to a database of its own, never the robot's
+(``$ROS_HOME/memory_node/vega.db``): ``$ROS_HOME/memory_node/sim_<scene>.db`` live, a fresh temporary file
+for a scenario (which starts from an empty memory).
 """
 
 import importlib.util
 import os
+import tempfile
 
 from launch import LaunchDescription
 from launch.actions import DeclareLaunchArgument, OpaqueFunction
@@ -21,31 +29,61 @@ _spec = importlib.util.spec_from_file_location(
 _memory_launch = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(_memory_launch)
 
+SIMULATED_ROBOTS = ("vega",)  # what memory_node/sim can simulate (the Vega URDF from dexmate-urdf)
 
-def _bridge(context, *args, **kwargs):
+
+def sim_database(scene: str, scenario: str) -> str:
+    """Default memory of a simulation run: per scene when live (a simulated home accumulates like a real
+    one), fresh for a scenario; never the robot's own file."""
+    if scenario:
+        return os.path.join(tempfile.mkdtemp(prefix="memory_sim_"), "memory.db")
+    ros_home = os.environ.get("ROS_HOME") or os.path.join(os.path.expanduser("~"), ".ros")
+    name = os.path.splitext(os.path.basename(scene.rstrip("/")))[0] or "scene"
+    return os.path.join(ros_home, "memory_node", f"sim_{name}.db")
+
+
+def _sim(context, *args, **kwargs):
+    robot = LaunchConfiguration("robot").perform(context)
+    if robot not in SIMULATED_ROBOTS:
+        raise RuntimeError(f"sim.launch.py: robot:={robot} cannot be simulated; the Genesis bridge simulates "
+                           f"only {', '.join(SIMULATED_ROBOTS)} (for a real {robot}: {robot}.launch.py)")
+    # not a declared argument (nothing publishes /clock), so a user's use_sim_time:=true would otherwise be
+    # ignored without a word while the node waits for a clock that never ticks
+    if context.launch_configurations.get("use_sim_time", "false").lower() not in ("false", "0", ""):
+        raise RuntimeError("sim.launch.py: use_sim_time is not supported: the Genesis bridge stamps its "
+                           "messages with wall time and publishes no /clock; leave use_sim_time out")
     namespace = LaunchConfiguration("namespace").perform(context).strip("/")
     memory_fqn = f"/{namespace}/memory_node" if namespace else "/memory_node"
+    scene = LaunchConfiguration("scene").perform(context)
     scenario = LaunchConfiguration("scenario").perform(context)
-    return [Node(
+    memory = _memory_launch.memory_node(context, default_database=sim_database(scene, scenario),
+                                        use_sim_time=False)
+    bridge = Node(
         package="memory_node",
         executable="genesis_bridge",
         name="genesis_bridge",
         namespace=LaunchConfiguration("namespace"),
-        parameters=[{"scene": LaunchConfiguration("scene").perform(context), "memory_node": memory_fqn,
-                     "use_sim_time": False}],
+        parameters=[{"scene": scene, "memory_node": memory_fqn, "robot": robot, "use_sim_time": False}],
         arguments=["--scenario", scenario] if scenario else [],
         output="screen",
         emulate_tty=True,
-    )]
+        # after its "shutting down" line the bridge takes 5-6 s to exit here: Genesis writes its kernel
+        # cache at exit (cutting that short means recompiling, minutes, next time); launch's default 5 s
+        # before SIGTERM (ignored while it cleans up) and 5 more before SIGKILL are too short for it
+        sigterm_timeout="30",
+    )
+    return [memory, bridge]
 
 
 def generate_launch_description() -> LaunchDescription:
-    memory = _memory_launch.generate_launch_description(robot="vega")
     return LaunchDescription([
-        *memory.entities,
+        *_memory_launch.declare_arguments(
+            "vega", robots="the simulated robot: vega (the only one the bridge simulates)",
+            database_default="$ROS_HOME/memory_node/sim_<scene>.db; with a scenario, a fresh temporary file "
+                             "(never the robot's own memory)"),
         DeclareLaunchArgument("scene", default_value="small_home",
                               description="scene under config/sim/scenes, or a path to a scene file"),
         DeclareLaunchArgument("scenario", default_value="",
                               description="scenario under config/scenarios to play, then exit; '' = run live"),
-        OpaqueFunction(function=_bridge),
+        OpaqueFunction(function=_sim),
     ])

@@ -3,15 +3,23 @@
 # params) in the background and the Genesis bridge in the foreground. Live by default (the bridge executes
 # every plan the node publishes on ~/plans); with --scenario NAME it plays that scenario and exits.
 #   scripts/sim.sh [--scenario NAME] [--ros-args -p scene:=small_home ...]
+# Memory goes where sim.launch.py puts it, never into the robot's own $ROS_HOME/memory_node/vega.db:
+# $ROS_HOME/memory_node/sim_<scene>.db live, a fresh temporary file for a scenario.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 # shellcheck disable=SC1091
 source "$ROOT/scripts/env.sh"
-node_args=()
-if [[ " $* " == *" --scenario "* ]]; then  # a scenario starts from an empty memory, not the robot's own
-  node_args=(-p "database_path:=$(mktemp -d)/memory.db")
+scene=small_home
+for arg in "$@"; do
+  case "$arg" in scene:=*) scene="${arg#scene:=}" ;; esac
+done
+if [[ " $* " == *" --scenario "* ]]; then  # a scenario starts from an empty memory
+  db="$(mktemp -d)/memory.db"
+else
+  scene_name="$(basename "$scene")"
+  db="${ROS_HOME:-$HOME/.ros}/memory_node/sim_${scene_name%.*}.db"
 fi
-"$ROOT/scripts/run_node.sh" vega "${node_args[@]}" &
+"$ROOT/scripts/run_node.sh" vega -p "database_path:=$db" &
 node_pid=$!
 trap 'kill -INT "$node_pid" 2>/dev/null; wait "$node_pid" 2>/dev/null || true' EXIT
 "$ROOT/install/memory_node/lib/memory_node/genesis_bridge" "$@"

@@ -1,7 +1,11 @@
 """A Python client of the memory node's ROS contract: publish experience, wait until it is ingested, ask.
 
 Written only against the topic and service names of the contract, so it is also what an evaluation or a
-robot's task layer would write. Used by the demo and the integration tests.
+robot's task layer would write. Used by the demo, the Genesis bridge and the integration tests.
+
+Every service call has a timeout and is sent once more when unanswered: measured here, a long-lived
+client's first request after the node was killed and respawned can be lost in DDS service matching (never
+answered, while a second request is answered at once).
 """
 
 from __future__ import annotations
@@ -25,13 +29,23 @@ from memory_node.ros import conversions as conv
 from memory_node.srv import Ask, Forget, GetSceneGraph, PlanTask, Query, Sync
 
 
-class MemoryClient:
-    """Publishes on the node's input topics and calls its services (``<node_name>/ask`` etc.)."""
+REQUEST_TIMEOUT_S = 10.0  # per attempt; deterministic answers take milliseconds, LLM mode up to llm.timeout_s
 
-    def __init__(self, node_name: str = "/memory_node", namespace: str = "", client_name: str = "memory_client"):
+
+class MemoryClient:
+    """Publishes on the node's input topics and calls its services (``<node_name>/ask`` etc.).
+
+    ``node``: put the client's publishers, subscriptions and service clients on this node instead of one
+    of its own (the Genesis bridge does, so its process is one ROS node whatever launch renames).
+    ``request_timeout``: seconds one attempt of a service call waits (see :meth:`call`)."""
+
+    def __init__(self, node_name: str = "/memory_node", namespace: str = "", client_name: str = "memory_client",
+                 node: Node | None = None, request_timeout: float = REQUEST_TIMEOUT_S):
         if not rclpy.ok():
             rclpy.init()
-        self.node = Node(client_name, namespace=namespace)
+        self._own_node = node is None
+        self.node = Node(client_name, namespace=namespace) if node is None else node
+        self.request_timeout = float(request_timeout)
         ns = namespace.rstrip("/")
         self.namespace = f"{ns}/" if ns else ""  # prefix of the input topics ("" = relative names)
         # keep all: memory must not lose an event because the node was busy; publish() waits instead
@@ -75,13 +89,36 @@ class MemoryClient:
                     raise TimeoutError(f"no subscriber on {pub.topic_name} after {timeout} s")
                 rclpy.spin_once(self.node, timeout_sec=0.05)
 
-    def call(self, name: str, request: Any, timeout: float = 30.0) -> Any:
-        future = self.clients[name].call_async(request)
-        rclpy.spin_until_future_complete(self.node, future, timeout_sec=timeout)
-        if not future.done():
-            self.clients[name].remove_pending_request(future)
-            raise TimeoutError(f"{self.clients[name].srv_name} did not answer within {timeout} s")
-        return future.result()
+    def call(self, name: str, request: Any, timeout: float | None = None) -> Any:
+        """Call service ``name``; an attempt unanswered after ``timeout`` seconds (default
+        ``request_timeout``) is sent once more, and the first answer to either attempt is returned.
+        TimeoutError after two unanswered attempts.
+
+        Why a retry: a request sent just after the node (re)started can be lost while DDS matches the
+        service's endpoints; the retry is answered at once. The first attempt stays pending meanwhile, so
+        a slow answer is not thrown away. Keep ``timeout`` above the node's slowest answer (LLM mode:
+        ``llm.timeout_s``): a retried ``~/plan`` that the node was still working on is planned, and
+        published on ``~/plans``, twice."""
+        timeout = self.request_timeout if timeout is None else float(timeout)
+        client = self.clients[name]
+        futures = []
+        try:
+            for _attempt in range(2):
+                futures.append(client.call_async(request))
+                end = time.monotonic() + timeout
+                while True:
+                    answered = next((f for f in futures if f.done()), None)
+                    if answered is not None:
+                        return answered.result()
+                    remaining = end - time.monotonic()
+                    if remaining <= 0:
+                        break
+                    rclpy.spin_once(self.node, timeout_sec=min(0.05, remaining))
+            raise TimeoutError(f"{client.srv_name} did not answer within {timeout} s, twice")
+        finally:
+            for f in futures:  # an answer arriving later is dropped, not kept forever
+                if not f.done():
+                    client.remove_pending_request(f)
 
     def spin(self, seconds: float) -> None:
         end = time.monotonic() + seconds
@@ -89,7 +126,9 @@ class MemoryClient:
             rclpy.spin_once(self.node, timeout_sec=min(0.05, max(0.0, end - time.monotonic())))
 
     def close(self) -> None:
-        self.node.destroy_node()
+        """Destroy the client's own node (a node passed in stays its owner's)."""
+        if self._own_node:
+            self.node.destroy_node()
 
     # ---- publishing ----------------------------------------------------------------------------
 
@@ -129,21 +168,24 @@ class MemoryClient:
 
     # ---- requests ------------------------------------------------------------------------------
 
-    def ask(self, question: str, as_of_ns: int = 0, speaker: str = "") -> Ask.Response:
-        return self.call("ask", Ask.Request(question=question, as_of=conv.ns_to_stamp(as_of_ns), speaker=speaker))
+    def ask(self, question: str, as_of_ns: int = 0, speaker: str = "", timeout: float | None = None) -> Ask.Response:
+        return self.call("ask", Ask.Request(question=question, as_of=conv.ns_to_stamp(as_of_ns), speaker=speaker),
+                         timeout)
 
-    def plan(self, instruction: str, robot: str = "", speaker: str = "") -> PlanTask.Response:
-        return self.call("plan", PlanTask.Request(instruction=instruction, robot=robot, speaker=speaker))
+    def plan(self, instruction: str, robot: str = "", speaker: str = "",
+             timeout: float | None = None) -> PlanTask.Response:
+        return self.call("plan", PlanTask.Request(instruction=instruction, robot=robot, speaker=speaker), timeout)
 
     def query(self, store: str = "", text: str = "", room: str = "", entity_id: str = "", as_of_ns: int = 0,
-              limit: int = 0) -> Query.Response:
+              limit: int = 0, timeout: float | None = None) -> Query.Response:
         return self.call("query", Query.Request(store=store, text=text, room=room, entity_id=entity_id,
-                                                as_of=conv.ns_to_stamp(as_of_ns), limit=limit))
+                                                as_of=conv.ns_to_stamp(as_of_ns), limit=limit), timeout)
 
-    def scene_graph(self, room: str = "", as_of_ns: int = 0) -> GetSceneGraph.Response:
-        return self.call("scene_graph", GetSceneGraph.Request(room=room, as_of=conv.ns_to_stamp(as_of_ns)))
+    def scene_graph(self, room: str = "", as_of_ns: int = 0, timeout: float | None = None) -> GetSceneGraph.Response:
+        return self.call("scene_graph", GetSceneGraph.Request(room=room, as_of=conv.ns_to_stamp(as_of_ns)), timeout)
 
     def forget(self, ids: list[str] | None = None, room: str = "", since_ns: int = 0, until_ns: int = 0,
-               everything: bool = False) -> Forget.Response:
+               everything: bool = False, timeout: float | None = None) -> Forget.Response:
         return self.call("forget", Forget.Request(ids=ids or [], room=room, since=conv.ns_to_stamp(since_ns),
-                                                  until=conv.ns_to_stamp(until_ns), everything=everything))
+                                                  until=conv.ns_to_stamp(until_ns), everything=everything),
+                         timeout)

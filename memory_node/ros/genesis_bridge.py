@@ -10,7 +10,11 @@ at the first failure, which is reported like any other.
     genesis_bridge [--scenario NAME] [--ros-args -p scene:=small_home -p memory_node:=/memory_node ...]
 
 With ``--scenario`` it plays the scenario against a running memory node, prints its table and exits;
-without, it runs live: pose and camera at their rates, plans executed as they are published.
+without, it runs live: pose and camera at their rates, plans executed as they are published. One line says
+when the simulation is up (scene built, first data published); SIGINT/SIGTERM at any moment end it with
+status 0 (``memory_node.ros.shutdown``). The process is one ROS node, ``genesis_bridge``: the memory
+client's publishers and service clients live on it, so launch's ``__node:=`` rename leaves no second node
+behind with the same name.
 """
 
 from __future__ import annotations
@@ -29,18 +33,20 @@ from nav_msgs.msg import OccupancyGrid
 from rcl_interfaces.msg import ParameterDescriptor
 from rclpy.node import Node
 from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy, qos_profile_sensor_data
+from rclpy.signals import SignalHandlerOptions
 from sensor_msgs.msg import CameraInfo, Image
 
 from memory_node.core.models import SceneGraphObservation
 from memory_node.msg import Plan as PlanMsg
 from memory_node.ros import conversions as conv
 from memory_node.ros.client import MemoryClient
+from memory_node.ros.shutdown import ExecutorThread, ShutdownRequested, ShutdownSignals, spin_until_shutdown
 from memory_node.sim.skills import SkillOutcome
 
 PARAMETERS: dict[str, tuple[Any, str]] = {
     "scene": ("small_home", "Scene file: a name under config/sim/scenes or a path (format: "
                             "memory_node/sim/README.md)."),
-    "robot": ("vega", "Robot the plans are for (only the Vega is simulated)."),
+    "robot": ("vega", "Robot the plans are for; only the Vega is simulated (any other is refused at start)."),
     "memory_node": ("/memory_node", "Fully qualified name of the memory node whose topics and services to use."),
     "camera_width": (320, "Head camera width in pixels (render time grows with it: ~35 ms at 320x240)."),
     "camera_height": (240, "Head camera height in pixels."),
@@ -51,6 +57,7 @@ PARAMETERS: dict[str, tuple[Any, str]] = {
 }
 
 
+SIMULATED_ROBOTS = ("vega",)  # memory_node/sim builds a Dexmate Vega; no G1 model is installable here
 NAVIGATE = "navigate_to"  # the Vega library's navigate skill (config/skills/vega.yaml)
 
 
@@ -173,36 +180,69 @@ class _LiveBridge(Node):
 
 
 def main(argv: list[str] | None = None) -> int:
+    signals = ShutdownSignals.install()  # rclpy's own handlers stay off (memory_node/ros/shutdown.py)
     argv = list(sys.argv if argv is None else argv)
-    rclpy.init(args=argv)
     ros_free = rclpy.utilities.remove_ros_args(argv)[1:]
     parser = argparse.ArgumentParser(prog="genesis_bridge", description=__doc__.split("\n\n")[0])
     parser.add_argument("--scenario", default="", help="play this scenario (name under config/scenarios or a path)")
     parser.add_argument("--out", default="", help="folder for rendered frames of a scenario run")
     args = parser.parse_args(ros_free)
+    rclpy.init(args=argv, signal_handler_options=SignalHandlerOptions.NO)
     live = _LiveBridge()
+    log = live.get_logger()
     p = live.p
-    memory = MemoryClient(node_name=p["memory_node"], namespace=_namespace_of(p["memory_node"]),
-                          client_name="genesis_bridge_client")
+    robot = str(p["robot"])
+    phase = "before the simulation was up"  # for the one line a signal leaves in the log
     try:
-        world = build_world(p["scene"], (int(p["camera_width"]), int(p["camera_height"])), bool(p["perceive_locks"]))
-        bridge = SimBridge(world, memory, robot=str(p["robot"]))
-        memory.wait_for_node(timeout=60)
-        bridge.publish_map()
-        if args.scenario:
-            from memory_node.ros.sim_scenario import print_report, run_scenario
-            from memory_node.sim.scenario import load_scenario
+        if robot not in SIMULATED_ROBOTS:
+            log.error(f"robot {robot!r} cannot be simulated: the bridge simulates only "
+                      f"{', '.join(SIMULATED_ROBOTS)}; exiting")
+            return 2
+        # the client's endpoints on this node: one node per process (see module docstring)
+        memory = MemoryClient(node_name=p["memory_node"], namespace=_namespace_of(p["memory_node"]), node=live)
+        # Until the simulation is up nothing is half-made on the ROS side that a signal could leave behind,
+        # so a signal ends the build (tens of seconds) at once instead of after it.
+        with signals.interruptible():
+            log.info(f"building scene {p['scene']} in Genesis on the CPU (the first build compiles kernels, "
+                     f"1-5 min; cached in ~/.cache afterwards)")
+            # the build touches no ROS entity: meanwhile the node is spun on a thread, so it answers
+            # parameter requests (`ros2 param get`) during the minute a cold build can take
+            during_build = rclpy.executors.SingleThreadedExecutor()
+            during_build.add_node(live)
+            spinner = ExecutorThread(during_build, name="spin_during_build")
+            try:
+                world = build_world(p["scene"], (int(p["camera_width"]), int(p["camera_height"])),
+                                    bool(p["perceive_locks"]))
+            finally:
+                with signals.shielded():  # joined whatever happens: the node is destroyed after
+                    spinner.stop()
+            bridge = SimBridge(world, memory, robot=robot)
+            memory.wait_for_node(timeout=60)
+            bridge.publish_map()
+            if args.scenario:
+                from memory_node.ros.sim_scenario import print_report, run_scenario
+                from memory_node.sim.scenario import load_scenario
 
-            report = run_scenario(load_scenario(args.scenario), bridge, out=Path(args.out) if args.out else None)
-            print_report([report])
-            return 0 if report.passed == len(report.outcomes) else 1
-        bridge.look(around=True)  # memory starts with the room the robot stands in
-        return _run_live(live, bridge)
+                scenario = load_scenario(args.scenario)
+                log.info(f"simulation ready: scene {p['scene']} built in {world.build_seconds:.1f} s, map "
+                         f"published; playing scenario {args.scenario} against {p['memory_node']}")
+                phase = f"during scenario {args.scenario}"
+                report = run_scenario(scenario, bridge, out=Path(args.out) if args.out else None)
+                print_report([report])
+                return 0 if report.passed == len(report.outcomes) else 1
+            graph = bridge.look(around=True)  # memory starts with the room the robot stands in
+        log.info(f"simulation ready: scene {p['scene']} built in {world.build_seconds:.1f} s; {robot} in "
+                 f"{graph.room or 'no room'}; map, pose, camera and a scene graph of {len(graph.entities)} "
+                 f"entities published to {p['memory_node']}"
+                 + ("; executing its plans" if p["execute_plans"] else ""))
+        return _run_live(live, bridge, signals)
+    except ShutdownRequested:
+        log.info(f"{signals.signal_name} {phase}: exiting")
+        return 0
     finally:
-        memory.close()
+        signals.ignore_further()
         live.destroy_node()
-        if rclpy.ok():
-            rclpy.shutdown()
+        rclpy.try_shutdown()
 
 
 def _namespace_of(node_fqn: str) -> str:
@@ -245,7 +285,7 @@ class PlanFollower:
                           + ("" if ok == len(msg.steps) else f" ({done[-1].message})"))
 
 
-def _run_live(live: _LiveBridge, bridge: SimBridge) -> int:
+def _run_live(live: _LiveBridge, bridge: SimBridge, signals: ShutdownSignals) -> int:
     lock = threading.Lock()  # the simulator is driven from one thread at a time
     p = live.p
     follower = PlanFollower(bridge, str(p["memory_node"]), lock, live.get_logger()) if p["execute_plans"] else None
@@ -265,15 +305,18 @@ def _run_live(live: _LiveBridge, bridge: SimBridge) -> int:
     if float(p["camera_rate"]) > 0:
         live.create_timer(1.0 / float(p["camera_rate"]), tick_camera)
     executor = rclpy.executors.SingleThreadedExecutor()
-    executor.add_node(live)
-    executor.add_node(bridge.memory.node)
+    executor.add_node(live)  # the memory client's endpoints are on it too
     try:
-        executor.spin()
-    except (KeyboardInterrupt, rclpy.executors.ExternalShutdownException):
+        spin_until_shutdown(executor, signals)
+        if signals.requested:
+            live.get_logger().info(f"{signals.signal_name}: shutting down")
+    except rclpy.executors.ExternalShutdownException:
         pass
     finally:
+        signals.ignore_further()
         if follower is not None:
-            follower.stop()
+            follower.stop()  # joined before main() destroys the node it publishes on
+        executor.shutdown(timeout_sec=0)
     return 0
 
 

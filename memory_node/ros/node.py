@@ -30,6 +30,7 @@ from rcl_interfaces.msg import ParameterDescriptor
 from rclpy.executors import ExternalShutdownException, SingleThreadedExecutor
 from rclpy.node import Node
 from rclpy.qos import DurabilityPolicy, HistoryPolicy, QoSProfile, ReliabilityPolicy
+from rclpy.signals import SignalHandlerOptions
 from sensor_msgs.msg import CameraInfo, CompressedImage, Image
 from visualization_msgs.msg import Marker, MarkerArray
 
@@ -46,6 +47,7 @@ from memory_node.planning.llm import LlmAccount, LlmConfig, LlmPlanner, LlmStats
 from memory_node.planning.dispatch import plan_request
 from memory_node.planning.skills import SkillLibrary, default_library_path
 from memory_node.ros import conversions as conv
+from memory_node.ros.shutdown import ExecutorThread, ShutdownSignals, spin_until_shutdown
 from memory_node.srv import Ask, Forget, GetSceneGraph, PlanTask, Query, Sync
 
 INPUTS = ("scene_graphs", "skill_feedback", "utterances", "images", "depth", "camera_info", "maps", "poses",
@@ -109,6 +111,8 @@ def default_database_path(robot: str) -> Path:
 class MemoryNode(Node):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__("memory_node", **kwargs)
+        self.stopping = threading.Event()  # set at shutdown: ~/sync stops waiting
+        self._destroyed = False
         for name, (default, description) in PARAMETERS.items():
             self.declare_parameter(name, default, ParameterDescriptor(description=description))
         p = {name: self.get_parameter(name).value for name in PARAMETERS}
@@ -457,7 +461,7 @@ class MemoryNode(Node):
             while True:
                 reached = all(self.ingested[k] >= v for k, v in wanted.items())
                 remaining = deadline - time.monotonic()
-                if reached or remaining <= 0:
+                if reached or remaining <= 0 or self.stopping.is_set():
                     break
                 self._counts_changed.wait(timeout=min(remaining, 0.1))
             response.reached = reached
@@ -512,43 +516,69 @@ class MemoryNode(Node):
                 out.markers.append(m)
         return out
 
-    def destroy_node(self) -> None:
-        for companion in self.companions:
-            companion.destroy_node()
-        if self.reader is not None:
-            self.reader.close()
+    def destroy_node(self, companions: bool = True) -> None:
+        """Idempotent. ``companions=False`` when a companion's thread could not be joined: its node and the
+        LLM reader it uses are then left to the process exit rather than destroyed under a callback."""
+        if self._destroyed:
+            return
+        self._destroyed = True
+        self.stopping.set()
+        if companions:
+            for companion in self.companions:
+                companion.destroy_node()
+            if self.reader is not None:
+                self.reader.close()
         self.store.close()
         super().destroy_node()
 
 
-def _spin_until_shutdown(executor: SingleThreadedExecutor) -> None:
-    try:
-        executor.spin()
-    except (ExternalShutdownException, KeyboardInterrupt):
-        pass  # the process is shutting down; main() cleans up
+def main(args: list[str] | None = None) -> int:
+    """Serve until SIGINT or SIGTERM, then stop cleanly and return 0, whenever the signal came.
 
-
-def main(args: list[str] | None = None) -> None:
-    rclpy.init(args=args)
-    node = None
+    Order of clean-up: the companions' executor threads are stopped and joined, then the main executor,
+    then the nodes are destroyed (the store closed) and the context shut down; signals meanwhile are
+    ignored (memory_node/ros/shutdown.py says why rclpy's own handlers are not used)."""
+    signals = ShutdownSignals.install()
+    log = rclpy.logging.get_logger("memory_node")
+    if signals.requested:  # during the imports: nothing to clean up yet
+        signals.ignore_further()
+        log.info(f"{signals.signal_name} during start-up: exiting before serving")
+        return 0
+    rclpy.init(args=args, signal_handler_options=SignalHandlerOptions.NO)
+    node: MemoryNode | None = None
+    executor: SingleThreadedExecutor | None = None
+    threads: list[ExecutorThread] = []
     try:
         node = MemoryNode()
+        log = node.get_logger()
+        if signals.requested:
+            log.info(f"{signals.signal_name} during start-up: exiting before serving")
+            return 0
         for companion in node.companions:  # each on its own executor and thread (see module docstring)
             companion_executor = SingleThreadedExecutor()
             companion_executor.add_node(companion)
-            threading.Thread(target=_spin_until_shutdown, args=(companion_executor,), name=companion.get_name(),
-                             daemon=True).start()
+            threads.append(ExecutorThread(companion_executor, name=companion.get_name()))
         executor = SingleThreadedExecutor()
         executor.add_node(node)
-        executor.spin()
-    except (KeyboardInterrupt, ExternalShutdownException):
-        pass
+        spin_until_shutdown(executor, signals)
+        if signals.requested:
+            log.info(f"{signals.signal_name}: shutting down")
+        return 0
+    except ExternalShutdownException:
+        return 0
     finally:
+        signals.ignore_further()
         if node is not None:
-            node.destroy_node()
-        if rclpy.ok():
-            rclpy.shutdown()
+            node.stopping.set()  # a ~/sync waiting for counts returns now instead of at its timeout
+        stuck = [t for t in threads if not t.stop()]
+        if stuck:
+            log.warning(f"{len(stuck)} companion thread(s) still in a callback after 5 s; left to the exit")
+        if executor is not None:
+            executor.shutdown(timeout_sec=0)
+        if node is not None:
+            node.destroy_node(companions=not stuck)
+        rclpy.try_shutdown()
 
 
 if __name__ == "__main__":
-    main()
+    raise SystemExit(main())

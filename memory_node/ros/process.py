@@ -36,7 +36,11 @@ def node_command(robot: str = "vega", namespace: str = "", **overrides: Any) -> 
 
 def _die_with_parent() -> None:
     """Linux: SIGINT the node if the process that started it dies, so a crashed test or demo leaves no
-    orphan node answering the next run's calls under the same name."""
+    orphan node answering the next run's calls under the same name. Also blocks SIGINT/SIGTERM across the
+    exec, as the executable's shebang does a moment later: a stop() right after start is then kept
+    pending until the node's own handlers take it (memory_node/ros/shutdown.py), not lost in the
+    microseconds before ``env`` blocks it."""
+    signal.pthread_sigmask(signal.SIG_BLOCK, (signal.SIGINT, signal.SIGTERM))
     try:
         import ctypes
 

@@ -1,7 +1,13 @@
 """Launch files: `ros2 launch` cannot be installed here (launch/launch_ros have no wheels), so these check
-statically what a robot's `ros2 launch memory_node <robot>.launch.py` would rely on."""
+statically what a robot's `ros2 launch memory_node <robot>.launch.py` would rely on, and evaluate the
+descriptions against small stand-ins for the launch classes they use (``evaluate``): which nodes they start,
+with which parameters, for which arguments."""
 
 import ast
+import importlib.util
+import os
+import sys
+import types
 from pathlib import Path
 
 import pytest
@@ -64,9 +70,8 @@ def test_sim_launch_starts_the_node_and_the_bridge_with_declared_parameters():
     tree = ast.parse((LAUNCH / "sim.launch.py").read_text())
     (bridge,) = _calls(tree, "Node")
     assert _kw(bridge, "executable").value == "genesis_bridge"
-    assert "generate_launch_description(robot=\"vega\")" in (LAUNCH / "sim.launch.py").read_text()
     declared = {c.args[0].value for c in _calls(tree, "DeclareLaunchArgument")}
-    assert declared == {"scene", "scenario"}
+    assert declared == {"scene", "scenario"}  # and robot, namespace, params_file, database_path from memory.launch
     # the parameters it passes are ones the bridge declares, and the executable is installed
     passed = {k.value for k in _kw(bridge, "parameters").elts[0].keys}
     pytest.importorskip("memory_node.msg", reason="needs the colcon build (scripts/test.sh)")
@@ -75,3 +80,149 @@ def test_sim_launch_starts_the_node_and_the_bridge_with_declared_parameters():
     assert passed - {"use_sim_time"} <= set(PARAMETERS)
     assert "scripts/genesis_bridge" in (ROOT / "CMakeLists.txt").read_text()
     assert (ROOT / "scripts" / "genesis_bridge").stat().st_mode & 0o111
+
+
+# ---- the descriptions evaluated against stand-ins of the launch API they use ------------------------------
+
+class _Context:
+    def __init__(self, configurations):
+        self.launch_configurations = dict(configurations)
+
+
+class _LaunchConfiguration:
+    def __init__(self, name):
+        self.name = name
+
+    def perform(self, context):
+        return context.launch_configurations[self.name]  # KeyError = an argument the file never declared
+
+
+class _FindPackageShare:
+    def __init__(self, package):
+        self.package = package
+
+    def perform(self, context):
+        return f"/opt/ros/share/{self.package}"
+
+
+class _Record:
+    """DeclareLaunchArgument, OpaqueFunction, Node: keep what they were given."""
+
+    def __init__(self, *args, **kwargs):
+        self.args, self.kwargs = args, kwargs
+
+
+class _LaunchDescription:
+    def __init__(self, entities):
+        self.entities = list(entities)
+
+
+def _stub_modules():
+    mods = {name: types.ModuleType(name) for name in
+            ("launch", "launch.actions", "launch.substitutions", "launch_ros", "launch_ros.actions",
+             "launch_ros.substitutions")}
+    mods["launch"].LaunchDescription = _LaunchDescription
+    mods["launch.actions"].DeclareLaunchArgument = type("DeclareLaunchArgument", (_Record,), {})
+    mods["launch.actions"].OpaqueFunction = type("OpaqueFunction", (_Record,), {})
+    mods["launch.substitutions"].LaunchConfiguration = _LaunchConfiguration
+    mods["launch_ros.actions"].Node = type("Node", (_Record,), {})
+    mods["launch_ros.substitutions"].FindPackageShare = _FindPackageShare
+    return mods
+
+
+def evaluate(monkeypatch, launch_file, **arguments):
+    """The nodes ``ros2 launch memory_node <launch_file> name:=value ...`` would start: declared defaults,
+    then the given arguments, then each OpaqueFunction in order. Returns {executable: node kwargs}."""
+    for name, module in _stub_modules().items():
+        monkeypatch.setitem(sys.modules, name, module)
+    spec = importlib.util.spec_from_file_location(f"launch_under_test_{launch_file}", LAUNCH / launch_file)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    description = module.generate_launch_description()
+    configurations = {}
+    for entity in description.entities:
+        if type(entity).__name__ == "DeclareLaunchArgument":
+            configurations[entity.args[0]] = entity.kwargs["default_value"]
+    configurations.update(arguments)
+    context = _Context(configurations)
+    nodes = {}
+    for entity in description.entities:
+        if type(entity).__name__ == "OpaqueFunction":
+            for action in entity.kwargs["function"](context):
+                nodes[action.kwargs["executable"]] = action.kwargs
+    return nodes
+
+
+def _overrides(node):
+    """The parameter dict after the params file (what the launch file itself sets)."""
+    params_file, overrides = node["parameters"]
+    return params_file, overrides
+
+
+@pytest.fixture
+def ros_home(tmp_path, monkeypatch):
+    monkeypatch.setenv("ROS_HOME", str(tmp_path / "ros_home"))
+    return tmp_path / "ros_home"
+
+
+@pytest.mark.parametrize("robot", ["vega", "g1"])
+def test_robot_launch_leaves_the_database_to_the_params_file(monkeypatch, ros_home, robot):
+    nodes = evaluate(monkeypatch, f"{robot}.launch.py")
+    params_file, overrides = _overrides(nodes["memory_node"])
+    assert params_file == f"/opt/ros/share/memory_node/config/{robot}.yaml"
+    assert overrides == {"use_sim_time": False}  # database '' in the params file: $ROS_HOME/memory_node/<robot>.db
+    nodes = evaluate(monkeypatch, f"{robot}.launch.py", use_sim_time="true", database_path="/data/m.db")
+    assert _overrides(nodes["memory_node"])[1] == {"use_sim_time": True, "database_path": "/data/m.db"}
+
+
+def test_sim_launch_has_a_database_of_its_own(monkeypatch, ros_home):
+    nodes = evaluate(monkeypatch, "sim.launch.py")
+    params_file, overrides = _overrides(nodes["memory_node"])
+    assert params_file.endswith("/config/vega.yaml")
+    db = overrides["database_path"]
+    assert db == str(ros_home / "memory_node" / "sim_small_home.db")
+    assert Path(db).name != "vega.db"  # never the robot's own memory
+    scene = evaluate(monkeypatch, "sim.launch.py", scene="TestScene1")
+    assert _overrides(scene["memory_node"])[1]["database_path"] == str(ros_home / "memory_node" / "sim_TestScene1.db")
+    mine = evaluate(monkeypatch, "sim.launch.py", scene="/homes/my_flat.yaml")
+    assert _overrides(mine["memory_node"])[1]["database_path"] == str(ros_home / "memory_node" / "sim_my_flat.db")
+    # a scenario starts from an empty memory: a fresh file each run, outside ROS_HOME
+    first = _overrides(evaluate(monkeypatch, "sim.launch.py", scenario="moved_twice")["memory_node"])[1]
+    second = _overrides(evaluate(monkeypatch, "sim.launch.py", scenario="moved_twice")["memory_node"])[1]
+    assert first["database_path"] != second["database_path"]
+    assert not first["database_path"].startswith(str(ros_home))
+    assert not os.path.exists(first["database_path"])  # the node creates it
+    # the user's choice wins
+    given = evaluate(monkeypatch, "sim.launch.py", database_path="/data/sim.db", scenario="moved_twice")
+    assert _overrides(given["memory_node"])[1]["database_path"] == "/data/sim.db"
+
+
+def test_sim_launch_names_one_bridge_node_and_passes_robot_and_memory(monkeypatch, ros_home):
+    nodes = evaluate(monkeypatch, "sim.launch.py", namespace="/sim1")
+    bridge = nodes["genesis_bridge"]
+    assert bridge["name"] == "genesis_bridge"
+    (params,) = bridge["parameters"]
+    assert params == {"scene": "small_home", "memory_node": "/sim1/memory_node", "robot": "vega",
+                      "use_sim_time": False}
+    assert bridge["arguments"] == []
+    assert float(bridge["sigterm_timeout"]) >= 20  # Genesis writes its kernel cache at exit (5-6 s here)
+    assert evaluate(monkeypatch, "sim.launch.py", scenario="locked_cabinet")["genesis_bridge"]["arguments"] == \
+        ["--scenario", "locked_cabinet"]
+    # the bridge puts the memory client's endpoints on its own node, so launch's __node:=genesis_bridge
+    # names one node (checked on the running process in test/ros/test_bridge_process.py)
+    src = (ROOT / "memory_node" / "ros" / "genesis_bridge.py").read_text()
+    assert "node=live" in src
+
+
+def test_sim_launch_runs_on_wall_time_and_refuses_sim_time(monkeypatch, ros_home):
+    nodes = evaluate(monkeypatch, "sim.launch.py")
+    assert _overrides(nodes["memory_node"])[1]["use_sim_time"] is False
+    assert nodes["genesis_bridge"]["parameters"][0]["use_sim_time"] is False
+    with pytest.raises(RuntimeError, match="use_sim_time is not supported.*no /clock"):
+        evaluate(monkeypatch, "sim.launch.py", use_sim_time="true")
+    assert evaluate(monkeypatch, "sim.launch.py", use_sim_time="false")  # said explicitly: fine
+
+
+def test_sim_launch_refuses_a_robot_it_cannot_simulate(monkeypatch, ros_home):
+    with pytest.raises(RuntimeError, match=r"robot:=g1 cannot be simulated.*only vega.*g1.launch.py"):
+        evaluate(monkeypatch, "sim.launch.py", robot="g1")

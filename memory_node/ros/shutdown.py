@@ -1,0 +1,165 @@
+"""SIGINT and SIGTERM as a shutdown request, for the node's and the bridge's ``main()``.
+
+Why not rclpy's own handlers: on SIGINT they shut the ROS context down from under whatever the main thread
+is doing and raise ``KeyboardInterrupt`` wherever it happens to be. Measured on this package: a Ctrl-C in
+the middle of node construction ended in ``RCLError ... context is invalid``, a second one during clean-up
+in ``KeyboardInterrupt`` inside ``destroy_node()`` / ``store.close()`` or "terminate called without an
+active exception", and one during the imports was lost. Here a signal only sets a flag (nothing is
+interrupted halfway); the main loop polls it, and clean-up runs once, in order, with further signals
+ignored. ``main()`` passes ``SignalHandlerOptions.NO`` to ``rclpy.init`` so rclpy installs none of its own.
+
+The executables' shebang (``env --block-signal=INT,TERM``) starts Python with both signals blocked, so one
+that arrives while Python starts and imports is kept pending until :meth:`ShutdownSignals.install`
+unblocks it, and is then seen as a request like any other.
+
+This module imports nothing heavy (no rclpy): the entry scripts install the handlers before anything else.
+"""
+
+from __future__ import annotations
+
+import signal
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+
+class ShutdownRequested(BaseException):
+    """Raised by the handler inside :meth:`ShutdownSignals.interruptible` (a BaseException, like
+    KeyboardInterrupt, so that library code catching ``Exception`` does not swallow it)."""
+
+
+class ShutdownSignals:
+    """Process-wide: the first SIGINT/SIGTERM is recorded as the shutdown request; later ones are ignored
+    (clean-up must not be interrupted)."""
+
+    _installed: ShutdownSignals | None = None
+
+    def __init__(self) -> None:
+        self.signal_name = ""          # name of the first signal received, '' = none yet
+        self.count = 0                 # signals handled: 1 once shutdown is requested (later ones ignored)
+        self._interruptible = 0        # > 0: inside interruptible(), the first signal raises there
+
+    @classmethod
+    def install(cls) -> ShutdownSignals:
+        """Install the handlers (once; later calls return the same object) and unblock the signals.
+
+        Only the main thread may install signal handlers; called from another thread (a test calling
+        ``main()`` on a thread) this returns an object that never sees a signal."""
+        if cls._installed is not None:
+            return cls._installed
+        signals = cls()
+        if threading.current_thread() is not threading.main_thread():
+            return signals
+        for signum in SIGNALS:
+            signal.signal(signum, signals._handle)
+        cls._installed = signals
+        # a signal kept pending since exec (see module docstring) is delivered now, to _handle
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, SIGNALS)
+        return signals
+
+    @property
+    def requested(self) -> bool:
+        return self.count > 0
+
+    @contextmanager
+    def interruptible(self) -> Iterator[None]:
+        """Within this block a signal raises :class:`ShutdownRequested` at once, for long start-up steps
+        (imports, building the simulated scene) after which the caller destroys its node and exits anyway,
+        with no other thread using it; one that came earlier raises on entry."""
+        self._interruptible += 1
+        try:
+            if self.requested:
+                raise ShutdownRequested(self.signal_name)
+            yield
+        finally:
+            self._interruptible -= 1
+
+    @contextmanager
+    def shielded(self) -> Iterator[None]:
+        """Within an interruptible block, a step a signal must not cut short (joining a thread): a signal
+        meanwhile is only recorded, and the code after the block sees ``requested``."""
+        saved, self._interruptible = self._interruptible, 0
+        try:
+            yield
+        finally:
+            self._interruptible = saved
+
+    def ignore_further(self) -> None:
+        """Call when clean-up begins, from ordinary code (not a handler): from then on the kernel ignores
+        both signals. Needed because at exit Python puts back the default action of every signal it has
+        a handler for (measured: a second Ctrl-C during the interpreter's finalization killed the process,
+        status -2), while it leaves an ignored one ignored."""
+        try:
+            for signum in SIGNALS:
+                signal.signal(signum, signal.SIG_IGN)
+            for _ in range(2):  # a signal caught just before the switch is checked in this loop...
+                pass
+        except OSError:  # ...and reported as "Signal N ignored due to race condition": ignored it is
+            pass
+
+    def _handle(self, signum: int, frame: Any) -> None:
+        # Runs in the main thread between two bytecodes: record, and raise only where asked to. No locks
+        # here: the main thread may hold one at the moment it is interrupted.
+        self.count += 1
+        if self.count == 1:
+            self.signal_name = signal.Signals(signum).name
+            if self._interruptible > 0:
+                raise ShutdownRequested(self.signal_name)
+
+
+def spin_until_shutdown(executor: Any, signals: ShutdownSignals, period: float = 0.1) -> None:
+    """Spin ``executor`` in the calling (main) thread until a shutdown request or the context ends.
+
+    The wait is bounded by ``period`` because a Python signal handler runs only once the main thread is
+    back in Python: a signal is acted on within ``period`` seconds."""
+    while not signals.requested and executor.context.ok():
+        executor.spin_once(timeout_sec=period)
+
+
+class ExecutorThread:
+    """An executor spun on a thread of its own until :meth:`stop`, which joins the thread, so the nodes it
+    serves can be destroyed afterwards with nothing running in them."""
+
+    def __init__(self, executor: Any, name: str, period: float = 0.1) -> None:
+        self.executor = executor
+        self._period = period
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name=name, daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        while not self._stop.is_set() and self.executor.context.ok():
+            try:
+                self.executor.spin_once(timeout_sec=self._period)
+            except Exception:  # noqa: BLE001 - only ever seen once the context is going away
+                if self._stop.is_set() or not self.executor.context.ok():
+                    return
+                raise
+
+    def stop(self, timeout: float = 5.0) -> bool:
+        """Stop spinning and join; False if a callback still runs after ``timeout`` seconds (then its node
+        must not be destroyed)."""
+        self._stop.set()
+        self._thread.join(timeout=timeout)
+        if self._thread.is_alive():
+            return False
+        for node in self.executor.get_nodes():  # free to join another executor afterwards
+            self.executor.remove_node(node)
+        self.executor.shutdown(timeout_sec=0)
+        return True
+
+
+def startup_interrupted(logger_name: str, signals: ShutdownSignals) -> int:
+    """The one log line and exit status (0) of a process stopped before rclpy was even imported, in the
+    format of ROS's console output (rclpy's logger may be half imported at this point)."""
+    import sys
+
+    signals.ignore_further()
+    sys.stderr.write(f"[INFO] [{time.time():.9f}] [{logger_name}]: {signals.signal_name} during start-up: "
+                     f"exiting before serving\n")
+    sys.stderr.flush()
+    return 0
