@@ -167,7 +167,8 @@ class Grounder:
             if not last:
                 return Grounding(ref, "none", [], problem="I do not know which kind of thing you mean by 'one'")
             ref = ref.model_copy(update={"head": last[0].label, "pronoun": ""})
-        if ref.purpose and (not ref.head or ref.head in ("something", "anything", "thing", "stuff")):
+        if ref.purpose and (not ref.head or ref.head in ("something", "anything", "thing", "stuff", "somewhere",
+                                                         "anywhere", "place")):
             return self._by_purpose(ref, want)
         cands, how = self._kind(ref)
         if not cands:

@@ -141,6 +141,14 @@ def _resolve_pronouns(req: Request, doc: Any) -> None:
                 named.anchor = Anchor(relation=place[0], ref=place[1])  # type: ignore[arg-type]
         req.objects[k] = named
         req.notes.append(f"{ref.pronoun!r} = {named.text!r}, said before")
+    if req.intent in (Intent.fetch, Intent.put) and req.destination is None and req.recipient in ("", "speaker") \
+            and any(_low(t) == "there" and t.dep_ == "advmod" for t in doc):
+        places = [p for t in doc if t.dep_ in ("prep", "dative") and _low(t) in ("to", "into", "in")
+                  for p in t.children if p.dep_ == "pobj"]
+        if places:  # "the radio should go to the kitchen, can you take it there?"
+            clause = _Clause(places[0].sent, req.text)
+            req.recipient = clause._object(places[0]).words()
+            req.notes.append(f"'there' = {req.recipient!r}, said before")
     if req.recipient in ("him", "her", "them"):
         people = [t for t in doc if t.pos_ == "PROPN" and t.dep_ in ("nsubj", "dobj", "pobj", "dative")]
         if people:
@@ -242,7 +250,8 @@ class _Clause:
             return first  # "have a look for the lime, would you?"
         if first.dep_ in ("aux", "auxpass") or first.tag_ == "MD":
             return None
-        if (_low(first) in lx.COMMAND_VERBS or _lemma(first) in lx.COMMAND_VERBS) and first.tag_ not in ("VB",) \
+        if (_low(first) in lx.COMMAND_VERBS or _lemma(first) in lx.COMMAND_VERBS) and \
+                (first.tag_ not in ("VB",) or first.dep_ != "ROOT") \
                 and toks[1].pos_ in ("DET", "ADP", "PRON", "NOUN", "ADJ", "PROPN", "NUM", "ADV", "PART"):
             return first
         return None
@@ -531,8 +540,14 @@ class _Clause:
             if glued in lx.USABLE_WORDS and glued not in lx.STATE_WORDS:
                 return self._req(Kind.question, Intent.usable, objects=things)
             return self._req(Kind.question, Intent.state, objects=things, state=lx.STATE_WORDS[glued])
+        if subj == "there":
+            place = [t for t in root.subtree if _low(t) in ("somewhere", "anywhere") and t.head.pos_ == "VERB"]
+            if place:  # "is there somewhere I can wash my hands?": a place with that use
+                use = place[0].head
+                obj = ObjectRef(text=" ".join(t.text for t in use.subtree), head="somewhere", purpose=_lemma(use))
+                return self._req(Kind.question, Intent.exists, objects=[obj])
         # "is there any milk (in the fridge)", "are there apples", "do we have milk", "have you seen my keys"
-        if subj == "there" or (lemma in ("have", "got", "own") and subj in ("we", "you", "i")) or \
+        if subj == "there" or (lemma in ("have", "got", "own", "get") and subj in ("we", "you", "i")) or \
                 (lemma in lx.SEE_VERBS and subj == "you"):
             place = self._place_of(root)
             if place is not None and things and things[0].anchor is None and \
@@ -972,7 +987,10 @@ class _Clause:
     def _things(self, verb: Any, exclude: set[Any] | None = None) -> list[ObjectRef]:
         """The things a clause is about: the verb's objects, else its subject, with "and" conjuncts."""
         skip = {t.i for t in (exclude or set()) if t is not None} | getattr(self, "_skip_tokens", set())
-        heads = []
+        heads = [c for c in verb.children if _low(c) in ("somewhere", "anywhere", "something", "anything")
+                 and any(g.dep_ in ("relcl", "acl") for g in c.children) and c.i not in skip]
+        if heads:
+            return [self._object(heads[0])]
         for dep in (("dobj", "attr", "oprd"), ("nsubj", "nsubjpass"), ("pobj",)):
             for c in verb.children:
                 if c.i in skip or (c.dep_ in ("oprd", "attr") and c.pos_ == "ADJ"):
@@ -1020,7 +1038,9 @@ class _Clause:
                 if v is None:
                     continue
                 for c in v.children:
-                    if c.dep_ == "conj" and c.pos_ in ("NOUN", "PROPN") and c.i > heads[-1].i and \
+                    after_and = c.i > 0 and any(_low(x) == "and" for x in self.sent.doc[heads[-1].i:c.i])
+                    if (c.dep_ == "conj" or (after_and and c.dep_ in ("punct", "npadvmod", "dep", "dobj"))) and \
+                            c.pos_ in ("NOUN", "PROPN") and c.i > heads[-1].i and \
                             all(c.i != h.i for h in heads) and not any(c.i == x.i for h in heads for x in h.conjuncts):
                         heads.append(c)
         if not heads:
@@ -1040,6 +1060,8 @@ class _Clause:
         a noun "use"), the words after a determiner or possessive up to the next verb are the thing."""
         toks = [t for t in verb.subtree]
         for k, t in enumerate(toks):
+            if t.head.dep_ == "pobj" or (t.dep_ == "pobj"):
+                continue  # a noun phrase inside a prepositional phrase is a place, not the thing
             if t.dep_ in ("det", "poss") or _low(t) in ("the", "my", "our", "a", "an", "your"):
                 run = []
                 for u in toks[k + 1:]:

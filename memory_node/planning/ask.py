@@ -37,7 +37,7 @@ def where(ctx: Context) -> Answer:
     every one of them for a plural ("where are the forks"); places with a use ("where can I wash")."""
     req = ctx.request
     ref = first_object(ctx)
-    if ref is not None and ref.purpose and not ref.head:
+    if ref is not None and ref.purpose and ref.head in ("", "somewhere", "anywhere", "place"):
         return _places_for(ctx, ref)
     if req.time is not None and (req.time.clause or req.time.moment in ("original", "previous") or
                                  req.time.ago_s is not None or req.time.day or req.time.part_of_day):
@@ -209,6 +209,8 @@ def exists(ctx: Context) -> Answer:
     ref = first_object(ctx)
     if ref is None:
         return Answer(success=False, answer="I did not catch what you are looking for.", error="no object")
+    if ref.purpose and ref.head in ("somewhere", "anywhere", "place", ""):
+        return _places_for(ctx, ref)  # "is there somewhere I can wash my hands?"
     g = ctx.ground(ref, "all")
     if g.status == "none":
         where = f" {ref.anchor.relation.replace('_', ' ')} the {ref.anchor.ref.noun()}" if ref.anchor else ""
