@@ -109,11 +109,6 @@ _WALK = 16
 # ---- text -----------------------------------------------------------------------------------------
 
 
-def words(text: str) -> list[str]:
-    """Lower-case words in order; a hyphen separates (FTS5's tokenizer splits there too)."""
-    return tokens(text, join_hyphens=False)
-
-
 def id_tokens(text: str) -> set[str]:
     """What in the text could be a record id (ids are letters, digits and ``_ . : / -``)."""
     return {t.strip(".:/-") for t in re.findall(r"[A-Za-z0-9_.:/\-]+", text)} - {""}
@@ -122,7 +117,7 @@ def id_tokens(text: str) -> set[str]:
 def label_candidates(text: str, max_words: int = 3) -> set[str]:
     """Labels the text may name: runs of up to ``max_words`` words joined the way labels are normalised,
     so "coffee table" names ``coffeetable``; runs made only of stop words name nothing."""
-    ws = words(text)
+    ws = tokens(text, join_hyphens=False)  # a hyphen separates, as in FTS5's tokenizer
     out: set[str] = set()
     for n in range(1, max_words + 1):
         for i in range(len(ws) - n + 1):
@@ -136,7 +131,7 @@ def label_candidates(text: str, max_words: int = 3) -> set[str]:
 def _terms(text: str) -> list[str]:
     """The words lexical matching uses: content words of three or more characters (trigram tokens need
     three; shorter words are left to the exact stage)."""
-    return [w for w in dict.fromkeys(words(text)) if len(w) >= 3 and w not in STOPWORDS]
+    return [w for w in dict.fromkeys(tokens(text, join_hyphens=False)) if len(w) >= 3 and w not in STOPWORDS]
 
 
 def fts_query(text: str) -> str | None:
