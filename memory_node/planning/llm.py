@@ -66,7 +66,7 @@ from ..core.store import MemoryStore
 from ..language.conversation import Conversation
 from ..language.request import Request
 from . import llm_request
-from .dispatch import answer_question, known_people, plan_request
+from .dispatch import answer_question, plan_request
 from .llm_tools import DATA_NOTE, MemoryTools, dump_result, quote
 from .phrasing import step_text
 from .skills import SkillLibrary
@@ -684,8 +684,8 @@ class LlmPlanner:
         client = self._client_or_reason()
         if len(" ".join(text.split())) > llm_request.MAX_UTTERANCE_CHARS:
             raise _Fallback(f"utterance longer than {llm_request.MAX_UTTERANCE_CHARS} characters: not sent")
-        with store.snapshot():
-            people = sorted(known_people(store))
+        with store.snapshot():  # names only: the model writes what was said, ids come from grounding
+            people = sorted({e.name for e in store.entities(label="person", include_absent=True) if e.name})
         kind = self.response_format
         req = _Request(client, self.config, account, llm_request.messages(text, speaker, people, kind))
         try:

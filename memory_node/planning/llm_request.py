@@ -202,16 +202,19 @@ def json_reply(content: str | None) -> dict[str, Any]:
     if not content or not content.strip():
         raise RequestRejected("malformed output: an empty reply, not a JSON request")
     text = content.strip()
-    fenced = re.search(r"```(?:json)?\s*(\{.*\})\s*```", text, re.S)
-    if fenced:
-        text = fenced.group(1)
-    start, end = text.find("{"), text.rfind("}")
-    if start < 0 or end <= start:
-        raise RequestRejected("malformed output: the reply is not JSON")
     try:
-        value = json.loads(text[start:end + 1])
-    except json.JSONDecodeError as e:
-        raise RequestRejected(f"malformed output: the reply is not JSON ({e.msg})") from None
+        value = json.loads(text)
+    except json.JSONDecodeError:
+        fenced = re.search(r"```(?:json)?\s*(\{.*\})\s*```", text, re.S)
+        if fenced:
+            text = fenced.group(1)
+        start, end = text.find("{"), text.rfind("}")
+        if start < 0 or end <= start:
+            raise RequestRejected("malformed output: the reply is not JSON") from None
+        try:
+            value = json.loads(text[start:end + 1])
+        except json.JSONDecodeError as e:
+            raise RequestRejected(f"malformed output: the reply is not JSON ({e.msg})") from None
     if not isinstance(value, dict):
         raise RequestRejected("malformed output: the reply is not a JSON object")
     return value
