@@ -223,9 +223,11 @@ class Grounder:
         "which one?" then helps nobody; any of them is what was meant."""
         first = cands[0].entity
         where = self._support(first.id)
+        said = _TELLING_ATTRIBUTES
         return bool(where) and all(c.entity.label == first.label and self._support(c.entity.id) == where and
-                                   c.entity.attributes == first.attributes and c.entity.name == first.name
-                                   and c.entity.present for c in cands)
+                                   {k: v for k, v in c.entity.attributes.items() if k in said} ==
+                                   {k: v for k, v in first.attributes.items() if k in said}
+                                   and c.entity.name == first.name and c.entity.present for c in cands)
 
     def unusable(self, ent_id: str) -> str:
         """Why memory says a thing cannot be used now ("" when nothing is recorded against it)."""
@@ -262,11 +264,18 @@ class Grounder:
             return [], ""
         keys = {key(" ".join(noun_words[i:])): len(noun_words) - i for i in range(len(noun_words))}
         keys.update({norm(" ".join(noun_words[i:])): len(noun_words) - i for i in range(len(noun_words))})
+        # the words as said, too: the tagger's lemma can differ from a label ("khakis" -> khaki, "specimen" ->
+        # speciman), so the surface form of the phrase is matched as well
+        said = words(ref.text)
+        for i in range(len(said)):
+            keys.setdefault(norm(" ".join(said[i:])), len(said) - i)
+            keys.setdefault(key(" ".join(said[i:])), len(said) - i)
         exact: list[Candidate] = []
         for ent in self._pool():
             for field_name, base, value in (("id", 3.0, ent.id), ("name", 2.0, ent.name), ("label", 1.0, ent.label)):
-                k = norm(value) if value else ""
-                if k and k in keys:
+                # labels are sometimes plural ("cutlets", "slippers"): compare singular to singular too
+                k = next((x for x in ((norm(value), key(value)) if value else ()) if x in keys), "")
+                if k:
                     span = keys[k]
                     exact.append(Candidate(entity=ent, score=base + 0.5 * (span - 1),
                                            reasons=(f"{field_name} {value}",)))
@@ -496,6 +505,8 @@ def _event_matches(ev: Event, verb: str, actor: str, moving: bool) -> bool:
 
 Want = Literal["one", "any", "all"]
 SIMILAR_MIN_COSINE = 0.78
+# attributes a person would tell two things apart by (a size in centimetres is not one of them)
+_TELLING_ATTRIBUTES = frozenset({"color", "colour", "material", "brand", "pattern", "shape", "owner", "label_text"})
 _COLOURS = frozenset("""red orange yellow green blue purple violet pink brown black white grey gray silver gold
 beige cream navy teal turquoise maroon""".split())
 

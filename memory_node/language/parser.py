@@ -94,6 +94,9 @@ def parse(text: str, names: tuple[str, ...] | frozenset[str] = ()) -> Request:
     if not raw:
         return Request(text=text, kind=Kind.statement, intent=Intent.unknown, notes=["empty text"])
     t = normalise(raw)
+    ids = _ID_RE.findall(t)
+    if ids:
+        t = _ID_RE.sub(ID_PLACEHOLDER, t)
     if names:
         known = {n.lower() for n in names if n}
         t = re.sub(r"\b[a-z][a-z\-]*\b", lambda m: m.group(0).capitalize() if m.group(0) in known else m.group(0), t)
@@ -112,7 +115,31 @@ def parse(text: str, names: tuple[str, ...] | frozenset[str] = ()) -> Request:
         _resolve_pronouns(best, doc)
     except Exception as e:  # noqa: BLE001 - the request stands without it
         log.warning("pronouns of %r: %s", raw[:200], e)
+    if ids:
+        _restore_ids(best, ids)
     return best
+
+
+_ID_RE = re.compile(r"\b[A-Za-z][A-Za-z0-9]*(?:[_:][A-Za-z0-9]+)+\b")  # cabinet_399, sg-1:obj_2
+ID_PLACEHOLDER = "item"  # a plain count noun the tagger reads as a noun wherever it stands
+
+
+def _restore_ids(req: Request, ids: list[str]) -> None:
+    """Put the memory ids a client wrote back into the phrases that stood for them, in order."""
+    queue = list(ids)
+
+    def visit(ref: ObjectRef | None) -> None:
+        if ref is None or not queue:
+            return
+        if ref.head == ID_PLACEHOLDER:
+            ref.head = queue.pop(0)
+            ref.text = ref.text.replace(ID_PLACEHOLDER, ref.head, 1)
+        visit(ref.anchor.ref if ref.anchor else None)
+
+    for ref in req.objects:
+        visit(ref)
+    if req.destination is not None:
+        visit(req.destination.ref)
 
 
 def _resolve_pronouns(req: Request, doc: Any) -> None:
@@ -195,6 +222,7 @@ class _Clause:
         self.unwrapped = False
         self.outer_question = False
         self.outer_subject: Any = None
+        self._compound_of: dict[int, Any] = {}  # a merged noun head -> the token of the words before it
 
     # ---- top level ------------------------------------------------------------------------------
 
@@ -295,7 +323,7 @@ class _Clause:
 
     def _wh(self, root: Any) -> Any | None:
         """The question word of the clause, if it starts with one (also "in which room ...")."""
-        for t in root.subtree:
+        for t in sorted(root.subtree, key=lambda x: x.i):  # in the order said, wherever the parser hung it
             if _low(t) in lx.WH_WORDS and t.tag_ in ("WRB", "WP", "WDT", "WP$"):
                 return t
             if not t.is_punct and t.dep_ not in ("prep", "intj", "discourse", "cc", "aux") and t.i > root.i:
@@ -623,7 +651,8 @@ class _Clause:
             lemma = _low(root)  # the tagger's lemma of a mis-tagged verb ("set" as a noun)
         intent = intent or lx.COMMAND_VERBS.get(lemma)
         children = list(root.children)
-        particles = {_low(c) for c in children if c.dep_ in ("prt", "advmod", "prep", "acomp")}
+        particles = {_low(c) for c in children if c.dep_ in ("prt", "advmod", "prep", "acomp")} | \
+            {_low(c) for c in root.subtree if c.dep_ in ("prt", "advmod") and _low(c) in ("away", "back")}
         objs = self._things(root)
         # light verbs: "have a look for the lime", "take a look at the fridge", "give the room a check"
         if lemma in ("have", "take", "give", "do") and any(_lemma(c) in ("look", "search", "check", "peek")
@@ -1047,12 +1076,35 @@ class _Clause:
             np = self._np_after_det(verb)
             if np is not None:
                 return [np]
+        heads = self._merge_split_nouns(heads)
+        doc = self.sent.doc
+        for k, h in enumerate(heads):
+            # "put the teddy bear away", "the chess set": a noun's second word tagged as a verb of its own
+            nxt = doc[h.right_edge.i + 1] if h.right_edge.i + 1 < len(doc) else None
+            if nxt is not None and nxt.pos_ in ("VERB", "AUX") and nxt.dep_ in ("ccomp", "acl", "xcomp", "relcl", "conj")\
+                    and nxt.head.i in (h.i, verb.i) and not any(c.dep_ in ("nsubj", "dobj", "det") for c in nxt.children) \
+                    and (nxt.i + 1 >= len(doc) or doc[nxt.i + 1].pos_ in ("ADV", "ADP", "PART", "PUNCT", "CCONJ")):
+                self._compound_of[nxt.i] = h
+                heads[k] = nxt
         out: list[ObjectRef] = []
         for h in heads:
             out.append(self._object(h))
             for conj in h.conjuncts:
                 if conj.i > h.i and conj.pos_ in ("NOUN", "PROPN", "PRON", "ADJ", "NUM"):
                     out.append(self._object(conj))
+        return out
+
+    def _merge_split_nouns(self, heads: list[Any]) -> list[Any]:
+        """"the potato masher", "the soda can": the tagger sometimes makes two objects of one noun phrase;
+        two heads with nothing between them ("and", a comma) are one thing, the second its head."""
+        out: list[Any] = []
+        for h in heads:
+            if out and h.i == out[-1].right_edge.i + 1 and h.pos_ in ("NOUN", "PROPN", "VERB") and \
+                    not any(c.dep_ in ("det", "poss") for c in h.children):
+                self._compound_of[h.i] = out[-1]
+                out[-1] = h
+            else:
+                out.append(h)
         return out
 
     def _np_after_det(self, verb: Any) -> ObjectRef | None:
@@ -1151,6 +1203,13 @@ class _Clause:
             ref.determiner = "any" if word == "anything" else "a"
         if ref.head and ref.head in lx.NUMBER_WORDS and tok.tag_ == "CD":
             ref.quantity = int(lx.NUMBER_WORDS[ref.head]) if lx.NUMBER_WORDS[ref.head] >= 1 else None
+        first = self._compound_of.get(tok.i)
+        if first is not None:  # merged ("the potato" + "masher"): the earlier phrase's words lead
+            lead = self._object(first, with_preps=False)
+            ref.compound = [*lead.modifiers, *lead.compound, lead.head, *ref.compound]
+            ref.determiner = ref.determiner or lead.determiner
+            ref.owner = ref.owner or lead.owner
+            ref.text = f"{lead.text} {ref.text}"
         if ref.head in lx.PART_WORDS and ref.compound:
             # "the microwave door" is the microwave, for opening and asking alike
             ref.head = ref.compound.pop()
@@ -1191,12 +1250,12 @@ class _Clause:
             relation = "next_to"
         if relation is None:
             return None
-        objs = [c for c in prep.children if c.dep_ in ("pobj", "dobj")]
+        objs = [c for c in prep.children if c.dep_ in ("pobj", "dobj") and _low(c) not in lx.WH_WORDS]
         if not objs:
             # "next to the sink": next (advmod) -> to (prep) -> sink; "on top of the fridge"
             for c in prep.children:
                 if c.dep_ == "prep":
-                    objs = [p for p in c.children if p.dep_ == "pobj"]
+                    objs = [p for p in c.children if p.dep_ == "pobj" and _low(p) not in lx.WH_WORDS]
                     if objs:
                         break
         if not objs:
