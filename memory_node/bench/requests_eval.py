@@ -8,7 +8,8 @@ Task sets:
   graphs, then objects moved to another receptacle (some twice), a closed container found locked by a
   failed open, and questions/requests about them: "where is the X?", "bring me the X", "bring me the Y"
   (Y inside the locked container), "is the C locked?", "where is the X in the <room>?" for labels present
-  in two rooms, "where was the X before I moved it?", "how many Xs are in the <room>?", "is C usable?",
+  in two rooms (several of them in that room too: the reply must list them and ask which), "where was the X
+  before I moved it?", "how many Xs are in the <room>?", "is C usable?",
   "which X is next to the Y?", and (G1) "make me a drink" after the person was seen pouring two drinks.
 - TidyBot (96 scenarios): the room's receptacles and objects as a scene graph, the seen placements said as
   corrections, then "put the <unseen object> away" planned and checked against the expected receptacle.
@@ -152,8 +153,11 @@ def eval_virtualhome(lib: SkillLibrary, rng: random.Random, tallies: dict[str, T
             room = sorted(rooms)[0]
             room_name = scene.rooms[room].name or room
             a = answer_question(store, f"where is the {label} in the {room_name}?")
+            # several of them in that room too: the right reply names them all and asks which one
+            there = {e.id for e in scene.entities.values() if e.label == label and e.room == room}
+            asked = len(there) > 1 and there <= set(a.answer_ids) and a.answer.rstrip().endswith("?")
             tallies["where is X in <room> (same label, two rooms)"].add(
-                room in a.answer_ids, False, f"{label}/{room_name}: {a.answer}")
+                room in a.answer_ids or asked, False, f"{label}/{room_name}: {a.answer}")
         _eval_history(store, scene, moved, history, tallies)
         _eval_counts_and_usable(store, scene, set(moved), locked, tallies)
         touched = set(moved) | ({locked[1]} if locked else set())  # things no longer where the scene has them

@@ -15,7 +15,8 @@ from .request import Intent
 COMMAND_VERBS: dict[str, Intent] = {
     **dict.fromkeys(["bring", "fetch", "get", "grab", "give", "hand", "pass", "retrieve", "deliver", "carry",
                      "take", "collect", "toss", "throw", "pull", "remove", "extract"], Intent.fetch),
-    **dict.fromkeys(["put", "place", "set", "leave", "drop", "stick", "move", "lay", "stand", "hang",
+    **dict.fromkeys(["put", "place", "set", "leave", "drop", "stick", "move", "lay", "stand", "hang", "pop",
+                     "chuck", "shove", "plonk",
                      "store", "stash", "keep", "return", "transfer", "load", "relocate", "position"], Intent.put),
     **dict.fromkeys(["tidy", "clean", "clear", "organize", "organise", "declutter"], Intent.put_away),
     **dict.fromkeys(["open", "unlock", "unseal"], Intent.open),

@@ -334,7 +334,8 @@ class _Clause:
         wh = self._wh(root)
         if wh is not None:
             return self._wh_question(root, wh)
-        if self.outer_question and (root.tag_ != "VB" or any(_low(c) in ("if", "whether") for c in root.children)
+        if self.outer_question and self._wh(root) is None and (root.tag_ != "VB" or any(
+                _low(c) in ("if", "whether") for c in root.children)
                                     or _lemma(root) not in lx.COMMAND_VERBS or _lemma(root) in lx.SEE_VERBS):
             return self._yes_no(root, root)
         first = next((t for t in root.subtree if not t.is_punct and t.dep_ not in ("intj", "discourse")), root)
@@ -396,6 +397,13 @@ class _Clause:
                     "should", "do", "be", "must"):
                 if self._aux(root) != "be" or "should" in [_low(t) for t in root.children]:
                     return self._req(Kind.question, Intent.goes_where, objects=self._things(root))
+            if lemma in ("belong",) or (lemma == "live" and self._subject_word(root) not in ("i", "we", "you")):
+                return self._req(Kind.question, Intent.goes_where, objects=self._things(root))
+            if any(_low(t) in ("supposed", "meant", "ought") for t in self.sent) and \
+                    any(_lemma(t) in lx.PLACE_VERBS | {"go", "belong", "live", "be"} for t in root.subtree):
+                inner = [t for t in root.subtree if t.dep_ in ("xcomp", "ccomp") and t.pos_ in ("VERB", "AUX")]
+                things = self._things(inner[0]) if inner else []
+                return self._req(Kind.question, Intent.goes_where, objects=things or self._things(root))
             if lemma in lx.PLACE_VERBS | {"go", "belong"} and self._aux(root) in ("should", "shall", "must", "can",
                                                                                    "do", "could", "would", "ought") \
                     and self._aux_tense(root) != "VBD":
@@ -416,6 +424,12 @@ class _Clause:
                              actor=self._actor(root) if lemma in lx.PLACE_VERBS else "")
         if w == "when" and nxt is not None and _low(nxt) in ("time", "day", "hour", "moment"):
             self._skip_tokens = {nxt.i}
+        if w == "when" and lemma == "be" and any(_low(t) == "time" for t in root.subtree):
+            seen = [t for t in root.subtree if _lemma(t) in lx.SEE_VERBS and t.pos_ == "VERB"]
+            if seen:  # "when was the last time you saw the remote?"
+                moment = "first" if any(_low(t) == "first" for t in root.subtree) else "last"
+                return self._req(Kind.question, Intent.when_seen, objects=self._things(seen[0]),
+                                 time=TimeRef(moment=moment))
         if w == "when":
             if lemma in lx.SEE_VERBS and self._actor(root) == "robot":
                 moment = "first" if any(_low(t) == "first" for t in root.subtree) else "last"
@@ -448,6 +462,9 @@ class _Clause:
         following = self.sent.doc[wh.i + 1] if wh.i + 1 < len(self.sent.doc) else None
         if wh_noun is None and following is not None and following.pos_ in ("NOUN", "PROPN") and _low(wh) == "which":
             wh_noun = following
+        of = [p for c in wh.children if c.dep_ == "prep" and _low(c) == "of" for p in c.children if p.dep_ == "pobj"]
+        if of and _low(wh) == "which":
+            wh_noun = of[0]  # "which of the books is next to the bed"
         while wh_noun is not None and wh_noun.dep_ == "compound" and wh_noun.head.pos_ in ("NOUN", "PROPN"):
             wh_noun = wh_noun.head  # "which washing machine": the head is machine
         wh_noun_word = _lemma(wh_noun) if wh_noun is not None else ""
@@ -471,6 +488,10 @@ class _Clause:
         if time is not None and time.relation in ("before", "after") and time.clause:
             actor = self._actor(root) if lemma == "do" else ""
             return self._req(Kind.question, Intent.around, actor=actor, time=time)
+        if self._actor(root) == "robot" and (lemma in ("do", "get", "manage", "accomplish", "achieve", "try") or (
+                lemma == "be" and any(_low(t) == "up" for t in root.subtree)) or wh_noun_word in (
+                "job", "task", "chore", "thing", "work")):
+            return self._req(Kind.question, Intent.robot_did, time=time, actor="robot")
         if lemma in ("do", "say", "tell", "ask") and wh.dep_ in ("dobj", "nsubj", "pobj"):
             actor = self._actor(root)
             if actor == "robot":
@@ -697,8 +718,12 @@ class _Clause:
                 if lx.COMMAND_VERBS[_lemma(c)] in (Intent.fetch, Intent.put, Intent.put_away, Intent.open,
                                                    Intent.close):
                     return self._command(c)
+        usual = {_low(t) for t in root.subtree} & {"belongs", "belong", "goes", "lives", "usual", "usually",
+                                                   "normally", "proper", "properly", "home"}
         if "away" in particles and intent in (Intent.put, Intent.fetch, Intent.put_away):
             intent = Intent.put_away
+        elif usual and intent in (Intent.put, Intent.put_back) and ("back" in particles or lemma == "return"):
+            intent = Intent.put_away  # "put the blender back where it belongs", "in its usual spot"
         elif intent is Intent.put_away and lemma == "clean" and not ({"up", "away"} & particles):
             intent = Intent.put_away
         elif "back" in particles and intent in (Intent.put, Intent.fetch) or lemma == "return" and not \
@@ -750,6 +775,8 @@ class _Clause:
             intent, dest, recipient = Intent.fetch, None, "speaker"
         if intent in (Intent.put, Intent.fetch) and not objs and (dest is not None or lemma in ("move", "stand")):
             intent = Intent.go  # "move to the bedroom", "stand by the washer"
+        if intent is Intent.put_away:
+            return self._req(Kind.command, Intent.put_away, objects=objs)
         if intent is Intent.put_back or (intent is Intent.put and dest is not None and dest.ref.head in (
                 "place", "spot", "position", "home") and set(dest.ref.modifiers) & {"original", "old", "usual",
                                                                                    "previous", "right", "proper"}):
@@ -927,7 +954,7 @@ class _Clause:
 
     def _actor(self, verb: Any) -> str:
         """Who did it: the speaker ("I"), the robot ("you"), a name, or "" (passive / someone)."""
-        subjects = [c for c in verb.children if c.dep_ == "nsubj"] or \
+        subjects = [c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass")] or \
             [c for c in verb.subtree if c.dep_ == "nsubj" and c.i < verb.i and c.head.head == verb]
         if not subjects and self.outer_subject is not None:
             subjects = [self.outer_subject]
