@@ -69,7 +69,7 @@ _SHORTCUTS = ((re.compile(r"\b(where|what|how|who|when|why)'d\b", re.I), r"\1 di
               (re.compile(r"\bgotta\b", re.I), "have to"), (re.compile(r"\blemme\b", re.I), "let me"),
               (re.compile(r"\bya\b", re.I), "you"), (re.compile(r"\bu\b", re.I), "you"),
               (re.compile(r"\bpls\b|\bplz\b", re.I), "please"), (re.compile(r"\bcolour\b", re.I), "color"),
-              (re.compile(r"\binside of\b", re.I), "inside"))
+              (re.compile(r"\binside of\b", re.I), "inside"), (re.compile(r"^whereabouts\b", re.I), "where"))
 
 
 def normalise(text: str) -> str:
@@ -609,8 +609,8 @@ class _Clause:
                                                    for c in root.children if c.dep_ in ("acomp", "attr"))):
             inner = [c for c in root.subtree if c.dep_ in ("xcomp", "ccomp") and _lemma(c) in ("open", "use", "reach",
                                                                                              "access", "get", "close")]
-            if inner:  # "is it possible to open the cabinet?"
-                return self._req(Kind.question, Intent.usable, objects=self._things(inner[0]))
+            if inner:  # "is it possible to open the cabinet?", "is the toaster okay to use?"
+                return self._req(Kind.question, Intent.usable, objects=self._things(inner[0]) or things)
         if lemma in ("open", "close", "work", "function", "lock", "unlock") and things and \
                 subj not in ("i", "we", "you", "one", "") and not self._passive_of(root, {lemma}):
             return self._req(Kind.question, Intent.usable, objects=things)  # "does the bin open?"
@@ -672,8 +672,10 @@ class _Clause:
             lemma = _low(root)  # the tagger's lemma of a mis-tagged verb ("set" as a noun)
         intent = intent or lx.COMMAND_VERBS.get(lemma)
         children = list(root.children)
+        near_verb = {root.i, *(c.i for c in children if c.dep_ in ("dobj", "ccomp", "xcomp", "acl"))}
         particles = {_low(c) for c in children if c.dep_ in ("prt", "advmod", "prep", "acomp")} | \
-            {_low(c) for c in root.subtree if c.dep_ in ("prt", "advmod") and _low(c) in ("away", "back")}
+            {_low(c) for c in root.subtree if c.dep_ in ("prt", "advmod") and _low(c) in ("away", "back")
+             and c.head.i in near_verb}
         objs = self._things(root)
         # light verbs: "have a look for the lime", "take a look at the fridge", "give the room a check"
         if lemma in ("have", "take", "give", "do") and any(_lemma(c) in ("look", "search", "check", "peek")
@@ -684,8 +686,10 @@ class _Clause:
             intent, lemma = Intent.find, "look"
         # "search the house for my juice": the place searched is not the thing looked for
         if intent is Intent.find:
-            wanted = [p for t in root.children if t.dep_ == "prep" and _low(t) == "for"
-                      for p in t.children if p.dep_ == "pobj"]
+            wanted = [p for t in root.subtree if t.dep_ == "prep" and _low(t) == "for"
+                      for p in t.children if p.dep_ == "pobj" and _low(p) not in lx.SPEAKER_WORDS]
+            if wanted and not objs:
+                objs = [self._object(p) for p in wanted]  # "look around the living room for the charger"
             if wanted and objs and objs[0].head in lx.HOME_WORDS | lx.ROOM_WORDS | {"room"}:
                 objs = [self._object(p) for p in wanted]
         conj_verbs = [c for c in children if c.dep_ == "conj" and c.pos_ == "VERB"]
@@ -714,7 +718,8 @@ class _Clause:
                 return self._command(inner[0])
         # "go get", "come grab" (serial verbs): the second verb is the request
         for c in children:
-            if c.dep_ in ("xcomp", "ccomp") and _lemma(c) in lx.COMMAND_VERBS and intent in (Intent.go, Intent.find):
+            if c.dep_ in ("xcomp", "ccomp", "dep", "advcl", "conj") and _lemma(c) in lx.COMMAND_VERBS and \
+                    intent in (Intent.go, Intent.find):
                 if lx.COMMAND_VERBS[_lemma(c)] in (Intent.fetch, Intent.put, Intent.put_away, Intent.open,
                                                    Intent.close):
                     return self._command(c)
@@ -1103,6 +1108,7 @@ class _Clause:
             np = self._np_after_det(verb)
             if np is not None:
                 return [np]
+        heads = [h for h in heads if _low(h) not in ("me", "us", "yourself", "myself", "ourselves", "you")]
         heads = self._merge_split_nouns(heads)
         doc = self.sent.doc
         for k, h in enumerate(heads):
