@@ -672,7 +672,8 @@ class _Clause:
             lemma = _low(root)  # the tagger's lemma of a mis-tagged verb ("set" as a noun)
         intent = intent or lx.COMMAND_VERBS.get(lemma)
         children = list(root.children)
-        near_verb = {root.i, *(c.i for c in children if c.dep_ in ("dobj", "ccomp", "xcomp", "acl"))}
+        near_verb = {root.i, *(c.i for c in children if c.dep_ in ("dobj", "ccomp", "xcomp", "acl", "advcl")),
+                     *(g.i for c in children if c.dep_ == "dobj" for g in c.children if g.dep_ in ("acl", "relcl"))}
         particles = {_low(c) for c in children if c.dep_ in ("prt", "advmod", "prep", "acomp")} | \
             {_low(c) for c in root.subtree if c.dep_ in ("prt", "advmod") and _low(c) in ("away", "back")
              and c.head.i in near_verb}
@@ -1114,7 +1115,8 @@ class _Clause:
         for k, h in enumerate(heads):
             # "put the teddy bear away", "the chess set": a noun's second word tagged as a verb of its own
             nxt = doc[h.right_edge.i + 1] if h.right_edge.i + 1 < len(doc) else None
-            if nxt is not None and nxt.pos_ in ("VERB", "AUX") and nxt.dep_ in ("ccomp", "acl", "xcomp", "relcl", "conj")\
+            if nxt is not None and nxt.pos_ in ("VERB", "AUX") and nxt.dep_ in ("ccomp", "acl", "xcomp", "relcl", "conj",
+                                                                        "advcl") \
                     and nxt.head.i in (h.i, verb.i) and not any(c.dep_ in ("nsubj", "dobj", "det") for c in nxt.children) \
                     and (nxt.i + 1 >= len(doc) or doc[nxt.i + 1].pos_ in ("ADV", "ADP", "PART", "PUNCT", "CCONJ")):
                 self._compound_of[nxt.i] = h
