@@ -19,7 +19,8 @@ import numpy as np
 
 from memory_node.core.models import InvalidInput
 
-# sRGB in [0, 1]
+# sRGB in [0, 1]; the simulator renders with the same palette (sim/colors.py), so its scenes name colours
+# that perception reads back as the same words
 PALETTE: dict[str, tuple[float, float, float]] = {
     "red": (0.80, 0.10, 0.10),
     "orange": (0.95, 0.55, 0.10),

@@ -6,22 +6,11 @@ Scene files name colours rather than give RGB so that the colour perception repo
 
 from __future__ import annotations
 
-PALETTE: dict[str, tuple[float, float, float]] = {
-    "red": (0.80, 0.10, 0.10),
-    "orange": (0.95, 0.55, 0.10),
-    "yellow": (0.95, 0.85, 0.15),
-    "green": (0.20, 0.65, 0.20),
-    "lime": (0.55, 0.85, 0.20),
-    "blue": (0.15, 0.30, 0.85),
-    "purple": (0.50, 0.20, 0.60),
-    "pink": (0.95, 0.55, 0.70),
-    "brown": (0.50, 0.32, 0.18),
-    "beige": (0.85, 0.78, 0.62),
-    "white": (0.93, 0.93, 0.93),
-    "grey": (0.55, 0.55, 0.55),
-    "black": (0.08, 0.08, 0.08),
-    "silver": (0.75, 0.75, 0.78),
-}
+# one palette for the renderer and for colour perception (perception/colors.py names pixels with it), so
+# what perception reports of a simulated thing is the word the scene author wrote
+from memory_node.perception.colors import PALETTE  # noqa: E402
+
+__all__ = ["CATEGORY_COLORS", "CLASS_COLORS", "PALETTE", "color_for", "rgb"]
 
 # Plausible colours per VirtualHome class, for the converter; unknown classes fall back by category.
 CLASS_COLORS: dict[str, str] = {
