@@ -1,0 +1,421 @@
+"""Reading the parts of a clause: who did it, when, where, and the object phrases with their modifiers.
+
+The lower half of the parser (``parser.py`` reads the whole utterance, ``clause.py`` decides what a clause
+asks): given spaCy tokens, build ``ObjectRef``, ``Anchor`` and ``TimeRef``. Much of it repairs what the small
+English pipeline gets wrong on household speech (a noun's second word read as a verb, "the remote" read as an
+adjective, a place phrase hung on the wrong word), so each repair says which slip it meets.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..core.text import singular
+from . import lexicon as lx
+from .request import Anchor, ObjectRef, TimeRef
+
+_SPATIAL_WORDS = frozenset(lx.SPATIAL_PREPS) | {"right", "close", "next"}
+_STATE_OR_USABLE = frozenset(lx.STATE_WORDS) | lx.USABLE_WORDS
+_NOT_MODIFIERS = frozenset({"please", "kindly", "only", "just", "also", "even", "there", "here", "anywhere", "now",
+                            "how", "many", "much", "else", "exactly", "again", "everywhere", "somewhere", "too"})
+
+
+def _low(tok: Any) -> str:
+    return tok.text.lower()
+
+
+def _lemma(tok: Any) -> str:
+    lemma = tok.lemma_.lower()
+    return "I" if lemma == "i" else lemma
+
+
+def _attach(ref: ObjectRef, anchor: Anchor) -> None:
+    """Add a spatial phrase to an object: its anchor, or (it has one) the innermost anchor's ("the mug on the
+    table" + "in the kitchen" -> the mug on the table in the kitchen)."""
+    if ref.anchor is None:
+        ref.anchor = anchor
+        return
+    inner = ref.anchor.ref
+    while inner.anchor is not None:
+        inner = inner.anchor.ref
+    inner.anchor = anchor
+
+
+class PhraseReader:
+    """Token-level reading shared by every clause reader."""
+
+    def __init__(self, sent: Any, raw: str) -> None:
+        self.sent = sent
+        self.raw = raw
+        self.notes: list[str] = []
+        self.outer_subject: Any = None  # the wrapper's subject ("what did you try to do")
+        self._compound_of: dict[int, Any] = {}  # a merged noun head -> the token of the words before it
+        self._skip_tokens: set[int] = set()
+
+    def _subject_word(self, verb: Any) -> str:
+        for c in verb.children:
+            if c.dep_ in ("nsubj", "nsubjpass", "expl"):
+                return _low(c)
+        if self.outer_subject is not None and verb != self.sent.root:
+            return _low(self.outer_subject)
+        return ""
+
+    def _aux(self, verb: Any) -> str:
+        for c in verb.children:
+            if c.dep_ in ("aux", "auxpass") and c.i < verb.i:
+                return _lemma(c)
+        return ""
+
+    def _aux_tense(self, verb: Any) -> str:
+        for c in verb.children:
+            if c.dep_ == "aux" and c.i < verb.i:
+                return c.tag_
+        return ""
+
+    def _passive_of(self, verb: Any, lemmas: set[str]) -> bool:
+        return _lemma(verb) in lemmas and any(c.dep_ in ("auxpass", "nsubjpass") for c in verb.children)
+
+    def _habitual(self, root: Any) -> bool:
+        return any(_low(t) in lx.HABIT_ADVERBS or _lemma(t) == "tend" for t in root.subtree)
+
+    def _actor(self, verb: Any) -> str:
+        """Who did it: the speaker ("I"), the robot ("you"), a name, or "" (passive / someone)."""
+        subjects = [c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass")] or \
+            [c for c in verb.subtree if c.dep_ == "nsubj" and c.i < verb.i and c.head.head == verb]
+        if not subjects and self.outer_subject is not None:
+            subjects = [self.outer_subject]
+        for c in subjects:
+            if c.dep_ in ("nsubj", "nsubjpass") or c == self.outer_subject:
+                w = _low(c)
+                if w in lx.SPEAKER_WORDS:
+                    return "speaker"
+                if w in lx.ROBOT_WORDS:
+                    return "robot"
+                if w in ("someone", "somebody", "anyone", "who"):
+                    return ""
+                return w
+        return ""
+
+    def _subj_tok(self, verb: Any) -> Any | None:
+        for c in verb.children:
+            if c.dep_ in ("nsubj", "nsubjpass"):
+                return c
+        return None
+
+    def _clause_text(self, verb: Any) -> str:
+        """The event a when-question names, as a clause: "did you open the fridge" -> "you open the fridge"."""
+        toks = [t for t in verb.subtree if t.dep_ not in ("aux", "punct") and _low(t) not in ("when", "last",
+                                                                                              "first")]
+        return " ".join(t.text for t in toks).strip()
+
+    def _time(self, root: Any) -> TimeRef | None:
+        """before/after/since clauses, "originally", "earlier", "used to", "yesterday", "ten minutes ago"."""
+        for t in root.subtree:
+            if t.dep_ in ("mark", "prep", "advmod") and _low(t) in ("before", "after", "since", "until", "when"):
+                clause_head = t.head if t.dep_ == "mark" else next(
+                    (c for c in t.children if c.dep_ in ("pcomp", "pobj")), None)
+                if clause_head is not None and clause_head != root:
+                    toks = [x for x in clause_head.subtree if x is not t and not x.is_punct]
+                    while toks and _low(toks[0]) in ("right", "just", "before", "after", "since", "until", "when"):
+                        toks = toks[1:]
+                    if toks:
+                        clause = " ".join(x.text for x in toks)
+                        rel = {"before": "before", "after": "after", "since": "since", "until": "before",
+                               "when": "at"}[_low(t)]
+                        return TimeRef(relation=rel, clause=clause)
+        low = [_low(t) for t in root.subtree]
+        if "ago" in low:
+            i = low.index("ago")
+            unit = singular(low[i - 1]) if i >= 1 else ""
+            n = lx.NUMBER_WORDS.get(low[i - 2], None) if i >= 2 else None
+            if n is None and i >= 2 and low[i - 2].isdigit():
+                n = float(low[i - 2])
+            if unit in lx.UNIT_SECONDS:
+                return TimeRef(relation="at", ago_s=float(n or 1) * lx.UNIT_SECONDS[unit])
+        day = "yesterday" if "yesterday" in low else "today" if ("today" in low or "tonight" in low) else ""
+        part = next((p for p in ("morning", "afternoon", "evening", "night") if p in low), "")
+        if day or part:
+            return TimeRef(day=day or "today", part_of_day=part)  # type: ignore[arg-type]
+        lemmas = {_lemma(t) for t in root.subtree}
+        if "use" in lemmas and "to" in low and "be" in lemmas:
+            return TimeRef(moment="original")  # "where did it use to be"
+        if set(low) & {"originally", "initially", "beginning", "start", "formerly", "first"}:
+            return TimeRef(moment="original")
+        if set(low) & {"earlier", "previously", "before", "prior"}:
+            return TimeRef(moment="previous")
+        if "last" in low and "time" in low:
+            return TimeRef(moment="last")
+        return None
+
+    def _place_of(self, verb: Any, skip: Any = None) -> tuple[str, ObjectRef] | None:
+        """A spatial prepositional phrase on the verb: "what's in the fridge" -> ("in", the fridge)."""
+        for c in verb.children:
+            if c == skip:
+                continue
+            word = _low(c)
+            if c.dep_ in ("prep", "advmod", "agent", "dative", "acomp") and word in lx.SPATIAL_PREPS:
+                a = self._anchor(c)
+                if a is not None:
+                    return a.relation, a.ref
+        for c in verb.children:  # "what is there in the fridge" / "what do we have in the fridge"
+            if c.dep_ in ("attr", "dobj", "advmod", "expl") and c != skip:
+                for p in c.children:
+                    if p.dep_ == "prep" and _low(p) in lx.SPATIAL_PREPS:
+                        a = self._anchor(p)
+                        if a is not None:
+                            return a.relation, a.ref
+        return None
+
+    def _things(self, verb: Any, exclude: set[Any] | None = None) -> list[ObjectRef]:
+        """The things a clause is about: the verb's objects, else its subject, with "and" conjuncts."""
+        skip = {t.i for t in (exclude or set()) if t is not None} | getattr(self, "_skip_tokens", set())
+        heads = [c for c in verb.children if _low(c) in ("somewhere", "anywhere", "something", "anything")
+                 and any(g.dep_ in ("relcl", "acl") for g in c.children) and c.i not in skip]
+        if heads:
+            return [self._object(heads[0])]
+        for dep in (("dobj", "attr", "oprd"), ("nsubj", "nsubjpass"), ("pobj",)):
+            for c in verb.children:
+                if c.i in skip or (c.dep_ in ("oprd", "attr") and c.pos_ == "ADJ"):
+                    continue
+                if c.dep_ in dep and _low(c) not in lx.WH_WORDS and not (c.dep_ == "nsubj" and (
+                        _low(c) in lx.SPEAKER_WORDS | lx.ROBOT_WORDS | {"there", "someone", "somebody",
+                                                                        "anyone", "who"}
+                        and dep != ("dobj", "attr", "oprd"))):
+                    if _low(c) in ("me", "us") and dep[0] == "dobj" and any(
+                            d.dep_ == "dobj" and d != c for d in verb.children):
+                        continue  # "hand me that one": me is the recipient
+                    if _low(c) in ("me", "us") and dep[0] == "dobj" and _lemma(verb) in ("give", "hand", "pass",
+                                                                                        "bring", "get"):
+                        continue
+                    heads.append(c)
+            if dep == ("pobj",):
+                break
+            if heads:
+                break
+            # "look for my keys", "search for the remote", "ask about the mug": objects of a preposition
+            if dep == ("nsubj", "nsubjpass"):
+                continue
+        if not heads:
+            for c in verb.children:
+                if c.dep_ == "prep" and _low(c) in ("for", "about", "after") and c.i not in skip:
+                    heads += [p for p in c.children if p.dep_ == "pobj"]
+        if not heads:
+            for c in verb.children:
+                if c.dep_ == "prep" and _low(c) in ("to", "with") and _lemma(verb) in ("happen", "go", "do"):
+                    heads += [p for p in c.children if p.dep_ == "pobj"]  # "what happened to the mug"
+        if not heads:
+            for c in verb.children:
+                if c.dep_ in ("xcomp", "ccomp", "acomp") and c.pos_ in ("VERB", "AUX", "ADJ"):
+                    inner = self._things(c, exclude)
+                    if inner:
+                        return inner
+        if not heads:
+            for t in verb.subtree:
+                if t.pos_ in ("NOUN", "PROPN") and t.dep_ in ("nsubj", "nsubjpass", "npadvmod", "dobj", "attr") \
+                        and t.i not in skip and _low(t) not in lx.WH_WORDS:
+                    heads.append(t)
+                    break
+        if heads:
+            for v in (verb, verb.head if verb.dep_ == "conj" else None):
+                if v is None:
+                    continue
+                for c in v.children:
+                    after_and = c.i > 0 and any(_low(x) == "and" for x in self.sent.doc[heads[-1].i:c.i])
+                    if (c.dep_ == "conj" or (after_and and c.dep_ in ("punct", "npadvmod", "dep", "dobj"))) and \
+                            c.pos_ in ("NOUN", "PROPN") and c.i > heads[-1].i and \
+                            all(c.i != h.i for h in heads) and not any(c.i == x.i for h in heads for x in h.conjuncts):
+                        heads.append(c)
+        if not heads:
+            np = self._np_after_det(verb)
+            if np is not None:
+                return [np]
+        heads = [h for h in heads if _low(h) not in ("me", "us", "yourself", "myself", "ourselves", "you")]
+        heads = self._merge_split_nouns(heads)
+        doc = self.sent.doc
+        for k, h in enumerate(heads):
+            # "put the teddy bear away", "the chess set": a noun's second word tagged as a verb of its own
+            nxt = doc[h.right_edge.i + 1] if h.right_edge.i + 1 < len(doc) else None
+            if nxt is not None and nxt.pos_ in ("VERB", "AUX") and nxt.dep_ in ("ccomp", "acl", "xcomp", "relcl", "conj",
+                                                                        "advcl") \
+                    and nxt.head.i in (h.i, verb.i) and not any(c.dep_ in ("nsubj", "dobj", "det") for c in nxt.children) \
+                    and (nxt.i + 1 >= len(doc) or doc[nxt.i + 1].pos_ in ("ADV", "ADP", "PART", "PUNCT", "CCONJ")):
+                self._compound_of[nxt.i] = h
+                heads[k] = nxt
+        out: list[ObjectRef] = []
+        for h in heads:
+            out.append(self._object(h))
+            for conj in h.conjuncts:
+                if conj.i > h.i and conj.pos_ in ("NOUN", "PROPN", "PRON", "ADJ", "NUM"):
+                    out.append(self._object(conj))
+        return out
+
+    def _merge_split_nouns(self, heads: list[Any]) -> list[Any]:
+        """"the potato masher", "the soda can": the tagger sometimes makes two objects of one noun phrase;
+        two heads with nothing between them ("and", a comma) are one thing, the second its head."""
+        out: list[Any] = []
+        for h in heads:
+            if out and h.i == out[-1].right_edge.i + 1 and h.pos_ in ("NOUN", "PROPN", "VERB") and \
+                    not any(c.dep_ in ("det", "poss") for c in h.children):
+                self._compound_of[h.i] = out[-1]
+                out[-1] = h
+            else:
+                out.append(h)
+        return out
+
+    def _np_after_det(self, verb: Any) -> ObjectRef | None:
+        """When the tagger got the clause wrong ("where did the remote use to be": remote as an adjective of
+        a noun "use"), the words after a determiner or possessive up to the next verb are the thing."""
+        toks = [t for t in verb.subtree]
+        for k, t in enumerate(toks):
+            if t.head.dep_ == "pobj" or (t.dep_ == "pobj"):
+                continue  # a noun phrase inside a prepositional phrase is a place, not the thing
+            if t.dep_ in ("det", "poss") or _low(t) in ("the", "my", "our", "a", "an", "your"):
+                run = []
+                for u in toks[k + 1:]:
+                    if u.pos_ in ("NOUN", "ADJ", "PROPN") and _low(u) not in lx.WH_WORDS and u.tag_ not in ("VB",):
+                        run.append(u)
+                    else:
+                        break
+                if run and _low(run[-1]) not in ("use", "way", "time"):
+                    ref = ObjectRef(text=" ".join(u.text for u in [t, *run]), head=singular(_low(run[-1])),
+                                    compound=[_low(u) for u in run[:-1]])
+                    ref.owner = "speaker" if _low(t) in ("my", "our") else ""
+                    ref.determiner = lx.DETERMINERS.get(_low(t), "")  # type: ignore[assignment]
+                    return ref
+                if run and len(run) > 1:
+                    return ObjectRef(text=" ".join(u.text for u in run[:-1]), head=singular(_low(run[-2])),
+                                     compound=[_low(u) for u in run[:-2]])
+        return None
+
+    def _object(self, tok: Any, with_preps: bool = True) -> ObjectRef:
+        """An object phrase from its head token: determiner, number, owner, adjectives, compounds, and the
+        spatial phrases that hang off it ("the mug on the table in the kitchen")."""
+        word = _low(tok)
+        if word in _NOT_MODIFIERS:  # "the remote please": the tagger made "please" the head
+            inner = [c for c in tok.children if c.pos_ in ("NOUN", "PROPN", "ADJ") or c.dep_ in ("compound", "amod")]
+            if inner:
+                tok = inner[-1]
+                word = _low(tok)
+        skip_deps = {"relcl", "acl", "cc", "conj", "punct", "prep", "appos"}
+        span = [t for t in tok.subtree if not any(a.dep_ in skip_deps and a.i != tok.i
+                                                   for a in [t, *t.ancestors] if a != tok and tok in a.ancestors)]
+        text = " ".join(t.text for t in span if not t.is_punct) or tok.text
+        ref = ObjectRef(text=text)
+        if word in lx.PRONOUNS and not [c for c in tok.children if c.dep_ in ("amod", "compound")]:
+            ref.pronoun = word
+            ref.plural = word in ("them", "those", "these", "ones")
+        elif word in lx.INDEFINITE_PRONOUNS or (word == "one" and not any(c.dep_ == "det" for c in tok.children)):
+            ref.head = "something" if word in ("something", "anything", "thing", "stuff") else word
+        elif word in ("one", "ones"):
+            ref.pronoun = word  # "the blue one": the kind of thing mentioned last, with this colour
+        else:
+            ref.head = singular(word) if tok.tag_ in ("NNS", "NNPS") or word.endswith("s") and tok.pos_ == "NOUN" \
+                else word
+            if tok.tag_ in ("NNS", "NNPS"):
+                ref.plural = True
+                ref.head = _lemma(tok) if _lemma(tok).isalpha() else singular(word)
+        for c in tok.children:
+            cw = _low(c)
+            if cw in _NOT_MODIFIERS or c.pos_ in ("INTJ", "PUNCT"):
+                continue
+            if c.dep_ == "det" or (c.dep_ in ("amod", "advmod") and cw in ("any", "all", "every", "both")):
+                ref.determiner = lx.DETERMINERS.get(cw, ref.determiner)  # type: ignore[assignment]
+            elif c.dep_ == "poss" or (c.dep_ in ("nmod", "compound") and any(d.dep_ == "case" for d in c.children)):
+                ref.owner = "speaker" if cw in ("my", "our", "mine") else "robot" if cw == "your" else \
+                    "" if cw in ("its", "their", "his", "her") else cw.removesuffix("'s")
+            elif c.dep_ == "nummod" or (c.dep_ == "amod" and cw in lx.NUMBER_WORDS and cw not in ("a", "an")):
+                n = lx.NUMBER_WORDS.get(cw)
+                ref.quantity = int(n) if n is not None and n >= 1 else (int(cw) if cw.isdigit() else None)
+            elif cw in lx.ORDINALS and c.dep_ in ("amod", "advmod", "compound"):
+                ref.ordinal = lx.ORDINALS[cw]
+            elif c.dep_ == "compound":
+                ref.compound.append(cw)
+            elif c.dep_ in ("amod", "advmod", "acomp") and cw in _SPATIAL_WORDS \
+                    and any(g.dep_ == "prep" for g in c.children):
+                if with_preps and ref.anchor is None:
+                    ref.anchor = self._anchor(c)
+            elif c.dep_ in ("amod", "nmod", "advmod") and cw not in ("only", "just", "also", "even", "there",
+                                                                    "here", "anywhere", "now", "please", "how",
+                                                                    "many", "much", "else", "exactly", "again",
+                                                                    "everywhere", "somewhere") and c.pos_ != "INTJ":
+                ref.modifiers.append(cw)
+                for grand in c.children:  # "light blue mug", "dark red"
+                    if grand.dep_ in ("advmod", "amod", "npadvmod", "compound") and _low(grand).isalpha():
+                        ref.modifiers.append(_low(grand))
+            elif c.dep_ in ("relcl", "acl") and c.pos_ in ("VERB", "AUX"):
+                purpose = _lemma(c)
+                if any(_low(x) == "to" for x in c.children if x.dep_ == "aux") or ref.head in (
+                        "something", "somewhere", "anywhere", "anything", "place", "thing"):
+                    ref.purpose = purpose  # "something to drink", "anything to clean the floor with"
+                    objs = [x for x in c.children if x.dep_ == "dobj"]
+                    if objs:
+                        ref.purpose = f"{purpose} {_low(objs[0])}"
+                elif with_preps:
+                    for p in c.children:  # "the mug I left on the table"
+                        if p.dep_ == "prep" and ref.anchor is None:
+                            ref.anchor = self._anchor(p)
+        if ref.determiner == "" and word in ("anything", "something"):
+            ref.determiner = "any" if word == "anything" else "a"
+        if ref.head and ref.head in lx.NUMBER_WORDS and tok.tag_ == "CD":
+            ref.quantity = int(lx.NUMBER_WORDS[ref.head]) if lx.NUMBER_WORDS[ref.head] >= 1 else None
+        first = self._compound_of.get(tok.i)
+        if first is not None:  # merged ("the potato" + "masher"): the earlier phrase's words lead
+            lead = self._object(first, with_preps=False)
+            ref.compound = [*lead.modifiers, *lead.compound, lead.head, *ref.compound]
+            ref.determiner = ref.determiner or lead.determiner
+            ref.owner = ref.owner or lead.owner
+            ref.text = f"{lead.text} {ref.text}"
+        if ref.head in lx.PART_WORDS and ref.compound:
+            # "the microwave door" is the microwave, for opening and asking alike
+            ref.head = ref.compound.pop()
+        if with_preps:
+            for c in tok.children:
+                if c.dep_ == "prep":
+                    if _low(c) == "of":
+                        for p in c.children:  # "a cup of tea", "the bottle of wine": part of the name
+                            if p.dep_ == "pobj":
+                                if ref.head in ("some", "all", "any", "one", "both", "each", "none", "most"):
+                                    inner = self._object(p)
+                                    inner.determiner = lx.DETERMINERS.get(ref.head, "the")  # type: ignore[assignment]
+                                    inner.text = text
+                                    return inner
+                                ref.of_noun = " ".join([*(_low(x) for x in p.children if x.dep_ == "compound"),
+                                                        _lemma(p) if p.tag_ == "NNS" else _low(p)])
+                        continue
+                    a = self._anchor(c)
+                    if a is not None and a.ref.head in lx.HOME_WORDS and not a.ref.anchor:
+                        continue  # "in the house": everywhere
+                    if a is not None:
+                        if ref.anchor is None:
+                            ref.anchor = a
+                        else:  # "the mug on the table in the kitchen": the room hint of the anchor
+                            inner = ref.anchor.ref
+                            while inner.anchor is not None:
+                                inner = inner.anchor.ref
+                            inner.anchor = a
+        return ref
+
+    def _anchor(self, prep: Any) -> Anchor | None:
+        """A spatial reference from a preposition token: "on the table" -> Anchor(on, the table)."""
+        word = _low(prep)
+        relation = lx.SPATIAL_PREPS.get(word)
+        if word == "to":
+            relation = "at"
+        if word in ("next", "close", "right") and not relation:
+            relation = "next_to"
+        if relation is None:
+            return None
+        objs = [c for c in prep.children if c.dep_ in ("pobj", "dobj") and _low(c) not in lx.WH_WORDS]
+        if not objs:
+            # "next to the sink": next (advmod) -> to (prep) -> sink; "on top of the fridge"
+            for c in prep.children:
+                if c.dep_ == "prep":
+                    objs = [p for p in c.children if p.dep_ == "pobj" and _low(p) not in lx.WH_WORDS]
+                    if objs:
+                        break
+        if not objs:
+            return None
+        ref = self._object(objs[0])
+        if ref.head in lx.HOME_WORDS and ref.anchor is None:
+            return None  # "in the house": everywhere memory has been
+        return Anchor(relation=relation, ref=ref)  # type: ignore[arg-type]
