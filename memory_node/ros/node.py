@@ -14,8 +14,8 @@ median ~130 ms, against ~1 ms on a single-threaded executor.)
 
 from __future__ import annotations
 
-import math
 import gc
+import math
 import os
 import threading
 import time
