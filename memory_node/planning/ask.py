@@ -9,7 +9,6 @@ gives an explicit "not known" with confidence 0, never a guess.
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
 
 from ..core.models import Answer, Entity, Relation, state_family
 from ..core.store import MemoryStore
@@ -87,10 +86,6 @@ def what_room(ctx: Context) -> Answer:
     return Answer(success=True, answer=sentence(f"{describe(ctx.world, ent.id)} {when} in {describe(ctx.world, room)}."),
                   answer_ids=[room, ent.id], evidence_ids=_dedupe([ent.provenance, ent.id]),
                   confidence=max(ent.confidence, 0.01))
-
-
-def clock(stamp_ns: int) -> str:
-    return datetime.fromtimestamp(stamp_ns / 1e9, tz=timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")
 
 
 def memory_now(store: MemoryStore, as_of_ns: int | None) -> int:

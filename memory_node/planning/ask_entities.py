@@ -133,7 +133,6 @@ def how_many(ctx: Context) -> Answer:
     ref = req.objects[0] if req.objects else None
     if ref is None:
         return Answer(success=False, answer="How many of what?", error="no object")
-    noun = ref.noun()
     where = f" {ref.anchor.relation.replace('_', ' ')} the {ref.anchor.ref.noun()}" if ref.anchor else ""
     g = ctx.ground(ref, "all")
     if g.status == "none":

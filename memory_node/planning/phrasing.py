@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import re
 
-from ..core.models import Answer
-from ..language.resolve import split_hint
 from .world import WorldState
 
 _RELATION_WORDS = {"on": "on", "in": "in", "held_by": "held by", "at": "at"}
@@ -56,18 +54,6 @@ def step_text(world: WorldState, role: str, args: tuple[str, ...] | list[str]) -
 def sentence(text: str) -> str:
     """Upper-case the first letter (ids and names inside stay as they are)."""
     return text[:1].upper() + text[1:]
-
-
-def spoken_noun(phrase: str) -> str:
-    """The thing a phrase names, as a person would repeat it: "the wine glasses in the kitchen" ->
-    "wine glasses" (the words before any location hint)."""
-    head, _ = split_hint(phrase)
-    return " ".join(head) or phrase.strip()
-
-
-def not_seen(phrase: str) -> Answer:
-    """The explicit "not known" for a thing memory has no record of (confidence 0, never a guess)."""
-    return Answer(success=True, answer=f"I have not seen {indefinite(spoken_noun(phrase))}.", confidence=0.0)
 
 
 def relation_words(predicate: str) -> str:
