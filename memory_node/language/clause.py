@@ -303,6 +303,11 @@ class Clause(PhraseReader):
         place = self._place_of(root, skip=wh)
         if place is not None:
             rel, ref = place
+            for c in root.children:  # "what's on the desk in the living room": the room says which desk
+                if c.dep_ == "prep" and lx.SPATIAL_PREPS.get(_low(c)) == "in" and rel != "in":
+                    room = self._anchor(c)
+                    if room is not None and room.ref.text not in ref.text:
+                        _attach(ref, room)
             return self._req(Kind.question, Intent.contents, objects=[ref], destination=Anchor(relation=rel, ref=ref))
         if lemma in ("be",) and subj_tok is not None and subj_tok is not wh:
             return self._req(Kind.question, Intent.where, objects=self._things(root), notes=["what is X: where"])
