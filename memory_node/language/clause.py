@@ -16,6 +16,7 @@ from .request import Anchor, Intent, Kind, ObjectRef, Request, TimeRef
 _NEEDS_OBJECT = frozenset({Intent.where, Intent.what_room, Intent.state, Intent.usable, Intent.attribute,
                            Intent.when_seen, Intent.happened_to, Intent.fetch, Intent.put, Intent.put_away,
                            Intent.put_back, Intent.open, Intent.close, Intent.find})
+_PURPOSE_VERBS = frozenset({"eat", "drink", "read", "wear", "write", "play", "watch", "sit", "use"})
 _KNOWING = frozenset({"know", "tell", "wonder", "remember", "recall", "see", "happen", "check", "think", "say",
                       "guess", "figure"})
 _INVERTING = frozenset({"be", "do", "have", "can", "could", "will", "would", "should", "may", "might", "must",
@@ -289,6 +290,10 @@ class Clause(PhraseReader):
                 lemma == "be" and any(_low(t) == "up" for t in root.subtree)) or wh_noun_word in (
                 "job", "task", "chore", "thing", "work")):
             return self._req(Kind.question, Intent.robot_did, time=time, actor="robot")
+        if lemma in _PURPOSE_VERBS and self._subject_word(root) in ("i", "we", "one") and wh.dep_ == "dobj":
+            # "what can I eat?", "what could we read?": things with that use
+            obj = ObjectRef(text=self.sent.text, head="something", purpose=lemma)
+            return self._req(Kind.question, Intent.exists, objects=[obj])
         if lemma in ("do", "say", "tell", "ask") and wh.dep_ in ("dobj", "nsubj", "pobj"):
             actor = self._actor(root)
             if actor == "robot":

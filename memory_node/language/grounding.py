@@ -385,8 +385,9 @@ class Grounder:
                     if self.world.room_of(c.entity.id) in room_ids or c.entity.room in room_ids]
             if not keep:
                 where = ", ".join(sorted(room_ids))
-                return [], (f"I know {_indefinite(ref.noun())}, but not in {anchor.noun()} ({where})"
-                            if cands else f"I have not seen {_indefinite(ref.noun())} in {anchor.noun()}")
+                known = f"{len(cands)} {ref.noun()}s" if len(cands) > 1 else _indefinite(ref.noun())
+                return [], (f"I know {known}, but none in the {anchor.words()} ({where})"
+                            if cands else f"I have not seen {_indefinite(ref.noun())} in the {anchor.words()}")
             return keep, ""
         grounded = self.ground(anchor, want="all")
         if grounded.status == "none":

@@ -204,8 +204,11 @@ def exists(ctx: Context) -> Answer:
     ref = first_object(ctx)
     if ref is None:
         return Answer(success=False, answer="I did not catch what you are looking for.", error="no object")
-    if ref.purpose and ref.head in ("somewhere", "anywhere", "place", ""):
-        return _places_for(ctx, ref)  # "is there somewhere I can wash my hands?"
+    if ref.purpose and ref.head in ("somewhere", "anywhere", "place", "", "something"):
+        found = _places_for(ctx, ref)  # "is there somewhere I can wash my hands?", "what can I eat?"
+        if not found.answer_ids:
+            found.answer = "No: " + found.answer[:1].lower() + found.answer[1:]
+        return found
     g = ctx.ground(ref, "all")
     if g.status == "none":
         where = f" {ref.anchor.relation.replace('_', ' ')} the {ref.anchor.ref.noun()}" if ref.anchor else ""

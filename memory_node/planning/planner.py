@@ -90,7 +90,11 @@ class _PlanBuilder:
             self.ctx.request = req.model_copy(update={"intent": Intent.put})
             self.run()
         elif intent == "put_away":
-            self.put_away(self._object_id(), self.store, self.world.as_of_ns)
+            obj = self._object_id()
+            why = not_graspable(self.world, obj)
+            if why:  # "tidy up the kitchen table": furniture has no place to go
+                raise PlanningError(f"{describe(self.world, obj)} is not something I can put away: {why}")
+            self.put_away(obj, self.store, self.world.as_of_ns)
         elif intent == "put_back":
             self.put_back(self._object_id())
         elif intent in ("open", "close"):
