@@ -535,7 +535,8 @@ class Clause(PhraseReader):
                                                    "normally", "proper", "properly", "home"}
         if "away" in particles and intent in (Intent.put, Intent.fetch, Intent.put_away):
             intent = Intent.put_away
-        elif usual and intent in (Intent.put, Intent.put_back) and ("back" in particles or lemma == "return"):
+        elif usual and intent in (Intent.put, Intent.put_back) and ("back" in particles or lemma == "return" or
+                                                                    not self._destination(root, objs)):
             intent = Intent.put_away  # "put the blender back where it belongs", "in its usual spot"
         elif intent is Intent.put_away and lemma == "clean" and not ({"up", "away"} & particles):
             intent = Intent.put_away
