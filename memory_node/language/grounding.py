@@ -18,11 +18,12 @@ from typing import Any, Literal, Protocol
 from ..core.models import Entity, Event
 from ..core.rules import facts
 from ..core.store import ROOM_LABEL, MemoryStore
-from ..core.text import key, stem
+from ..core.text import indefinite, key, stem
 from .conversation import Conversation
 from .names import Names, default_names
 from .request import ObjectRef
-from .resolve import NEAR_WORDS, UNDER_WORDS, Candidate, _HintTest, norm, resolve_entities, resolve_rooms, room_key, \
+from .resolve import _attribute_words as attribute_words
+from .resolve import NEAR_WORDS, UNDER_WORDS, Candidate, _HintTest, _rank, norm, resolve_entities, resolve_rooms, room_key, \
     singular, split_hint, words
 
 log = logging.getLogger(__name__)
@@ -172,7 +173,7 @@ class Grounder:
             return self._by_purpose(ref, want)
         cands, how = self._kind(ref)
         if not cands:
-            return Grounding(ref, "none", [], problem=f"I have not seen {_indefinite(ref.noun())}")
+            return Grounding(ref, "none", [], problem=f"I have not seen {indefinite(ref.noun())}")
         # whose: a possession fact lifts the owner's thing; when memory was told, only those count
         if ref.owner and ref.owner != "robot":
             owned = self._owned_by(ref)
@@ -187,7 +188,7 @@ class Grounder:
             cands, problem = self._anchored(ref, cands)
             if problem:
                 return Grounding(ref, "none", [], how=how, problem=problem)
-        cands.sort(key=_rank_key)
+        cands.sort(key=_rank)
         present = [c for c in cands if c.entity.present]
         if want == "all":
             return Grounding(ref, "all", present or cands, how=how)
@@ -336,7 +337,7 @@ class Grounder:
         if not cands:
             return Grounding(ref, "none", [], how="purpose",
                              problem=f"I know of nothing to {ref.purpose} here")
-        cands.sort(key=_rank_key)
+        cands.sort(key=_rank)
         usable = [c for c in cands if not self.unusable(c.entity.id)] or cands
         return Grounding(ref, "all" if want == "all" else "unique", usable, how="purpose")
 
@@ -385,9 +386,9 @@ class Grounder:
                     if self.world.room_of(c.entity.id) in room_ids or c.entity.room in room_ids]
             if not keep:
                 where = ", ".join(sorted(room_ids))
-                known = f"{len(cands)} {ref.noun()}s" if len(cands) > 1 else _indefinite(ref.noun())
+                known = f"{len(cands)} {ref.noun()}s" if len(cands) > 1 else indefinite(ref.noun())
                 return [], (f"I know {known}, but none in the {anchor.words()} ({where})"
-                            if cands else f"I have not seen {_indefinite(ref.noun())} in the {anchor.words()}")
+                            if cands else f"I have not seen {indefinite(ref.noun())} in the {anchor.words()}")
             return keep, ""
         grounded = self.ground(anchor, want="all")
         if grounded.status == "none":
@@ -405,7 +406,7 @@ class Grounder:
                 extra = 2.0 + (closeness if prep in NEAR_WORDS | UNDER_WORDS else 0.0)
                 keep.append(_boost(c, extra, why))
         if not keep:
-            return [], (f"I know {_indefinite(ref.noun())}, but none {relation.replace('_', ' ')} "
+            return [], (f"I know {indefinite(ref.noun())}, but none {relation.replace('_', ' ')} "
                         f"{_definite(anchor.noun())}")
         return keep, ""
 
@@ -547,22 +548,9 @@ def _boost(c: Candidate, extra: float, why: str) -> Candidate:
     return Candidate(entity=c.entity, score=c.score + extra, reasons=(*c.reasons, why), hint_holds=True)
 
 
-def _rank_key(c: Candidate) -> tuple[float, bool, int, str]:
-    return (-c.score, not c.entity.present, -c.entity.last_seen_ns, c.entity.id)
-
-
 def _attribute_words(ent: Entity) -> set[str]:
-    out: set[str] = set()
-    for value in ent.attributes.values():
-        out.add(norm(value))
-        out.update(norm(w) for w in re.split(r"[\s_\-,/]+", value) if w)
-    out.update(norm(w) for w in re.split(r"[\s_\-]+", ent.name) if w and ent.name)
-    out.discard("")
-    return out
-
-
-def _indefinite(noun: str) -> str:
-    return f"{'an' if noun[:1].lower() in 'aeiou' else 'a'} {noun}"
+    """Attribute words (as the phrase matcher reads them) and the words of the entity's name."""
+    return attribute_words(ent) | {norm(w) for w in re.split(r"[\s_\-]+", ent.name) if w}
 
 
 def _definite(noun: str) -> str:

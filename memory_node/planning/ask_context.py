@@ -15,7 +15,8 @@ from ..core.store import MemoryStore
 from ..language.grounding import Grounder, Grounding, Want
 from ..language.request import ObjectRef, Request
 from ..language.resolve import Candidate
-from .phrasing import describe, indefinite, relation_words, sentence
+from ..core.text import indefinite
+from .phrasing import describe, relation_words, sentence
 from .world import WorldState
 
 MAX_LISTED = 10

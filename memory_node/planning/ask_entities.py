@@ -13,7 +13,8 @@ from ..core.text import norm
 from ..language.request import ObjectRef
 from ..language.resolve import Candidate
 from .ask_context import MAX_LISTED, Context, Reply
-from .phrasing import describe, indefinite, relation_words, sentence
+from ..core.text import indefinite
+from .phrasing import describe, relation_words, sentence
 from .world import WorldState
 
 _ATTRIBUTE_KEYS = {"color": ("color", "colour"), "material": ("material",), "size": ("size",),

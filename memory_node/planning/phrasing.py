@@ -58,14 +58,3 @@ def sentence(text: str) -> str:
 
 def relation_words(predicate: str) -> str:
     return _RELATION_WORDS.get(predicate, predicate.replace("_", " "))
-
-
-# Spelling is a poor guide to the sound: "a unicorn", "a one-way valve", "an hour", "an heirloom".
-_YOO_OR_WUH = re.compile(r"^(uni|use|usu|ute|uk|eu|ewe|one|once)")
-_SILENT_H = re.compile(r"^(hour|honest|honou?r|heir)")
-
-
-def indefinite(noun: str) -> str:
-    n = noun.lower()
-    vowel_sound = (n[:1] in "aeiou" and not _YOO_OR_WUH.match(n)) or bool(_SILENT_H.match(n))
-    return f"{'an' if vowel_sound else 'a'} {noun}"

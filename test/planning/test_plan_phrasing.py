@@ -2,7 +2,7 @@
 
 import pytest
 
-from memory_node.planning.phrasing import indefinite
+from memory_node.core.text import indefinite
 
 
 @pytest.mark.parametrize("noun, expected", [
