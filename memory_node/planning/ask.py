@@ -41,11 +41,13 @@ def where(ctx: Context) -> Answer:
     if req.time is not None and (req.time.clause or req.time.moment in ("original", "previous") or
                                  req.time.ago_s is not None or req.time.day or req.time.part_of_day):
         return _where_was(ctx, ctx.one(ref), req.time)
-    g = ctx.ground(ref) if ref is not None else None
-    if g is not None and g.status == "all" and len(g.candidates) > 1:
+    if ref is None:
+        return _where_answer(ctx.store, ctx.world, ctx.one(ref))  # replies that no object was named
+    g = ctx.ground(ref)
+    if g.status == "all" and len(g.candidates) > 1:
         ctx.grounded.extend(g.ids)
         return _where_all(ctx, g.candidates)
-    cands = ctx.one(ref)
+    cands = ctx.settle(g)
     return _where_answer(ctx.store, ctx.world, cands)
 
 

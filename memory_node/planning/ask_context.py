@@ -47,11 +47,15 @@ class Context:
         if ref is None:
             raise Reply(Answer(success=False, answer="I did not catch which object you mean.",
                                error="no object in the request"), "no object")
-        g = self.ground(ref, want)
+        return self.settle(self.ground(ref, want))
+
+    def settle(self, g: Grounding) -> list[Candidate]:
+        """``one`` for a phrase already grounded."""
         if g.status == "none":
             raise Reply(_none_answer(g), g.problem)
         if g.status == "ambiguous":
-            raise Reply(self.which_one(g), self.which_one(g).answer)
+            which = self.which_one(g)
+            raise Reply(which, which.answer)
         self.grounded.append(g.candidates[0].entity.id)
         return g.candidates
 
