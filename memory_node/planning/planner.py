@@ -1,7 +1,8 @@
 """Action requests ("bring me my mug") turned into open-loop skill plans grounded in memory.
 
-The planner is deliberately a small set of templates (fetch, put, open/close) filled from memory: where
-the object was last seen, which containers on the way are closed, who asked. Skills are looked up by
+The typed request (``language.Request``, from ``planning/dispatch.py``) fixes the goal: fetch, put, put away
+or back, open/close, find, go, make a drink; ``search.py`` finds the steps from memory: where the object was
+last seen, which containers on the way are closed, who asked. Skills are looked up by
 role in the robot's library, so the same code plans for any robot whose library covers the roles, and
 every plan passes ``PlanValidator`` before it is returned: a plan that would not run is a refusal.
 """
