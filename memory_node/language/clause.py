@@ -269,6 +269,11 @@ class Clause(PhraseReader):
         where it goes, not a habit), "where does the grey blanket belong" with "belong" tagged a noun, "the
         usual spot for the leash", "which drawer do the tea towels go in"."""
         subject = self._subject_word(root)
+        if w == "where" and lemma in lx.GO_VERBS and subject in ("it", "they", "these", "those", "this", "that"):
+            # "where do they usually go?": the things of the last request, not a habit of someone called they
+            plural = subject in ("they", "these", "those")
+            ref = ObjectRef(text=subject, pronoun="them" if plural else "it", plural=plural)
+            return self._req(Kind.question, Intent.goes_where, objects=[ref])
         if w == "where" and lemma in ("keep", "store") and (self._passive_of(root, {"keep", "store"}) or subject and
                                                             subject not in lx.SPEAKER_WORDS | lx.ROBOT_WORDS):
             return self._req(Kind.question, Intent.goes_where, objects=self._things(root))

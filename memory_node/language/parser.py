@@ -154,7 +154,10 @@ def _resolve_pronouns(req: Request, doc: Any) -> None:
                  and (t.pos_ != "PROPN" or any(c.dep_ == "det" for c in t.children))  # "the teddy" is no name
                  and not (t.dep_ == "pobj" and _low(t.head) in lx.SPATIAL_PREPS)]
         before = [t for t in nouns if t.i < at]
-        antecedent = before[-1] if before else (nouns[0] if nouns else None)
+        # a thing named after the pronoun counts only as a subject or object ("bring it here, the ball"), never
+        # as the place it goes ("put it next to the back door")
+        antecedent = before[-1] if before else next(
+            (t for t in nouns if t.dep_ in ("nsubj", "nsubjpass", "dobj", "appos")), None)
         if antecedent is None:
             continue
         clause = Clause(antecedent.sent, req.text)
