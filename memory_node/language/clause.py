@@ -47,6 +47,10 @@ class Clause(PhraseReader):
             if clause:
                 return self._req(Kind.question, Intent.around, actor=self._actor(sent.root),
                                  time=TimeRef(relation="after", clause=clause))
+        tagged = self._tag_question(sent.root)
+        if tagged is not None:  # "I left the fridge open, didn't I?": the question is the clause before the tag
+            inner = self._unwrap(tagged)
+            return self._yes_no(inner, inner)
         root = self._unwrap(sent.root)
         lead = self._leading_verb(sent)
         if lead is not None and not self.unwrapped and (lead != root or root.tag_ != "VB"):
@@ -55,6 +59,15 @@ class Clause(PhraseReader):
         if inner is not None:
             return self._command(inner)
         return self._read(root)
+
+    def _tag_question(self, root: Any) -> Any | None:
+        """The clause a tag question asks about, when the parser made the tag ("did I?", "isn't it?") the root."""
+        if _lemma(root) not in ("do", "be", "have", "can", "will", "would", "could", "should") or \
+                not self.sent.text.rstrip().endswith("?"):
+            return None
+        subj = [c for c in root.children if c.dep_ == "nsubj" and c.i > root.i and c.pos_ == "PRON"]
+        before = [c for c in root.children if c.dep_ in ("ccomp", "advcl") and c.i < root.i and c.pos_ in ("VERB", "AUX")]
+        return before[0] if subj and before else None
 
     def _clause_command(self, sent: Any, root: Any) -> Any | None:
         """"the remote was fine where it was, put it back", "I spilled something, bring me a cloth": a

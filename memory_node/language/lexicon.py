@@ -105,8 +105,10 @@ HOME_WORDS = frozenset({"house", "home", "apartment", "flat", "place", "building
 PART_WORDS = frozenset({"door", "doors", "lid", "handle", "knob", "front", "top", "inside"})
 # "my keys have gone missing", "the remote disappeared": where-is said as a complaint.
 MISSING_WORDS = frozenset({"missing", "gone", "disappear", "vanish", "lost", "misplace", "misplaced", "walkabout"})
-# Nouns of time that follow spatial prepositions ("at the moment", "in a minute", "on time"): never a place.
-TIME_NOUNS = frozenset({"moment", "minute", "second", "time", "while", "present", "sec", "mo", "instant"})
+# Nouns after spatial prepositions that never name a place: time ("at the moment", "in a minute") and
+# manner ("by any chance", "by the way", "by mistake").
+NOT_PLACE_NOUNS = frozenset({"moment", "minute", "second", "time", "while", "present", "sec", "mo", "instant",
+                             "chance", "way", "mistake", "accident", "luck", "means"})
 # Parts of a thing that name a place on it: "on top of the fridge", "at the foot of the bed".
 PART_NOUNS = frozenset({"top", "side", "front", "back", "bottom", "middle", "edge", "end", "foot", "corner",
                         "centre", "center", "far"})

@@ -417,8 +417,8 @@ class PhraseReader:
                         break
         if not objs:
             return None
-        if _lemma(objs[0]) in lx.TIME_NOUNS:
-            return None  # "at the moment", "in a minute": when, not where
+        if _lemma(objs[0]) in lx.NOT_PLACE_NOUNS:
+            return None  # "at the moment", "by any chance": when or how, not where
         part = objs[0]
         whole = [p for c in part.children if c.dep_ == "prep" and _low(c) == "of"
                  for p in c.children if p.dep_ == "pobj"]

@@ -103,3 +103,14 @@ def test_the_thing_not_a_name() -> None:
 def test_colour_read_as_a_compound_is_a_modifier() -> None:
     ref = parse("find the little silver key").objects[0]
     assert ref.head == "key" and "silver" in ref.modifiers and "silver" not in ref.compound
+
+
+@pytest.mark.parametrize("text, intent", [
+    ("I left the oven on, didn't I?", Intent.state),
+    ("I think we left the garage open, did we?", Intent.state),
+    ("you haven't spotted my wallet by any chance, have you?", Intent.exists),
+])
+def test_tag_questions_ask_the_clause_before_the_tag(text: str, intent: Intent) -> None:
+    req = parse(text)
+    assert req.intent is intent, req
+    assert all(o.anchor is None for o in req.objects), req  # "by any chance" is no place
