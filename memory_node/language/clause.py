@@ -66,7 +66,8 @@ class Clause(PhraseReader):
                 not self.sent.text.rstrip().endswith("?"):
             return None
         subj = [c for c in root.children if c.dep_ == "nsubj" and c.i > root.i and c.pos_ == "PRON"]
-        before = [c for c in root.children if c.dep_ in ("ccomp", "advcl") and c.i < root.i and c.pos_ in ("VERB", "AUX")]
+        before = [c for c in root.children if c.dep_ in ("ccomp", "advcl") and c.i < root.i and c.pos_ in ("VERB", "AUX")
+                  and any(g.dep_ in ("nsubj", "nsubjpass", "expl") for g in c.children)]  # not "have a look, would you?"
         return before[0] if subj and before else None
 
     def _clause_command(self, sent: Any, root: Any) -> Any | None:
