@@ -51,9 +51,12 @@ class Clause(PhraseReader):
         if tagged is not None:  # "I left the fridge open, didn't I?": the question is the clause before the tag
             inner = self._unwrap(tagged)
             return self._yes_no(inner, inner)
+        remark = _lemma(sent.root) in lx.WRAPPER_VERBS and self._subject_word(sent.root) in ("i", "we")
         root = self._unwrap(sent.root)
         lead = self._leading_verb(sent)
-        if lead is not None and not self.unwrapped and (lead != root or root.tag_ != "VB"):
+        # "look for my wallet, I think it's in the hallway": a command first, then a remark about it
+        if lead is not None and (not self.unwrapped or remark and lead.i < sent.root.i) and \
+                (lead != root or root.tag_ != "VB"):
             return self._command(lead)
         inner = self._clause_command(sent, root)
         if inner is not None:
@@ -263,6 +266,9 @@ class Clause(PhraseReader):
                                  time=TimeRef(moment=moment))
             return self._req(Kind.question, Intent.when_did, objects=self._things(root),
                              actor=self._actor(root), verb=lemma, time=TimeRef(clause=self._clause_text(root)))
+        if w == "how" and nxt is not None and _low(nxt) == "long" and lemma in lx.SEE_VERBS and \
+                self._actor(root) == "robot":  # "how long ago did you see the scissors?"
+            return self._req(Kind.question, Intent.when_seen, objects=self._things(root), time=TimeRef(moment="last"))
         if w == "how" and any(_low(t) in ("many", "much") for t in wh.head.subtree if t.i <= wh.i + 2):
             return self._count(root, wh)
         if w in ("what", "which"):
