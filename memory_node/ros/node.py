@@ -443,7 +443,8 @@ class MemoryNode(Node):
     def on_query(self, request: Query.Request, response: Query.Response) -> Query.Response:
         records = query_memory(self.store, kind=request.store, text=request.text, room=request.room,
                                entity_id=request.entity_id, as_of_ns=conv.optional_ns(request.as_of),
-                               limit=request.limit or int(self.p["limits.query_limit"]))
+                               limit=request.limit or int(self.p["limits.query_limit"]),
+                               since_ns=conv.optional_ns(request.since), until_ns=conv.optional_ns(request.until))
         response.records = [conv.memory_record_to_msg(r) for r in records]
         return response
 
