@@ -103,6 +103,9 @@ class MemoryStore:
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.execute("PRAGMA foreign_keys=ON")
+        # statement and savepoint journals in memory: on disk, each message of a batch (a savepoint) wrote
+        # ~120 KB of sub-journal to /var/tmp, as much as committing it alone (memory_node/bench/batch_bench.py)
+        self._db.execute("PRAGMA temp_store=MEMORY")
         self._migrate()
 
     @classmethod
