@@ -343,7 +343,7 @@ class MemoryStore:
             return
 
         if t - old.last_seen_ns > self.sighting_gap_ns:
-            self._close_sighting(ent_id, old.last_seen_ns, t)
+            self._close_sighting(old, t)
         new = old.model_copy(deep=True)
         new.present = True
         if obs is not None:
@@ -391,23 +391,21 @@ class MemoryStore:
             return old
         return observed
 
-    def _close_sighting(self, ent_id: str, last_seen_ns: int, t: int) -> None:
+    def _close_sighting(self, old: Entity, t: int) -> None:
         """The entity comes back into view after more than ``sighting_gap``: its interval of being in view
-        ends at its last sighting and a new one starts now."""
-        row = self._db.execute("SELECT seen_since_ns FROM entities WHERE id=?", (ent_id,)).fetchone()
-        since = row[0] if row and row[0] is not None else last_seen_ns
-        self._db.execute("INSERT INTO seen_intervals VALUES(?,?,?)", (ent_id, since, last_seen_ns))
-        self._db.execute("UPDATE entities SET seen_since_ns=? WHERE id=?", (t, ent_id))
+        ends at its last sighting and a new one starts now (schema migration 6)."""
+        row = self._db.execute("SELECT since_ns FROM seen_since WHERE entity_id=?", (old.id,)).fetchone()
+        since = row[0] if row else old.first_seen_ns
+        self._db.execute("INSERT INTO seen_intervals VALUES(?,?,?)", (old.id, since, old.last_seen_ns))
+        self._db.execute("INSERT INTO seen_since VALUES(?,?) ON CONFLICT(entity_id) DO UPDATE SET "
+                         "since_ns=excluded.since_ns", (old.id, t))
 
     def _write_entity(self, ent: Entity, t: int, new: bool) -> None:
         data = ent.model_dump_json()
-        # seen_since_ns (start of the current interval in view) is set on insert and by _close_sighting
         self._db.execute(
-            "INSERT INTO entities(id, label, room, present, last_seen_ns, data, seen_since_ns) "
-            "VALUES(?,?,?,?,?,?,?) ON CONFLICT(id) DO UPDATE SET label=excluded.label, "
+            "INSERT INTO entities VALUES(?,?,?,?,?,?) ON CONFLICT(id) DO UPDATE SET label=excluded.label, "
             "room=excluded.room, present=excluded.present, last_seen_ns=excluded.last_seen_ns, "
-            "data=excluded.data",
-            (ent.id, ent.label, ent.room, int(ent.present), ent.last_seen_ns, data, ent.last_seen_ns))
+            "data=excluded.data", (ent.id, ent.label, ent.room, int(ent.present), ent.last_seen_ns, data))
         if not new:
             self._db.execute("UPDATE entity_versions SET valid_to_ns=? WHERE entity_id=? AND valid_to_ns IS NULL",
                              (t, ent.id))
@@ -657,8 +655,9 @@ class MemoryStore:
             f"SELECT entity_id, from_ns, to_ns FROM seen_intervals WHERE to_ns>=? AND from_ns<=?{one}",
             args).fetchall()
         current = self._db.execute(
-            "SELECT id, coalesce(seen_since_ns, last_seen_ns), last_seen_ns FROM entities WHERE last_seen_ns>=? "
-            f"AND coalesce(seen_since_ns, last_seen_ns)<=?{one.replace('entity_id', 'id')}", args).fetchall()
+            "SELECT e.id, coalesce(s.since_ns, json_extract(e.data, '$.first_seen_ns')) AS since, e.last_seen_ns "
+            "FROM entities e LEFT JOIN seen_since s ON s.entity_id = e.id WHERE e.last_seen_ns>=? AND "
+            f"since<=?{one.replace('entity_id', 'e.id')}", args).fetchall()
         out = [SeenInterval(entity_id=e, from_ns=a, to_ns=b) for e, a, b in closed + current]
         return sorted(out, key=lambda s: (-s.to_ns, s.entity_id))
 
@@ -770,9 +769,9 @@ class MemoryStore:
                 paths = [r[0] for r in self._db.execute("SELECT path FROM frames")]
                 removed += sum(self._db.execute(f"SELECT COUNT(*) FROM {t}").fetchone()[0]
                                for t in DERIVED_TABLES)
-                for t in ("observations", "entities", "entity_versions", "seen_intervals", "relations", "events",
-                          "event_entities", "frames", "frame_entities", "fact_categories", "embedding_cache",
-                          "consolidation_runs", *DERIVED_TABLES):
+                for t in ("observations", "entities", "entity_versions", "seen_intervals", "seen_since",
+                          "relations", "events", "event_entities", "frames", "frame_entities", "fact_categories",
+                          "embedding_cache", "consolidation_runs", *DERIVED_TABLES):
                     self._db.execute(f"DELETE FROM {t}")
             else:
                 ent_ids: set[str] = set()
@@ -801,6 +800,7 @@ class MemoryStore:
                     self._db.execute("DELETE FROM entities WHERE id=?", (e,))
                     self._db.execute("DELETE FROM entity_versions WHERE entity_id=?", (e,))
                     self._db.execute("DELETE FROM seen_intervals WHERE entity_id=?", (e,))
+                    self._db.execute("DELETE FROM seen_since WHERE entity_id=?", (e,))
                     self._db.execute("DELETE FROM relations WHERE subject=? OR object=?", (e, e))
                     # events that mention it lose the link; the event text stays unless asked for
                     self._db.execute("DELETE FROM event_entities WHERE entity_id=?", (e,))
