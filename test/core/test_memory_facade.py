@@ -2,6 +2,8 @@
 
 import logging
 import re
+import subprocess
+import sys
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -137,3 +139,10 @@ def test_readme_example_runs():
     code = re.search(r"```python\n(.*?)```", section, re.S)
     assert code, "README section has no python example"
     exec(compile(code.group(1), "README.md", "exec"), {})  # noqa: S102 - our own README
+
+
+def test_the_facade_imports_neither_ros_nor_the_language_stack():
+    code = ("import sys, memory_node; m = memory_node.Memory(); m.observe('a', 'mug', t=1); "
+            "print(sorted(k for k in ('rclpy', 'spacy', 'memory_node.planning') if k in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
