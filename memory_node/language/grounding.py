@@ -336,8 +336,12 @@ class Grounder:
 
     def _by_purpose(self, ref: ObjectRef, want: Want) -> Grounding:
         """"something to drink", "where can I wash my hands": things whose kind serves that use."""
-        cands = [Candidate(entity=e, score=0.5, reasons=(f"for {ref.purpose}: {e.label}",))
-                 for e in self._pool() if e.present and self.names.serves(ref.purpose, e.label)]
+        fit = {e.id: self.names.serves(ref.purpose, e.label) for e in self._pool() if e.present}
+        cands = [Candidate(entity=self.world.entities[i], score=0.5 * f,
+                           reasons=(f"for {ref.purpose}: {self.world.entities[i].label}",))
+                 for i, f in fit.items() if f > 0]
+        best = max((c.score for c in cands), default=0.0)
+        cands = [c for c in cands if c.score >= best]  # a sponge before a toothbrush, to clean up
         if not cands:
             return Grounding(ref, "none", [], how="purpose",
                              problem=f"I know of nothing to {ref.purpose} here")

@@ -119,16 +119,18 @@ class Names:
             return k
         return ""
 
-    def serves(self, purpose: str, label: str) -> bool:
-        """Whether a thing with this label serves the purpose ("drink" -> milk, juice; "wash" -> sink)."""
+    def serves(self, purpose: str, label: str) -> float:
+        """How well a thing with this label serves the purpose ("drink" -> milk, juice; "wash" -> sink): 1.0
+        for a thing named for it (a sponge, to clean) or of a kind that serves it, 0.5 for one whose head noun
+        is (a toothbrush is a brush, but for teeth), 0.0 for none."""
         verb = purpose.split()[0] if purpose else ""
         p = self.purposes.get(verb)
         if p is None:
-            return False
+            return 0.0
         lk = norm(label)
-        if lk in p.words or (self.label_words(label)[-1] in p.words):
-            return True
-        return bool(set(self.categories.chain(label)) & p.categories)
+        if lk in p.words or set(self.categories.chain(label)) & p.categories:
+            return 1.0
+        return 0.5 if self.label_words(label)[-1] in p.words else 0.0
 
 
 @lru_cache(maxsize=1)

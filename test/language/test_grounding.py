@@ -130,3 +130,16 @@ def test_contents_name_their_packaging_and_plural_labels_stay_plural(tmp_path: P
         assert "specs_1" in ground(s, "where are my glasses?").ids
     finally:
         s.close()
+
+
+def test_a_thing_named_for_the_use_comes_before_one_whose_head_noun_is(tmp_path: Path) -> None:
+    s = MemoryStore(tmp_path / "u.db")
+    try:
+        s.ingest_scene_graph(SceneGraphObservation(stamp_ns=T, source="test", entities=[
+            EntityObservation(id="kitchen_1", label="room", name="kitchen", room="kitchen_1"),
+            _ent("brush_1", "toothbrush", attributes={"grabbable": "true"}),
+            _ent("sponge_1", "sponge", attributes={"grabbable": "true"}),
+        ]))
+        assert ground(s, "bring me something to clean with").ids == ["sponge_1"]
+    finally:
+        s.close()
