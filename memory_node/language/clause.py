@@ -273,6 +273,14 @@ class Clause(PhraseReader):
             return self._count(root, wh)
         if w in ("what", "which"):
             return self._what(root, wh, subj_tok, time)
+        if w == "whose":  # "whose scarf is on the sofa?": the owner of the thing placed so
+            objs = self._things(root)
+            place = self._place_of(root)
+            if objs and place is not None and objs[0].anchor is None and place[1].text not in objs[0].text:
+                _attach(objs[0], Anchor(relation=place[0], ref=place[1]))
+            for o in objs:
+                o.owner = "" if o.owner == "whose" else o.owner
+            return self._req(Kind.question, Intent.which, objects=objs[:1], attribute="owner")
         if w == "who":
             return self._req(Kind.question, Intent.when_did, objects=self._things(root), verb=lemma,
                              time=TimeRef(clause=self._clause_text(root)), notes=["who: answered with the event"])

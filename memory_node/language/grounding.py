@@ -108,6 +108,16 @@ class Grounder:
                     return Owned(owner=who, entity_ids=tuple(ids), event_ids=(fact.event_id,), said=fact.text())
         return None
 
+    def owner_of(self, ent_id: str) -> Owned | None:
+        """"whose scarf is on the sofa": the possession fact memory was told that covers this thing."""
+        ent = self.world.entities.get(ent_id)
+        if ent is None:
+            return None
+        for fact in facts(self.store, kind="possession", as_of_ns=self.world.as_of_ns):
+            if ent_id in self._owned_ids(fact.target_id, fact.subject, fact.target):
+                return Owned(owner=fact.owner, entity_ids=(ent_id,), event_ids=(fact.event_id,), said=fact.text())
+        return None
+
     def _owned_ids(self, target_id: str, subject: str, attribute: str) -> list[str]:
         """The fact's entity when it named one; else (said before the thing was seen) the entities of that
         kind whose attributes or name carry the words ("my mug is the blue one" -> blue mugs)."""

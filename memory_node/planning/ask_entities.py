@@ -48,6 +48,15 @@ def which(ctx: Context) -> Answer:
                       confidence=0.0)
     noun = ref.noun()
     grounder = ctx.grounder
+    if req.attribute == "owner":  # "whose scarf is on the sofa?"
+        thing = ctx.one(ref)[0].entity
+        ctx.grounded.append(thing.id)
+        owned = grounder.owner_of(thing.id)
+        if owned is None:
+            return Answer(success=True, confidence=0.0, answer_ids=[thing.id], evidence_ids=_evidence([thing]),
+                          answer=f"Nobody told me whose {describe(world, thing.id)} is.")
+        return Answer(success=True, answer=f"{sentence(describe(world, thing.id))} is {owned.owner}'s — {owned.said}.",
+                      answer_ids=[thing.id], evidence_ids=list(owned.event_ids) + [thing.id], confidence=1.0)
     if req.recipient:
         owner = req.recipient
         owned = grounder.owned(("my " if owner == "speaker" else f"{owner}'s ") + noun)

@@ -60,6 +60,13 @@ def test_possession_resolves_my_mug(home: MemoryStore) -> None:
     assert "Nobody told me" in ask(home, "which mug is bob's?").answer
 
 
+def test_whose_is_the_thing_placed_so(home: MemoryStore) -> None:
+    a = ask(home, "whose mug is on the counter?")
+    assert a.answer_ids == ["mug_1"] and "alice's" in a.answer and a.confidence == 1.0
+    unknown = ask(home, "whose mug is on the table?")
+    assert unknown.answer_ids == ["mug_2"] and "Nobody told me" in unknown.answer
+
+
 def test_spatial_references(home: MemoryStore) -> None:
     a = ask(home, "which apple is next to the lemon?")
     assert a.answer_ids == ["apple_1"]
