@@ -62,3 +62,18 @@ def test_module_and_help_work_without_importing_rclpy(memory_db):
     # the console entry point setup.py declares exists
     assert "memory-node=memory_node.cli.main:main" in (ROOT / "setup.py").read_text()
     assert os.access(ROOT / "scripts" / "memory-node", os.X_OK)
+
+
+def test_the_command_is_on_path_after_the_colcon_build(memory_db):
+    """scripts/setup.sh installs it into install/memory_node/bin, which `source scripts/env.sh` puts on PATH."""
+    installed = ROOT / "install" / "memory_node" / "bin" / "memory-node"
+    if not installed.exists():
+        import pytest
+
+        pytest.skip("not built here (scripts/setup.sh)")
+    import subprocess
+
+    r = subprocess.run([str(installed), "inspect", str(memory_db), "--rooms"], capture_output=True, text=True,
+                       timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines() == ["kitchen: 2 entities", "living_room: 4 entities"]
