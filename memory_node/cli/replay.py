@@ -103,17 +103,29 @@ def replay(bag_path: str | Path, db_path: str | Path, params: dict[str, Any], ra
            topics: list[str] | None = None, remaps: dict[str, str] | None = None,
            log=print) -> ReplayReport:
     """Ingest the bag into the database; returns what happened. Never stops at a bad message."""
-    from memory_node.core.consolidation import run_consolidation
-    from memory_node.core.models import InvalidInput
     from memory_node.core.store import MemoryStore
-    from memory_node.ros.bag import BagReader, _normalised, to_ros
-    from memory_node.ros.ingest import INPUT_TOPICS, InputIngestor
+    from memory_node.ros.bag import BagReader
 
     remaps = remaps or {}
     report = ReplayReport()
-    store = MemoryStore(db_path, frame_similarity_threshold=float(params["frames.similarity_threshold"]),
-                        association_radius=float(params["association_radius"]),
-                        position_tolerance=float(params["position_tolerance"]))
+    with BagReader(bag_path) as bag:  # opened first: a path that is no recording creates no database
+        store = MemoryStore(db_path, frame_similarity_threshold=float(params["frames.similarity_threshold"]),
+                            association_radius=float(params["association_radius"]),
+                            position_tolerance=float(params["position_tolerance"]))
+        try:
+            _replay_into(bag, store, params, report, rate, topics, remaps, log)
+        finally:
+            store.close()
+    return report
+
+
+def _replay_into(bag, store, params: dict[str, Any], report: ReplayReport, rate: float,
+                 topics: list[str] | None, remaps: dict[str, str], log) -> None:
+    from memory_node.core.consolidation import run_consolidation
+    from memory_node.core.models import InvalidInput
+    from memory_node.ros.bag import _normalised, to_ros
+    from memory_node.ros.ingest import INPUT_TOPICS, InputIngestor
+
     clock = {"now": 0}
 
     def rejected_part(name: str, reason: str) -> None:
@@ -122,49 +134,49 @@ def replay(bag_path: str | Path, db_path: str | Path, params: dict[str, Any], ra
 
     ingest = InputIngestor(store, params, now_ns=lambda: clock["now"], on_rejected_part=rejected_part)
     handlers = ingest.handlers()
-    try:
-        with BagReader(bag_path) as bag:
-            routes: dict[str, str] = {}
-            for topic, (msgtype, _) in bag.topics.items():
-                if topics is not None and topic not in topics:
-                    continue
-                name = input_for_topic(topic, remaps)
-                if name is None:
-                    report.skipped[topic] = "not an input of the node (see --remap)"
-                elif _normalised(msgtype) != INPUT_TOPICS[name][1]:
-                    report.skipped[topic] = f"{msgtype} is not the {INPUT_TOPICS[name][1]} of input {name}"
-                else:
-                    routes[topic] = name
-            for topic, why in report.skipped.items():
-                log(f"skipping {topic}: {why}")
-            start_wall = time.perf_counter()
-            for m in bag.messages(list(routes)):
-                if report.first_ns is None:
-                    report.first_ns = m.log_time_ns
-                report.last_ns = m.log_time_ns
-                if rate > 0:
-                    due = start_wall + (m.log_time_ns - report.first_ns) / NS / rate
-                    time.sleep(max(0.0, due - time.perf_counter()))
-                name = routes[m.topic]
-                clock["now"] = m.log_time_ns
-                report.messages[name] += 1
-                try:
-                    handlers[name](to_ros(m.message))
-                except InvalidInput as err:
-                    report.rejected[name] += 1
-                    report.errors.append(f"{name}: {err}")
-                except Exception as err:  # noqa: BLE001 - like the node: one message never ends the replay
-                    report.rejected[name] += 1
-                    report.errors.append(f"{name}: internal error: {type(err).__name__}: {err}")
-            report.seconds = time.perf_counter() - start_wall
-        run = run_consolidation(store)
-        report.knowledge = run.records if run is not None else 0
-        store.apply_retention(int(params["retention.frames_per_room"]),
-                              int(float(params["retention.max_frame_age_s"]) * NS))
-        report.frames_admitted = ingest.frames_admitted
-    finally:
-        store.close()
-    return report
+    routes: dict[str, str] = {}
+    for topic, (msgtype, _) in bag.topics.items():
+        if topics is not None and topic not in topics:
+            continue
+        name = input_for_topic(topic, remaps)
+        if name is None:
+            report.skipped[topic] = "not an input of the node (see --remap)"
+        elif _normalised(msgtype) != INPUT_TOPICS[name][1]:
+            report.skipped[topic] = f"{msgtype} is not the {INPUT_TOPICS[name][1]} of input {name}"
+        else:
+            routes[topic] = name
+    for topic, why in report.skipped.items():
+        log(f"skipping {topic}: {why}")
+    start_wall = time.perf_counter()
+    for m in bag.messages(list(routes), skip_broken=True):
+        if report.first_ns is None:
+            report.first_ns = m.log_time_ns
+        report.last_ns = m.log_time_ns
+        if rate > 0:
+            due = start_wall + (m.log_time_ns - report.first_ns) / NS / rate
+            time.sleep(max(0.0, due - time.perf_counter()))
+        name = routes[m.topic]
+        clock["now"] = m.log_time_ns
+        report.messages[name] += 1
+        if m.message is None:  # a broken payload: rejected like one the node could not take
+            report.rejected[name] += 1
+            report.errors.append(f"{name}: {m.error}")
+            continue
+        try:
+            handlers[name](to_ros(m.message))
+        except InvalidInput as err:
+            report.rejected[name] += 1
+            report.errors.append(f"{name}: {err}")
+        except Exception as err:  # noqa: BLE001 - like the node: one message never ends the replay
+            report.rejected[name] += 1
+            report.errors.append(f"{name}: internal error: {type(err).__name__}: {err}")
+    report.seconds = time.perf_counter() - start_wall
+    # what the node's timers do meanwhile: consolidate knowledge, apply retention
+    run = run_consolidation(store)
+    report.knowledge = run.records if run is not None else 0
+    store.apply_retention(int(params["retention.frames_per_room"]),
+                          int(float(params["retention.max_frame_age_s"]) * NS))
+    report.frames_admitted = ingest.frames_admitted
 
 
 def run(args: argparse.Namespace) -> int:
@@ -182,6 +194,8 @@ def run(args: argparse.Namespace) -> int:
                        "source scripts/env.sh") from None
     if not Path(args.bag).exists():
         raise CliError(f"no bag at {args.bag}")
+    if Path(args.db).exists() and not Path(args.db).is_file():
+        raise CliError(f"--db {args.db} is not a file")
     try:
         report = replay(args.bag, args.db, params, rate=args.rate, topics=args.topic, remaps=remaps,
                         log=(lambda *a: None) if args.quiet else print)

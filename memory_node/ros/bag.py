@@ -36,7 +36,8 @@ class BagMessage:
     topic: str
     msgtype: str      # as the bag names it, e.g. sensor_msgs/msg/Image (older bags: sensor_msgs/Image)
     log_time_ns: int  # when the recorder received it
-    message: Any      # a rosbags dataclass; ``to_ros(message)`` for the ROS class
+    message: Any      # a rosbags dataclass; ``to_ros(message)`` for the ROS class; None when broken
+    error: str = ""   # why it could not be deserialised (``messages(skip_broken=True)``)
 
 
 def _msg_folder() -> Path | None:
@@ -73,12 +74,17 @@ class BagReader:
     """One recording: a rosbag2 folder (metadata.yaml + storage files) or a single .mcap / .db3 file."""
 
     def __init__(self, path: str | Path) -> None:
-        from rosbags.highlevel import AnyReader
+        """Raises ``FileNotFoundError`` for a missing path, ``ValueError`` for what is not a recording."""
+        from rosbags.highlevel import AnyReader, AnyReaderError
 
         self.path = Path(path)
         if not self.path.exists():
             raise FileNotFoundError(f"no bag at {self.path}")
-        self._reader = AnyReader([self.path], default_typestore=typestore())
+        try:
+            self._reader = AnyReader([self.path], default_typestore=typestore())
+        except (AnyReaderError, FileNotFoundError) as err:  # e.g. a folder without metadata.yaml
+            raise ValueError(f"{self.path}: not a rosbag2 recording (a bag folder, .mcap or .db3): {err}") \
+                from None
 
     def __enter__(self) -> BagReader:
         from rosbags.highlevel import AnyReaderError
@@ -97,8 +103,9 @@ class BagReader:
         """topic -> (message type, message count)."""
         return {c.topic: (c.msgtype, c.msgcount) for c in self._reader.connections}
 
-    def messages(self, topics: Iterable[str] | None = None) -> Iterator[BagMessage]:
-        """In log-time order; a message that cannot be deserialised raises ``ValueError``."""
+    def messages(self, topics: Iterable[str] | None = None, skip_broken: bool = False) -> Iterator[BagMessage]:
+        """In log-time order. A message that cannot be deserialised raises ``ValueError``, or with
+        ``skip_broken`` comes out with ``message=None`` and the reason in ``error``."""
         wanted = set(topics) if topics is not None else None
         connections = [c for c in self._reader.connections if wanted is None or c.topic in wanted]
         if not connections:
@@ -112,8 +119,11 @@ class BagReader:
             try:
                 msg = self._reader.deserialize(raw, _normalised(conn.msgtype))
             except Exception as err:  # noqa: BLE001 - rosbags raises several kinds for a broken payload
-                raise ValueError(f"{self.path}: message on {conn.topic} at {log_time} ns could not be "
-                                 f"deserialised as {conn.msgtype}: {err}") from None
+                why = f"could not be deserialised as {conn.msgtype}: {type(err).__name__}: {err}"
+                if not skip_broken:
+                    raise ValueError(f"{self.path}: message on {conn.topic} at {log_time} ns {why}") from None
+                yield BagMessage(conn.topic, conn.msgtype, log_time, None, why)
+                continue
             yield BagMessage(conn.topic, conn.msgtype, log_time, msg)
 
 

@@ -134,6 +134,32 @@ def _graph_as_utterance(t_ns):
     return u
 
 
+def test_a_broken_message_is_rejected_and_the_rest_replayed(tmp_path):
+    from rclpy.serialization import serialize_message
+
+    good = [_graph_as_utterance(T0 + i * S) for i in range(3)]
+    with BagWriter(tmp_path / "broken", storage="sqlite3") as bag:
+        bag.add_topic("/user_utterance", "memory_node/msg/Utterance")
+        for i, msg in enumerate(good):
+            data = serialize_message(msg)
+            bag.write_cdr("/user_utterance", T0 + i * S, data[:9] if i == 1 else data)  # the 2nd cut short
+    report = replay(tmp_path / "broken", tmp_path / "m.db", PARAMS, log=lambda *a: None)
+    assert report.messages == {"utterances": 3} and report.rejected == {"utterances": 1}
+    assert "could not be deserialised as memory_node/msg/Utterance" in report.errors[0]
+    store = MemoryStore.open_reader(tmp_path / "m.db")
+    assert sorted(e.stamp_ns for e in store.events(kind="utterance")) == [T0, T0 + 2 * S]
+    store.close()
+
+
+def test_what_is_not_a_recording_is_refused_before_a_database_is_made(cli, tmp_path, memory_db):
+    (tmp_path / "empty_folder").mkdir()
+    (tmp_path / "junk.mcap").write_bytes(b"not an mcap file")
+    for not_a_bag in (memory_db, tmp_path / "empty_folder", tmp_path / "junk.mcap"):
+        code, _, err = cli("replay", not_a_bag, "--db", tmp_path / "new.db")
+        assert code == 2 and "not a" in err and str(not_a_bag) in err
+        assert not (tmp_path / "new.db").exists()
+
+
 def test_rate_plays_at_recorded_speed(tmp_path):
     msgs = [("/user_utterance", _graph_as_utterance(T0 + i * S // 4)) for i in range(5)]  # 1 s of recording
     bag = write_bag(tmp_path / "timed", msgs)
