@@ -103,15 +103,13 @@ def replay(bag_path: str | Path, db_path: str | Path, params: dict[str, Any], ra
            topics: list[str] | None = None, remaps: dict[str, str] | None = None,
            log=print) -> ReplayReport:
     """Ingest the bag into the database; returns what happened. Never stops at a bad message."""
-    from memory_node.core.store import MemoryStore
     from memory_node.ros.bag import BagReader
+    from memory_node.ros.ingest import open_store
 
     remaps = remaps or {}
     report = ReplayReport()
     with BagReader(bag_path) as bag:  # opened first: a path that is no recording creates no database
-        store = MemoryStore(db_path, frame_similarity_threshold=float(params["frames.similarity_threshold"]),
-                            association_radius=float(params["association_radius"]),
-                            position_tolerance=float(params["position_tolerance"]))
+        store = open_store(db_path, params)
         try:
             _replay_into(bag, store, params, report, rate, topics, remaps, log)
         finally:

@@ -35,6 +35,14 @@ INPUT_TOPICS: dict[str, tuple[str, str]] = {
 }
 
 
+def open_store(db_path, params: dict[str, Any]) -> MemoryStore:
+    """The memory the node's parameters describe (one place, so the node and a replay open it alike)."""
+    return MemoryStore(db_path, frame_similarity_threshold=float(params["frames.similarity_threshold"]),
+                       association_radius=float(params["association_radius"]),
+                       position_tolerance=float(params["position_tolerance"]),
+                       sighting_gap=float(params["sighting_gap"]))
+
+
 class InputIngestor:
     """Turns the node's input messages into memory. Raises ``InvalidInput`` for a message it refuses;
     ``on_rejected_part(input_name, reason)`` hears about parts of a scene graph that were dropped."""

@@ -45,7 +45,7 @@ from memory_node.planning.llm import LlmAccount, LlmConfig, LlmPlanner, LlmStats
 from memory_node.planning.dispatch import plan_request
 from memory_node.planning.skills import SkillLibrary, default_library_path
 from memory_node.ros import conversions as conv
-from memory_node.ros.ingest import InputIngestor
+from memory_node.ros.ingest import InputIngestor, open_store
 from memory_node.ros.markers import memory_markers
 from memory_node.ros.shutdown import ExecutorThread, ShutdownSignals, spin_until_shutdown
 from memory_node.srv import Ask, Forget, GetSceneGraph, PlanTask, Query, Sync
@@ -130,10 +130,7 @@ class MemoryNode(Node):
         self.library = self._library(self.robot, str(p["skill_library"]))
 
         db_path = Path(p["database_path"]).expanduser() if p["database_path"] else default_database_path(self.robot)
-        self.store = MemoryStore(db_path, frame_similarity_threshold=float(p["frames.similarity_threshold"]),
-                                 association_radius=float(p["association_radius"]),
-                                 position_tolerance=float(p["position_tolerance"]),
-                                 sighting_gap=float(p["sighting_gap"]))
+        self.store = open_store(db_path, p)
         self.get_logger().info(f"memory at {db_path} ({self.store.counts()['entities']} entities); "
                                f"robot {self.robot}, skills {', '.join(self.library.names())}")
 
