@@ -21,6 +21,15 @@ class CliError(Exception):
         self.exit_code = exit_code
 
 
+def need(module: str, what: str) -> None:
+    """A clear error instead of a traceback when an optional package of the tool is missing."""
+    import importlib.util
+
+    if importlib.util.find_spec(module) is None:
+        raise CliError(f"{what} needs the Python package {module!r}: pip install 'memory_node[tools]' "
+                       f"(scripts/setup.sh installs it)")
+
+
 def open_memory(path: str | Path, write: bool = False) -> MemoryStore:
     """The memory in ``path``; read-only unless ``write`` (a reader never changes the file, so it is safe
     next to a running node). A missing file, a non-memory file or a newer schema is a ``CliError``."""
@@ -30,7 +39,10 @@ def open_memory(path: str | Path, write: bool = False) -> MemoryStore:
     try:
         return MemoryStore(path) if write else MemoryStore.open_reader(path)
     except (RuntimeError, sqlite3.DatabaseError) as err:
-        raise CliError(f"{path}: {err}") from None
+        hint = ""
+        if not write and "the writer migrates it" in str(err):  # an older memory: reading never migrates it
+            hint = "; start this version's node on it once (it migrates the file), then read it"
+        raise CliError(f"{path}: {err}{hint}") from None
 
 
 def parse_time(text: str) -> int:

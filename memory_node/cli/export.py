@@ -14,7 +14,7 @@ import argparse
 import json
 from pathlib import Path
 
-from memory_node.cli.common import CliError, open_memory, parse_time
+from memory_node.cli.common import CliError, need, open_memory, parse_time
 from memory_node.core.store import MemoryStore
 
 EVENT_LIMIT = 10**9  # every event
@@ -70,6 +70,10 @@ def run(args: argparse.Namespace) -> int:
     if args.map and not args.png:
         raise CliError("--map goes with --png")
     as_of = parse_time(args.as_of) if args.as_of else None
+    if args.graphml:
+        need("networkx", "--graphml")
+    if args.png:
+        need("matplotlib", "--png")
     store = open_memory(args.db)
     try:
         if args.json:

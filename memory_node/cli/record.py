@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import argparse
 
-from memory_node.cli.common import CliError
+from memory_node.cli.common import CliError, need
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -24,6 +24,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    need("rosbags", "record")
     from memory_node.ros.recorder import record  # rclpy is imported there, inside record()
 
     try:
