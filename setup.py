@@ -21,6 +21,9 @@ EXTRAS = {
     # perception's 3D lifting needs open3d (open3d-cpu: the CPU build, same module; see
     # requirements-perception.txt); a robot with its own open3d build installs without this extra
     "perception": ["open3d-cpu>=0.19"],
+    # the memory-node tool (memory_node/cli): export as GraphML (networkx) and PNG (matplotlib), rosbag2
+    # replay / record (rosbags; replay and record also need the colcon build's message classes)
+    "tools": ["networkx>=3", "matplotlib>=3.7", "rosbags==0.11.9"],
     "test": ["pytest>=7"],
 }
 EXTRAS["all"] = sorted({req for name, reqs in EXTRAS.items() if name != "perception" for req in reqs})
@@ -34,4 +37,6 @@ setup(
     packages=find_packages(include=["memory_node", "memory_node.*"]),
     install_requires=["pydantic>=2.5", "pyyaml>=6", "numpy>=1.24", "opencv-python-headless>=4.8"],
     extras_require=EXTRAS,
+    # inspect and forget need only the engine; export and replay/record need the "tools" extra
+    entry_points={"console_scripts": ["memory-node=memory_node.cli.main:main"]},
 )

@@ -1,6 +1,6 @@
 """Memory node for a Unitree G1.
 
-    ros2 launch memory_node g1.launch.py [namespace:=...] [database_path:=...] [use_sim_time:=true]
+    ros2 launch memory_node g1.launch.py [namespace:=...] [database_path:=...] [use_sim_time:=true] [rviz:=true]
 """
 
 import importlib.util

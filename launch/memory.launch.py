@@ -1,7 +1,8 @@
 """Shared launch description: the memory node for one robot, with its params file.
 
 Included by vega.launch.py and g1.launch.py; usable directly with robot:=vega|g1. sim.launch.py builds on
-``declare_arguments`` and ``memory_node`` with a database and clock of its own.
+``declare_arguments``, ``memory_node`` and ``rviz`` with a database and clock of its own. ``rviz:=true`` also
+starts RViz 2 on config/memory_node.rviz: memory's ~/markers (rooms, objects, labels, relation lines) over /map.
 """
 
 from launch import LaunchDescription
@@ -36,8 +37,26 @@ def memory_node(context, default_database: str = "", use_sim_time: bool | None =
     )
 
 
+def rviz(context) -> list:
+    """RViz 2 on the shipped view of memory when ``rviz`` is true (the config names the root-namespace topics;
+    the remaps point them into the node's namespace)."""
+    if LaunchConfiguration("rviz").perform(context).lower() not in ("true", "1", "yes"):
+        return []
+    share = FindPackageShare("memory_node").perform(context)
+    namespace = LaunchConfiguration("namespace").perform(context).strip("/")
+    prefix = f"/{namespace}" if namespace else ""
+    return [Node(
+        package="rviz2",
+        executable="rviz2",
+        name="memory_rviz",
+        arguments=["-d", f"{share}/config/memory_node.rviz"],
+        remappings=[("/memory_node/markers", f"{prefix}/memory_node/markers"), ("/map", f"{prefix}/map")],
+        output="screen",
+    )]
+
+
 def _node(context, *args, **kwargs):
-    return [memory_node(context)]
+    return [memory_node(context), *rviz(context)]
 
 
 def declare_arguments(robot: str, robots: str = "vega or g1",
@@ -49,6 +68,8 @@ def declare_arguments(robot: str, robots: str = "vega or g1",
                               description="parameters YAML; '' = share/memory_node/config/<robot>.yaml"),
         DeclareLaunchArgument("database_path", default_value="",
                               description=f"SQLite memory file; '' = {database_default}"),
+        DeclareLaunchArgument("rviz", default_value="false",
+                              description="true: also start RViz 2 showing memory (config/memory_node.rviz)"),
     ]
 
 

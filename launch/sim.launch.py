@@ -1,7 +1,7 @@
 """The memory node and the Genesis bridge: a simulated Dexmate Vega in a household scene, on a workstation.
 
     ros2 launch memory_node sim.launch.py [scene:=small_home] [scenario:=moved_twice] [namespace:=...]
-                                          [database_path:=...]
+                                          [database_path:=...] [rviz:=true]
 
 The bridge publishes the simulated robot's camera, depth, pose, map, scene graphs and skill feedback on the
 memory node's inputs and executes the plans the node publishes on ``~/plans``, open-loop. With ``scenario``
@@ -72,7 +72,7 @@ def _sim(context, *args, **kwargs):
         # before SIGTERM (ignored while it cleans up) and 5 more before SIGKILL are too short for it
         sigterm_timeout="30",
     )
-    return [memory, bridge]
+    return [memory, bridge, *_memory_launch.rviz(context)]
 
 
 def generate_launch_description() -> LaunchDescription:

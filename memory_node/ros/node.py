@@ -15,14 +15,12 @@ median ~130 ms, against ~1 ms on a single-threaded executor.)
 from __future__ import annotations
 
 import gc
-import math
 import os
 import threading
 import time
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import rclpy
 from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus, KeyValue
 from geometry_msgs.msg import PoseStamped
@@ -33,21 +31,22 @@ from rclpy.node import Node
 from rclpy.qos import DurabilityPolicy, HistoryPolicy, QoSProfile, ReliabilityPolicy
 from rclpy.signals import SignalHandlerOptions
 from sensor_msgs.msg import CameraInfo, CompressedImage, Image
-from visualization_msgs.msg import Marker, MarkerArray
+from visualization_msgs.msg import MarkerArray
 
 from memory_node.core.consolidation import run_consolidation
-from memory_node.core.models import FrameObservation, InvalidInput, MapInfo
+from memory_node.core.models import InvalidInput
 from memory_node.core.query import query as query_memory
 from memory_node.core.store import MemoryStore
 from memory_node.msg import Activity, SceneGraph, SkillFeedback, Utterance
 from memory_node.msg import Plan as PlanMsg
-from memory_node.perception.frames import decode_compressed, encode_frame
 from memory_node.language import Conversation, ParserUnavailable, parse
 from memory_node.planning.dispatch import answer_question
 from memory_node.planning.llm import LlmAccount, LlmConfig, LlmPlanner, LlmStats
 from memory_node.planning.dispatch import plan_request
 from memory_node.planning.skills import SkillLibrary, default_library_path
 from memory_node.ros import conversions as conv
+from memory_node.ros.ingest import InputIngestor, open_store
+from memory_node.ros.markers import memory_markers
 from memory_node.ros.shutdown import ExecutorThread, ShutdownSignals, spin_until_shutdown
 from memory_node.srv import Ask, Forget, GetSceneGraph, PlanTask, Query, Sync
 
@@ -131,10 +130,7 @@ class MemoryNode(Node):
         self.library = self._library(self.robot, str(p["skill_library"]))
 
         db_path = Path(p["database_path"]).expanduser() if p["database_path"] else default_database_path(self.robot)
-        self.store = MemoryStore(db_path, frame_similarity_threshold=float(p["frames.similarity_threshold"]),
-                                 association_radius=float(p["association_radius"]),
-                                 position_tolerance=float(p["position_tolerance"]),
-                                 sighting_gap=float(p["sighting_gap"]))
+        self.store = open_store(db_path, p)
         self.get_logger().info(f"memory at {db_path} ({self.store.counts()['entities']} entities); "
                                f"robot {self.robot}, skills {', '.join(self.library.names())}")
 
@@ -150,11 +146,9 @@ class MemoryNode(Node):
         self.ingested = {k: 0 for k in INPUTS}   # processed (stored or rejected), what ~/sync waits on
         self.rejected = {k: 0 for k in INPUTS}
         self.errors: list[str] = []
-        self.frames_admitted = 0
-        self.current_room = (self.store.get_meta("robot") or {}).get("room", "")
-        self.camera_info: dict[str, Any] | None = None
-        self.pose = None
-        self._markers_dirty = True
+        # what each input message does to memory, shared with `memory-node replay` (ros/ingest.py)
+        self.inputs = InputIngestor(self.store, p, now_ns=lambda: self.get_clock().now().nanoseconds,
+                                    on_rejected_part=self._reject_part)
         self._counts_changed = threading.Condition()
 
         event_depth = int(p["qos.event_depth"])
@@ -166,17 +160,19 @@ class MemoryNode(Node):
                              durability=DurabilityPolicy.TRANSIENT_LOCAL)
 
         sub = self.create_subscription
-        sub(SceneGraph, "scene_graph", self._guard("scene_graphs", self.on_scene_graph), events_qos)
-        sub(SkillFeedback, "skill_feedback", self._guard("skill_feedback", self.on_skill_feedback), events_qos)
-        sub(Utterance, "user_utterance", self._guard("utterances", self.on_utterance), events_qos)
-        sub(Activity, "activity", self._guard("activities", self.on_activity), events_qos)
-        sub(Image, "camera/image_raw", self._guard("images", self.on_image), sensor_qos)
-        sub(CompressedImage, "camera/image_raw/compressed", self._guard("images", self.on_compressed_image),
+        sub(SceneGraph, "scene_graph", self._guard("scene_graphs", self.inputs.scene_graph), events_qos)
+        sub(SkillFeedback, "skill_feedback", self._guard("skill_feedback", self.inputs.skill_feedback),
+            events_qos)
+        sub(Utterance, "user_utterance", self._guard("utterances", self.inputs.utterance), events_qos)
+        sub(Activity, "activity", self._guard("activities", self.inputs.activity), events_qos)
+        sub(Image, "camera/image_raw", self._guard("images", self.inputs.image), sensor_qos)
+        sub(CompressedImage, "camera/image_raw/compressed", self._guard("images", self.inputs.compressed_image),
             sensor_qos)
-        sub(Image, "camera/depth/image_raw", self._guard("depth", self.on_depth), sensor_qos)
-        sub(CameraInfo, "camera/camera_info", self._guard("camera_info", self.on_camera_info), sensor_qos)
-        sub(OccupancyGrid, "map", self._guard("maps", self.on_map), map_qos)
-        sub(PoseStamped, "robot_pose", self._guard("poses", self.on_pose), sensor_qos)
+        sub(Image, "camera/depth/image_raw", self._guard("depth", self.inputs.depth), sensor_qos)
+        sub(CameraInfo, "camera/camera_info", self._guard("camera_info", self.inputs.camera_info_msg),
+            sensor_qos)
+        sub(OccupancyGrid, "map", self._guard("maps", self.inputs.map), map_qos)
+        sub(PoseStamped, "robot_pose", self._guard("poses", self.inputs.robot_pose), sensor_qos)
 
         srv = self.create_service
         srv(Query, "~/query", self._service(self.on_query))
@@ -240,11 +236,6 @@ class MemoryNode(Node):
                 self.libraries[robot] = SkillLibrary.load(path or default_library_path(robot))
             return self.libraries[robot]
 
-    def _stamp_ns(self, header) -> int:
-        """Event time is the message's stamp (replays keep their timeline); unstamped messages get now."""
-        ns = conv.stamp_to_ns(header.stamp)
-        return ns if ns > 0 else self.get_clock().now().nanoseconds
-
     def _guard(self, input_name: str, handler):
         """Wrap a subscription so bad input is rejected and counted, never fatal, and always counted as
         processed so ~/sync can tell the client its message was handled."""
@@ -287,44 +278,15 @@ class MemoryNode(Node):
         return response
 
     def _check_text(self, text: str, what: str) -> str:
-        if len(text) > int(self.p["limits.max_text_length"]):
-            raise InvalidInput(f"{what} longer than limits.max_text_length ({self.p['limits.max_text_length']})")
-        return text
+        return self.inputs.check_text(text, what)
 
     # ---- inputs --------------------------------------------------------------------------------
-
-    def on_scene_graph(self, msg: SceneGraph) -> None:
-        if len(msg.entities) > int(self.p["limits.max_entities_per_graph"]):
-            raise InvalidInput(f"scene graph with {len(msg.entities)} entities exceeds "
-                               f"limits.max_entities_per_graph")
-        if len(msg.relations) > int(self.p["limits.max_relations_per_graph"]):
-            raise InvalidInput(f"scene graph with {len(msg.relations)} relations exceeds "
-                               f"limits.max_relations_per_graph")
-        graph = conv.scene_graph_from_msg(msg, self._stamp_ns(msg.header))
-        result = self.store.ingest_scene_graph(graph)
-        if graph.room:
-            self._set_room(graph.room)
-        for reason in result.rejected:
-            self._reject_part("scene_graphs", reason)
-        self._markers_dirty = True
 
     def _reject_part(self, input_name: str, reason: str) -> None:
         """Part of a message was dropped: count it and say why, the rest was stored."""
         self.errors = (self.errors + [f"{input_name}: {reason}"])[-20:]
         self.rejected[input_name] += 1
         self.get_logger().warning(f"dropped part of {input_name}: {reason}", throttle_duration_sec=1.0)
-
-    def on_skill_feedback(self, msg: SkillFeedback) -> None:
-        self._check_text(msg.message, "skill feedback message")
-        self.store.ingest_skill_feedback(conv.skill_feedback_from_msg(msg, self._stamp_ns(msg.header)))
-
-    def on_utterance(self, msg: Utterance) -> None:
-        self._check_text(msg.text, "utterance")
-        self.store.ingest_utterance(conv.utterance_from_msg(msg, self._stamp_ns(msg.header)))
-
-    def on_activity(self, msg: Activity) -> None:
-        self._check_text(msg.text, "activity text")
-        self.store.ingest_activity(conv.activity_from_msg(msg, self._stamp_ns(msg.header)))
 
     def consolidate(self) -> None:
         """Timer: refresh inferred knowledge (a no-op when no skill or activity event changed)."""
@@ -336,69 +298,6 @@ class MemoryNode(Node):
         if run is not None:
             self.get_logger().info(f"consolidated {run.events} events into {run.records} knowledge records "
                                    f"{run.counts} in {run.seconds:.3f} s")
-
-    def on_image(self, msg: Image) -> None:
-        import ros2_numpy  # imported here: only image callbacks need it
-
-        if msg.width * msg.height > int(self.p["limits.max_image_pixels"]):
-            raise InvalidInput(f"image {msg.width}x{msg.height} exceeds limits.max_image_pixels")
-        try:
-            array = ros2_numpy.numpify(msg)
-        except (ValueError, TypeError, KeyError) as err:
-            raise InvalidInput(f"image could not be read ({msg.encoding}, {msg.width}x{msg.height}): {err}") \
-                from None
-        encoded, thumb = encode_frame(array, msg.encoding, int(self.p["frames.jpeg_quality"]))
-        self._store_frame(msg.header, encoded, "jpg", thumb, msg.width, msg.height)
-
-    def on_compressed_image(self, msg: CompressedImage) -> None:
-        data = bytes(msg.data)
-        image, fmt, thumb = decode_compressed(data)
-        if image.shape[0] * image.shape[1] > int(self.p["limits.max_image_pixels"]):
-            raise InvalidInput("compressed image exceeds limits.max_image_pixels")
-        self._store_frame(msg.header, data, fmt, thumb, image.shape[1], image.shape[0])
-
-    def _store_frame(self, header, encoded: bytes, fmt: str, thumb: list[float], width: int, height: int) -> None:
-        frame = FrameObservation(stamp_ns=self._stamp_ns(header), encoded=encoded, format=fmt, thumbnail=thumb,
-                                 width=width, height=height, room=self.current_room, pose=self.pose,
-                                 frame_id=header.frame_id)
-        # Until perception says what is in view, a frame is bound to what memory holds in its room.
-        visible = [e.id for e in self.store.entities(room=self.current_room) if e.id != self.current_room] \
-            if self.current_room else []
-        if self.store.ingest_frame(frame, visible).admitted:
-            self.frames_admitted += 1
-
-    def on_depth(self, msg: Image) -> None:
-        # Depth is not stored yet: frames keep RGB only. Counted so ~/sync and diagnostics see it.
-        if msg.encoding.lower() not in ("32fc1", "16uc1", "mono16"):
-            raise InvalidInput(f"depth encoding {msg.encoding!r} is not 32FC1 (m) or 16UC1 (mm)")
-
-    def on_camera_info(self, msg: CameraInfo) -> None:
-        info = {"frame_id": msg.header.frame_id, "width": msg.width, "height": msg.height, "k": list(msg.k)}
-        if info != self.camera_info:
-            self.camera_info = info
-            self.store.set_meta("camera_info", info)
-
-    def on_map(self, msg: OccupancyGrid) -> None:
-        info = msg.info
-        if info.width * info.height != len(msg.data):
-            raise InvalidInput(f"map data has {len(msg.data)} cells, expected {info.width}x{info.height}")
-        if not (math.isfinite(info.resolution) and info.resolution > 0):
-            raise InvalidInput(f"map resolution {info.resolution} is not a positive number")
-        cells = np.asarray(msg.data, dtype=np.int8)
-        self.store.ingest_map(MapInfo(
-            stamp_ns=self._stamp_ns(msg.header), frame_id=msg.header.frame_id or "map", width=info.width,
-            height=info.height, resolution=info.resolution, origin_x=info.origin.position.x,
-            origin_y=info.origin.position.y, known_cells=int(np.count_nonzero(cells >= 0)),
-            occupied_cells=int(np.count_nonzero(cells >= 50))))
-
-    def on_pose(self, msg: PoseStamped) -> None:
-        self.pose = conv.pose_from_msg(msg)
-
-    def _set_room(self, room: str) -> None:
-        if room != self.current_room:
-            self.current_room = room
-            state = self.store.get_meta("robot") or {}
-            self.store.set_meta("robot", {**state, "room": room})
 
     def _warm_up_parser(self) -> None:
         """Load the request parser now (spaCy's pipeline, ~1-2 s) rather than on the first ~/ask, and say
@@ -464,7 +363,7 @@ class MemoryNode(Node):
         response.removed = self.store.forget(
             ids=list(request.ids), room=request.room.strip(), since_ns=conv.optional_ns(request.since),
             until_ns=conv.optional_ns(request.until), everything=request.everything)
-        self._markers_dirty = True
+        self.inputs.changed = True
         self.get_logger().info(f"forgot {response.removed} records")
         return response
 
@@ -500,36 +399,20 @@ class MemoryNode(Node):
         values = {**{f"stored_{k}": v for k, v in counts.items()},
                   **{f"ingested_{k}": v for k, v in self.ingested.items()},
                   **{f"rejected_{k}": v for k, v in self.rejected.items()},
-                  "frames_admitted": self.frames_admitted, "current_room": self.current_room,
+                  "frames_admitted": self.inputs.frames_admitted, "current_room": self.inputs.current_room,
                   "last_error": self.errors[-1] if self.errors else "",
                   "llm_enabled": self.llm is not None, **self.llm_stats.as_dict()}
         status.values = [KeyValue(key=k, value=str(v)) for k, v in values.items()]
         diag = DiagnosticArray(status=[status])
         diag.header.stamp = self.get_clock().now().to_msg()
         self.diag_pub.publish(diag)
-        if self._markers_dirty and self.markers_pub.get_subscription_count() > 0:
+        if self.inputs.changed and self.markers_pub.get_subscription_count() > 0:
             self.markers_pub.publish(self.markers())
-            self._markers_dirty = False
+            self.inputs.changed = False
 
     def markers(self) -> MarkerArray:
-        """One sphere and one text label per present entity with a known position."""
-        out = MarkerArray(markers=[Marker(action=Marker.DELETEALL)])
-        stamp = self.get_clock().now().to_msg()
-        for i, e in enumerate(e for e in self.store.entities() if e.position is not None):
-            for kind, mtype in (("entity", Marker.SPHERE), ("label", Marker.TEXT_VIEW_FACING)):
-                m = Marker(ns=kind, id=i, type=mtype, action=Marker.ADD)
-                m.header.frame_id = "map"
-                m.header.stamp = stamp
-                m.pose.position.x, m.pose.position.y, m.pose.position.z = (
-                    e.position.x, e.position.y, e.position.z + (0.15 if kind == "label" else 0.0))
-                m.pose.orientation.w = 1.0
-                m.scale.x = m.scale.y = m.scale.z = 0.1
-                m.color.a = 1.0
-                m.color.g = 0.8
-                if kind == "label":
-                    m.text = e.name or e.id
-                out.markers.append(m)
-        return out
+        """Memory as RViz shows it (config/memory_node.rviz): see ros/markers.py."""
+        return memory_markers(self.store, self.get_clock().now().to_msg())
 
     def destroy_node(self, companions: bool = True) -> None:
         """Idempotent. ``companions=False`` when a companion's thread could not be joined: its node and the

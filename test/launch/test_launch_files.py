@@ -27,12 +27,13 @@ def _kw(call, key):
 
 def test_shared_launch_description_starts_the_installed_node():
     tree = ast.parse((LAUNCH / "memory.launch.py").read_text())
-    (node,) = _calls(tree, "Node")
+    node, rviz = _calls(tree, "Node")  # the memory node, and RViz when rviz:=true
+    assert _kw(rviz, "package").value == "rviz2"
     assert _kw(node, "package").value == "memory_node"
     assert _kw(node, "executable").value == "memory_node"
     assert _kw(node, "name").value == "memory_node"
     declared = {c.args[0].value for c in _calls(tree, "DeclareLaunchArgument")}
-    assert declared == {"robot", "namespace", "params_file", "database_path", "use_sim_time"}
+    assert declared == {"robot", "namespace", "params_file", "database_path", "use_sim_time", "rviz"}
     # the executable the launch file names is the one CMake installs
     assert "install(PROGRAMS scripts/memory_node" in (ROOT / "CMakeLists.txt").read_text()
     assert (ROOT / "scripts" / "memory_node").stat().st_mode & 0o111
@@ -226,3 +227,20 @@ def test_sim_launch_runs_on_wall_time_and_refuses_sim_time(monkeypatch, ros_home
 def test_sim_launch_refuses_a_robot_it_cannot_simulate(monkeypatch, ros_home):
     with pytest.raises(RuntimeError, match=r"robot:=g1 cannot be simulated.*only vega.*g1.launch.py"):
         evaluate(monkeypatch, "sim.launch.py", robot="g1")
+
+
+@pytest.mark.parametrize("launch_file", ["vega.launch.py", "g1.launch.py", "sim.launch.py"])
+def test_rviz_argument_starts_rviz_on_the_shipped_memory_view(monkeypatch, ros_home, launch_file):
+    assert "rviz2" not in evaluate(monkeypatch, launch_file)  # off unless asked for
+    rviz = evaluate(monkeypatch, launch_file, rviz="true")["rviz2"]
+    assert rviz["package"] == "rviz2"
+    assert rviz["arguments"] == ["-d", "/opt/ros/share/memory_node/config/memory_node.rviz"]
+    assert rviz["remappings"] == [("/memory_node/markers", "/memory_node/markers"), ("/map", "/map")]
+    namespaced = evaluate(monkeypatch, launch_file, rviz="true", namespace="g1")["rviz2"]
+    assert namespaced["remappings"] == [("/memory_node/markers", "/g1/memory_node/markers"), ("/map", "/g1/map")]
+    # the config it loads is installed (config/ is) and shows the node's markers
+    config = ROOT / "config" / "memory_node.rviz"
+    assert "install(DIRECTORY launch config" in (ROOT / "CMakeLists.txt").read_text()
+    displays = yaml.safe_load(config.read_text())["Visualization Manager"]["Displays"]
+    topics = {d["Class"]: d["Topic"]["Value"] for d in displays if "Topic" in d}
+    assert topics == {"rviz_default_plugins/MarkerArray": "/memory_node/markers", "rviz_default_plugins/Map": "/map"}

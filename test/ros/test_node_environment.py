@@ -74,4 +74,8 @@ def test_pose_is_attached_and_nan_pose_rejected_and_markers_published(start_node
     mug = next(m for m in arr.markers if m.type == Marker.SPHERE and m.id == next(
         t.id for t in arr.markers if t.text == "mug_1"))
     assert mug.pose.position.x == pytest.approx(1.5) and mug.header.frame_id == "map"
+    # what config/memory_node.rviz shows: the room's area and name, and the mug-on-table line
+    assert {"rooms", "room_labels", "entity", "label", "relations"} <= {m.ns for m in arr.markers}
+    (lines,) = [m for m in arr.markers if m.ns == "relations"]
+    assert [p.x for p in lines.points] == [pytest.approx(1.5), pytest.approx(1.0)]
     assert node.alive()
