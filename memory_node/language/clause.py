@@ -47,6 +47,9 @@ class Clause(PhraseReader):
             if clause:
                 return self._req(Kind.question, Intent.around, actor=self._actor(sent.root),
                                  time=TimeRef(relation="after", clause=clause))
+        counted = self._count_command(sent)
+        if counted is not None:
+            return counted
         tagged = self._tag_question(sent.root)
         if tagged is not None:  # "I left the fridge open, didn't I?": the question is the clause before the tag
             inner = self._unwrap(tagged)
@@ -62,6 +65,27 @@ class Clause(PhraseReader):
         if inner is not None:
             return self._command(inner)
         return self._read(root)
+
+    def _count_command(self, sent: Any) -> Request | None:
+        """"count the plates in the cupboard", "can you count how many cups are in the sink": a count asked
+        as a command."""
+        verb = next((t for t in sent if _lemma(t) == "count" and t.pos_ == "VERB"), None)
+        if verb is None or self._subject_word(verb) not in ("", "you"):
+            return None
+        inner = [c for c in verb.children if c.dep_ in ("ccomp", "xcomp", "advcl")
+                 and any(_low(t) == "how" for t in c.subtree)]
+        if inner:
+            wh = next(t for t in inner[0].subtree if _low(t) == "how")
+            return self._count(inner[0], wh)
+        objs = self._things(verb)
+        if not objs:
+            return None
+        obj = objs[0]
+        obj.determiner = "all"
+        place = self._place_of(verb, skip=None)
+        if place is not None and obj.anchor is None and place[1].text not in obj.text:
+            obj.anchor = Anchor(relation=place[0], ref=place[1])  # type: ignore[arg-type]
+        return self._req(Kind.question, Intent.count, objects=[obj])
 
     def _tag_question(self, root: Any) -> Any | None:
         """The clause a tag question asks about, when the parser made the tag ("did I?", "isn't it?") the root."""

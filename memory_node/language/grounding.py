@@ -21,7 +21,7 @@ from ..core.store import ROOM_LABEL, MemoryStore
 from ..core.text import indefinite, key, stem
 from . import lexicon as lx
 from .conversation import Conversation
-from .names import Names, default_names
+from .names import CATEGORY_BONUS, Names, default_names
 from .request import ObjectRef
 from .resolve import _attribute_words as attribute_words
 from .resolve import NEAR_WORDS, UNDER_WORDS, Candidate, _HintTest, _rank, norm, resolve_entities, resolve_rooms, room_key, \
@@ -182,7 +182,7 @@ class Grounder:
         if ref.purpose and (not ref.head or ref.head in ("something", "anything", "thing", "stuff", "somewhere",
                                                          "anywhere", "place")):
             return self._by_purpose(ref, want)
-        cands, how = self._kind(ref)
+        cands, how = self._kind(ref, every=want == "all")
         if not cands:
             return Grounding(ref, "none", [], problem=f"I have not seen {indefinite(ref.noun())}")
         # whose: a possession fact lifts the owner's thing; when memory was told, only those count
@@ -259,7 +259,7 @@ class Grounder:
     def _pool(self, include_rooms: bool = False) -> list[Entity]:
         return [e for e in self.world.entities.values() if include_rooms or e.label != ROOM_LABEL]
 
-    def _kind(self, ref: ObjectRef) -> tuple[list[Candidate], str]:
+    def _kind(self, ref: ObjectRef, every: bool = False) -> tuple[list[Candidate], str]:
         """Entities the noun names: exact label / name / id, then head noun, everyday name and kind, then
         similarity through the retrieval pipeline."""
         if ref.of_noun and ref.head:
@@ -267,7 +267,7 @@ class Grounder:
             held = ObjectRef(text=ref.of_noun, head=ref.of_noun.split()[-1], compound=ref.of_noun.split()[:-1])
             both = ref.model_copy(update={"compound": [*ref.of_noun.split()], "of_noun": ""})
             for alt in (both, held):
-                cands, how = self._kind(alt)
+                cands, how = self._kind(alt, every)
                 if cands:
                     return cands, how
         nominal = [m for m in ref.modifiers if m not in _COLOURS]
@@ -283,17 +283,17 @@ class Grounder:
             keys.setdefault(norm(" ".join(said[i:])), len(said) - i)
             keys.setdefault(key(" ".join(said[i:])), len(said) - i)
         exact: list[Candidate] = []
+        plural_only: list[Candidate] = []  # a plural label reached from a singular noun: "my glass" -> glasses
         for ent in self._pool():
             for field_name, base, value in (("id", 3.0, ent.id), ("name", 2.0, ent.name), ("label", 1.0, ent.label)):
                 # labels are sometimes plural ("cutlets", "slippers"): compare singular to singular too
                 forms = (norm(value), key(value)) if value else ()
-                if field_name == "label" and len(forms) == 2 and forms[0] != forms[1] and not ref.plural:
-                    forms = forms[:1]  # a plural label (glasses, scissors) is not what "my glass" names
                 k = next((x for x in forms if x in keys), "")
                 if k:
                     span = keys[k]
-                    exact.append(Candidate(entity=ent, score=base + 0.5 * (span - 1),
-                                           reasons=(f"{field_name} {value}",)))
+                    c = Candidate(entity=ent, score=base + 0.5 * (span - 1), reasons=(f"{field_name} {value}",))
+                    weak = field_name == "label" and k != forms[0] and not ref.plural
+                    (plural_only if weak else exact).append(c)
                     break
         full = key(" ".join(noun_words))
         if exact and not (len(noun_words) > 1 and max(keys.get(norm(c.entity.label), 0) for c in exact) < len(noun_words)
@@ -314,10 +314,14 @@ class Grounder:
                 out.append(Candidate(entity=ent, score=m.score, reasons=(f"{m.how}: {ent.label}",)))
         if out:
             best = max(c.score for c in out)
-            kept = [c for c in out if c.score >= best - 1e-9]
+            # the category map's preference picks "the phone" of several kinds; "how many phones" counts them all
+            margin = CATEGORY_BONUS + 1e-9 if every else 1e-9
+            kept = [c for c in out if c.score >= best - margin]
             return kept, kept[0].reasons[0].split(":")[0]
         if fallback_exact:
             return fallback_exact, "exact"
+        if plural_only:  # "the curtain" -> curtains, when nothing is labelled with the singular
+            return plural_only, "exact"
         return self._similar(ref), "similar"
 
     def _similar(self, ref: ObjectRef) -> list[Candidate]:

@@ -28,6 +28,7 @@ from ..core.text import key, norm, singular, tokens
 # What a thing comes in (a closed class of packaging words, not object names): "lotion bottle" is lotion.
 PACKAGING = frozenset({"bottle", "jar", "can", "tin", "box", "carton", "tube", "pack", "packet", "bag", "tub",
                        "container", "sachet", "pouch", "spray", "dispenser", "roll"})
+CATEGORY_BONUS = 0.05  # the category map files the label under the noun said (a sports ball is "a ball")
 HEAD_SCORE = 0.8  # below an exact label match (1.0): "table" for coffeetable is a weaker reading
 NAME_SCORE = 0.7
 KIND_SCORE = 0.6
@@ -90,7 +91,7 @@ class Names:
             # Of several, the one the category map files under the bare noun is the usual one
             bonus = 0.05 * sum(c in lw for c in comp)
             if h in self.categories.chain(label)[1:2]:
-                bonus += 0.05  # the map reads the label as that noun (sports ball: a ball; balance ball: gym kit)
+                bonus += CATEGORY_BONUS  # the map reads the label as that noun (sports ball: a ball; balance ball: gym kit)
             if all(c in lw for c in comp) or not comp:
                 return KindMatch(HEAD_SCORE + bonus, "head noun")
         held = key(" ".join([*compound, h]))
