@@ -344,7 +344,7 @@ class Clause(PhraseReader):
                             for p in c.children if p.dep_ == "pobj"]
                     if held:  # "what's the right place for the umbrella"
                         return self._req(Kind.question, Intent.goes_where, objects=[self._object(held[0])])
-        if w == "which" and lemma in lx.GO_VERBS and _lemma(root) != "be" and \
+        if w == "which" and lemma in ("go", "belong", "live") and \
                 not any(c.dep_ == "prep" and _low(c) == "to" for c in root.children):  # "belongs to Anna": whose
             subj = [c for c in root.children if c.dep_ in ("nsubj", "nsubjpass")]
             if subj:  # "which drawer do the tea towels go in"
@@ -377,7 +377,10 @@ class Clause(PhraseReader):
             objs = [o for o in self._things(root, exclude={wh_noun}) if o.head not in lx.ATTRIBUTE_NOUNS]
             return self._req(Kind.question, Intent.attribute, objects=objs, attribute=attr)
         if wh_noun_word in lx.ROOM_NOUNS:
-            return self._req(Kind.question, Intent.what_room, objects=self._things(root, exclude={wh_noun}))
+            objs = self._things(root, exclude={wh_noun})
+            if time is not None:  # "which room was the lime in before?": where it was then
+                return self._req(Kind.question, Intent.where, objects=objs, time=time)
+            return self._req(Kind.question, Intent.what_room, objects=objs)
         if lemma in ("happen", "go") and any(_low(c) in ("to", "with") for c in root.children if c.dep_ == "prep"):
             return self._req(Kind.question, Intent.happened_to, objects=self._things(root))
         if time is not None and time.relation in ("before", "after") and time.clause:
@@ -416,6 +419,13 @@ class Clause(PhraseReader):
         return self._req(Kind.question, Intent.unknown, notes=["a what-question I could not read"])
 
     def _which(self, root: Any, noun: Any) -> Request:
+        named = [c for c in root.children if c.dep_ == "attr" and c.pos_ in ("NOUN", "PROPN") and c != noun]
+        if _low(noun) in ("one", "ones") and named:
+            # "which one is Anna's glass?": the thing is named after the verb, and whose it is with it
+            obj = self._object(named[0], with_preps=False)
+            owner, obj.owner = obj.owner, ""
+            return self._req(Kind.question, Intent.which, objects=[obj], recipient=owner,
+                             notes=[] if owner or obj.modifiers else ["which: no criterion"])
         obj = self._object(noun, with_preps=False)
         rest = [t for t in root.children if t.dep_ in ("acomp", "attr", "prep", "advmod", "ccomp", "oprd",
                                                         "agent", "dobj", "xcomp") and t != noun]

@@ -64,11 +64,22 @@ _SHORTCUTS = ((re.compile(r"\b(where|what|how|who|when|why)'d\b", re.I), r"\1 di
               (re.compile(r"\binside of\b", re.I), "inside"), (re.compile(r"^whereabouts\b", re.I), "where"))
 
 
+# Openers of spoken requests that carry nothing ("hey, which cup ...", "um, where's ..."): the tagger makes
+# them the sentence's root and hangs the request under them.
+_OPENERS = re.compile(r"^(?:(?:hey|hi|hello|um+|uh+|erm+|hmm+|ok|okay|so|well|oh|right|alright|actually|robot)"
+                      r"\b[,!.]?\s+)+", re.I)
+# "what colour's my radio": a contracted "is" after a wh-phrase, before a determiner, read as a possessive
+_WH_IS = re.compile(r"\b((?:what|which)\s+\w+)'s\s+(?=(?:my|the|your|his|her|our|their|this|that|a|an)\b)", re.I)
+
+
 def normalise(text: str) -> str:
     t = text.replace("\u2019", "'").replace("\u2018", "'").replace("`", "'")
     t = _SPACES.sub(" ", t).strip()
     for pattern, repl in _SHORTCUTS:
         t = pattern.sub(repl, t)
+    stripped = _OPENERS.sub("", t)
+    t = stripped if stripped.strip(" ?.!,") else t  # "hey" alone stays a greeting
+    t = _WH_IS.sub(r"\1 is ", t)
     # a lower-case start parses better than ALL CAPS, and names keep their case
     t = re.sub(r"\b(?!I\b)[A-Z]{2,4}\b", lambda m: m.group(0).lower(), t)  # "TV remote" -> "tv remote"
     t = t.lower() if t.isupper() else t
