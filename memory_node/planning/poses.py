@@ -9,8 +9,8 @@ the map's x axis) facing it.
 How the approach pose is chosen (memory has no occupancy grid, only what it saw: each entity's centre
 and, when its source reported one, its box size, attribute ``size`` = "sx,sy,sz" metres):
 
-- for an object or furniture, the robot stands at the furniture the target rests on or in (itself when it
-  rests on nothing), ``STANDOFF_M`` from the edge of that furniture's footprint, at the point of the edge
+- for an object or furniture, the robot stands at the outermost furniture the target rests on or in that
+  stands in the base's way (the coffee table, not the rug under it; itself when it rests on nothing), ``STANDOFF_M`` from the edge of that furniture's footprint, at the point of the edge
   nearest to what it will handle there (the target, or the next step's object when that lies on the same
   furniture: the far end of a long counter is out of reach from its middle);
 - the side is the one facing where the robot comes from (its last reported pose, or the previous
@@ -133,6 +133,28 @@ def _obstacles(world: WorldState, room: str | None, base: str) -> list[Rect]:
     return out
 
 
+def _blocks(world: WorldState, ent_id: str) -> bool:
+    """Whether the entity stands in the base's way (a table does; a rug or a wall cupboard does not)."""
+    ent = world.entities.get(ent_id)
+    size = size_of(ent.attributes) if ent is not None else None
+    if ent is None or ent.position is None or size is None:
+        return False
+    return ent.position.z - size[2] / 2 < BLOCKING_BELOW_M and ent.position.z + size[2] / 2 > BLOCKING_ABOVE_M
+
+
+def _standing_base(world: WorldState, target: str) -> str:
+    """What the robot stands at to reach ``target``: the outermost thing it rests on or in that blocks
+    the base (the coffee table, not the rug under it), else the furniture memory's chain ends at, else
+    the target itself."""
+    base = ""
+    for anc in [target, *world.chain(target)]:
+        if anc == world.robot_id or world.is_room(anc):
+            break
+        if _blocks(world, anc):
+            base = anc
+    return base or world.furniture(target) or target
+
+
 def _clear(x: float, y: float, obstacles: list[Rect]) -> bool:
     return all(math.hypot(max(r[0] - x, 0.0, x - r[2]), max(r[1] - y, 0.0, y - r[3])) > ROBOT_RADIUS_M
                for r in obstacles)
@@ -157,11 +179,11 @@ def approach_pose(world: WorldState, target: str, focus: str = "", at: tuple[flo
         reference = at
     if world.is_person(target):
         return _in_front(ent.position, reference, _obstacles(world, room, target))
-    base = world.furniture(target) or target
+    base = _standing_base(world, target)
     rect = _footprint(world, base)
     if rect is None:
         return None
-    handled = focus if focus and focus != target and world.furniture(focus) == base and \
+    handled = focus if focus and focus != target and _standing_base(world, focus) == base and \
         _position(world, focus) is not None else target
     fp = _position(world, handled)
     assert fp is not None  # target has a position; a focus is only taken when it has one

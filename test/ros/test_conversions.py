@@ -9,7 +9,6 @@ from memory_node.core.models import (
     EntityObservation,
     InvalidInput,
     Plan,
-    Point,
     Pose,
     RelationObservation,
     SceneGraphObservation,
@@ -70,11 +69,13 @@ def test_events_and_plans_round_trip():
 
 
 def test_plan_steps_carry_positions_and_approach_with_nan_for_unknown():
-    approach = Pose(position=Point(x=1.0, y=-2.0, z=0.0), yaw=2.5)
+    from memory_node.core.models import Point as P
+
+    approach = Pose(position=P(x=1.0, y=-2.0, z=0.0), yaw=2.5)
     p = Plan(robot="vega", instruction="bring me the mug", steps=[
-        SkillCall(skill="navigate_to", args=["table_1"], arg_positions=[Point(x=1.0, y=-1.2, z=0.4)],
+        SkillCall(skill="navigate_to", args=["table_1"], arg_positions=[P(x=1.0, y=-1.2, z=0.4)],
                   approach=approach),
-        SkillCall(skill="place", args=["mug_1", "shelf_2"], arg_positions=[None, Point(x=3.0, y=0.5, z=1.0)])])
+        SkillCall(skill="place", args=["mug_1", "shelf_2"], arg_positions=[None, P(x=3.0, y=0.5, z=1.0)])])
     msg = conv.plan_to_msg(p, 9)
     assert msg.header.frame_id == "map"
     nav, place = msg.steps
