@@ -163,3 +163,23 @@ def _utterance(text: str) -> Utterance:
     msg = Utterance(speaker="alice", text=text)
     msg.header.stamp = ns_to_stamp(T0 + 1)
     return msg
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_a_signal_during_configure_exits_0_with_memory_closed(managed, signum) -> None:
+    """Configure loads memory and the parser (seconds): a signal meanwhile lets it finish, then the node
+    cleans up and exits 0, as the plain node does during start-up."""
+    proc, manager, client, log_path = managed
+    req = ChangeState.Request()
+    req.transition.id = Transition.TRANSITION_CONFIGURE
+    manager.change.wait_for_service(timeout_sec=TIMEOUT_S)
+    manager.change.call_async(req)
+    deadline = time.monotonic() + TIMEOUT_S
+    while "memory at" not in log_path.read_text() and time.monotonic() < deadline:
+        rclpy.spin_once(manager.node, timeout_sec=0.05)  # until configure has opened memory
+    proc.proc.send_signal(signum)
+    assert proc.proc.wait(timeout=30) == 0
+    out = log_path.read_text()
+    assert f"{signal.Signals(signum).name}: shutting down" in out, out
+    for bad in ("Traceback", "RCLError", "KeyboardInterrupt", "terminate called"):
+        assert bad not in out, out
