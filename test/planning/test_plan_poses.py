@@ -139,3 +139,20 @@ def test_walled_in_target_has_no_approach(mem, vega: SkillLibrary) -> None:
     world = WorldState.from_store(mem.store)
     assert approach_pose(world, "box_1") is None
     assert approach_pose(world, "nothing_1") is None
+
+
+def test_the_robot_stands_at_the_table_not_the_rug_under_it(mem) -> None:
+    """VirtualHome puts the coffee table on a rug: the robot must stand at the table (what blocks the base),
+    within reach of the apple, not at the rug's edge metres away."""
+    mem.scene(1, [mem.ent("livingroom_1", "room", room="livingroom_1", position=_p(0, 0)),
+                  mem.ent("rug_1", "rug", position=_p(0, 0, 0.014), attributes={"size": "4.0,3.0,0.028"},
+                          room="livingroom_1"),
+                  mem.ent("table_1", "coffeetable", position=_p(0, 0, 0.15), attributes={"size": "1.2,1.2,0.3"},
+                          room="livingroom_1"),
+                  mem.ent("apple_1", "apple", position=_p(0.1, 0.1, 0.35), attributes={"size": "0.1,0.1,0.1"},
+                          room="livingroom_1")],
+              [("table_1", "on", "rug_1"), ("apple_1", "on", "table_1")])
+    world = WorldState.from_store(mem.store)
+    pose = approach_pose(world, "apple_1", at=(3.0, 0.1), at_room="livingroom_1")
+    assert pose.position.x == pytest.approx(0.6 + STANDOFF_M) and pose.position.y == pytest.approx(0.1)
+    assert math.dist((pose.position.x, pose.position.y), (0.1, 0.1)) < 1.2
