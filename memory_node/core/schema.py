@@ -188,6 +188,19 @@ SELECT DISTINCT label, coalesce(json_extract(data, '$.name'), '') FROM entities;
 CREATE INDEX IF NOT EXISTS entities_label_room ON entities(label, room, last_seen_ns DESC, id);
 CREATE INDEX IF NOT EXISTS entities_label_seen ON entities(label, last_seen_ns DESC, id);
 """),
+    # 6: what was observed when (MemoryStore.sightings / observed: since/until reads). An entity's current
+    # interval in view runs from its seen_since row (none: its first_seen_ns) to its last_seen_ns; when it is
+    # seen again after more than the store's sighting gap, the finished interval goes to seen_intervals and
+    # seen_since moves on. A steady stream therefore writes nothing extra. Memories from before know only
+    # each entity's last sighting.
+    (6, """
+CREATE TABLE IF NOT EXISTS seen_since(entity_id TEXT PRIMARY KEY, since_ns INTEGER NOT NULL) WITHOUT ROWID;
+INSERT OR IGNORE INTO seen_since SELECT id, last_seen_ns FROM entities;
+CREATE TABLE IF NOT EXISTS seen_intervals(
+    entity_id TEXT NOT NULL, from_ns INTEGER NOT NULL, to_ns INTEGER NOT NULL);
+CREATE INDEX IF NOT EXISTS seen_intervals_entity ON seen_intervals(entity_id, to_ns);
+CREATE INDEX IF NOT EXISTS seen_intervals_to ON seen_intervals(to_ns);
+"""),
 ]
 
 SCHEMA_VERSION = MIGRATIONS[-1][0]

@@ -5,6 +5,9 @@ so a crash loses at most the message being written and never leaves half of one 
 Other threads read through their own read-only connection (``MemoryStore.open_reader``): WAL lets them read
 while the writer writes, and each new read transaction sees everything the writer has committed.
 Reads "as of" a time use the validity intervals, so nothing a later message did leaks into the past.
+Many messages can share one transaction (``with store.transaction(): store.ingest_...``): each message is
+then a savepoint inside it, so a message that fails is undone alone and the rest commit together at the end
+(one commit instead of one per message; ``python -m memory_node.bench.batch_bench`` measures the gain).
 """
 
 from __future__ import annotations
@@ -29,13 +32,17 @@ from .models import (
     IngestResult,
     InvalidInput,
     MapInfo,
+    ObservationRecord,
     Point,
+    RejectedInput,
     Relation,
     SceneGraphObservation,
+    SeenInterval,
     SkillFeedbackObservation,
     UtteranceObservation,
     is_local_id,
     merge_states,
+    normalize_label,
 )
 from .rules import apply_utterance
 from .schema import MIGRATIONS, SCHEMA_VERSION, statements
@@ -49,6 +56,10 @@ _FAR_FUTURE = 2**62
 # tolerance every re-observation became a new stored version (10,048 versions for 10,000 sightings). 5 cm
 # is below what a person calls "moved" and above the jitter of depth-lifted centroids at room range.
 DEFAULT_POSITION_TOLERANCE = 0.05
+# Seconds: sightings of an entity closer together than this are one interval of being in view (what
+# ``sightings()`` and since/until reads report). A scene-graph stream re-observes what is in view every
+# second or so; only a gap longer than this writes a row, so a steady stream costs no extra writes.
+DEFAULT_SIGHTING_GAP = 5.0
 
 
 def _new_id(prefix: str) -> str:
@@ -64,7 +75,8 @@ class MemoryStore:
 
     def __init__(self, path: str | Path, frame_dir: str | Path | None = None,
                  frame_similarity_threshold: float = 6.0, association_radius: float = 0.5, *,
-                 position_tolerance: float = DEFAULT_POSITION_TOLERANCE, read_only: bool = False):
+                 position_tolerance: float = DEFAULT_POSITION_TOLERANCE, read_only: bool = False,
+                 sighting_gap: float = DEFAULT_SIGHTING_GAP):
         self.path = Path(path)
         in_memory = str(path) == ":memory:"
         self.read_only = read_only
@@ -76,6 +88,10 @@ class MemoryStore:
             raise ValueError(f"position_tolerance must be >= 0 metres, got {position_tolerance}")
         # metres: a re-observed position closer than this to the stored one is jitter, not a move
         self.position_tolerance = position_tolerance
+        if not sighting_gap > 0.0:
+            raise ValueError(f"sighting_gap must be > 0 seconds, got {sighting_gap}")
+        self.sighting_gap_ns = int(sighting_gap * 1e9)
+        self._tx_depth = 0  # nesting of _tx(): 0 = no transaction open, >0 = savepoints inside one
         # admission gate state: last admitted thumbnail and visible set per room (rebuilt lazily)
         self._last_frame: dict[str, tuple[list[float], frozenset[str]]] = {}
         if read_only:
@@ -87,6 +103,9 @@ class MemoryStore:
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.execute("PRAGMA foreign_keys=ON")
+        # statement and savepoint journals in memory: on disk, each message of a batch (a savepoint) wrote
+        # ~120 KB of sub-journal to /var/tmp, as much as committing it alone (memory_node/bench/batch_bench.py)
+        self._db.execute("PRAGMA temp_store=MEMORY")
         self._migrate()
 
     @classmethod
@@ -140,7 +159,11 @@ class MemoryStore:
         return self._db
 
     def transaction(self) -> contextlib.AbstractContextManager[sqlite3.Connection]:
-        """One atomic write: everything inside commits together or not at all."""
+        """One atomic write: everything inside commits together or not at all.
+
+        ``ingest_*`` calls inside it become savepoints of this one transaction (batched ingest: one commit
+        for many messages). A message that raises is rolled back alone; if the exception leaves the
+        ``with`` block, the whole batch is rolled back. Nests."""
         return self._tx()
 
     @contextmanager
@@ -163,14 +186,25 @@ class MemoryStore:
     def _tx(self) -> Iterator[sqlite3.Connection]:
         if self.read_only:
             raise sqlite3.OperationalError(f"read-only MemoryStore on {self.path}: writes go through the writer")
-        self._db.execute("BEGIN IMMEDIATE")
+        depth = self._tx_depth
+        # the outermost level is the transaction; inner levels are savepoints, so one message inside a
+        # batch can fail and be undone without undoing the others
+        self._db.execute("BEGIN IMMEDIATE" if depth == 0 else f"SAVEPOINT sp{depth}")
+        self._tx_depth = depth + 1
         try:
             yield self._db
         except BaseException:
-            self._db.execute("ROLLBACK")
+            if depth == 0:
+                self._db.execute("ROLLBACK")
+                self._last_frame.clear()  # the gate may remember a frame the rollback just undid
+            else:
+                self._db.execute(f"ROLLBACK TO sp{depth}")
+                self._db.execute(f"RELEASE sp{depth}")
             raise
         else:
-            self._db.execute("COMMIT")
+            self._db.execute("COMMIT" if depth == 0 else f"RELEASE sp{depth}")
+        finally:
+            self._tx_depth = depth
 
     def close(self) -> None:
         if not self.read_only:
@@ -186,9 +220,14 @@ class MemoryStore:
                          (obs_id, kind, stamp_ns, source, json.dumps(summary)))
         return obs_id
 
-    def ingest_scene_graph(self, graph: SceneGraphObservation) -> IngestResult:
+    def ingest_scene_graph(self, graph: SceneGraphObservation, *, strict: bool = False) -> IngestResult:
         """Apply one scene graph: Add/Update/Noop per entity, supersede relation families, and for a
-        complete graph of a room mark entities it no longer contains as absent (kept in history)."""
+        complete graph of a room mark entities it no longer contains as absent (kept in history).
+
+        What cannot be stored (a relation to an entity memory does not know, a relation of a thing to
+        itself, parts the converter dropped) is listed in ``IngestResult.rejected`` and the rest is stored;
+        with ``strict`` the whole message is refused instead: ``RejectedInput`` with every reason, nothing
+        stored."""
         t = graph.stamp_ns
         with self._tx():
             obs_id = self._record_observation(
@@ -239,6 +278,8 @@ class MemoryStore:
                             "family!='location' AND until_ns IS NULL", (ent_id,)).fetchall():
                         if (ent_id, row[1], row[2]) not in shown:
                             self._db.execute("UPDATE relations SET until_ns=? WHERE rowid=?", (t, row[0]))
+            if strict and result.rejected:
+                raise RejectedInput(result.rejected)  # rolls the message back
         return result
 
     def _associate(self, graph: SceneGraphObservation) -> SceneGraphObservation:
@@ -290,7 +331,8 @@ class MemoryStore:
         if old is None:
             if obs is None:
                 return
-            new = Entity(id=obs.id, label=obs.label, name=obs.name, room=obs.room, position=obs.position,
+            new = Entity(id=obs.id, label=obs.label, raw_label=obs.raw_label, name=obs.name, room=obs.room,
+                         position=obs.position,
                          attributes=dict(obs.attributes), states=merge_states([], obs.states),
                          confidence=obs.confidence, location=location, first_seen_ns=t, last_seen_ns=t,
                          provenance=obs_id)
@@ -300,10 +342,13 @@ class MemoryStore:
             result.added += 1
             return
 
+        if t - old.last_seen_ns > self.sighting_gap_ns:
+            self._close_sighting(old, t)
         new = old.model_copy(deep=True)
         new.present = True
         if obs is not None:
             new.label = obs.label
+            new.raw_label = obs.raw_label or old.raw_label
             new.name = obs.name or old.name
             new.room = obs.room or old.room
             new.position = self._position_after(old.position, obs.position)
@@ -345,6 +390,15 @@ class MemoryStore:
         if old is not None and old.distance(observed) <= self.position_tolerance:
             return old
         return observed
+
+    def _close_sighting(self, old: Entity, t: int) -> None:
+        """The entity comes back into view after more than ``sighting_gap``: its interval of being in view
+        ends at its last sighting and a new one starts now (schema migration 6)."""
+        row = self._db.execute("SELECT since_ns FROM seen_since WHERE entity_id=?", (old.id,)).fetchone()
+        since = row[0] if row else old.first_seen_ns
+        self._db.execute("INSERT INTO seen_intervals VALUES(?,?,?)", (old.id, since, old.last_seen_ns))
+        self._db.execute("INSERT INTO seen_since VALUES(?,?) ON CONFLICT(entity_id) DO UPDATE SET "
+                         "since_ns=excluded.since_ns", (old.id, t))
 
     def _write_entity(self, ent: Entity, t: int, new: bool) -> None:
         data = ent.model_dump_json()
@@ -510,7 +564,9 @@ class MemoryStore:
 
     def entities(self, label: str | None = None, room: str | None = None, as_of_ns: int | None = None,
                  include_absent: bool = False) -> list[Entity]:
-        """Entities newest-seen first, optionally filtered by label and room."""
+        """Entities newest-seen first, optionally filtered by label (as given or normalised: "coffee_table"
+        finds label ``coffeetable``) and room."""
+        label = normalize_label(label) if label and label != ROOM_LABEL else label
         if as_of_ns is None:
             q, args = "SELECT data FROM entities WHERE 1=1", []
             if label:
@@ -539,10 +595,19 @@ class MemoryStore:
                 for d, f, u in rows]
 
     def relations(self, subject: str | None = None, obj: str | None = None, as_of_ns: int | None = None,
-                  room: str | None = None) -> list[Relation]:
+                  room: str | None = None, *, since_ns: int | None = None,
+                  until_ns: int | None = None) -> list[Relation]:
+        """Relations holding now, or at ``as_of_ns``, or at any time in [``since_ns``, ``until_ns``]."""
         q = "SELECT subject, predicate, object, since_ns, until_ns, provenance FROM relations WHERE "
         args: list = []
-        if as_of_ns is None:
+        window = since_ns is not None or until_ns is not None
+        if window and as_of_ns is not None:
+            raise InvalidInput("relations: give as_of or a since/until window, not both")
+        if window:
+            q += "since_ns<=? AND (until_ns IS NULL OR until_ns>?)"
+            args += [until_ns if until_ns is not None else _FAR_FUTURE,
+                     since_ns if since_ns is not None else -_FAR_FUTURE]
+        elif as_of_ns is None:
             q += "until_ns IS NULL"
         else:
             q += "since_ns<=? AND (until_ns IS NULL OR until_ns>?)"
@@ -556,9 +621,63 @@ class MemoryStore:
         rels = [Relation(subject=s, predicate=p, object=o, since_ns=a, until_ns=b, provenance=pv)
                 for s, p, o, a, b, pv in self._db.execute(q + " ORDER BY since_ns, subject", args)]
         if room:
-            in_room = {e.id for e in self.entities(room=room, as_of_ns=as_of_ns)}
+            in_room = {e.id for e in self.entities(room=room, as_of_ns=until_ns if window else as_of_ns,
+                                                   include_absent=window)}
             rels = [r for r in rels if r.subject in in_room]
         return rels
+
+    # ---- what was observed when ----------------------------------------------------------------
+
+    def observations(self, since_ns: int | None = None, until_ns: int | None = None, kind: str | None = None,
+                     limit: int = 50) -> list[ObservationRecord]:
+        """The observation log newest first: every message ingested with its event time in
+        [``since_ns``, ``until_ns``] (either bound may be None), optionally of one kind (scene_graph,
+        skill_feedback, utterance, activity, frame, map)."""
+        q = "SELECT id, kind, stamp_ns, source, summary FROM observations WHERE stamp_ns>=? AND stamp_ns<=?"
+        args: list = [since_ns if since_ns is not None else -_FAR_FUTURE,
+                      until_ns if until_ns is not None else _FAR_FUTURE]
+        if kind:
+            q += " AND kind=?"
+            args.append(kind)
+        rows = self._db.execute(q + " ORDER BY stamp_ns DESC, rowid DESC LIMIT ?", [*args, limit]).fetchall()
+        return [ObservationRecord(id=i, kind=k, stamp_ns=s, source=src, summary=json.loads(summary))
+                for i, k, s, src, summary in rows]
+
+    def sightings(self, since_ns: int | None = None, until_ns: int | None = None,
+                  entity_id: str | None = None) -> list[SeenInterval]:
+        """Intervals in which entities were in view that overlap [``since_ns``, ``until_ns``], latest end
+        first. An interval joins sightings at most ``sighting_gap`` apart (see DEFAULT_SIGHTING_GAP)."""
+        lo = since_ns if since_ns is not None else -_FAR_FUTURE
+        hi = until_ns if until_ns is not None else _FAR_FUTURE
+        one = " AND entity_id=?" if entity_id else ""
+        args = [lo, hi] + ([entity_id] if entity_id else [])
+        closed = self._db.execute(
+            f"SELECT entity_id, from_ns, to_ns FROM seen_intervals WHERE to_ns>=? AND from_ns<=?{one}",
+            args).fetchall()
+        current = self._db.execute(
+            "SELECT e.id, coalesce(s.since_ns, json_extract(e.data, '$.first_seen_ns')) AS since, e.last_seen_ns "
+            "FROM entities e LEFT JOIN seen_since s ON s.entity_id = e.id WHERE e.last_seen_ns>=? AND "
+            f"since<=?{one.replace('entity_id', 'e.id')}", args).fetchall()
+        out = [SeenInterval(entity_id=e, from_ns=a, to_ns=b) for e, a, b in closed + current]
+        return sorted(out, key=lambda s: (-s.to_ns, s.entity_id))
+
+    def observed(self, since_ns: int | None = None, until_ns: int | None = None, label: str | None = None,
+                 room: str | None = None, entity_id: str | None = None) -> list[Entity]:
+        """What was observed in [``since_ns``, ``until_ns``]: each entity seen then, in the state it had at
+        its latest sighting in the window, most recently seen first. ``last_seen_ns`` is that sighting
+        (to ``sighting_gap``'s resolution); entities absent now are included."""
+        latest: dict[str, int] = {}
+        for s in self.sightings(since_ns, until_ns, entity_id=entity_id):
+            t = s.to_ns if until_ns is None else min(s.to_ns, until_ns)
+            latest[s.entity_id] = max(latest.get(s.entity_id, t), t)
+        label = normalize_label(label) if label and label != ROOM_LABEL else label
+        out = []
+        for ent_id, t in latest.items():
+            state = self.entity(ent_id, as_of_ns=t)
+            if state is None or (label and state.label != label) or (room and state.room != room):
+                continue
+            out.append(state.model_copy(update={"last_seen_ns": t}))
+        return sorted(out, key=lambda e: (-e.last_seen_ns, e.id))
 
     def events(self, kind: str | None = None, entity_id: str | None = None, since_ns: int | None = None,
                until_ns: int | None = None, limit: int = 50) -> list[Event]:
@@ -596,6 +715,7 @@ class MemoryStore:
         return [r[0] for r in self._db.execute(q, args)]
 
     def observation(self, obs_id: str) -> dict | None:
+        """One entry of the observation log as a dict (``observations()`` gives typed records)."""
         row = self._db.execute("SELECT id, kind, stamp_ns, source, summary FROM observations WHERE id=?",
                                (obs_id,)).fetchone()
         if not row:
@@ -649,9 +769,9 @@ class MemoryStore:
                 paths = [r[0] for r in self._db.execute("SELECT path FROM frames")]
                 removed += sum(self._db.execute(f"SELECT COUNT(*) FROM {t}").fetchone()[0]
                                for t in DERIVED_TABLES)
-                for t in ("observations", "entities", "entity_versions", "relations", "events",
-                          "event_entities", "frames", "frame_entities", "fact_categories", "embedding_cache",
-                          "consolidation_runs", *DERIVED_TABLES):
+                for t in ("observations", "entities", "entity_versions", "seen_intervals", "seen_since",
+                          "relations", "events", "event_entities", "frames", "frame_entities", "fact_categories",
+                          "embedding_cache", "consolidation_runs", *DERIVED_TABLES):
                     self._db.execute(f"DELETE FROM {t}")
             else:
                 ent_ids: set[str] = set()
@@ -679,6 +799,8 @@ class MemoryStore:
                 for e in ent_ids:
                     self._db.execute("DELETE FROM entities WHERE id=?", (e,))
                     self._db.execute("DELETE FROM entity_versions WHERE entity_id=?", (e,))
+                    self._db.execute("DELETE FROM seen_intervals WHERE entity_id=?", (e,))
+                    self._db.execute("DELETE FROM seen_since WHERE entity_id=?", (e,))
                     self._db.execute("DELETE FROM relations WHERE subject=? OR object=?", (e, e))
                     # events that mention it lose the link; the event text stays unless asked for
                     self._db.execute("DELETE FROM event_entities WHERE entity_id=?", (e,))
@@ -721,4 +843,5 @@ class MemoryStore:
 
 def _content(e: Entity) -> str:
     """An entity's state without bookkeeping fields, to tell an update from a no-op."""
-    return e.model_dump_json(exclude={"last_seen_ns", "provenance", "confidence"})
+    # raw_label: sources that spell one label differently ("Coffee table", "coffee_table") are no change
+    return e.model_dump_json(exclude={"last_seen_ns", "provenance", "confidence", "raw_label"})

@@ -47,14 +47,31 @@ class Clause(PhraseReader):
             if clause:
                 return self._req(Kind.question, Intent.around, actor=self._actor(sent.root),
                                  time=TimeRef(relation="after", clause=clause))
+        tagged = self._tag_question(sent.root)
+        if tagged is not None:  # "I left the fridge open, didn't I?": the question is the clause before the tag
+            inner = self._unwrap(tagged)
+            return self._yes_no(inner, inner)
+        remark = _lemma(sent.root) in lx.WRAPPER_VERBS and self._subject_word(sent.root) in ("i", "we")
         root = self._unwrap(sent.root)
         lead = self._leading_verb(sent)
-        if lead is not None and not self.unwrapped and (lead != root or root.tag_ != "VB"):
+        # "look for my wallet, I think it's in the hallway": a command first, then a remark about it
+        if lead is not None and (not self.unwrapped or remark and lead.i < sent.root.i) and \
+                (lead != root or root.tag_ != "VB"):
             return self._command(lead)
         inner = self._clause_command(sent, root)
         if inner is not None:
             return self._command(inner)
         return self._read(root)
+
+    def _tag_question(self, root: Any) -> Any | None:
+        """The clause a tag question asks about, when the parser made the tag ("did I?", "isn't it?") the root."""
+        if _lemma(root) not in ("do", "be", "have", "can", "will", "would", "could", "should") or \
+                not self.sent.text.rstrip().endswith("?"):
+            return None
+        subj = [c for c in root.children if c.dep_ == "nsubj" and c.i > root.i and c.pos_ == "PRON"]
+        before = [c for c in root.children if c.dep_ in ("ccomp", "advcl") and c.i < root.i and c.pos_ in ("VERB", "AUX")
+                  and any(g.dep_ in ("nsubj", "nsubjpass", "expl") for g in c.children)]  # not "have a look, would you?"
+        return before[0] if subj and before else None
 
     def _clause_command(self, sent: Any, root: Any) -> Any | None:
         """"the remote was fine where it was, put it back", "I spilled something, bring me a cloth": a
@@ -62,6 +79,11 @@ class Clause(PhraseReader):
         if root.tag_ == "VB" and _lemma(root) in lx.COMMAND_VERBS:
             return None
         toks = list(sent)
+        for t in toks:  # "could you put the iron back, it's cooled down now": the parser hung the request on the remark
+            if t != root and _lemma(t) in lx.COMMAND_VERBS and t.pos_ == "VERB" and _lemma(t) not in lx.WRAPPER_VERBS and \
+                    any(c.tag_ == "MD" for c in t.children) and any(_low(c) == "you" and c.dep_ == "nsubj"
+                                                                   for c in t.children):
+                return t
         for k, t in enumerate(toks[1:], start=1):
             before = toks[k - 1]
             opens = before.is_punct and before.text in (",", ";", "-", ":") or _low(before) in ("and", "so", "then",
@@ -101,6 +123,8 @@ class Clause(PhraseReader):
             inner = [c for c in root.children if c.dep_ in deps and c.pos_ in ("VERB", "AUX") and c.i > root.i]
             if not inner:
                 break
+            if _lemma(root) == "mean" and any(c.dep_ == "auxpass" for c in root.children):
+                break  # "where's the blender meant to go": a passive, not "I mean ..."
             if _lemma(root) in ("want", "need") and self._subject_word(root) not in ("i", "we", "you", ""):
                 break  # "the magazine needs putting away": the thing needs it, see _statement
             if _lemma(root) in ("want", "need", "like", "love") and self._subject_word(root) in ("i", "we") \
@@ -182,6 +206,9 @@ class Clause(PhraseReader):
         lemma = _lemma(root)
         time = self._time(root)
         subj_tok = self._subj_tok(root)
+        goes = self._goes_where(root, w, lemma)
+        if goes is not None:
+            return goes
         habitual = self._habitual(root) or (self._aux(root) == "do" and self._aux_tense(root) in ("VBZ", "VBP")
                                             and time is not None and time.relation in ("after", "before"))
         if habitual and w in ("how", "what", "where", "which", "when") and self._actor(root) not in ("robot", "speaker"):
@@ -239,6 +266,9 @@ class Clause(PhraseReader):
                                  time=TimeRef(moment=moment))
             return self._req(Kind.question, Intent.when_did, objects=self._things(root),
                              actor=self._actor(root), verb=lemma, time=TimeRef(clause=self._clause_text(root)))
+        if w == "how" and nxt is not None and _low(nxt) == "long" and lemma in lx.SEE_VERBS and \
+                self._actor(root) == "robot":  # "how long ago did you see the scissors?"
+            return self._req(Kind.question, Intent.when_seen, objects=self._things(root), time=TimeRef(moment="last"))
         if w == "how" and any(_low(t) in ("many", "much") for t in wh.head.subtree if t.i <= wh.i + 2):
             return self._count(root, wh)
         if w in ("what", "which"):
@@ -253,6 +283,41 @@ class Clause(PhraseReader):
                 return self._req(Kind.question, Intent.unknown, notes=["how-to questions about skills"])
             return self._req(Kind.question, Intent.habit, objects=self._things(root), time=time)
         return self._req(Kind.question, Intent.unknown, notes=[f"question word {w!r} not handled"])
+
+    def _goes_where(self, root: Any, w: str, lemma: str) -> Request | None:
+        """Where a thing belongs, said without "where does X go": "where are the bulbs usually kept" (kept is
+        where it goes, not a habit), "where does the grey blanket belong" with "belong" tagged a noun, "the
+        usual spot for the leash", "which drawer do the tea towels go in"."""
+        subject = self._subject_word(root)
+        if w == "where" and lemma in lx.GO_VERBS and subject in ("it", "they", "these", "those", "this", "that"):
+            # "where do they usually go?": the things of the last request, not a habit of someone called they
+            plural = subject in ("they", "these", "those")
+            ref = ObjectRef(text=subject, pronoun="them" if plural else "it", plural=plural)
+            return self._req(Kind.question, Intent.goes_where, objects=[ref])
+        if w == "where" and lemma in ("keep", "store") and (self._passive_of(root, {"keep", "store"}) or subject and
+                                                            subject not in lx.SPEAKER_WORDS | lx.ROBOT_WORDS):
+            return self._req(Kind.question, Intent.goes_where, objects=self._things(root))
+        doc = self.sent.doc
+        if w == "where" and root.pos_ in ("NOUN", "PROPN") and _low(root) in lx.GO_VERBS and root.i > 0 and \
+                doc[root.i - 1].pos_ in ("NOUN", "PROPN", "ADJ"):
+            obj = self._object(doc[root.i - 1])
+            said = [t for t in root.children if t.dep_ in ("amod", "compound") and t.i < root.i - 1
+                    and _low(t) not in obj.text.lower().split()]
+            obj.compound = [_low(t) for t in said] + obj.compound  # "the salad spinner": "salad" hung on the verb
+            return self._req(Kind.question, Intent.goes_where, objects=[obj])
+        if w in ("where", "what"):
+            for t in root.subtree:
+                if _lemma(t) in ("spot", "place", "home", "location") and t.dep_ in ("nsubj", "attr", "dobj"):
+                    held = [p for c in t.children if c.dep_ == "prep" and _low(c) == "for"
+                            for p in c.children if p.dep_ == "pobj"]
+                    if held:  # "what's the right place for the umbrella"
+                        return self._req(Kind.question, Intent.goes_where, objects=[self._object(held[0])])
+        if w == "which" and lemma in lx.GO_VERBS and _lemma(root) != "be" and \
+                not any(c.dep_ == "prep" and _low(c) == "to" for c in root.children):  # "belongs to Anna": whose
+            subj = [c for c in root.children if c.dep_ in ("nsubj", "nsubjpass")]
+            if subj:  # "which drawer do the tea towels go in"
+                return self._req(Kind.question, Intent.goes_where, objects=[self._object(subj[0])])
+        return None
 
     def _what(self, root: Any, wh: Any, subj_tok: Any, time: TimeRef | None) -> Request:
         lemma = _lemma(root)
@@ -328,8 +393,12 @@ class Clause(PhraseReader):
         for t in rest:
             if t.dep_ == "prep" or _low(t) in lx.SPATIAL_PREPS:
                 a = self._anchor(t)
-                if a is not None:
+                if a is not None and anchor is None:
                     anchor = a
+                elif a is not None:  # "on the chair in the hallway": the second place is where the first is
+                    if anchor.ref.head in lx.ROOM_WORDS and anchor.ref.anchor is None and a.ref.head not in lx.ROOM_WORDS:
+                        anchor, a = a, anchor  # "in the kitchen on the table": the table is in the kitchen
+                    _attach(anchor.ref, a)
             elif _low(t) in ("mine", "ours", "yours") or (t.tag_ == "PRP$" or any(c.dep_ == "case" for c in t.children)):
                 owner = {"mine": "speaker", "ours": "speaker", "yours": "robot"}.get(_low(t), _low(t))
             elif _low(t) in lx.STATE_WORDS or _lemma(t) in lx.STATE_WORDS:
@@ -363,6 +432,8 @@ class Clause(PhraseReader):
 
     def _count(self, root: Any, wh: Any) -> Request:
         after = [t for t in self.sent if t.i > wh.i and _low(t) not in ("many", "much")]
+        if after and _low(after[0]) == "of":  # "how many of Mia's toys"
+            after = [p for p in after[0].children if p.dep_ == "pobj"] + after[1:]
         noun = next((t for t in after[:1] if t.tag_ in ("NNS", "NN", "NNPS", "NNP") or t.dep_ in ("nsubj", "dobj")
                      or (t.text.lower().endswith("s") and _lemma(t) not in ("be", "do", "have", "is"))), None) \
             or next((t for t in after if t.pos_ in ("NOUN", "PROPN")), None)
@@ -419,7 +490,8 @@ class Clause(PhraseReader):
             if inner:  # "is it possible to open the cabinet?", "is the toaster okay to use?"
                 return self._req(Kind.question, Intent.usable, objects=self._things(inner[0]) or things)
         if lemma in ("open", "close", "work", "function", "lock", "unlock") and things and \
-                subj not in ("i", "we", "you", "one", "") and not self._passive_of(root, {lemma}):
+                subj not in ("i", "we", "you", "one", "") and not self._passive_of(root, {lemma}) and \
+                not (_lemma(first) == "be" and first.i < root.i):  # "is the window closed": closed read as a past tense
             return self._req(Kind.question, Intent.usable, objects=things)  # "does the bin open?"
         # "can the drawer be opened", "can I use the oven", "does the microwave work", "is X usable"
         words = {_low(t) for t in root.subtree} | {_lemma(t) for t in root.subtree}
@@ -435,6 +507,15 @@ class Clause(PhraseReader):
             return self._req(Kind.question, Intent.habit, objects=things)
         # "is the fridge open", "is the top drawer locked", "are the lights on"
         state = self._state_word(root)
+        if not state and lemma == "be" and things:
+            # "is the washing machine running?", "are the curtains open in the living room?": the state word
+            # hung on the subject, after it
+            subj_tok = self._subj_tok(root)
+            after = [c for c in (subj_tok.children if subj_tok is not None else ()) if c.i > subj_tok.i
+                     and c.dep_ in ("amod", "acl", "acomp") and _low(c) in lx.STATE_WORDS]
+            if after:
+                state = lx.STATE_WORDS[_low(after[0])]
+                things[0].modifiers = [m for m in things[0].modifiers if m != _low(after[0])]
         if state:
             return self._req(Kind.question, Intent.state, objects=things, state=state)
         # "is the milk in the fridge" -> where, checked against the place said
@@ -533,6 +614,8 @@ class Clause(PhraseReader):
                     return self._command(c)
         usual = {_low(t) for t in root.subtree} & {"belongs", "belong", "goes", "lives", "usual", "usually",
                                                    "normally", "proper", "properly", "home"}
+        if any(_lemma(t) in lx.GO_VERBS and any(_low(c) == "where" for c in t.children) for t in root.subtree):
+            usual.add("where it goes")  # "put my keys where they go"
         if "away" in particles and intent in (Intent.put, Intent.fetch, Intent.put_away):
             intent = Intent.put_away
         elif usual and intent in (Intent.put, Intent.put_back) and ("back" in particles or lemma == "return" or
@@ -572,6 +655,18 @@ class Clause(PhraseReader):
                         objs[0].anchor = source
         dest = self._destination(root, objs)
         recipient = self._recipient(root)
+        if intent in (Intent.fetch, Intent.put) and dest is None and not recipient and objs and \
+                objs[0].anchor is not None and objs[0].anchor.relation == "at" and objs[0].anchor.ref.anchor is None:
+            # "bring the car keys to Anna, she's on the balcony": "to Anna" hung on the keys is where they go
+            dest, objs[0].anchor = objs[0].anchor, None
+            if not dest.ref.determiner and not dest.ref.owner and not dest.ref.compound:
+                recipient = dest.ref.head  # a name: grounding decides whether it is a person or a place
+        if intent is Intent.fetch and dest is None and not recipient:
+            for c in conj_verbs:  # "grab the blanket off the sofa and bring it to the bedroom"
+                if lx.COMMAND_VERBS.get(_lemma(c)) is Intent.fetch:
+                    dest, recipient = self._destination(c, objs), self._recipient(c)
+                    if dest is not None or recipient:
+                        break
         moving = any(_low(c) in ("into", "onto", "to", "toward", "towards") for c in children if c.dep_ in ("prep",
                                                                                                      "dative"))
         if intent is Intent.fetch and dest is not None and lemma not in ("take", "carry", "move") and not moving and \

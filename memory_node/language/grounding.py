@@ -19,6 +19,7 @@ from ..core.models import Entity, Event
 from ..core.rules import facts
 from ..core.store import ROOM_LABEL, MemoryStore
 from ..core.text import indefinite, key, stem
+from . import lexicon as lx
 from .conversation import Conversation
 from .names import Names, default_names
 from .request import ObjectRef
@@ -275,7 +276,10 @@ class Grounder:
         for ent in self._pool():
             for field_name, base, value in (("id", 3.0, ent.id), ("name", 2.0, ent.name), ("label", 1.0, ent.label)):
                 # labels are sometimes plural ("cutlets", "slippers"): compare singular to singular too
-                k = next((x for x in ((norm(value), key(value)) if value else ()) if x in keys), "")
+                forms = (norm(value), key(value)) if value else ()
+                if field_name == "label" and len(forms) == 2 and forms[0] != forms[1] and not ref.plural:
+                    forms = forms[:1]  # a plural label (glasses, scissors) is not what "my glass" names
+                k = next((x for x in forms if x in keys), "")
                 if k:
                     span = keys[k]
                     exact.append(Candidate(entity=ent, score=base + 0.5 * (span - 1),
@@ -509,8 +513,7 @@ Want = Literal["one", "any", "all"]
 SIMILAR_MIN_COSINE = 0.78
 # attributes a person would tell two things apart by (a size in centimetres is not one of them)
 _TELLING_ATTRIBUTES = frozenset({"color", "colour", "material", "brand", "pattern", "shape", "owner", "label_text"})
-_COLOURS = frozenset("""red orange yellow green blue purple violet pink brown black white grey gray silver gold
-beige cream navy teal turquoise maroon""".split())
+_COLOURS = lx.COLOUR_WORDS
 
 
 @dataclass

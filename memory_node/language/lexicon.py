@@ -32,7 +32,7 @@ RECIPIENT_PREPS = frozenset({"to", "for"})
 WRAPPER_VERBS = frozenset({"tell", "know", "wonder", "remember", "recall", "show", "let", "mind", "want",
                            "need", "like", "love", "ask", "help", "think", "say", "figure", "guess", "try",
                            "see", "check", "mean", "request", "hope", "happen", "list", "name", "describe", "explain",
-                           "wonder", "care", "bother", "manage", "able", "possible"})
+                           "wonder", "care", "bother", "manage", "able", "possible", "remind"})
 # Where-is in disguise: "I can't find my keys", "I lost my phone", "I'm looking for the remote".
 LOST_VERBS = frozenset({"find", "lose", "misplace", "locate", "look", "search", "seek", "miss"})
 # Seeing and keeping verbs: "where did you see X", "have you seen X", "where do you keep X".
@@ -105,3 +105,14 @@ HOME_WORDS = frozenset({"house", "home", "apartment", "flat", "place", "building
 PART_WORDS = frozenset({"door", "doors", "lid", "handle", "knob", "front", "top", "inside"})
 # "my keys have gone missing", "the remote disappeared": where-is said as a complaint.
 MISSING_WORDS = frozenset({"missing", "gone", "disappear", "vanish", "lost", "misplace", "misplaced", "walkabout"})
+# Nouns after spatial prepositions that never name a place: time ("at the moment", "in a minute") and
+# manner ("by any chance", "by the way", "by mistake").
+NOT_PLACE_NOUNS = frozenset({"moment", "minute", "second", "time", "while", "present", "sec", "mo", "instant",
+                             "chance", "way", "mistake", "accident", "luck", "means"})
+# Parts of a thing that name a place on it: "on top of the fridge", "at the foot of the bed".
+PART_NOUNS = frozenset({"top", "side", "front", "back", "bottom", "middle", "edge", "end", "foot", "corner",
+                        "centre", "center", "far"})
+# Colour words (closed class as far as a home robot's memory goes): a colour said before a noun is a modifier
+# even where the tagger made it part of a compound ("the silver key", "the grey blanket").
+COLOUR_WORDS = frozenset("""red orange yellow green blue purple violet pink brown black white grey gray silver gold
+beige cream navy teal turquoise maroon""".split())

@@ -25,6 +25,9 @@ from ..core.embedding import default_embedder
 from ..core.resources import config_path
 from ..core.text import key, norm, singular, tokens
 
+# What a thing comes in (a closed class of packaging words, not object names): "lotion bottle" is lotion.
+PACKAGING = frozenset({"bottle", "jar", "can", "tin", "box", "carton", "tube", "pack", "packet", "bag", "tub",
+                       "container", "sachet", "pouch", "spray", "dispenser", "roll"})
 HEAD_SCORE = 0.8  # below an exact label match (1.0): "table" for coffeetable is a weaker reading
 NAME_SCORE = 0.7
 KIND_SCORE = 0.6
@@ -90,6 +93,11 @@ class Names:
                 bonus += 0.05  # the map reads the label as that noun (sports ball: a ball; balance ball: gym kit)
             if all(c in lw for c in comp) or not comp:
                 return KindMatch(HEAD_SCORE + bonus, "head noun")
+        held = key(" ".join([*compound, h]))
+        if any(norm(label) in (held + p, held + p + "s") for p in PACKAGING):
+            # "the lotion" -> lotionbottle, "the ketchup" -> ketchupbottle: a label naming what it holds and
+            # what it comes in is the thing people name by its contents
+            return KindMatch(HEAD_SCORE - 0.05, "contents")
         lkey = norm(label)
         phrase = key(" ".join([*compound, head]))
         for said in dict.fromkeys([phrase, h]):

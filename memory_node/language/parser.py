@@ -71,7 +71,13 @@ def normalise(text: str) -> str:
         t = pattern.sub(repl, t)
     # a lower-case start parses better than ALL CAPS, and names keep their case
     t = re.sub(r"\b(?!I\b)[A-Z]{2,4}\b", lambda m: m.group(0).lower(), t)  # "TV remote" -> "tv remote"
-    return t.lower() if t.isupper() else t
+    t = t.lower() if t.isupper() else t
+    # a capitalised imperative is often tagged a proper noun ("Put Noah's laundry on his bed" -> "Put" a
+    # name): the first word of a command is a verb, and names are capitalised again by ``parse``
+    first = re.match(r"[A-Z][a-z]+\b", t)
+    if first and first.group(0).lower() in lx.COMMAND_VERBS:
+        t = first.group(0).lower() + t[first.end():]
+    return t
 
 
 # ---- the parse --------------------------------------------------------------------------------------
@@ -145,9 +151,13 @@ def _resolve_pronouns(req: Request, doc: Any) -> None:
         nouns = [t for t in doc if (t.pos_ in ("NOUN", "PROPN") or t.pos_ == "ADJ" and t.dep_ in ("nsubj", "dobj"))
                  and t.dep_ in ("nsubj", "dobj", "pobj", "attr", "nsubjpass", "conj", "appos")
                  and _low(t) not in lx.HOME_WORDS | lx.ROOM_WORDS | lx.INDEFINITE_PRONOUNS
-                 and t.pos_ != "PROPN" and not (t.dep_ == "pobj" and _low(t.head) in lx.SPATIAL_PREPS)]
+                 and (t.pos_ != "PROPN" or any(c.dep_ == "det" for c in t.children))  # "the teddy" is no name
+                 and not (t.dep_ == "pobj" and _low(t.head) in lx.SPATIAL_PREPS)]
         before = [t for t in nouns if t.i < at]
-        antecedent = before[-1] if before else (nouns[0] if nouns else None)
+        # a thing named after the pronoun counts only as a subject or object ("bring it here, the ball"), never
+        # as the place it goes ("put it next to the back door")
+        antecedent = before[-1] if before else next(
+            (t for t in nouns if t.dep_ in ("nsubj", "nsubjpass", "dobj", "appos")), None)
         if antecedent is None:
             continue
         clause = Clause(antecedent.sent, req.text)

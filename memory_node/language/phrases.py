@@ -328,6 +328,8 @@ class PhraseReader:
                 ref.quantity = int(n) if n is not None and n >= 1 else (int(cw) if cw.isdigit() else None)
             elif cw in lx.ORDINALS and c.dep_ in ("amod", "advmod", "compound"):
                 ref.ordinal = lx.ORDINALS[cw]
+            elif c.dep_ == "compound" and cw in lx.COLOUR_WORDS:
+                ref.modifiers.append(cw)
             elif c.dep_ == "compound":
                 ref.compound.append(cw)
             elif c.dep_ in ("amod", "advmod", "acomp") and cw in _SPATIAL_WORDS \
@@ -415,6 +417,16 @@ class PhraseReader:
                         break
         if not objs:
             return None
+        if _lemma(objs[0]) in lx.NOT_PLACE_NOUNS:
+            return None  # "at the moment", "by any chance": when or how, not where
+        part = objs[0]
+        whole = [p for c in part.children if c.dep_ == "prep" and _low(c) == "of"
+                 for p in c.children if p.dep_ == "pobj"]
+        if _lemma(part) in lx.PART_NOUNS and whole:
+            # "on top of the fridge", "on the foot of the bed", "in the middle of the room": the whole is the place
+            objs = whole
+            if _lemma(part) == "top":
+                relation = "on"
         ref = self._object(objs[0])
         if ref.head in lx.HOME_WORDS and ref.anchor is None:
             return None  # "in the house": everywhere memory has been

@@ -156,13 +156,16 @@ def contents(ctx: Context) -> Answer:
     cands = ctx.one(ref)
     target = cands[0].entity
     world = ctx.world
+    also: list[Entity] = []
     if relation in ("in", "on", "at", "from"):
         preds = {"in": ("in",), "on": ("on",)}.get(relation, ("in", "on", "at"))
-        found = [e for e in world.entities.values() if e.present and world.locations.get(e.id, ("", ""))[1] == target.id
-                 and world.locations[e.id][0] in preds]
-        if not found and relation in ("in", "on"):  # people say "in" for a shelf and "on" for a tray
-            found = [e for e in world.entities.values() if e.present and world.locations.get(e.id, ("", ""))[1] ==
-                     target.id]
+        held = [e for e in world.entities.values() if e.present and world.locations.get(e.id, ("", ""))[1] == target.id]
+        found = [e for e in held if world.locations[e.id][0] in preds]
+        # people say "in" for a shelf and "on" for a tray, and maps disagree about a stove or a shelf: what the
+        # thing holds the other way is said too, with its own preposition
+        also = [e for e in held if e not in found]
+        if not found:
+            found, also = also, []
     elif relation == "under":
         loc = world.locations.get(target.id)
         found = [world.entities[loc[1]]] if loc and loc[1] in world.entities and not world.is_room(loc[1]) else []
@@ -176,12 +179,20 @@ def contents(ctx: Context) -> Answer:
         return Answer(success=True, answer=f"I have not seen anything {rel_words} {subject}.{extra}",
                       answer_ids=[], evidence_ids=_dedupe([target.provenance, target.id]), confidence=0.0)
     found.sort(key=lambda e: e.id)
-    ctx.grounded = [e.id for e in found]
+    also.sort(key=lambda e: e.id)
+    ctx.grounded = [e.id for e in found + also]
     listed = ", ".join(describe(world, e.id) for e in found[:MAX_LISTED])
     more = f" and {len(found) - MAX_LISTED} more" if len(found) > MAX_LISTED else ""
-    return Answer(success=True, answer=sentence(f"{rel_words} {subject}: {listed}{more}."),
-                  answer_ids=[e.id for e in found],
-                  evidence_ids=_dedupe([world.location_provenance.get(e.id, "") for e in found] + [target.id]),
+    other = ""
+    if also:
+        by_pred: dict[str, list[Entity]] = {}
+        for e in also:
+            by_pred.setdefault(world.locations[e.id][0], []).append(e)
+        other = "".join(f"; {p} it: " + ", ".join(describe(world, e.id) for e in es[:MAX_LISTED])
+                        for p, es in sorted(by_pred.items()))
+    return Answer(success=True, answer=sentence(f"{rel_words} {subject}: {listed}{more}{other}."),
+                  answer_ids=[e.id for e in found + also],
+                  evidence_ids=_dedupe([world.location_provenance.get(e.id, "") for e in found + also] + [target.id]),
                   confidence=1.0)
 
 

@@ -160,6 +160,10 @@ class _PlanBuilder:
                 raise PlanningError(r.answer.answer.rstrip(".")) from None
         if not cands:
             raise PlanningError(f"I know no other {ref.noun()}")
+        holder = self.world.locations.get(exclude, ("", ""))[1] if exclude else ""
+        if len(cands) > 1 and any(c.entity.id == holder for c in cands):
+            # of several, not the one it is on now: "put the lime on the table" asks for a move
+            cands = [c for c in cands if c.entity.id != holder]
         room = self.world.room_of(exclude) if exclude else None
         cands.sort(key=lambda c: (bool(self._why_unopenable(c.entity.id)), room is not None and
                                   self.world.room_of(c.entity.id) != room))

@@ -177,9 +177,13 @@ class MemoryClient:
         return self.call("plan", PlanTask.Request(instruction=instruction, robot=robot, speaker=speaker), timeout)
 
     def query(self, store: str = "", text: str = "", room: str = "", entity_id: str = "", as_of_ns: int = 0,
-              limit: int = 0, timeout: float | None = None) -> Query.Response:
+              limit: int = 0, timeout: float | None = None, since_ns: int = 0,
+              until_ns: int = 0) -> Query.Response:
+        """~/query; ``since_ns``/``until_ns`` (0 = unbounded) ask what was observed in that window."""
         return self.call("query", Query.Request(store=store, text=text, room=room, entity_id=entity_id,
-                                                as_of=conv.ns_to_stamp(as_of_ns), limit=limit), timeout)
+                                                as_of=conv.ns_to_stamp(as_of_ns), limit=limit,
+                                                since=conv.ns_to_stamp(since_ns),
+                                                until=conv.ns_to_stamp(until_ns)), timeout)
 
     def scene_graph(self, room: str = "", as_of_ns: int = 0, timeout: float | None = None) -> GetSceneGraph.Response:
         return self.call("scene_graph", GetSceneGraph.Request(room=room, as_of=conv.ns_to_stamp(as_of_ns)), timeout)

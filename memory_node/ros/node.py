@@ -85,6 +85,8 @@ PARAMETERS: dict[str, tuple[Any, str]] = {
                                 "id) is taken to be the same-label entity memory has in that room."),
     "position_tolerance": (0.05, "Metres: a re-observed position within this of the stored one is jitter, not a "
                                  "move (no new stored version; last-seen time still updates). 0 = every change."),
+    "sighting_gap": (5.0, "Seconds: sightings of an entity at most this far apart are one interval of being in view "
+                          "(what ~/query's since/until windows read); a longer gap starts a new interval."),
     "diagnostics_period": (1.0, "Seconds between /diagnostics and ~/markers updates."),
     "consolidation_period": (60.0, "Seconds between consolidation runs (routines, habits, preferences from "
                                    "skill and activity events; skipped when nothing changed). 0 = only on "
@@ -161,7 +163,8 @@ class _MemoryNodeBase:
         db_path = Path(p["database_path"]).expanduser() if p["database_path"] else default_database_path(self.robot)
         self.store = MemoryStore(db_path, frame_similarity_threshold=float(p["frames.similarity_threshold"]),
                                  association_radius=float(p["association_radius"]),
-                                 position_tolerance=float(p["position_tolerance"]))
+                                 position_tolerance=float(p["position_tolerance"]),
+                                 sighting_gap=float(p["sighting_gap"]))
         self.configured = True
         self.get_logger().info(f"memory at {db_path} ({self.store.counts()['entities']} entities); "
                                f"robot {self.robot}, skills {', '.join(self.library.names())}")
@@ -545,7 +548,8 @@ class _MemoryNodeBase:
     def on_query(self, request: Query.Request, response: Query.Response) -> Query.Response:
         records = query_memory(self.store, kind=request.store, text=request.text, room=request.room,
                                entity_id=request.entity_id, as_of_ns=conv.optional_ns(request.as_of),
-                               limit=request.limit or int(self.p["limits.query_limit"]))
+                               limit=request.limit or int(self.p["limits.query_limit"]),
+                               since_ns=conv.optional_ns(request.since), until_ns=conv.optional_ns(request.until))
         response.records = [conv.memory_record_to_msg(r) for r in records]
         return response
 

