@@ -26,12 +26,17 @@ def memory_node(context, default_database: str = "", use_sim_time: bool | None =
     db = LaunchConfiguration("database_path").perform(context) or default_database
     if db:
         overrides["database_path"] = db
+    lifecycle = LaunchConfiguration("lifecycle").perform(context).strip().lower()
+    if lifecycle not in ("true", "false"):
+        raise RuntimeError(f"lifecycle:={lifecycle} must be true or false")
     return Node(
         package="memory_node",
         executable="memory_node",
         name="memory_node",
         namespace=LaunchConfiguration("namespace"),
         parameters=[params_file, overrides],
+        # a managed node waits, unconfigured, for a lifecycle manager's transitions (README: Lifecycle)
+        arguments=["--lifecycle"] if lifecycle == "true" else [],
         output="screen",
         emulate_tty=True,
     )
@@ -70,6 +75,9 @@ def declare_arguments(robot: str, robots: str = "vega or g1",
                               description=f"SQLite memory file; '' = {database_default}"),
         DeclareLaunchArgument("rviz", default_value="false",
                               description="true: also start RViz 2 showing memory (config/memory_node.rviz)"),
+        DeclareLaunchArgument("lifecycle", default_value="false",
+                              description="true = a managed (lifecycle) node: unconfigured until a lifecycle "
+                                          "manager configures and activates it; false = serving at start-up"),
     ]
 
 

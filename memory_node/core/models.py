@@ -556,6 +556,11 @@ class SkillCall(_Model):
     skill: str
     args: list[str] = Field(default_factory=list)  # memory ids, in the library's argument order
     text: str = ""
+    # Where the arguments are, so a controller needs no second lookup (map frame, metres / radians; filled
+    # by ``planning.poses``): one entry per arg, None when memory does not know (NaN in the ROS message)
+    arg_positions: list[Point | None] = Field(default_factory=list)
+    # navigation steps: where the base should stand to work at the target, yaw facing it; None otherwise
+    approach: Pose | None = None
 
 
 class Plan(_Model):

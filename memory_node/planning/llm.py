@@ -69,6 +69,7 @@ from . import llm_request
 from .dispatch import answer_question, plan_request
 from .llm_tools import DATA_NOTE, MemoryTools, dump_result, quote
 from .phrasing import step_text
+from .poses import locate_steps
 from .skills import SkillLibrary
 from .validator import PlanValidator
 from .world import WorldState
@@ -674,7 +675,7 @@ class LlmPlanner:
         plan.evidence_ids = _evidence(world, plan, [i for i in out.evidence_ids if i in tools.seen_ids])
         explanation = " ".join(out.explanation.split()) or "plan from the LLM"
         plan.explanation = quote(explanation)
-        return PlanResult(success=True, plan=plan), ""
+        return PlanResult(success=True, plan=locate_steps(plan, world, library)), ""
 
     # ---- request mode: understanding only --------------------------------------------------------
 

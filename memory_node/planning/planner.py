@@ -22,6 +22,7 @@ from .affordances import not_graspable
 from .ask_context import Context, Reply
 from .ask_time import clock
 from .phrasing import describe, name_of, step_text
+from .poses import locate_steps
 from .search import SearchFailed, find_steps, preconditions_hold
 from .skills import Skill, SkillLibrary
 from .validator import PlanValidator
@@ -474,5 +475,5 @@ class _PlanBuilder:
         if problems:
             return PlanResult(success=False, error="plan failed validation: " + "; ".join(problems))
         self.plan.explanation = "; ".join(part for part in [self.summary, *self.notes] if part)
-        return PlanResult(success=True, plan=self.plan)
+        return PlanResult(success=True, plan=locate_steps(self.plan, self.world, self.library))
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, replace
 
 from pydantic import ValidationError
 
-from ..core.models import STATE_IMPLIES, Entity, SkillFeedbackObservation, state_family
+from ..core.models import STATE_IMPLIES, Entity, Point, Pose, SkillFeedbackObservation, state_family
 from ..core.store import ROOM_LABEL, MemoryStore
 from .skills import Predicate
 
@@ -48,6 +48,7 @@ class WorldState:
     robot_id: str = DEFAULT_ROBOT_ID
     robot_at: str | None = None
     robot_room: str | None = None
+    robot_pose: Pose | None = None  # the robot's last reported pose (map frame), where a plan starts from
     holding: set[str] = field(default_factory=set)
     hands: int = 2
     failures: dict[tuple[str, str], KnownFailure] = field(default_factory=dict)
@@ -79,6 +80,13 @@ class WorldState:
         self.robot_id = str(meta.get("id") or DEFAULT_ROBOT_ID)
         self.robot_at = str(meta["at"]) if meta.get("at") else None
         self.robot_room = str(meta["room"]) if meta.get("room") else None
+        pose = meta.get("pose")
+        if isinstance(pose, Mapping):
+            try:
+                self.robot_pose = Pose(position=Point(x=float(pose["x"]), y=float(pose["y"]), z=0.0),
+                                       yaw=float(pose.get("yaw", 0.0)))
+            except (KeyError, TypeError, ValueError):  # a malformed record only loses the start pose
+                self.robot_pose = None
         held = meta.get("holding") or []
         if isinstance(held, str):
             held = [held]

@@ -11,6 +11,7 @@ from collections.abc import Iterable
 
 from builtin_interfaces.msg import Time
 from geometry_msgs.msg import Point as PointMsg
+from geometry_msgs.msg import Pose as PoseMsg
 from pydantic import ValidationError
 
 from memory_node.core.models import (
@@ -196,9 +197,43 @@ def pose_from_msg(msg) -> Pose:
 # ---- requests -------------------------------------------------------------------------------------
 
 
+def _point_msg(p: Point | None) -> PointMsg:
+    return PointMsg(x=math.nan, y=math.nan, z=math.nan) if p is None else PointMsg(x=p.x, y=p.y, z=p.z)
+
+
+def _point_from(m: PointMsg) -> Point | None:
+    """None for NaN (or inf): the messages' "memory does not know"."""
+    return Point(x=m.x, y=m.y, z=m.z) if all(math.isfinite(v) for v in (m.x, m.y, m.z)) else None
+
+
+def approach_to_msg(pose: Pose | None) -> PoseMsg:
+    """A step's approach pose (yaw as a rotation about z); every field NaN for none."""
+    msg = PoseMsg()
+    if pose is None:
+        msg.position = _point_msg(None)
+        msg.orientation.x = msg.orientation.y = msg.orientation.z = msg.orientation.w = math.nan
+        return msg
+    msg.position = _point_msg(pose.position)
+    msg.orientation.z = math.sin(pose.yaw / 2.0)
+    msg.orientation.w = math.cos(pose.yaw / 2.0)
+    return msg
+
+
+def approach_from_msg(msg: PoseMsg, frame_id: str = "map") -> Pose | None:
+    """None when the position or orientation is not finite (no pose, or a broken one)."""
+    q = msg.orientation
+    position = _point_from(msg.position)
+    if position is None or not all(math.isfinite(v) for v in (q.x, q.y, q.z, q.w)):
+        return None
+    yaw = math.atan2(2.0 * (q.w * q.z + q.x * q.y), 1.0 - 2.0 * (q.y * q.y + q.z * q.z))
+    return Pose(position=position, yaw=yaw, frame_id=frame_id or "map")
+
+
 def plan_to_msg(plan: Plan, stamp_ns: int) -> PlanMsg:
-    msg = PlanMsg(robot=plan.robot, instruction=plan.instruction,
-                  steps=[SkillCallMsg(skill=s.skill, args=list(s.args), text=s.text) for s in plan.steps],
+    steps = [SkillCallMsg(skill=s.skill, args=list(s.args), text=s.text,
+                          arg_positions=[_point_msg(p) for p in s.arg_positions], approach=approach_to_msg(s.approach))
+             for s in plan.steps]
+    msg = PlanMsg(robot=plan.robot, instruction=plan.instruction, steps=steps,
                   evidence_ids=list(plan.evidence_ids), explanation=plan.explanation)
     msg.header.stamp = ns_to_stamp(stamp_ns)
     msg.header.frame_id = "map"
@@ -206,8 +241,11 @@ def plan_to_msg(plan: Plan, stamp_ns: int) -> PlanMsg:
 
 
 def plan_from_msg(msg: PlanMsg) -> Plan:
+    frame = msg.header.frame_id or "map"
     return Plan(robot=msg.robot, instruction=msg.instruction,
-                steps=[SkillCall(skill=s.skill, args=list(s.args), text=s.text) for s in msg.steps],
+                steps=[SkillCall(skill=s.skill, args=list(s.args), text=s.text,
+                                 arg_positions=[_point_from(p) for p in s.arg_positions],
+                                 approach=approach_from_msg(s.approach, frame)) for s in msg.steps],
                 evidence_ids=list(msg.evidence_ids), explanation=msg.explanation)
 
 

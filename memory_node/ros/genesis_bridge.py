@@ -24,6 +24,7 @@ import queue
 import sys
 import threading
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -59,6 +60,7 @@ PARAMETERS: dict[str, tuple[Any, str]] = {
 
 SIMULATED_ROBOTS = ("vega",)  # memory_node/sim builds a Dexmate Vega; no G1 model is installable here
 NAVIGATE = "navigate_to"  # the Vega library's navigate skill (config/skills/vega.yaml)
+NO_APPROACH = "the plan has no approach pose (memory did not know one): the simulator looked the target up"
 
 
 def _stamp() -> int:
@@ -120,19 +122,33 @@ class SimBridge:
 
     # ---- acting ----------------------------------------------------------------------------------------
 
-    def execute(self, skill: str, args: list[str], look: bool = True, focus: str = "") -> SkillOutcome:
-        """Run one skill, publish its feedback, and (``look``) what the camera sees afterwards."""
-        outcome = self.world.execute(skill, args, focus=focus)
+    def execute(self, skill: str, args: list[str], look: bool = True, focus: str = "",
+                approach: tuple[float, float, float] | None = None, note: str = "") -> SkillOutcome:
+        """Run one skill, publish its feedback (``note`` added to its message), and (``look``) what the
+        camera sees afterwards."""
+        outcome = self.world.execute(skill, args, focus=focus, approach=approach)
+        if note:
+            outcome = replace(outcome, message=f"{outcome.message} ({note})")
         self.memory.publish_skill_feedback(outcome.feedback(self.clock(), robot=self.robot))
         if look:
             self.look()
         return outcome
 
-    def execute_plan(self, steps: list[tuple[str, list[str]]]) -> list[SkillOutcome]:
-        """Open-loop: every step in order, no replanning; the first failure ends the run."""
+    def execute_plan(self, steps: list[tuple[str, list[str]]],
+                     approaches: list[tuple[float, float, float] | None] | None = None) -> list[SkillOutcome]:
+        """Open-loop: every step in order, no replanning; the first failure ends the run.
+
+        ``approaches`` (from the plan, ``plan_steps``): per step, where memory says to stand, (x, y, yaw)
+        in the map frame. A navigation step drives there; one whose pose is NaN (memory did not know) falls
+        back to the simulator looking the target up by id, and its feedback says so."""
         done = []
         for i, (skill, args) in enumerate(steps):
-            outcome = self.execute(skill, args, focus=_next_target(steps, i) if skill == NAVIGATE else "")
+            approach = approaches[i] if approaches is not None and i < len(approaches) else None
+            nav = skill == NAVIGATE
+            fallback = nav and approaches is not None and approach is None
+            outcome = self.execute(skill, args, focus=_next_target(steps, i) if nav else "",
+                                   approach=approach if nav else None,
+                                   note=NO_APPROACH if fallback else "")
             done.append(outcome)
             if not outcome.success:
                 break
@@ -147,6 +163,17 @@ class SimBridge:
         path.parent.mkdir(parents=True, exist_ok=True)
         cv2.imwrite(str(path), cv2.cvtColor(self.last_frame.rgb, cv2.COLOR_RGB2BGR))
         return path
+
+
+def plan_steps(msg: PlanMsg) -> tuple[list[tuple[str, list[str]]], list[tuple[float, float, float] | None]]:
+    """A Plan message as ``execute_plan`` takes it: the steps' (skill, args) and their approach poses
+    ((x, y, yaw), map frame; None where the plan's pose is NaN)."""
+    steps = [(s.skill, list(s.args)) for s in msg.steps]
+    approaches = []
+    for s in msg.steps:
+        pose = conv.approach_from_msg(s.approach)
+        approaches.append(None if pose is None else (pose.position.x, pose.position.y, pose.yaw))
+    return steps, approaches
 
 
 def _next_target(steps: list[tuple[str, list[str]]], i: int) -> str:
@@ -277,8 +304,9 @@ class PlanFollower:
             if msg.robot and msg.robot != self.bridge.robot:
                 self.log.info(f"plan for {msg.robot} ignored (simulating {self.bridge.robot})")
                 continue
+            steps, approaches = plan_steps(msg)
             with self.lock:
-                done = self.bridge.execute_plan([(s.skill, list(s.args)) for s in msg.steps])
+                done = self.bridge.execute_plan(steps, approaches)
             self.results.append((msg.instruction, done))
             ok = sum(o.success for o in done)
             self.log.info(f"plan {msg.instruction!r}: {ok}/{len(msg.steps)} steps succeeded"

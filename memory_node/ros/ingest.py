@@ -57,6 +57,10 @@ class InputIngestor:
         self.current_room = (store.get_meta("robot") or {}).get("room", "")
         self.camera_info: dict[str, Any] | None = None
         self.pose = None
+        robot = store.get_meta("robot") or {}
+        pose = robot.get("pose")
+        self._stored_pose = pose if isinstance(pose, dict) and all(
+            isinstance(pose.get(k), (int, float)) for k in ("x", "y", "yaw")) else None
         self.changed = True  # entities changed since the markers were last drawn
 
     def handlers(self) -> dict[str, Callable[[Any], None]]:
@@ -163,6 +167,22 @@ class InputIngestor:
 
     def robot_pose(self, msg) -> None:
         self.pose = conv.pose_from_msg(msg)
+        self._remember_robot_pose(self.pose)
+
+    def _remember_robot_pose(self, pose) -> None:
+        """Keep where the robot stands in memory's ``robot`` record: plans start from it (the side of a
+        target the approach pose is on, planning/poses.py). Written only once the robot moved 0.1 m or
+        turned 0.2 rad, so a 10 Hz pose stream of a robot standing still writes nothing."""
+        if pose.frame_id != "map":
+            return
+        last = self._stored_pose
+        turn = abs(math.remainder(pose.yaw - float(last["yaw"]), math.tau)) if last else math.inf
+        if last and math.hypot(pose.position.x - float(last["x"]), pose.position.y - float(last["y"])) < 0.1 \
+                and turn < 0.2:
+            return
+        self._stored_pose = {"x": pose.position.x, "y": pose.position.y, "yaw": pose.yaw}
+        state = self.store.get_meta("robot") or {}
+        self.store.set_meta("robot", {**state, "pose": self._stored_pose})
 
     def _set_room(self, room: str) -> None:
         if room != self.current_room:

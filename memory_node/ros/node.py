@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import gc
 import os
+import sys
 import threading
 import time
 from pathlib import Path
@@ -27,6 +28,7 @@ from geometry_msgs.msg import PoseStamped
 from nav_msgs.msg import OccupancyGrid
 from rcl_interfaces.msg import ParameterDescriptor
 from rclpy.executors import ExternalShutdownException, SingleThreadedExecutor
+from rclpy.lifecycle import LifecycleNode, LifecycleState, TransitionCallbackReturn
 from rclpy.node import Node
 from rclpy.qos import DurabilityPolicy, HistoryPolicy, QoSProfile, ReliabilityPolicy
 from rclpy.signals import SignalHandlerOptions
@@ -50,6 +52,8 @@ from memory_node.ros.markers import memory_markers
 from memory_node.ros.shutdown import ExecutorThread, ShutdownSignals, spin_until_shutdown
 from memory_node.srv import Ask, Forget, GetSceneGraph, PlanTask, Query, Sync
 
+INACTIVE_ERROR = ("memory_node is inactive (lifecycle): inputs are ignored and requests refused until it is "
+                  "activated")
 INPUTS = ("scene_graphs", "skill_feedback", "utterances", "images", "depth", "camera_info", "maps", "poses",
           "activities")
 
@@ -115,15 +119,41 @@ def default_database_path(robot: str) -> Path:
     return Path(ros_home) / "memory_node" / f"{robot}.db"
 
 
-class MemoryNode(Node):
-    def __init__(self, **kwargs: Any) -> None:
-        super().__init__("memory_node", **kwargs)
+class _MemoryNodeBase:
+    """The memory node's behaviour, for a plain ``Node`` (``MemoryNode``) and a managed one
+    (``LifecycleMemoryNode``): set-up is split into :meth:`configure` (open memory, create the topics,
+    services, timers and companions) and :meth:`release` (the reverse), and inputs and requests are served
+    only while ``active``. The plain node configures and activates itself at construction."""
+
+    def _declare(self) -> None:
         self.stopping = threading.Event()  # set at shutdown: ~/sync stops waiting
         self._destroyed = False
+        self.active = False  # inputs and requests are served only while active (see _guard, _service)
+        self.configured = False
+        self.companion_threads: list[ExecutorThread] = []
+        self.companions: list[Node] = []
+        self.reader: MemoryStore | None = None
+        self.ingested = {k: 0 for k in INPUTS}   # processed (stored, rejected or ignored): what ~/sync waits on
+        self.rejected = {k: 0 for k in INPUTS}
+        self.ignored = {k: 0 for k in INPUTS}    # arrived while the node was inactive (lifecycle)
+        self._counts_changed = threading.Condition()
+        self.errors: list[str] = []
         for name, (default, description) in PARAMETERS.items():
             self.declare_parameter(name, default, ParameterDescriptor(description=description))
+
+    def configure(self) -> None:
+        """Open memory and create every interface; on an error whatever was made is released again."""
+        try:
+            self._configure()
+        except BaseException:
+            self.release()
+            raise
+
+    def _configure(self) -> None:
         p = {name: self.get_parameter(name).value for name in PARAMETERS}
         self.p = p
+        self.stopping.clear()
+        self._entities: list[tuple[str, Any]] = []  # (kind, entity) made here, destroyed by release()
         self.robot = str(p["robot"])
         self.libraries: dict[str, SkillLibrary] = {}
         self._libraries_lock = threading.Lock()  # ~/plan may be served on the LLM thread
@@ -131,6 +161,7 @@ class MemoryNode(Node):
 
         db_path = Path(p["database_path"]).expanduser() if p["database_path"] else default_database_path(self.robot)
         self.store = open_store(db_path, p)
+        self.configured = True
         self.get_logger().info(f"memory at {db_path} ({self.store.counts()['entities']} entities); "
                                f"robot {self.robot}, skills {', '.join(self.library.names())}")
 
@@ -143,13 +174,9 @@ class MemoryNode(Node):
         # LLM mode reads memory on its own thread through its own connection (see module docstring)
         self.reader = MemoryStore.open_reader(db_path, frame_dir=self.store.frame_dir) if self.llm else None
 
-        self.ingested = {k: 0 for k in INPUTS}   # processed (stored or rejected), what ~/sync waits on
-        self.rejected = {k: 0 for k in INPUTS}
-        self.errors: list[str] = []
         # what each input message does to memory, shared with `memory-node replay` (ros/ingest.py)
         self.inputs = InputIngestor(self.store, p, now_ns=lambda: self.get_clock().now().nanoseconds,
                                     on_rejected_part=self._reject_part)
-        self._counts_changed = threading.Condition()
 
         event_depth = int(p["qos.event_depth"])
         events_qos = QoSProfile(history=HistoryPolicy.KEEP_LAST if event_depth > 0 else HistoryPolicy.KEEP_ALL,
@@ -159,7 +186,9 @@ class MemoryNode(Node):
         map_qos = QoSProfile(history=HistoryPolicy.KEEP_LAST, depth=1, reliability=ReliabilityPolicy.RELIABLE,
                              durability=DurabilityPolicy.TRANSIENT_LOCAL)
 
-        sub = self.create_subscription
+        def sub(msg_type, topic, callback, qos) -> None:
+            self._entities.append(("subscription", self.create_subscription(msg_type, topic, callback, qos)))
+
         sub(SceneGraph, "scene_graph", self._guard("scene_graphs", self.inputs.scene_graph), events_qos)
         sub(SkillFeedback, "skill_feedback", self._guard("skill_feedback", self.inputs.skill_feedback),
             events_qos)
@@ -174,31 +203,77 @@ class MemoryNode(Node):
         sub(OccupancyGrid, "map", self._guard("maps", self.inputs.map), map_qos)
         sub(PoseStamped, "robot_pose", self._guard("poses", self.inputs.robot_pose), sensor_qos)
 
-        srv = self.create_service
+        def srv(srv_type, name, callback) -> None:
+            self._entities.append(("service", self.create_service(srv_type, name, callback)))
+
         srv(Query, "~/query", self._service(self.on_query))
         srv(GetSceneGraph, "~/scene_graph", self._service(self.on_get_scene_graph))
         srv(Forget, "~/forget", self._service(self.on_forget))
         # ~/sync, and in LLM mode ~/ask and ~/plan, of this node, served by companion nodes on threads of
-        # their own (see module docstring); main() spins each companion on its own executor
+        # their own (see module docstring); start_companions() spins each on its own executor
         own = self.get_fully_qualified_name()
         self.sync_node = self._companion("sync")
         self.sync_node.create_service(Sync, f"{own}/sync", self.on_sync)
         self.llm_node = self._companion("llm") if self.llm else None
-        requests = self.llm_node if self.llm_node is not None else self
-        requests.create_service(Ask, f"{own}/ask", self._service(self.on_ask))
-        requests.create_service(PlanTask, f"{own}/plan", self._service(self.on_plan))
+        if self.llm_node is not None:
+            self.llm_node.create_service(Ask, f"{own}/ask", self._service(self.on_ask))
+            self.llm_node.create_service(PlanTask, f"{own}/plan", self._service(self.on_plan))
+        else:
+            srv(Ask, f"{own}/ask", self._service(self.on_ask))
+            srv(PlanTask, f"{own}/plan", self._service(self.on_plan))
         self.companions = [n for n in (self.sync_node, self.llm_node) if n is not None]
 
         self.plans_pub = self.create_publisher(PlanMsg, "~/plans", 10)
         self.markers_pub = self.create_publisher(MarkerArray, "~/markers", 1)
         self.diag_pub = self.create_publisher(DiagnosticArray, "/diagnostics", 10)
-        self.create_timer(float(p["diagnostics_period"]), self.publish_status)
+        self._entities += [("publisher", pub) for pub in (self.plans_pub, self.markers_pub, self.diag_pub)]
+        self._entities.append(("timer", self.create_timer(float(p["diagnostics_period"]), self.publish_status)))
         if float(p["consolidation_period"]) > 0:
-            self.create_timer(float(p["consolidation_period"]), self.consolidate)
+            self._entities.append(("timer", self.create_timer(float(p["consolidation_period"]), self.consolidate)))
         # spaCy's pipeline, MiniLM and the libraries are hundreds of thousands of long-lived objects; left to
         # the collector, a full collection stalls a request now and then by ~250 ms (measured: parse + ground
         # p99 268 ms unfrozen, 26 ms frozen, `python -m memory_node.bench.language_bench`)
         gc.freeze()
+
+    def start_companions(self) -> None:
+        """Spin each companion on its own executor and thread (see module docstring)."""
+        for companion in self.companions:
+            executor = SingleThreadedExecutor()
+            executor.add_node(companion)
+            self.companion_threads.append(ExecutorThread(executor, name=companion.get_name()))
+
+    def stop_companions(self) -> bool:
+        """Stop and join the companions' threads; False when one is still in a callback after 5 s (its
+        node and the LLM reader are then left to the process exit rather than destroyed under it)."""
+        self.stopping.set()  # a ~/sync waiting for counts returns now instead of at its timeout
+        stuck = [t for t in self.companion_threads if not t.stop()]
+        self.companion_threads = stuck
+        if stuck:
+            self.get_logger().warning(f"{len(stuck)} companion thread(s) still in a callback after 5 s; left "
+                                      f"to the exit")
+        return not stuck
+
+    def release(self, companions: bool = True) -> None:
+        """Undo :meth:`configure`: companions stopped and destroyed, interfaces destroyed, memory closed
+        (every committed message stays). Idempotent; the node can be configured again afterwards.
+        ``companions=False``: a companion thread could not be joined (see destroy_node)."""
+        self.active = False
+        if companions and not self.stop_companions():
+            companions = False
+        if companions:
+            for companion in self.companions:
+                companion.destroy_node()
+            if self.reader is not None:
+                self.reader.close()
+        self.companions, self.reader = [], None
+        destroy = {"subscription": self.destroy_subscription, "service": self.destroy_service,
+                   "publisher": self.destroy_publisher, "timer": self.destroy_timer}
+        for kind, entity in reversed(getattr(self, "_entities", [])):
+            destroy[kind](entity)
+        self._entities = []
+        if self.configured:
+            self.store.close()
+            self.configured = False
 
     # ---- plumbing ------------------------------------------------------------------------------
 
@@ -241,6 +316,9 @@ class MemoryNode(Node):
         processed so ~/sync can tell the client its message was handled."""
         def callback(msg) -> None:
             try:
+                if not self.active:  # managed node, inactive: not memory's to write, but counted
+                    self.ignored[input_name] += 1
+                    return
                 handler(msg)
             except InvalidInput as err:
                 self._reject(input_name, str(err))
@@ -260,6 +338,8 @@ class MemoryNode(Node):
 
     def _service(self, handler):
         def callback(request, response):
+            if not self.active:
+                return self._fail(response, INACTIVE_ERROR)
             try:
                 return handler(request, response)
             except InvalidInput as err:
@@ -290,6 +370,8 @@ class MemoryNode(Node):
 
     def consolidate(self) -> None:
         """Timer: refresh inferred knowledge (a no-op when no skill or activity event changed)."""
+        if not self.active:
+            return
         try:
             run = run_consolidation(self.store)
         except Exception as err:  # noqa: BLE001 - knowledge is derived; the node keeps serving without it
@@ -386,10 +468,11 @@ class MemoryNode(Node):
     # ---- outputs -------------------------------------------------------------------------------
 
     def publish_status(self) -> None:
-        removed = self.store.apply_retention(int(self.p["retention.frames_per_room"]),
-                                             int(float(self.p["retention.max_frame_age_s"]) * 1e9))
-        if removed:
-            self.get_logger().info(f"retention: deleted {removed} frames")
+        if self.active:  # inactive (lifecycle): diagnostics only; memory is not written
+            removed = self.store.apply_retention(int(self.p["retention.frames_per_room"]),
+                                                 int(float(self.p["retention.max_frame_age_s"]) * 1e9))
+            if removed:
+                self.get_logger().info(f"retention: deleted {removed} frames")
         counts = self.store.counts()
         status = DiagnosticStatus(name="memory_node: memory", hardware_id=self.robot)
         total_rejected = sum(self.rejected.values())
@@ -399,6 +482,7 @@ class MemoryNode(Node):
         values = {**{f"stored_{k}": v for k, v in counts.items()},
                   **{f"ingested_{k}": v for k, v in self.ingested.items()},
                   **{f"rejected_{k}": v for k, v in self.rejected.items()},
+                  **{f"ignored_{k}": v for k, v in self.ignored.items()}, "active": self.active,
                   "frames_admitted": self.inputs.frames_admitted, "current_room": self.inputs.current_room,
                   "last_error": self.errors[-1] if self.errors else "",
                   "llm_enabled": self.llm is not None, **self.llm_stats.as_dict()}
@@ -406,7 +490,7 @@ class MemoryNode(Node):
         diag = DiagnosticArray(status=[status])
         diag.header.stamp = self.get_clock().now().to_msg()
         self.diag_pub.publish(diag)
-        if self.inputs.changed and self.markers_pub.get_subscription_count() > 0:
+        if self.active and self.inputs.changed and self.markers_pub.get_subscription_count() > 0:
             self.markers_pub.publish(self.markers())
             self.inputs.changed = False
 
@@ -420,18 +504,74 @@ class MemoryNode(Node):
         if self._destroyed:
             return
         self._destroyed = True
-        self.stopping.set()
-        if companions:
-            for companion in self.companions:
-                companion.destroy_node()
-            if self.reader is not None:
-                self.reader.close()
-        self.store.close()
-        super().destroy_node()
+        self.release(companions=companions)
+        super().destroy_node()  # type: ignore[misc]
+
+
+class MemoryNode(_MemoryNodeBase, Node):
+    """The memory node as it always was: configured and active from construction."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        Node.__init__(self, "memory_node", **kwargs)
+        self._declare()
+        self.configure()
+        self.active = True
+
+
+class LifecycleMemoryNode(_MemoryNodeBase, LifecycleNode):
+    """The memory node as a managed node (``--lifecycle``), for a lifecycle manager such as nav2's:
+    configure opens memory and creates the interfaces, activate serves them, deactivate keeps them but
+    ignores inputs (counted in ``/diagnostics`` as ``ignored_<input>``) and refuses requests with
+    ``INACTIVE_ERROR``; cleanup and shutdown close memory (every committed message stays). After shutdown
+    (state finalized) the process keeps answering ``~/get_state`` until SIGINT/SIGTERM, like an rclcpp
+    managed node."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        LifecycleNode.__init__(self, "memory_node", **kwargs)
+        self._declare()
+        self.get_logger().info("managed node: unconfigured, waiting for configure")
+
+    def on_configure(self, state: LifecycleState) -> TransitionCallbackReturn:
+        try:
+            self.configure()
+        except Exception as err:  # noqa: BLE001 - a bad parameter or database: the transition fails, said why
+            self.get_logger().error(f"configure failed: {type(err).__name__}: {err}")
+            return TransitionCallbackReturn.FAILURE
+        self.start_companions()
+        self.get_logger().info("configured (inactive: inputs ignored, requests refused until activated)")
+        return TransitionCallbackReturn.SUCCESS
+
+    def on_activate(self, state: LifecycleState) -> TransitionCallbackReturn:
+        self.active = True
+        self.inputs.changed = True
+        self.get_logger().info("active: serving")
+        return super().on_activate(state)
+
+    def on_deactivate(self, state: LifecycleState) -> TransitionCallbackReturn:
+        self.active = False
+        self.get_logger().info("inactive: inputs ignored, requests refused until activated")
+        return super().on_deactivate(state)
+
+    def on_cleanup(self, state: LifecycleState) -> TransitionCallbackReturn:
+        self.release()
+        self.get_logger().info("cleaned up: memory closed (unconfigured)")
+        return TransitionCallbackReturn.SUCCESS
+
+    def on_shutdown(self, state: LifecycleState) -> TransitionCallbackReturn:
+        self.release()
+        self.get_logger().info("shut down: memory closed (finalized)")
+        return TransitionCallbackReturn.SUCCESS
+
+    def on_error(self, state: LifecycleState) -> TransitionCallbackReturn:
+        self.release()  # back to unconfigured, from which configure may be tried again
+        return TransitionCallbackReturn.SUCCESS
 
 
 def main(args: list[str] | None = None) -> int:
     """Serve until SIGINT or SIGTERM, then stop cleanly and return 0, whenever the signal came.
+
+    ``--lifecycle`` (before ``--ros-args``) makes it a managed node (``LifecycleMemoryNode``) that waits
+    for a lifecycle manager's transitions; without it the node configures and activates itself.
 
     Order of clean-up: the companions' executor threads are stopped and joined, then the main executor,
     then the nodes are destroyed (the store closed) and the context shut down; signals meanwhile are
@@ -442,20 +582,19 @@ def main(args: list[str] | None = None) -> int:
         signals.ignore_further()
         log.info(f"{signals.signal_name} during start-up: exiting before serving")
         return 0
-    rclpy.init(args=args, signal_handler_options=SignalHandlerOptions.NO)
-    node: MemoryNode | None = None
+    argv = list(sys.argv if args is None else args)
+    managed = "--lifecycle" in rclpy.utilities.remove_ros_args(argv)[1:]
+    rclpy.init(args=argv, signal_handler_options=SignalHandlerOptions.NO)
+    node: _MemoryNodeBase | None = None
     executor: SingleThreadedExecutor | None = None
-    threads: list[ExecutorThread] = []
+    companions_joined = True
     try:
-        node = MemoryNode()
+        node = LifecycleMemoryNode() if managed else MemoryNode()
         log = node.get_logger()
         if signals.requested:
             log.info(f"{signals.signal_name} during start-up: exiting before serving")
             return 0
-        for companion in node.companions:  # each on its own executor and thread (see module docstring)
-            companion_executor = SingleThreadedExecutor()
-            companion_executor.add_node(companion)
-            threads.append(ExecutorThread(companion_executor, name=companion.get_name()))
+        node.start_companions()  # (a managed node has none yet: it starts them when configured)
         executor = SingleThreadedExecutor()
         executor.add_node(node)
         spin_until_shutdown(executor, signals)
@@ -467,14 +606,11 @@ def main(args: list[str] | None = None) -> int:
     finally:
         signals.ignore_further()
         if node is not None:
-            node.stopping.set()  # a ~/sync waiting for counts returns now instead of at its timeout
-        stuck = [t for t in threads if not t.stop()]
-        if stuck:
-            log.warning(f"{len(stuck)} companion thread(s) still in a callback after 5 s; left to the exit")
+            companions_joined = node.stop_companions()
         if executor is not None:
             executor.shutdown(timeout_sec=0)
         if node is not None:
-            node.destroy_node(companions=not stuck)
+            node.destroy_node(companions=companions_joined)
         rclpy.try_shutdown()
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
+from collections.abc import Sequence
 from pathlib import Path
 from typing import IO, Any
 
@@ -22,9 +23,11 @@ def installed_paths(robot: str) -> tuple[Path, Path]:
     return exe, params
 
 
-def node_command(robot: str = "vega", namespace: str = "", **overrides: Any) -> list[str]:
+def node_command(robot: str = "vega", namespace: str = "", arguments: Sequence[str] = (),
+                 **overrides: Any) -> list[str]:
+    """``arguments``: the executable's own, before ``--ros-args`` (``--lifecycle``: a managed node)."""
     exe, params = installed_paths(robot)
-    cmd = [str(exe), "--ros-args", "--params-file", str(params)]
+    cmd = [str(exe), *arguments, "--ros-args", "--params-file", str(params)]
     if namespace:
         cmd += ["-r", f"__ns:=/{namespace.strip('/')}"]
     for key, value in overrides.items():
@@ -54,8 +57,8 @@ class NodeProcess:
     """The memory node in a child process; ``stop()`` sends SIGINT (clean shutdown) and waits."""
 
     def __init__(self, robot: str = "vega", log: IO[str] | None = None, env: dict[str, str] | None = None,
-                 namespace: str = "", **overrides: Any):
-        self.cmd = node_command(robot, namespace=namespace, **overrides)
+                 namespace: str = "", arguments: Sequence[str] = (), **overrides: Any):
+        self.cmd = node_command(robot, namespace=namespace, arguments=arguments, **overrides)
         self.proc = subprocess.Popen(self.cmd, stdout=log or subprocess.DEVNULL, stderr=subprocess.STDOUT,
                                      env={**os.environ, **(env or {})}, start_new_session=True,
                                      preexec_fn=_die_with_parent)

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from memory_node.core.models import ActivityObservation, UtteranceObservation
-from memory_node.ros.genesis_bridge import SimBridge
+from memory_node.ros.genesis_bridge import SimBridge, plan_steps
 from memory_node.sim.scenario import Outcome, Request, Scenario, grade_answer, grade_plan
 
 SYNC_TIMEOUT_S = 30.0
@@ -117,8 +117,8 @@ def run_request(req: Request, bridge: SimBridge, robot: str) -> Outcome:
         return Outcome(request=req.ask, kind="ask", passed=not why, reply=r.answer or r.error, why=why,
                        seconds=time.perf_counter() - t0)
     r = memory.plan(str(req.plan), robot=req.robot or robot)
-    steps = [(s.skill, list(s.args)) for s in r.plan.steps] if r.success else []
-    done = bridge.execute_plan(steps) if r.success else []
+    steps, approaches = plan_steps(r.plan) if r.success else ([], [])
+    done = bridge.execute_plan(steps, approaches) if r.success else []
     all_ok = len(done) == len(steps) and all(o.success for o in done)
     memory.sync(timeout=SYNC_TIMEOUT_S)
     why = grade_plan(req.expect, None if r.success else r.error, steps, all_ok, StateFacts(bridge.world))

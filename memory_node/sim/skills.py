@@ -15,6 +15,7 @@ from typing import Protocol
 
 from memory_node.core.models import SkillFeedbackObservation
 from memory_node.sim.geometry import (
+    ROBOT_RADIUS_M,
     STANDOFF_M,
     OccupancyGrid,
     approach_pose,
@@ -32,6 +33,9 @@ ROBOT_ID = "vega"
 NEAR_FURNITURE_M = STANDOFF_M + 0.35
 REACH_M = 1.5
 OPEN_ANGLE = 1.6  # rad, door swung out ~90 degrees
+# A plan's approach pose comes from memory, which cannot see walls: a base controller's local planner
+# would stand at the nearest free spot this close to it, and give up beyond.
+APPROACH_SLACK_M = 0.5
 
 
 @dataclass(frozen=True)
@@ -79,6 +83,7 @@ class SkillExecutor:
     hands: int = len(HANDS)
     _skills: dict[str, Callable[[list[str]], tuple[str, str]]] = field(init=False)
     _focus: str = field(init=False, default="")
+    _approach: tuple[float, float, float] | None = field(init=False, default=None)
 
     def __post_init__(self) -> None:
         self._skills = {"navigate_to": self.navigate_to, "open": self.open, "close": self.close,
@@ -88,14 +93,17 @@ class SkillExecutor:
     def skills(self) -> list[str]:
         return list(self._skills)
 
-    def execute(self, skill: str, args: Sequence[str], focus: str = "") -> SkillOutcome:
-        """Run ``skill``. ``focus`` (navigate_to only): what the robot will handle next at the target, so it
-        stands where that is in reach, as a controller reading the whole plan does (a long counter's
-        microwave is not within reach of the counter's middle)."""
+    def execute(self, skill: str, args: Sequence[str], focus: str = "",
+                approach: tuple[float, float, float] | None = None) -> SkillOutcome:
+        """Run ``skill``. navigate_to only: ``approach`` is the plan's pose (x, y, yaw in the map frame) to
+        drive to, as a controller executing memory's plan does; without one the simulator looks the target
+        up itself and stands at it, ``focus`` being what the robot will handle next there, so it stands
+        where that is in reach (a long counter's microwave is not within reach of the counter's middle)."""
         args = [str(a) for a in args]
         target = args[0] if args else ""
         fn = self._skills.get(skill)
         self._focus = focus
+        self._approach = approach
         try:
             if fn is None:
                 raise _Failure("unknown_skill", f"the Vega has no skill {skill!r}; it has {', '.join(self._skills)}")
@@ -146,6 +154,10 @@ class SkillExecutor:
 
     def navigate_to(self, args: list[str]) -> tuple[str, str]:
         (target,) = self._args(args, ("target",))
+        if self._approach is not None and target not in self.state.rooms:
+            self._body(target)  # a target the home does not have fails as ever, pose or not
+        if self._approach is not None and not self.state.hand_of(target):
+            return self._stand_at(target, self._approach)
         if target in self.state.rooms:
             room = self.state.rooms[target]
             cx, cy = room.centre()
@@ -175,6 +187,21 @@ class SkillExecutor:
             raise _Failure("unreachable", f"no collision-free place to stand at {base.id}", target)
         self._move(*pose)
         return f"standing at {base.id}, facing {target}", target
+
+    def _stand_at(self, target: str, pose: tuple[float, float, float]) -> tuple[str, str]:
+        """Drive to the plan's approach pose; where the map says it is blocked, to the nearest free spot
+        within ``APPROACH_SLACK_M``, still facing the way the pose faces; else the step fails."""
+        x, y, yaw = pose
+        if not all(math.isfinite(v) for v in pose):
+            raise _Failure("bad_arguments", f"the approach pose for {target} is not finite: {pose}", target)
+        if not self.grid.disc_free(x, y, ROBOT_RADIUS_M):
+            spot = nearest_free_pose(self.grid, x, y, max_dist=APPROACH_SLACK_M)
+            if spot is None:
+                raise _Failure("unreachable", f"the plan's approach pose ({x:.2f}, {y:.2f}) at {target} is "
+                                              f"blocked and no free place is within {APPROACH_SLACK_M} m", target)
+            x, y = spot
+        self._move(x, y, yaw)
+        return f"standing at ({x:.2f}, {y:.2f}), the plan's approach pose for {target}", target
 
     def open(self, args: list[str]) -> tuple[str, str]:
         return self._swing_door(args, opening=True)

@@ -254,9 +254,10 @@ class SimWorld:
 
     # ---- public API ----------------------------------------------------------------------------------
 
-    def execute(self, skill: str, args: Sequence[str], focus: str = "") -> SkillOutcome:
+    def execute(self, skill: str, args: Sequence[str], focus: str = "",
+                approach: tuple[float, float, float] | None = None) -> SkillOutcome:
         t = time.perf_counter()
-        outcome = self.skills.execute(skill, args, focus=focus)
+        outcome = self.skills.execute(skill, args, focus=focus, approach=approach)
         return replace(outcome, duration_s=time.perf_counter() - t)
 
     def robot_pose(self) -> Pose:

@@ -33,7 +33,7 @@ def test_shared_launch_description_starts_the_installed_node():
     assert _kw(node, "executable").value == "memory_node"
     assert _kw(node, "name").value == "memory_node"
     declared = {c.args[0].value for c in _calls(tree, "DeclareLaunchArgument")}
-    assert declared == {"robot", "namespace", "params_file", "database_path", "use_sim_time", "rviz"}
+    assert declared == {"robot", "namespace", "params_file", "database_path", "use_sim_time", "rviz", "lifecycle"}
     # the executable the launch file names is the one CMake installs
     assert "install(PROGRAMS scripts/memory_node" in (ROOT / "CMakeLists.txt").read_text()
     assert (ROOT / "scripts" / "memory_node").stat().st_mode & 0o111
@@ -174,6 +174,21 @@ def test_robot_launch_leaves_the_database_to_the_params_file(monkeypatch, ros_ho
     assert overrides == {"use_sim_time": False}  # database '' in the params file: $ROS_HOME/memory_node/<robot>.db
     nodes = evaluate(monkeypatch, f"{robot}.launch.py", use_sim_time="true", database_path="/data/m.db")
     assert _overrides(nodes["memory_node"])[1] == {"use_sim_time": True, "database_path": "/data/m.db"}
+
+
+@pytest.mark.parametrize("launch_file", ["vega.launch.py", "g1.launch.py", "sim.launch.py"])
+def test_lifecycle_argument_makes_the_node_a_managed_one(monkeypatch, ros_home, launch_file):
+    """lifecycle:=true starts the same executable with --lifecycle (a managed node, waiting for a lifecycle
+    manager); the default keeps today's node, serving from start-up."""
+    assert evaluate(monkeypatch, launch_file)["memory_node"]["arguments"] == []
+    managed = evaluate(monkeypatch, launch_file, lifecycle="true")["memory_node"]
+    assert managed["arguments"] == ["--lifecycle"]
+    assert managed["executable"] == "memory_node" and managed["name"] == "memory_node"
+    assert evaluate(monkeypatch, launch_file, lifecycle="False")["memory_node"]["arguments"] == []
+    with pytest.raises(RuntimeError, match="lifecycle:=yes must be true or false"):
+        evaluate(monkeypatch, launch_file, lifecycle="yes")
+    # the flag is one the executable reads
+    assert '"--lifecycle" in rclpy.utilities.remove_ros_args' in (ROOT / "memory_node" / "ros" / "node.py").read_text()
 
 
 def test_sim_launch_has_a_database_of_its_own(monkeypatch, ros_home):

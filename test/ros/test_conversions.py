@@ -9,6 +9,7 @@ from memory_node.core.models import (
     EntityObservation,
     InvalidInput,
     Plan,
+    Pose,
     RelationObservation,
     SceneGraphObservation,
     SkillCall,
@@ -65,6 +66,30 @@ def test_events_and_plans_round_trip():
     assert conv.plan_from_msg(conv.plan_to_msg(p, 9)) == p
     with pytest.raises(InvalidInput):
         conv.utterance_from_msg(conv.utterance_to_msg(UtteranceObservation(stamp_ns=1, text=" ")), 1)
+
+
+def test_plan_steps_carry_positions_and_approach_with_nan_for_unknown():
+    from memory_node.core.models import Point as P
+
+    approach = Pose(position=P(x=1.0, y=-2.0, z=0.0), yaw=2.5)
+    p = Plan(robot="vega", instruction="bring me the mug", steps=[
+        SkillCall(skill="navigate_to", args=["table_1"], arg_positions=[P(x=1.0, y=-1.2, z=0.4)],
+                  approach=approach),
+        SkillCall(skill="place", args=["mug_1", "shelf_2"], arg_positions=[None, P(x=3.0, y=0.5, z=1.0)])])
+    msg = conv.plan_to_msg(p, 9)
+    assert msg.header.frame_id == "map"
+    nav, place = msg.steps
+    assert (nav.approach.position.x, nav.approach.position.y, nav.approach.position.z) == (1.0, -2.0, 0.0)
+    assert math.atan2(2 * nav.approach.orientation.w * nav.approach.orientation.z,
+                      1 - 2 * nav.approach.orientation.z ** 2) == pytest.approx(2.5)
+    assert all(math.isnan(v) for v in (place.arg_positions[0].x, place.arg_positions[0].y, place.arg_positions[0].z))
+    assert place.arg_positions[1].z == 1.0
+    q = place.approach.orientation
+    assert all(math.isnan(v) for v in (place.approach.position.x, q.x, q.y, q.z, q.w))  # no pose: NaN everywhere
+    back = conv.plan_from_msg(msg)
+    assert back.steps[1] == p.steps[1]
+    assert back.steps[0].approach.yaw == pytest.approx(2.5)
+    assert back.steps[0].model_copy(update={"approach": approach}) == p.steps[0]
 
 
 def test_pose_yaw_and_nan():

@@ -225,6 +225,19 @@ def test_yes_no_about_the_drawers(node):
     assert "drawer_bottom" in bottom.answer_ids
 
 
+def test_everyday_wordings_the_tagger_trips_on(node):
+    """A tag question, a request the parser hung on a remark, and a part of a thing ("on top of the table"):
+    repairs of the parser, over ROS."""
+    robot, client = node
+    tag = client.ask("I left the fridge open, didn't I?")
+    assert tag.success and tag.answer.startswith("No"), tag.answer  # the fridge is closed
+    assert "fridge_l1" in tag.answer_ids, list(tag.answer_ids)
+    steps = check_plan(robot, client.plan("Could you put the blue mug on the counter, it's in the way"))
+    assert steps[-1] == ("place", ["mug_blue", "counter_l1"]), steps
+    contents = client.ask("what's on top of the table?")
+    assert {"mug_blue", "phone_l1"} <= set(contents.answer_ids), contents.answer
+
+
 # ---- no reply is ever empty ---------------------------------------------------------------------------
 
 

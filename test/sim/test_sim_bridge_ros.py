@@ -95,3 +95,26 @@ def test_live_mode_executes_the_plans_the_node_publishes(bridge) -> None:
         assert bridge.world.state.bodies["cellphone_433"].parent == "user"
     finally:
         follower.stop()
+
+
+def test_plans_run_from_their_approach_poses(bridge) -> None:
+    """The bridge drives to the plan's approach poses (memory's) instead of looking the ids up again; a
+    navigation step whose pose is NaN falls back to the simulator's own lookup, and its feedback says so."""
+    import math
+
+    from memory_node.ros.genesis_bridge import NO_APPROACH, plan_steps
+
+    bridge.execute("navigate_to", ["coffeetable_355"], look=False)
+    bridge.look(around=True)  # memory sees the whole living room
+    bridge.memory.sync(timeout=10)
+    resp = bridge.memory.plan("go to the cabinet")
+    assert resp.success, resp.error
+    steps, approaches = plan_steps(resp.plan)
+    assert steps == [("navigate_to", ["cabinet_399"])] and approaches[0] is not None
+    (done,) = bridge.execute_plan(steps, approaches)
+    assert done.success and "approach pose" in done.message, done.message
+    r = bridge.world.state.robot
+    x, y, yaw = approaches[0]
+    assert math.dist((r.x, r.y), (x, y)) <= 0.5 and r.yaw == yaw
+    (fallback,) = bridge.execute_plan([("navigate_to", ["coffeetable_355"])], [None])
+    assert fallback.success and NO_APPROACH in fallback.message

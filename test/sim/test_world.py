@@ -217,3 +217,26 @@ def test_navigate_focus_stands_within_reach_of_the_next_thing(world):
     assert world.execute("navigate_to", ["kitchencounter_230"], focus="microwave_297").success
     assert world.execute("open", ["microwave_297"]).success
     assert world.execute("pick", ["plate_298"]).success
+
+
+def test_navigate_drives_to_the_plans_approach_pose(world):
+    """A plan's approach pose (memory's, planning/poses.py) is where the base goes, not a pose the simulator
+    works out itself; one the map says is blocked (memory cannot see walls) is moved to the nearest free
+    spot within APPROACH_SLACK_M, and one with no free spot that near fails as unreachable."""
+    from memory_node.sim.geometry import ROBOT_RADIUS_M
+    from memory_node.sim.skills import APPROACH_SLACK_M
+
+    west_of_table = (-2.119 - 0.45, -5.5, 0.0)  # kitchentable_226 spans x -2.119 .. -0.119
+    assert world.execute("navigate_to", ["kitchentable_226"], approach=west_of_table).success
+    r = world.state.robot
+    assert (r.x, r.y, r.yaw) == west_of_table
+    assert world.execute("pick", ["waterglass_254"]).success  # in reach from memory's pose
+    # overlapping the fridge's front by 0.16 m: the nearest free spot, facing the same way
+    grazing = (-3.377, -2.4885 - 0.2, -math.pi / 2)
+    out = world.execute("navigate_to", ["fridge_289"], approach=grazing)
+    assert out.success, out.message
+    assert math.dist((r.x, r.y), grazing[:2]) <= APPROACH_SLACK_M and r.yaw == grazing[2]
+    assert world.occupancy_grid().disc_free(r.x, r.y, ROBOT_RADIUS_M)
+    inside = world.execute("navigate_to", ["fridge_289"], approach=(-3.377, -2.152, 0.0))
+    assert not inside.success and inside.status == "unreachable" and "approach pose" in inside.message
+    assert world.execute("navigate_to", ["unicorn_1"], approach=west_of_table).status == "not_found"
