@@ -137,7 +137,11 @@ class YoloDetector(Detector):
         self.device = device
         self.segments = self.model.task == "segment"
         # warm-up: the first call builds the predictor (and would surface any run-time fetch at start-up)
-        self.model.predict(np.zeros((image_size, image_size, 3), np.uint8), **self._args)
+        try:
+            self.model.predict(np.zeros((image_size, image_size, 3), np.uint8), **self._args)
+        except Exception as exc:  # e.g. device="cuda" without a GPU, or a checkpoint whose layers do not run
+            raise InvalidInput(f"YOLO detector: {self.weights.name} does not run on {device!r}: "
+                               f"{type(exc).__name__}: {exc}") from exc
 
     def detect(self, frame: RgbdFrame) -> list[Detection]:
         h, w = frame.rgb.shape[:2]

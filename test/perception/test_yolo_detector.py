@@ -137,7 +137,8 @@ def test_a_file_that_is_not_yolo_weights_fails_with_the_reason(tmp_path, tiny_sa
 
 
 def test_bad_parameters_are_rejected(yolo_seg_weights):
-    for kwargs in ({"min_score": 1.5}, {"image_size": 300}, {"max_detections": 0}, {"threads": 0}):
+    for kwargs in ({"min_score": 1.5}, {"image_size": 300}, {"max_detections": 0}, {"threads": 0},
+                   {"device": "no-such-device"}):
         with pytest.raises(InvalidInput):
             YoloDetector(yolo_seg_weights, **kwargs)
 
