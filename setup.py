@@ -24,9 +24,14 @@ EXTRAS = {
     # the memory-node tool (memory_node/cli): export as GraphML (networkx) and PNG (matplotlib), rosbag2
     # replay / record (rosbags; replay and record also need the colcon build's message classes)
     "tools": ["networkx>=3", "matplotlib>=3.7", "rosbags==0.11.9"],
+    # the learned detectors (perception/yolo_detector.py, sam_masks.py): requirements-detectors.txt says why
+    # torch 2.14 (torchvision has no build for the 2.13 CPU wheel)
+    "detectors": ["torch==2.14.1", "torchvision==0.29.1", "ultralytics==8.4.190", "segment-anything==1.0"],
     "test": ["pytest>=7"],
 }
-EXTRAS["all"] = sorted({req for name, reqs in EXTRAS.items() if name != "perception" for req in reqs})
+# "all" leaves out the heavy parts a robot may bring its own builds of: open3d, and torch with the detectors
+EXTRAS["all"] = sorted({req for name, reqs in EXTRAS.items() if name not in ("perception", "detectors")
+                        for req in reqs})
 
 setup(
     name="memory_node",

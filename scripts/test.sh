@@ -14,6 +14,8 @@ export MEMORY_NODE_REQUIRE_ROS=1
 [ "${MEMORY_NODE_SIM:-1}" = "0" ] || export MEMORY_NODE_REQUIRE_SIM=1
 # likewise the perception tests that need open3d, unless perception was left out (MEMORY_NODE_PERCEPTION=0)
 [ "${MEMORY_NODE_PERCEPTION:-1}" = "0" ] || export MEMORY_NODE_REQUIRE_PERCEPTION=1
+# and the learned-detector tests (ultralytics, segment-anything), unless left out (MEMORY_NODE_DETECTORS=0)
+[ "${MEMORY_NODE_DETECTORS:-1}" = "0" ] || export MEMORY_NODE_REQUIRE_DETECTORS=1
 # `pytest`, not `python -m pytest`: the latter would put the source folder (without the generated
 # interfaces) ahead of the installed package on sys.path.
 exec pytest "$@"

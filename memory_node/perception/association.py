@@ -198,8 +198,10 @@ class ObjectTracker:
 
     def _new_track(self, s: Sighting, stamp_ns: int) -> Track:
         tid = track_id(self.source, s.label, stamp_ns, s.box.center)
-        while tid in self.tracks:  # two identical first sightings in one frame: keep both apart
-            tid = track_id(self.source, s.label, stamp_ns + 1, s.box.center + 0.01)
+        bump = 0
+        while tid in self.tracks:  # identical first sightings in one frame (any number of them): keep them apart
+            bump += 1
+            tid = track_id(self.source, s.label, stamp_ns + bump, s.box.center + 0.01 * bump)
         t = Track(id=tid, label=s.label, center=s.box.center.copy(), size=s.box.size.copy(), first_seen_ns=stamp_ns,
                   last_seen_ns=stamp_ns, score=s.score, confirmed=self.params.confirm_after <= 1)
         if s.color:

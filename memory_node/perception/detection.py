@@ -77,9 +77,10 @@ class Detection:
 class Detector(ABC):
     """Turns one RGB-D frame into detections.
 
-    Implementations: ``SegmentationDetector`` (a rendered or otherwise given segmentation image). Learned
-    models plug in here too: a YOLO segmentation model returns masks directly; a box detector (YOLO,
-    YOLO-World) returns boxes, and ``BoxesThenMasks`` adds masks from a ``MaskStage`` (segment-anything). Every detector loads what it needs
+    Implementations: ``SegmentationDetector`` (a rendered or otherwise given segmentation image) and
+    ``yolo_detector.YoloDetector`` (ultralytics): a YOLO segmentation model returns masks directly; a box
+    model (YOLO, YOLO-World) returns boxes, and ``BoxesThenMasks`` adds masks from a ``MaskStage``
+    (``sam_masks.SamMaskStage``, segment-anything). Every detector loads what it needs
     (weights by path, never a download) when constructed, so a bad configuration fails at start-up."""
 
     #: short name for diagnostics and provenance ("segmentation", "yolo", ...)

