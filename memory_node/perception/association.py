@@ -50,6 +50,11 @@ class AssociationParams:
     smoothing_window: int = 10  # centre and size are the running mean of at most this many sightings
     size_tolerance: float = 0.05  # m: the published size changes only when it moves more than this
     label_groups: tuple[frozenset[str], ...] = DEFAULT_LABEL_GROUPS
+    # Take the detector's instance key as the track id and match by it alone. Only for a source whose keys
+    # are identities that last (the simulator's segment table names its entities): then memory's ids are
+    # the simulator's, so skill feedback, scripted experience and graders agree with perception. Learned
+    # detectors have no such keys and leave this off; geometry decides then.
+    instance_ids: bool = False
 
     def __post_init__(self) -> None:
         if self.max_distance <= 0 or self.confirm_after < 1 or self.smoothing_window < 1 or not 0 < self.min_iou <= 1:
@@ -91,6 +96,7 @@ class Track:
     published_size: np.ndarray | None = None
     instances: Counter[str] = field(default_factory=Counter)
     size_known: bool = True  # False for a track restored from memory without a size, until it is seen
+    smoothed: int = 1  # sightings in the running mean (restarts when an instance-keyed track moved)
 
     @property
     def box(self) -> Box3D:
@@ -142,6 +148,7 @@ class ObjectTracker:
             t = Track(id=e.id, label=e.label, center=np.array([e.position.x, e.position.y, e.position.z]),
                       size=size if size is not None else np.full(3, default_size), first_seen_ns=e.first_seen_ns,
                       last_seen_ns=e.last_seen_ns, sightings=self.params.confirm_after, confirmed=True,
+                      smoothed=self.params.confirm_after,
                       score=e.confidence, published_size=size, size_known=size is not None)
             if e.attributes.get("color"):
                 t.colors[e.attributes["color"]] = 1
@@ -168,6 +175,8 @@ class ObjectTracker:
         """Match one frame's sightings; returns the confirmed tracks seen in this frame (newly confirmed
         ones included), in a stable order."""
         seen = list(sightings)
+        if self.params.instance_ids:
+            return self._update_by_instance(seen, stamp_ns)
         pairs = []
         for si, s in enumerate(seen):
             for tid, t in self.tracks.items():
@@ -196,8 +205,24 @@ class ObjectTracker:
         self._drop_stale(stamp_ns)
         return sorted(out, key=lambda t: t.id)
 
-    def _new_track(self, s: Sighting, stamp_ns: int) -> Track:
-        tid = track_id(self.source, s.label, stamp_ns, s.box.center)
+    def _update_by_instance(self, seen: list[Sighting], stamp_ns: int) -> list[Track]:
+        out: list[Track] = []
+        for s in seen:
+            t = self.tracks.get(s.instance) if s.instance else None
+            if t is None:
+                t = self._new_track(s, stamp_ns, track_id_=s.instance or None)
+            else:
+                if float(np.linalg.norm(t.center - s.box.center)) > self.params.gate(t.label, t.box):
+                    # the same thing, somewhere else: it was moved; average only over where it is now
+                    t.center, t.size, t.smoothed = s.box.center.copy(), s.box.size.copy(), 0
+                self._absorb(t, s, stamp_ns)
+            if t.confirmed:
+                out.append(t)
+        self._drop_stale(stamp_ns)
+        return sorted(out, key=lambda t: t.id)
+
+    def _new_track(self, s: Sighting, stamp_ns: int, track_id_: str | None = None) -> Track:
+        tid = track_id_ or track_id(self.source, s.label, stamp_ns, s.box.center)
         while tid in self.tracks:  # two identical first sightings in one frame: keep both apart
             tid = track_id(self.source, s.label, stamp_ns + 1, s.box.center + 0.01)
         t = Track(id=tid, label=s.label, center=s.box.center.copy(), size=s.box.size.copy(), first_seen_ns=stamp_ns,
@@ -211,7 +236,8 @@ class ObjectTracker:
 
     def _absorb(self, t: Track, s: Sighting, stamp_ns: int) -> None:
         t.sightings += 1
-        w = 1.0 / min(t.sightings, self.params.smoothing_window)
+        t.smoothed += 1
+        w = 1.0 / min(t.smoothed, self.params.smoothing_window)
         t.center = (1.0 - w) * t.center + w * s.box.center
         # a restored track's placeholder size is no estimate: the first sighting replaces it
         t.size = (1.0 - w) * t.size + w * s.box.size if t.size_known else s.box.size.copy()
