@@ -3,7 +3,10 @@
 What a robot's drivers and perception would publish, the bridge publishes from the simulator: the head
 camera's RGB, depth and intrinsics, the robot pose, an occupancy map of the home, scene graphs of what the
 camera sees (perfect perception from the simulator's state, ``memory_node.sim.perception``) and skill feedback
-for every skill it executes. Plans arrive on the memory node's ``~/plans`` topic (``execute_plans``) or from a
+for every skill it executes. With every frame it also publishes the segmentation image
+(``camera/segmentation``, 32SC1), its id -> {label, instance} table (``camera/segmentation/labels``, JSON,
+latched) and the optical frame's pose in the map (``camera_pose``), what the perception node needs; with
+``perception_only`` it publishes no scene graphs, so memory learns objects only through perception. Plans arrive on the memory node's ``~/plans`` topic (``execute_plans``) or from a
 scenario (``memory_node.ros.sim_scenario``) and run open-loop: every step in order, no replanning, stopping
 at the first failure, which is reported like any other.
 
