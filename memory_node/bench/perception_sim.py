@@ -16,8 +16,8 @@ Ground truth is the simulator's state. An object counts as visible in a frame wh
 detector's ``min_pixels``; recall is over objects visible in at least two frames. Two ways of naming
 objects are measured:
 
-- ``geometry``: ids from association over time (centre distance / 3D IoU, class-aware gates, confirmed after
-  ``confirm_after`` sightings), as with a learned detector; each memory entity is matched to the simulator
+- ``geometry``: ids from association over time (centre distance / 3D IoU, class-aware gates, confirmed at
+  the second sighting), as with a learned detector; each memory entity is matched to the simulator
   object whose segment it was built from most often, and a second entity of the same object is a false
   positive;
 - ``instance``: the segment table's instance keys (the simulator's ids) are the ids, as the simulator mode
@@ -131,7 +131,9 @@ def run_tour(world: Any, scene_file: Path, mode: str, size: str, min_pixels: int
     instance = mode == "instance"
     pipeline = PerceptionPipeline(
         detector, rooms=RoomMap.load(scene_file), source="perception",
-        association=AssociationParams(instance_ids=instance, confirm_after=1 if instance else 3))
+        # as the node runs: union of views; in geometry mode confirmed at the second sighting, the visibility
+        # recall is measured against (the renderer's segments have no false positives to filter out)
+        association=AssociationParams(instance_ids=instance, confirm_after=1 if instance else 2, union_extent=True))
     res = TourResult(scene=world.spec.name, mode=mode, size=size)
     visible = Counter[str]()
     seg_to_body = {k: v.instance for k, v in table.items()}

@@ -20,7 +20,7 @@ from .camera import RgbdFrame
 from .colors import color_of_mask
 from .detection import Detector
 from .lifting import LiftingError, LiftingParams, lift
-from .relations import DEFAULT_CONTAINER_LABELS, PlacedObject, RelationTolerances, infer_relations
+from .relations import DEFAULT_CONTAINER_LABELS, DEFAULT_OPENING_LABELS, PlacedObject, RelationTolerances, infer_relations
 from .rooms import RoomMap
 
 STAGES = ("detect", "lift", "color", "associate", "relations")
@@ -38,8 +38,9 @@ class PerceptionPipeline:
     def __init__(self, detector: Detector, *, lifting: LiftingParams | None = None,
                  association: AssociationParams | None = None, tolerances: RelationTolerances | None = None,
                  container_labels: Iterable[str] = DEFAULT_CONTAINER_LABELS, source: str = "perception",
-                 rooms: RoomMap | None = None) -> None:
+                 rooms: RoomMap | None = None, opening_labels: Iterable[str] = DEFAULT_OPENING_LABELS) -> None:
         self.detector = detector
+        self.opening_labels = frozenset(opening_labels)
         self.rooms = rooms
         self.lifting = lifting or LiftingParams()
         self.tracker = ObjectTracker(association, source=source)
@@ -110,13 +111,15 @@ class PerceptionPipeline:
     def _room_of(self, t: Track, room: str) -> str:
         if self.rooms is None:
             return room
-        return self.rooms.room_at(float(t.center[0]), float(t.center[1])) or room
+        return self.rooms.room_at(float(t.position[0]), float(t.position[1])) or room
 
     def _entity(self, t: Track, room: str) -> EntityObservation:
         size = t.size_attribute(self.tracker.params.size_tolerance)
         attrs = {"size": ",".join(f"{v:.2f}" for v in size)}
         if t.color:
             attrs["color"] = t.color
+        if t.label in self.opening_labels:  # class knowledge (relations.DEFAULT_OPENING_LABELS), not a seen state
+            attrs["container"] = attrs["openable"] = "true"
         return EntityObservation(id=t.id, label=t.label, room=room,
-                                 position=Point(x=float(t.center[0]), y=float(t.center[1]), z=float(t.center[2])),
+                                 position=Point(x=float(t.position[0]), y=float(t.position[1]), z=float(t.position[2])),
                                  attributes=attrs, confidence=min(max(t.score, 0.0), 1.0))

@@ -83,6 +83,8 @@ PARAMETERS: dict[str, tuple[Any, str]] = {
                             "names its entities); false = ids from association over time."),
     "association.confirm_after": (3, "Sightings before a new object is published."),
     "association.max_distance": (0.25, "Metres: base centre-distance gate of association."),
+    "association.union_extent": (True, "Report the union of the boxes seen of an object (partial views of a "
+                                       "table add up to the table) rather than their running mean."),
     "lifting.voxel_size": (0.01, "Metres: voxel downsampling of each object's points."),
     "lifting.mask_erosion": (0, "Pixels to erode masks by (learned masks bleed onto the background)."),
     "sync_tolerance": (0.02, "Seconds between the stamps of colour, depth and segmentation of one frame."),
@@ -150,6 +152,7 @@ class PerceptionNode(Node):
             detector, source=str(p["source"]), rooms=rooms,
             association=AssociationParams(confirm_after=int(p["association.confirm_after"]),
                                           max_distance=float(p["association.max_distance"]),
+                                          union_extent=bool(p["association.union_extent"]),
                                           instance_ids=bool(p["instance_ids"])),
             lifting=LiftingParams(voxel_size=float(p["lifting.voxel_size"]),
                                   mask_erosion=int(p["lifting.mask_erosion"])))
