@@ -104,6 +104,7 @@ class SimBridge:
         self._last_ns = 0
         self._perceived: dict[int, dict[str, Any]] = {}  # frame stamp -> the perception node's result
         self._perception_graphs = 0  # graphs the perception node reported publishing (what memory will ingest)
+        self.unperceived = 0  # paced frames perception never reported on
         if perception_only:
             node.create_subscription(String, f"{ns}perception/frame_results", self._on_frame_result,
                                      QoSProfile(depth=50, reliability=ReliabilityPolicy.RELIABLE))
@@ -177,12 +178,18 @@ class SimBridge:
             rclpy.spin_once(self.memory.node, timeout_sec=0.02)
         return self._perceived.pop(stamp, None)
 
-    def _perceive(self, frame: Any) -> None:
+    def _perceive(self, frame: Any, attempts: int = 3, wait_s: float = 10.0) -> None:
+        """Publish a frame for perception; paced, wait for its result, publishing it again (same stamp)
+        when none came: the camera topics are best effort, and a part lost under load would otherwise
+        leave a scripted view unperceived. ``unperceived`` counts frames given up on."""
         stamp = self.clock()
         self.last_frame = frame
-        self.publish_frame(frame, stamp)
-        if self.pace_perception:
-            self._await_perceived(stamp)
+        for _ in range(attempts if self.pace_perception else 1):
+            self.publish_frame(frame, stamp)
+            if not self.pace_perception or self._await_perceived(stamp, timeout=wait_s) is not None:
+                return
+        self.unperceived += 1
+        self.memory.node.get_logger().warning(f"no perception result for the frame at {stamp} after {attempts} tries")
 
     def _look_around_frames(self, views: int = 8) -> None:
         """Turn on the spot as ``observe_room`` does, publishing every view for perception."""
