@@ -77,11 +77,11 @@ def main(argv: list[str] | None = None) -> int:
                 perception = PerceptionProcess(log=log, **sim_perception_parameters(sc.scene)) \
                     if args.perception else None
                 try:
-                    client.wait_for_node(timeout=60, alive=node.alive)
+                    client.wait_for_node(timeout=180, alive=node.alive)  # minutes under load on 2 shared cores
                     client.reset_counts()  # a fresh node has ingested nothing yet
                     if perception is not None:
                         bridge.perception_restarted()
-                        bridge.wait_for_perception(timeout=60)
+                        bridge.wait_for_perception(timeout=180)
                     bridge.publish_map()
                     report = run_scenario(sc, bridge, out=out)
                 finally:
