@@ -3,6 +3,12 @@
 Included by vega.launch.py and g1.launch.py; usable directly with robot:=vega|g1. sim.launch.py builds on
 ``declare_arguments``, ``memory_node`` and ``rviz`` with a database and clock of its own. ``rviz:=true`` also
 starts RViz 2 on config/memory_node.rviz: memory's ~/markers (rooms, objects, labels, relation lines) over /map.
+
+``declare_arguments`` and ``memory_node`` with a database and clock of its own.
+
+``perception:=true`` also starts the perception node (memory_node/ros/perception_node.py) with
+``perception_params_file`` (default share/memory_node/config/perception.yaml): it turns camera, depth,
+camera info and camera_pose into the scene graphs the memory node ingests, in the same namespace.
 """
 
 from launch import LaunchDescription
@@ -60,8 +66,35 @@ def rviz(context) -> list:
     )]
 
 
+
+def perception_enabled(context) -> bool:
+    value = LaunchConfiguration("perception").perform(context).strip().lower()
+    if value not in ("true", "false", "1", "0", ""):
+        raise RuntimeError(f"perception:={value} must be true or false")
+    return value in ("true", "1")
+
+
+def perception_node(context, overrides: dict | None = None, use_sim_time: bool | None = None) -> Node:
+    """The perception node action: its params file, then ``overrides`` (the simulator's)."""
+    params_file = LaunchConfiguration("perception_params_file").perform(context)
+    if not params_file:
+        params_file = f"{FindPackageShare('memory_node').perform(context)}/config/perception.yaml"
+    if use_sim_time is None:
+        use_sim_time = context.launch_configurations.get("use_sim_time", "false").lower() == "true"
+    return Node(
+        package="memory_node",
+        executable="perception_node",
+        name="perception",
+        namespace=LaunchConfiguration("namespace"),
+        parameters=[params_file, {"use_sim_time": use_sim_time, **(overrides or {})}],
+        output="screen",
+        emulate_tty=True,
+    )
+
+
 def _node(context, *args, **kwargs):
-    return [memory_node(context), *rviz(context)]
+    return [memory_node(context), *rviz(context)] + \
+        ([perception_node(context)] if perception_enabled(context) else [])
 
 
 def declare_arguments(robot: str, robots: str = "vega or g1",
@@ -78,6 +111,10 @@ def declare_arguments(robot: str, robots: str = "vega or g1",
         DeclareLaunchArgument("lifecycle", default_value="false",
                               description="true = a managed (lifecycle) node: unconfigured until a lifecycle "
                                           "manager configures and activates it; false = serving at start-up"),
+        DeclareLaunchArgument("perception", default_value="false",
+                              description="also start the perception node (camera + depth + pose -> scene graphs)"),
+        DeclareLaunchArgument("perception_params_file", default_value="",
+                              description="perception parameters; '' = share/memory_node/config/perception.yaml"),
     ]
 
 

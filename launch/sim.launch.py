@@ -1,7 +1,11 @@
 """The memory node and the Genesis bridge: a simulated Dexmate Vega in a household scene, on a workstation.
 
     ros2 launch memory_node sim.launch.py [scene:=small_home] [scenario:=moved_twice] [namespace:=...]
-                                          [database_path:=...] [rviz:=true]
+                                          [database_path:=...] [rviz:=true] [perception:=true]
+
+``perception:=true``: memory gets no scene graph from the simulator; the perception node turns the bridge's
+RGB-D, camera info, camera_pose and segmentation image (with its id -> label table) into the scene graphs
+memory ingests (the bridge's ``perception_only`` mode; the scene file is the perception node's room layout).
 
 The bridge publishes the simulated robot's camera, depth, pose, map, scene graphs and skill feedback on the
 memory node's inputs and executes the plans the node publishes on ``~/plans``, open-loop. With ``scenario``
@@ -23,6 +27,7 @@ from launch import LaunchDescription
 from launch.actions import DeclareLaunchArgument, OpaqueFunction
 from launch.substitutions import LaunchConfiguration
 from launch_ros.actions import Node
+from launch_ros.substitutions import FindPackageShare
 
 _spec = importlib.util.spec_from_file_location(
     "memory_node_memory_launch", os.path.join(os.path.dirname(os.path.abspath(__file__)), "memory.launch.py"))
@@ -58,12 +63,18 @@ def _sim(context, *args, **kwargs):
     scenario = LaunchConfiguration("scenario").perform(context)
     memory = _memory_launch.memory_node(context, default_database=sim_database(scene, scenario),
                                         use_sim_time=False)
+    perception = _memory_launch.perception_enabled(context)
+    extra = []
+    if perception:
+        extra.append(_memory_launch.perception_node(context, overrides=sim_perception_overrides(context, scene),
+                                                    use_sim_time=False))
     bridge = Node(
         package="memory_node",
         executable="genesis_bridge",
         name="genesis_bridge",
         namespace=LaunchConfiguration("namespace"),
-        parameters=[{"scene": scene, "memory_node": memory_fqn, "robot": robot, "use_sim_time": False}],
+        parameters=[{"scene": scene, "memory_node": memory_fqn, "robot": robot, "use_sim_time": False,
+                     "perception_only": perception}],
         arguments=["--scenario", scenario] if scenario else [],
         output="screen",
         emulate_tty=True,
@@ -72,7 +83,15 @@ def _sim(context, *args, **kwargs):
         # before SIGTERM (ignored while it cleans up) and 5 more before SIGKILL are too short for it
         sigterm_timeout="30",
     )
-    return [memory, bridge, *_memory_launch.rviz(context)]
+    return [memory, *extra, bridge, *_memory_launch.rviz(context)]
+
+
+def sim_perception_overrides(context, scene: str) -> dict:
+    """What memory_node.ros.sim_demo.sim_perception_parameters sets: the scene file as room layout, the
+    simulator's ids as entity ids, one sighting to confirm."""
+    path = scene if scene.endswith((".yaml", ".yml")) else \
+        os.path.join(FindPackageShare("memory_node").perform(context), "config", "sim", "scenes", f"{scene}.yaml")
+    return {"rooms_file": path, "instance_ids": True, "association.confirm_after": 1}
 
 
 def generate_launch_description() -> LaunchDescription:

@@ -5,6 +5,8 @@
 #   scripts/sim.sh [--scenario NAME] [--ros-args -p scene:=small_home ...]
 # Memory goes where sim.launch.py puts it, never into the robot's own $ROS_HOME/memory_node/vega.db:
 # $ROS_HOME/memory_node/sim_<scene>.db live, a fresh temporary file for a scenario.
+# With `-p perception_only:=true` (sim.launch.py's perception:=true) the perception node runs too and memory
+# gets its scene graphs instead of the simulator's.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 # shellcheck disable=SC1091
@@ -21,5 +23,14 @@ else
 fi
 "$ROOT/scripts/run_node.sh" vega -p "database_path:=$db" &
 node_pid=$!
-trap 'kill -INT "$node_pid" 2>/dev/null; wait "$node_pid" 2>/dev/null || true' EXIT
+perception_pid=
+if [[ " $* " == *"perception_only:=true"* ]]; then
+  scene_file="$scene"
+  [[ "$scene" == *.yaml || "$scene" == *.yml ]] || scene_file="$ROOT/install/memory_node/share/memory_node/config/sim/scenes/$scene.yaml"
+  "$ROOT/install/memory_node/lib/memory_node/perception_node" --ros-args \
+    --params-file "$ROOT/install/memory_node/share/memory_node/config/perception.yaml" \
+    -p "rooms_file:=$scene_file" -p instance_ids:=true -p association.confirm_after:=1 &
+  perception_pid=$!
+fi
+trap 'kill -INT "$node_pid" $perception_pid 2>/dev/null; wait "$node_pid" $perception_pid 2>/dev/null || true' EXIT
 "$ROOT/install/memory_node/lib/memory_node/genesis_bridge" "$@"

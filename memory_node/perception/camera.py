@@ -109,6 +109,21 @@ class CameraPose:
         down = np.cross(forward, right)
         return cls(position=eye_v, rotation=np.column_stack([right, down, forward]))
 
+    def quaternion_xyzw(self) -> tuple[float, float, float, float]:
+        """The rotation as a unit quaternion (x, y, z, w), w >= 0, for a geometry_msgs/Pose."""
+        m = self.rotation
+        w = math.sqrt(max(0.0, 1.0 + m[0, 0] + m[1, 1] + m[2, 2])) / 2.0
+        x = math.copysign(math.sqrt(max(0.0, 1.0 + m[0, 0] - m[1, 1] - m[2, 2])) / 2.0, m[2, 1] - m[1, 2])
+        y = math.copysign(math.sqrt(max(0.0, 1.0 - m[0, 0] + m[1, 1] - m[2, 2])) / 2.0, m[0, 2] - m[2, 0])
+        z = math.copysign(math.sqrt(max(0.0, 1.0 - m[0, 0] - m[1, 1] + m[2, 2])) / 2.0, m[1, 0] - m[0, 1])
+        return (x, y, z, w)
+
+    def then(self, child: CameraPose) -> CameraPose:
+        """``child`` given in this pose's frame, in the map: a robot's pose then the camera's static
+        extrinsic (the optical frame in the robot's base frame) gives the camera in the map."""
+        return CameraPose(position=self.rotation @ child.position + self.position,
+                          rotation=self.rotation @ child.rotation)
+
     def camera_to_map(self) -> np.ndarray:
         """4x4 homogeneous transform optical -> map."""
         t = np.eye(4)

@@ -13,13 +13,15 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from memory_node.core.models import EntityObservation, Point, RelationObservation, SceneGraphObservation
+from memory_node.core.store import ROOM_LABEL
 
 from .association import AssociationParams, ObjectTracker, Sighting, Track
 from .camera import RgbdFrame
 from .colors import color_of_mask
 from .detection import Detector
 from .lifting import LiftingError, LiftingParams, lift
-from .relations import DEFAULT_CONTAINER_LABELS, PlacedObject, RelationTolerances, infer_relations
+from .relations import DEFAULT_CONTAINER_LABELS, DEFAULT_OPENING_LABELS, PlacedObject, RelationTolerances, infer_relations
+from .rooms import RoomMap
 
 STAGES = ("detect", "lift", "color", "associate", "relations")
 
@@ -35,8 +37,11 @@ class FrameResult:
 class PerceptionPipeline:
     def __init__(self, detector: Detector, *, lifting: LiftingParams | None = None,
                  association: AssociationParams | None = None, tolerances: RelationTolerances | None = None,
-                 container_labels: Iterable[str] = DEFAULT_CONTAINER_LABELS, source: str = "perception") -> None:
+                 container_labels: Iterable[str] = DEFAULT_CONTAINER_LABELS, source: str = "perception",
+                 rooms: RoomMap | None = None, opening_labels: Iterable[str] = DEFAULT_OPENING_LABELS) -> None:
         self.detector = detector
+        self.opening_labels = frozenset(opening_labels)
+        self.rooms = rooms
         self.lifting = lifting or LiftingParams()
         self.tracker = ObjectTracker(association, source=source)
         self.tolerances = tolerances or RelationTolerances()
@@ -44,6 +49,10 @@ class PerceptionPipeline:
         self.source = source
 
     def process(self, frame: RgbdFrame, room: str = "") -> FrameResult:
+        """``room``: the robot's current room when known otherwise; with a room layout, the room the camera
+        stands in is the graph's room and each object's is the room under its centre."""
+        if self.rooms is not None:
+            room = self.rooms.room_at(float(frame.pose.position[0]), float(frame.pose.position[1])) or room
         timings = dict.fromkeys(STAGES, 0.0)
         t0 = time.perf_counter()
         detections = self.detector.detect(frame)
@@ -86,17 +95,31 @@ class PerceptionPipeline:
         seen_ids = {t.id for t in seen}
         relations = [r for r in infer_relations(placed, self.tolerances, self.container_labels)
                      if r.subject in seen_ids or (r.predicate == "near" and r.object in seen_ids)]
+        entities = [self._entity(t, self._room_of(t, room)) for t in seen]
+        if self.rooms is not None:  # the rooms named, as entities, so memory knows them by name
+            for rid in sorted(({e.room for e in entities} | {room}) - {""}):
+                r = self.rooms.rooms[rid]
+                cx, cy = r.centre()
+                entities.insert(0, EntityObservation(id=r.id, label=ROOM_LABEL, name=r.name, room=r.id,
+                                                     position=Point(x=cx, y=cy, z=0.0)))
         return SceneGraphObservation(
             stamp_ns=stamp_ns, source=self.source, room=room, complete=False,
-            entities=[self._entity(t, room) for t in seen],
+            entities=entities,
             relations=[RelationObservation(subject=r.subject, predicate=r.predicate, object=r.object)
                        for r in relations])
+
+    def _room_of(self, t: Track, room: str) -> str:
+        if self.rooms is None:
+            return room
+        return self.rooms.room_at(float(t.position[0]), float(t.position[1])) or room
 
     def _entity(self, t: Track, room: str) -> EntityObservation:
         size = t.size_attribute(self.tracker.params.size_tolerance)
         attrs = {"size": ",".join(f"{v:.2f}" for v in size)}
         if t.color:
             attrs["color"] = t.color
+        if t.label in self.opening_labels:  # class knowledge (relations.DEFAULT_OPENING_LABELS), not a seen state
+            attrs["container"] = attrs["openable"] = "true"
         return EntityObservation(id=t.id, label=t.label, room=room,
-                                 position=Point(x=float(t.center[0]), y=float(t.center[1]), z=float(t.center[2])),
+                                 position=Point(x=float(t.position[0]), y=float(t.position[1]), z=float(t.position[2])),
                                  attributes=attrs, confidence=min(max(t.score, 0.0), 1.0))

@@ -30,6 +30,16 @@ DEFAULT_CONTAINER_LABELS = frozenset(normalize_label(w) for w in (
     "trash can", "bowl", "dish bowl", "sink", "bathtub", "bag", "pot", "bucket", "crate",
 ))
 
+# Labels of things that open and close (a door or a lid): class knowledge, not something seen. Perception
+# reports such objects with the affordance attributes ``container`` and ``openable`` (as a mapper's class
+# catalogue would), so the planner opens them before putting things in; whether one is open, closed or
+# locked it does not claim (memory learns that from skill feedback).
+DEFAULT_OPENING_LABELS = frozenset(normalize_label(w) for w in (
+    "cabinet", "kitchen cabinets", "cupboard", "closet", "wardrobe", "drawer", "dresser", "fridge", "freezer",
+    "microwave", "oven", "dishwasher", "washing machine", "washingmachine", "coffeemaker", "garbagecan",
+    "trash can", "toilet",
+))
+
 
 @dataclass(frozen=True)
 class RelationTolerances:

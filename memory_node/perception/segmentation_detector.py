@@ -67,3 +67,25 @@ class SegmentationDetector(Detector):
             out.append(Detection(label=entry.label, score=1.0, box=PixelBox.of_mask(mask), mask=mask,
                                  instance=entry.instance or str(seg_id)))
         return out
+
+
+def segments_from_table(table: Mapping[str, object]) -> dict[int, Segment]:
+    """The id -> segment table as the simulator publishes it (JSON): ``{"3": "mug"}`` or
+    ``{"3": {"label": "mug", "instance": "mug_431"}}``; InvalidInput for anything else."""
+    if not isinstance(table, Mapping):
+        raise InvalidInput("segment table must map segment ids to labels")
+    out: dict[int, Segment] = {}
+    for key, value in table.items():
+        try:
+            seg_id = int(key)
+        except (TypeError, ValueError):
+            raise InvalidInput(f"segment table key {key!r} is not an integer id") from None
+        if isinstance(value, str):
+            out[seg_id] = Segment(label=value)
+        elif isinstance(value, Mapping) and isinstance(value.get("label"), str):
+            out[seg_id] = Segment(label=value["label"], instance=str(value.get("instance") or ""))
+        else:
+            raise InvalidInput(f"segment {key}: expected a label or {{label, instance}}, got {value!r}")
+        if not normalize_label(out[seg_id].label):
+            raise InvalidInput(f"segment {key} has an empty label")
+    return out

@@ -343,3 +343,73 @@ def pose_to_msg(pose: Pose, stamp_ns: int):
     msg.pose.orientation.z = math.sin(pose.yaw / 2.0)
     msg.pose.orientation.w = math.cos(pose.yaw / 2.0)
     return msg
+
+
+# ---- camera images -> numpy (perception) -------------------------------------------------------------------
+
+_IMAGE_DTYPES = {"rgb8": ("u1", 3), "bgr8": ("u1", 3), "rgba8": ("u1", 4), "bgra8": ("u1", 4), "mono8": ("u1", 1),
+                 "8uc1": ("u1", 1), "8uc3": ("u1", 3), "32fc1": ("f4", 1), "16uc1": ("u2", 1), "mono16": ("u2", 1),
+                 "32sc1": ("i4", 1), "16sc1": ("i2", 1), "32uc1": ("u4", 1)}
+
+
+def image_array_from_msg(msg, max_pixels: int = 0):
+    """sensor_msgs/Image -> HxW or HxWxC numpy array (a copy) in the encoding's dtype; InvalidInput (with the
+    reason) for an unknown encoding, a buffer of the wrong size or a step too short for the width."""
+    import numpy as np
+
+    enc = msg.encoding.strip().lower()
+    if enc not in _IMAGE_DTYPES:
+        raise InvalidInput(f"unsupported image encoding {msg.encoding!r}; supported: {', '.join(sorted(_IMAGE_DTYPES))}")
+    if msg.width == 0 or msg.height == 0:
+        raise InvalidInput(f"empty image {msg.width}x{msg.height}")
+    if max_pixels and msg.width * msg.height > max_pixels:
+        raise InvalidInput(f"image {msg.width}x{msg.height} has more than {max_pixels} pixels")
+    kind, channels = _IMAGE_DTYPES[enc]
+    dtype = np.dtype(("<" if not msg.is_bigendian else ">") + kind)
+    row = msg.width * channels * dtype.itemsize
+    if msg.step < row:
+        raise InvalidInput(f"image step {msg.step} is shorter than a row of {msg.width} {msg.encoding} pixels ({row} bytes)")
+    data = bytes(msg.data) if not isinstance(msg.data, (bytes, bytearray, memoryview)) else msg.data
+    if len(data) != msg.step * msg.height:
+        raise InvalidInput(f"image data has {len(data)} bytes, expected {msg.step * msg.height} "
+                           f"({msg.height} rows of {msg.step})")
+    rows = np.frombuffer(data, dtype=np.uint8).reshape(msg.height, msg.step)[:, :row]
+    out = np.ascontiguousarray(rows).view(dtype).reshape(msg.height, msg.width, channels)
+    out = out.astype(dtype.newbyteorder("="), copy=True)
+    return out[:, :, 0] if channels == 1 else out
+
+
+def rgb_from_image(array, encoding: str):
+    """An 8-bit colour image in any of rgb8/bgr8/rgba8/bgra8/mono8 -> HxWx3 uint8 RGB."""
+    import numpy as np
+
+    enc = encoding.strip().lower()
+    if enc in ("rgb8", "8uc3"):
+        return array
+    if enc == "bgr8":
+        return np.ascontiguousarray(array[:, :, ::-1])
+    if enc == "rgba8":
+        return np.ascontiguousarray(array[:, :, :3])
+    if enc == "bgra8":
+        return np.ascontiguousarray(array[:, :, 2::-1])
+    if enc in ("mono8", "8uc1"):
+        return np.repeat(array[:, :, None], 3, axis=2)
+    raise InvalidInput(f"colour image encoding {encoding!r} is not one of rgb8, bgr8, rgba8, bgra8, mono8")
+
+
+def segmentation_to_msg(seg, stamp_ns: int, frame_id: str):
+    """int HxW segment ids -> sensor_msgs/Image (32SC1)."""
+    return _image_msg(seg.astype("<i4"), "32SC1", stamp_ns, frame_id)
+
+
+def camera_pose_to_msg(position, quaternion_xyzw, stamp_ns: int, frame_id: str = "map"):
+    """The camera's optical frame in the map -> geometry_msgs/PoseStamped."""
+    from geometry_msgs.msg import PoseStamped
+
+    msg = PoseStamped()
+    msg.header.stamp = ns_to_stamp(stamp_ns)
+    msg.header.frame_id = frame_id
+    msg.pose.position.x, msg.pose.position.y, msg.pose.position.z = (float(v) for v in position)
+    (msg.pose.orientation.x, msg.pose.orientation.y, msg.pose.orientation.z,
+     msg.pose.orientation.w) = (float(v) for v in quaternion_xyzw)
+    return msg

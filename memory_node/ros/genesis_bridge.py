@@ -3,7 +3,10 @@
 What a robot's drivers and perception would publish, the bridge publishes from the simulator: the head
 camera's RGB, depth and intrinsics, the robot pose, an occupancy map of the home, scene graphs of what the
 camera sees (perfect perception from the simulator's state, ``memory_node.sim.perception``) and skill feedback
-for every skill it executes. Plans arrive on the memory node's ``~/plans`` topic (``execute_plans``) or from a
+for every skill it executes. With every frame it also publishes the segmentation image
+(``camera/segmentation``, 32SC1), its id -> {label, instance} table (``camera/segmentation/labels``, JSON,
+latched) and the optical frame's pose in the map (``camera_pose``), what the perception node needs; with
+``perception_only`` it publishes no scene graphs, so memory learns objects only through perception. Plans arrive on the memory node's ``~/plans`` topic (``execute_plans``) or from a
 scenario (``memory_node.ros.sim_scenario``) and run open-loop: every step in order, no replanning, stopping
 at the first failure, which is reported like any other.
 
@@ -20,6 +23,8 @@ behind with the same name.
 from __future__ import annotations
 
 import argparse
+import json
+import math
 import queue
 import sys
 import threading
@@ -36,6 +41,7 @@ from rclpy.node import Node
 from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy, qos_profile_sensor_data
 from rclpy.signals import SignalHandlerOptions
 from sensor_msgs.msg import CameraInfo, Image
+from std_msgs.msg import String
 
 from memory_node.core.models import SceneGraphObservation
 from memory_node.msg import Plan as PlanMsg
@@ -55,6 +61,9 @@ PARAMETERS: dict[str, tuple[Any, str]] = {
     "pose_rate": (10.0, "Live mode: robot poses per second."),
     "execute_plans": (True, "Live mode: execute every plan the memory node publishes on ~/plans, open-loop."),
     "perceive_locks": (False, "Report locks in scene graphs; false = memory learns a lock by trying to open."),
+    "perception_only": (False, "Publish no scene graphs: memory learns what is where only through the perception "
+                               "node (RGB-D, camera info, camera_pose and the segmentation image with its "
+                               "id -> label table, which the bridge always publishes)."),
 }
 
 
@@ -70,10 +79,16 @@ def _stamp() -> int:
 class SimBridge:
     """One simulated robot publishing on one memory node's inputs (not thread-safe: one caller thread)."""
 
-    def __init__(self, world: Any, memory: MemoryClient, robot: str = "vega") -> None:
+    def __init__(self, world: Any, memory: MemoryClient, robot: str = "vega", perception_only: bool = False,
+                 pace_perception: bool = True) -> None:
         self.world = world
         self.memory = memory
         self.robot = robot
+        # perception_only: no scene graphs; the perception node turns the camera streams into them.
+        # pace_perception (scripted runs): wait after each frame until the perception node said what became
+        # of it, so every view of a scripted tour is perceived (live, perception takes the newest frame)
+        self.perception_only = perception_only
+        self.pace_perception = pace_perception
         node = memory.node
         ns = memory.namespace
         self.pub_image = node.create_publisher(Image, f"{ns}camera/image_raw", qos_profile_sensor_data)
@@ -84,8 +99,18 @@ class SimBridge:
         latched = QoSProfile(depth=1, reliability=ReliabilityPolicy.RELIABLE,
                              durability=DurabilityPolicy.TRANSIENT_LOCAL)
         self.pub_map = node.create_publisher(OccupancyGrid, f"{ns}map", latched)
+        self.pub_seg = node.create_publisher(Image, f"{ns}camera/segmentation", qos_profile_sensor_data)
+        self.pub_labels = node.create_publisher(String, f"{ns}camera/segmentation/labels", latched)
+        self.pub_camera_pose = node.create_publisher(PoseStamped, f"{ns}camera_pose", qos_profile_sensor_data)
         self.last_frame: Any = None
         self._last_ns = 0
+        self._perceived: dict[int, dict[str, Any]] = {}  # frame stamp -> the perception node's result
+        self._perception_graphs = 0  # graphs the perception node reported publishing (what memory will ingest)
+        self.unperceived = 0  # paced frames perception never reported on
+        if perception_only:
+            node.create_subscription(String, f"{ns}perception/frame_results", self._on_frame_result,
+                                     QoSProfile(depth=50, reliability=ReliabilityPolicy.RELIABLE))
+        self.publish_segment_table()
 
     def clock(self) -> int:
         """Event time of the next message: wall time, strictly increasing (memory orders by it)."""
@@ -102,21 +127,101 @@ class SimBridge:
     def publish_pose(self, stamp_ns: int | None = None) -> None:
         self.pub_pose.publish(conv.pose_to_msg(self.world.robot_pose(), stamp_ns or self.clock()))
 
+    def publish_segment_table(self) -> None:
+        """The segmentation image's id -> {label, instance} table, latched (fixed once the scene is built)."""
+        self.pub_labels.publish(String(data=json.dumps({str(k): v for k, v in self.world.segment_table().items()})))
+
+    def publish_frame(self, frame: Any, stamp: int) -> None:
+        """Camera streams of one rendered frame, all with one stamp: pose, intrinsics, RGB, depth and, when
+        rendered, the segmentation image and the camera's optical-frame pose in the map."""
+        info = frame.info
+        self.publish_pose(stamp)
+        self.pub_info.publish(conv.camera_info_to_msg(info.fx, info.fy, info.cx, info.cy, info.width, info.height,
+                                                      stamp, info.frame_id))
+        if frame.camera_pose is not None:
+            self.pub_camera_pose.publish(conv.camera_pose_to_msg(frame.camera_pose.position,
+                                                                 frame.camera_pose.quaternion_xyzw(), stamp))
+        if frame.segmentation is not None:
+            self.pub_seg.publish(conv.segmentation_to_msg(frame.segmentation, stamp, info.frame_id))
+        self.pub_image.publish(conv.image_to_msg(frame.rgb, stamp, info.frame_id))
+        self.pub_depth.publish(conv.depth_to_msg(frame.depth, stamp, info.frame_id))
+
+    # ---- perception-only mode ----------------------------------------------------------------------------
+
+    def _on_frame_result(self, msg: String) -> None:
+        try:
+            result = json.loads(msg.data)
+            stamp = int(result["stamp_ns"])
+        except (ValueError, KeyError, TypeError):
+            return
+        self._perceived[stamp] = result
+        graphs = int(result.get("graphs_published", 0))
+        if graphs > self._perception_graphs:  # memory's ~/sync then waits for these graphs too
+            self.memory.published["scene_graphs"] += graphs - self._perception_graphs
+            self._perception_graphs = graphs
+
+    def perception_restarted(self) -> None:
+        """A fresh perception node counts its graphs from zero."""
+        self._perception_graphs = 0
+        self._perceived.clear()
+
+    def wait_for_perception(self, timeout: float = 60.0) -> None:
+        """Until a perception node listens to the segmentation image and reports frame results."""
+        deadline = time.monotonic() + timeout
+        while self.pub_seg.get_subscription_count() == 0 or self.pub_camera_pose.get_subscription_count() == 0:
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"no perception node subscribed to {self.pub_seg.topic_name} after {timeout} s")
+            rclpy.spin_once(self.memory.node, timeout_sec=0.05)
+        self.memory.spin(0.3)  # let the latched table and the result subscription match too
+
+    def _await_perceived(self, stamp: int, timeout: float = 30.0) -> dict[str, Any] | None:
+        deadline = time.monotonic() + timeout
+        while stamp not in self._perceived and time.monotonic() < deadline:
+            rclpy.spin_once(self.memory.node, timeout_sec=0.02)
+        return self._perceived.pop(stamp, None)
+
+    def _perceive(self, frame: Any, attempts: int = 3, wait_s: float = 10.0) -> None:
+        """Publish a frame for perception; paced, wait for its result, publishing it again (same stamp)
+        when none came: the camera topics are best effort, and a part lost under load would otherwise
+        leave a scripted view unperceived. ``unperceived`` counts frames given up on."""
+        stamp = self.clock()
+        self.last_frame = frame
+        for _ in range(attempts if self.pace_perception else 1):
+            self.publish_frame(frame, stamp)
+            if not self.pace_perception or self._await_perceived(stamp, timeout=wait_s) is not None:
+                return
+        self.unperceived += 1
+        self.memory.node.get_logger().warning(f"no perception result for the frame at {stamp} after {attempts} tries")
+
+    def _look_around_frames(self, views: int = 8) -> None:
+        """Turn on the spot as ``observe_room`` does, publishing every view for perception."""
+        r = self.world.state.robot
+        yaw0 = r.yaw
+        for k in range(views):
+            r.yaw = yaw0 + 2 * math.pi * k / views
+            self.world.move_base(r.x, r.y, r.yaw)
+            self.world.step()
+            self._perceive(self.world.render(segmentation=True))
+        r.yaw = yaw0
+        self.world.move_base(r.x, r.y, yaw0)
+        self.world.step()
+
     def look(self, around: bool = False) -> SceneGraphObservation:
         """Render the head camera, publish image, depth, intrinsics and pose, and the scene graph of what is
-        visible (``around``: turn on the spot first and look all around the room)."""
+        visible (``around``: turn on the spot first and look all around the room). In perception-only mode
+        the frames go to the perception node and the graph returned is empty (its room is the robot's)."""
+        if self.perception_only:
+            if around:
+                self._look_around_frames()
+            self._perceive(self.world.render(segmentation=True))
+            return SceneGraphObservation(stamp_ns=self.clock(), source="genesis", room=self.world.state.robot_room())
         stamp = self.clock()
         graph = self.world.observe_room(stamp) if around else None
         frame = self.world.render(segmentation=not around)
         if graph is None:
             graph = self.world.observe(stamp, frame)
         self.last_frame = frame
-        info = frame.info
-        self.publish_pose(stamp)
-        self.pub_info.publish(conv.camera_info_to_msg(info.fx, info.fy, info.cx, info.cy, info.width, info.height,
-                                                      stamp, info.frame_id))
-        self.pub_image.publish(conv.image_to_msg(frame.rgb, stamp, info.frame_id))
-        self.pub_depth.publish(conv.depth_to_msg(frame.depth, stamp, info.frame_id))
+        self.publish_frame(frame, stamp)
         self.memory.publish_scene_graph(graph)
         return graph
 
@@ -243,8 +348,11 @@ def main(argv: list[str] | None = None) -> int:
             finally:
                 with signals.shielded():  # joined whatever happens: the node is destroyed after
                     spinner.stop()
-            bridge = SimBridge(world, memory, robot=robot)
+            bridge = SimBridge(world, memory, robot=robot, perception_only=bool(p["perception_only"]),
+                               pace_perception=bool(args.scenario))
             memory.wait_for_node(timeout=60)
+            if bridge.perception_only:
+                bridge.wait_for_perception(timeout=60)
             bridge.publish_map()
             if args.scenario:
                 from memory_node.ros.sim_scenario import print_report, run_scenario

@@ -37,6 +37,23 @@ def node_command(robot: str = "vega", namespace: str = "", arguments: Sequence[s
     return cmd
 
 
+def perception_command(namespace: str = "", params_file: str | Path = "", **overrides: Any) -> list[str]:
+    """The installed perception node (``lib/memory_node/perception_node``) with its params file (default
+    ``share/memory_node/config/perception.yaml``) and overrides."""
+    from ament_index_python.packages import get_package_prefix, get_package_share_directory
+
+    exe = Path(get_package_prefix("memory_node")) / "lib" / "memory_node" / "perception_node"
+    params = params_file or Path(get_package_share_directory("memory_node")) / "config" / "perception.yaml"
+    cmd = [str(exe), "--ros-args", "--params-file", str(params)]
+    if namespace:
+        cmd += ["-r", f"__ns:=/{namespace.strip('/')}"]
+    for key, value in overrides.items():
+        if isinstance(value, bool):
+            value = "true" if value else "false"
+        cmd += ["-p", f"{key}:={value}"]
+    return cmd
+
+
 def _die_with_parent() -> None:
     """Linux: SIGINT the node if the process that started it dies, so a crashed test or demo leaves no
     orphan node answering the next run's calls under the same name. Also blocks SIGINT/SIGTERM across the
@@ -58,7 +75,10 @@ class NodeProcess:
 
     def __init__(self, robot: str = "vega", log: IO[str] | None = None, env: dict[str, str] | None = None,
                  namespace: str = "", arguments: Sequence[str] = (), **overrides: Any):
-        self.cmd = node_command(robot, namespace=namespace, arguments=arguments, **overrides)
+        self._start(node_command(robot, namespace=namespace, arguments=arguments, **overrides), log, env)
+
+    def _start(self, cmd: list[str], log: IO[str] | None, env: dict[str, str] | None) -> None:
+        self.cmd = cmd
         self.proc = subprocess.Popen(self.cmd, stdout=log or subprocess.DEVNULL, stderr=subprocess.STDOUT,
                                      env={**os.environ, **(env or {})}, start_new_session=True,
                                      preexec_fn=_die_with_parent)
@@ -86,3 +106,11 @@ class NodeProcess:
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
+
+
+class PerceptionProcess(NodeProcess):
+    """The perception node in a child process (same stop/kill as the memory node's)."""
+
+    def __init__(self, log: IO[str] | None = None, env: dict[str, str] | None = None, namespace: str = "",
+                 params_file: str | Path = "", **overrides: Any):
+        self._start(perception_command(namespace=namespace, params_file=params_file, **overrides), log, env)

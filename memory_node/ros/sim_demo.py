@@ -6,7 +6,11 @@ simulated home, then send each request to the memory node over ``~/ask`` / ``~/p
 open-loop in the simulator and grade them on the final simulator state. Prints a table per scenario and
 writes a few rendered frames.
 
-    sim_demo [--scenario NAME ...] [--out DIR] [--camera WxH]
+    sim_demo [--scenario NAME ...] [--out DIR] [--camera WxH] [--perception]
+
+With ``--perception`` memory gets no scene graph from the simulator: a perception node (its own process,
+started per scenario beside the memory node) turns the bridge's RGB-D, camera info, camera pose and
+segmentation image into the scene graphs memory ingests.
 """
 
 from __future__ import annotations
@@ -18,6 +22,17 @@ import time
 from pathlib import Path
 
 
+def sim_perception_parameters(scene: str) -> dict[str, object]:
+    """The perception node's overrides in the simulator: the scene file is the room layout; the segment
+    table's instance keys are the simulator's ids, which scenarios' steps and graders name, so they are the
+    entity ids, and a sighting is enough to confirm an object (the renderer's segments are no false
+    positives)."""
+    from memory_node.sim.scene_spec import shipped_scene
+
+    path = Path(scene) if Path(scene).suffix in (".yaml", ".yml") else shipped_scene(scene)
+    return {"rooms_file": str(path), "instance_ids": True, "association.confirm_after": 1, "source": "perception"}
+
+
 def main(argv: list[str] | None = None) -> int:
     from memory_node.sim.scenario import load_scenario, shipped_scenarios
 
@@ -26,6 +41,8 @@ def main(argv: list[str] | None = None) -> int:
                         help=f"scenario name or path, repeatable (default: all of {', '.join(shipped_scenarios())})")
     parser.add_argument("--out", default="", help="folder for rendered frames (default: a temporary folder)")
     parser.add_argument("--camera", default="320x240", help="head camera resolution WxH")
+    parser.add_argument("--perception", action="store_true",
+                        help="through the perception node: the bridge publishes camera streams, no scene graphs")
     args = parser.parse_args(argv)
     scenarios = [load_scenario(s) for s in (args.scenario or shipped_scenarios())]
     width, height = (int(v) for v in args.camera.lower().split("x"))
@@ -36,11 +53,11 @@ def main(argv: list[str] | None = None) -> int:
 
     from memory_node.ros.client import MemoryClient
     from memory_node.ros.genesis_bridge import SimBridge, build_world
-    from memory_node.ros.process import NodeProcess
+    from memory_node.ros.process import NodeProcess, PerceptionProcess
     from memory_node.ros.sim_scenario import print_report, run_scenario
 
     print(f"memory_node sim demo: {len(scenarios)} scenario(s) in Genesis on the CPU, robot vega; "
-          f"work folder {tmp}")
+          f"{'through the perception node' if args.perception else 'perfect perception'}; work folder {tmp}")
     rclpy.init()
     client = MemoryClient(client_name="sim_demo")
     reports = []
@@ -50,18 +67,26 @@ def main(argv: list[str] | None = None) -> int:
         for sc in scenarios:
             if sc.scene not in bridges:
                 t0 = time.perf_counter()
-                bridges[sc.scene] = SimBridge(build_world(sc.scene, (width, height)), client, robot=sc.robot)
+                bridges[sc.scene] = SimBridge(build_world(sc.scene, (width, height)), client, robot=sc.robot,
+                                              perception_only=args.perception)
                 print(f"scene {sc.scene} built in {time.perf_counter() - t0:.1f} s "
                       f"(Genesis kernels compile on the first build, then come from ~/.cache)")
             bridge = bridges[sc.scene]
             with open(tmp / f"{sc.name}_node.log", "w") as log:
                 node = NodeProcess(sc.robot, log=log, database_path=str(tmp / f"{sc.name}.db"))
+                perception = PerceptionProcess(log=log, **sim_perception_parameters(sc.scene)) \
+                    if args.perception else None
                 try:
-                    client.wait_for_node(timeout=60, alive=node.alive)
+                    client.wait_for_node(timeout=180, alive=node.alive)  # minutes under load on 2 shared cores
                     client.reset_counts()  # a fresh node has ingested nothing yet
+                    if perception is not None:
+                        bridge.perception_restarted()
+                        bridge.wait_for_perception(timeout=180)
                     bridge.publish_map()
                     report = run_scenario(sc, bridge, out=out)
                 finally:
+                    if perception is not None:
+                        perception.stop()
                     node.stop()
             reports.append(report)
             print(f"  {sc.name}: {report.passed}/{len(report.outcomes)} passed "

@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 
 from memory_node.core.models import Point, Pose, SceneGraphObservation
+from memory_node.perception.camera import CameraPose
 from memory_node.sim.colors import rgb
 from memory_node.sim.containers import DOOR_JOINT, DOOR_LIMIT, front_yaw, local_size, write_container_urdf
 from memory_node.sim.geometry import OccupancyGrid, occupancy_grid, yaw_to_quat
@@ -59,7 +60,8 @@ class Frame:
     rgb: np.ndarray  # uint8 HxWx3
     depth: np.ndarray  # float32 HxW metres along the optical axis; inf where nothing is in range
     info: CameraInfo
-    segmentation: np.ndarray | None = None  # int entity index per pixel (internal)
+    segmentation: np.ndarray | None = None  # int segment index per pixel (named by SimWorld.segment_table)
+    camera_pose: CameraPose | None = None  # the optical frame in the map (REP 103 axes) when rendered
 
 
 def genesis() -> Any:
@@ -276,12 +278,24 @@ class SimWorld:
 
     def render(self, segmentation: bool = False) -> Frame:
         """Head camera image: RGB, depth in metres (inf beyond the far plane) and intrinsics."""
-        self._aim_camera()
+        pose = self._aim_camera()
         color, depth, seg, _ = self.camera.render(rgb=True, depth=True, segmentation=segmentation)
         depth = np.asarray(depth, dtype=np.float32).copy()
         depth[depth >= 0.999 * self.camera.far] = np.inf
         return Frame(rgb=np.ascontiguousarray(color, dtype=np.uint8), depth=depth, info=self.camera_info(),
-                     segmentation=None if seg is None else np.asarray(seg))
+                     segmentation=None if seg is None else np.asarray(seg), camera_pose=pose)
+
+    def segment_table(self) -> dict[int, dict[str, str]]:
+        """What each segmentation index stands for: the body's label and, as its instance key, its id.
+        Walls, floor and the robot are left out (perception ignores segments it cannot name)."""
+        out: dict[int, dict[str, str]] = {}
+        for i, ent_idx in self.scene.segmentation_idx_dict.items():
+            if isinstance(ent_idx, tuple):
+                ent_idx = ent_idx[0]
+            body_id = self._by_index.get(ent_idx)
+            if body_id is not None and isinstance(i, (int, np.integer)):
+                out[int(i)] = {"label": self.state.bodies[body_id].label, "instance": body_id}
+        return out
 
     def visible_ids(self, frame: Frame | None = None) -> set[str]:
         """Entities covering at least ``min_pixels`` of the head camera's segmentation."""
@@ -347,13 +361,14 @@ class SimWorld:
 
     # ---- camera --------------------------------------------------------------------------------------
 
-    def _aim_camera(self) -> None:
+    def _aim_camera(self) -> CameraPose:
         r = self.state.robot
         eye = self.robot.get_link(CAMERA_LINK).get_pos().cpu().numpy().reshape(-1).astype(float)
         d = np.array([math.cos(r.yaw) * math.cos(CAMERA_PITCH), math.sin(r.yaw) * math.cos(CAMERA_PITCH),
                       math.sin(CAMERA_PITCH)])
         # up=(0, 0, 1) always: Genesis' default up for set_pose is not z
         self.camera.set_pose(pos=eye + 0.05 * d, lookat=eye + d, up=(0.0, 0.0, 1.0))
+        return CameraPose.look_at(eye + 0.05 * d, eye + d)
 
 
 def _genesis_name(entity_id: str) -> str:

@@ -27,13 +27,17 @@ def _kw(call, key):
 
 def test_shared_launch_description_starts_the_installed_node():
     tree = ast.parse((LAUNCH / "memory.launch.py").read_text())
-    node, rviz = _calls(tree, "Node")  # the memory node, and RViz when rviz:=true
+    node, rviz, perception = _calls(tree, "Node")  # the memory node, RViz (rviz:=true), perception
     assert _kw(rviz, "package").value == "rviz2"
     assert _kw(node, "package").value == "memory_node"
     assert _kw(node, "executable").value == "memory_node"
     assert _kw(node, "name").value == "memory_node"
+    assert _kw(perception, "executable").value == "perception_node"
     declared = {c.args[0].value for c in _calls(tree, "DeclareLaunchArgument")}
-    assert declared == {"robot", "namespace", "params_file", "database_path", "use_sim_time", "rviz", "lifecycle"}
+    assert declared == {"robot", "namespace", "params_file", "database_path", "use_sim_time", "rviz", "lifecycle",
+                        "perception", "perception_params_file"}
+    assert "scripts/perception_node" in (ROOT / "CMakeLists.txt").read_text()
+    assert (ROOT / "scripts" / "perception_node").stat().st_mode & 0o111
     # the executable the launch file names is the one CMake installs
     assert "install(PROGRAMS scripts/memory_node" in (ROOT / "CMakeLists.txt").read_text()
     assert (ROOT / "scripts" / "memory_node").stat().st_mode & 0o111
@@ -219,7 +223,7 @@ def test_sim_launch_names_one_bridge_node_and_passes_robot_and_memory(monkeypatc
     assert bridge["name"] == "genesis_bridge"
     (params,) = bridge["parameters"]
     assert params == {"scene": "small_home", "memory_node": "/sim1/memory_node", "robot": "vega",
-                      "use_sim_time": False}
+                      "use_sim_time": False, "perception_only": False}
     assert bridge["arguments"] == []
     assert float(bridge["sigterm_timeout"]) >= 20  # Genesis writes its kernel cache at exit (5-6 s here)
     assert evaluate(monkeypatch, "sim.launch.py", scenario="locked_cabinet")["genesis_bridge"]["arguments"] == \
@@ -259,3 +263,36 @@ def test_rviz_argument_starts_rviz_on_the_shipped_memory_view(monkeypatch, ros_h
     displays = yaml.safe_load(config.read_text())["Visualization Manager"]["Displays"]
     topics = {d["Class"]: d["Topic"]["Value"] for d in displays if "Topic" in d}
     assert topics == {"rviz_default_plugins/MarkerArray": "/memory_node/markers", "rviz_default_plugins/Map": "/map"}
+
+
+@pytest.mark.parametrize("robot", ["vega", "g1"])
+def test_perception_starts_only_when_asked_with_its_params_file(monkeypatch, ros_home, robot):
+    assert "perception_node" not in evaluate(monkeypatch, f"{robot}.launch.py")
+    nodes = evaluate(monkeypatch, f"{robot}.launch.py", perception="true", namespace="/r1")
+    perception = nodes["perception_node"]
+    assert perception["name"] == "perception" and perception["namespace"].name == "namespace"
+    params_file, overrides = perception["parameters"]
+    assert params_file == "/opt/ros/share/memory_node/config/perception.yaml"
+    assert overrides == {"use_sim_time": False}
+    mine = evaluate(monkeypatch, f"{robot}.launch.py", perception="true", perception_params_file="/cfg/p.yaml")
+    assert mine["perception_node"]["parameters"][0] == "/cfg/p.yaml"
+    with pytest.raises(RuntimeError, match="perception:=maybe must be true or false"):
+        evaluate(monkeypatch, f"{robot}.launch.py", perception="maybe")
+
+
+def test_sim_launch_with_perception_feeds_memory_only_through_the_perception_node(monkeypatch, ros_home):
+    nodes = evaluate(monkeypatch, "sim.launch.py", perception="true", scene="TestScene1")
+    assert nodes["genesis_bridge"]["parameters"][0]["perception_only"] is True
+    _, overrides = nodes["perception_node"]["parameters"]
+    assert overrides["rooms_file"] == "/opt/ros/share/memory_node/config/sim/scenes/TestScene1.yaml"
+    assert overrides["instance_ids"] is True and overrides["association.confirm_after"] == 1
+
+
+def test_perception_params_file_declares_only_known_parameters():
+    pytest.importorskip("memory_node.msg", reason="needs the colcon build (scripts/test.sh)")
+    from memory_node.ros.perception_node import PARAMETERS
+
+    params = yaml.safe_load((ROOT / "config" / "perception.yaml").read_text())["/**"]["ros__parameters"]
+    assert set(params) == set(PARAMETERS)
+    for name, value in params.items():
+        assert type(value) is type(PARAMETERS[name][0]), name

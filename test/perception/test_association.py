@@ -214,3 +214,41 @@ def test_overlapping_boxes_match_beyond_the_distance_gate():
     a = tracker.update([Sighting("counter", box((1.0, 0, 0.45), (2.0, 0.6, 0.9)))], 0)[0]
     b = tracker.update([Sighting("counter", box((1.7, 0, 0.45), (1.2, 0.6, 0.9)))], S)[0]
     assert a.id == b.id
+
+
+def test_instance_keyed_tracks_take_the_source_ids_and_follow_a_moved_object():
+    """With a source whose instance keys are identities (the simulator's segment table), the key is the
+    id; a sighting far from the track is the same object moved, so its position restarts there rather than
+    averaging the old place with the new."""
+    from memory_node.perception.association import AssociationParams, ObjectTracker, Sighting
+    from memory_node.perception.boxes import Box3D
+
+    tracker = ObjectTracker(AssociationParams(instance_ids=True, confirm_after=1))
+    mug = lambda x: Sighting("mug", Box3D.from_center_size(np.array([x, 0.0, 0.8]), np.full(3, 0.1)),  # noqa: E731
+                             instance="mug_431")
+    (t,) = tracker.update([mug(1.0)], 1)
+    assert t.id == "mug_431" and t.confirmed
+    tracker.update([mug(1.02)], 2)
+    assert abs(tracker.tracks["mug_431"].center[0] - 1.01) < 1e-9  # jitter is averaged
+    (t,) = tracker.update([mug(3.0)], 3)
+    assert t.id == "mug_431" and t.center[0] == 3.0 and len(tracker.tracks) == 1
+
+
+def test_union_extent_adds_partial_views_up_to_the_whole_object():
+    """Two views of a 1.2 m table, each showing one half: the running mean is a half-table box centred
+    between the halves; the union is the table, so a cup on its far end is on it."""
+    from memory_node.perception.association import AssociationParams, ObjectTracker, Sighting
+    from memory_node.perception.boxes import Box3D
+    from memory_node.perception.relations import PlacedObject, infer_relations
+
+    def half(x0):
+        return Sighting("table", Box3D(np.array([x0, 0.0, 0.7]), np.array([x0 + 0.7, 0.8, 0.75])))
+
+    for union, size_x in ((False, 0.7), (True, 1.2)):
+        tracker = ObjectTracker(AssociationParams(confirm_after=1, union_extent=union))
+        tracker.update([half(0.0)], 1)
+        (t,) = tracker.update([half(0.5)], 2)
+        assert t.box.size[0] == pytest.approx(size_x)
+        cup = PlacedObject("cup_1", "cup", Box3D(np.array([1.1, 0.3, 0.75]), np.array([1.18, 0.38, 0.85])))
+        rels = infer_relations([PlacedObject(t.id, "table", t.box), cup])
+        assert (("cup_1", "on", t.id) in {(r.subject, r.predicate, r.object) for r in rels}) is union

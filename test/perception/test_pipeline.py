@@ -111,3 +111,21 @@ def test_a_box_detector_and_a_mask_stage_make_one_detector(frame):
     assert out[1].mask is None  # nothing found in the box: left box-only (the pipeline skips it)
     r = PerceptionPipeline(det, association=AssociationParams(confirm_after=1)).process(f)
     assert [e.label for e in r.graph.entities] == ["mug"] and len(r.skipped) == 1
+
+
+def test_rooms_come_from_the_layout_per_object_and_are_reported_as_entities(frame, tmp_path):
+    """The camera stands in the hall; the table lies in the kitchen (x > 1.8), the banana in the hall."""
+    from memory_node.perception.rooms import RoomMap
+
+    scene, f = frame
+    layout = tmp_path / "rooms.yaml"
+    layout.write_text("rooms:\n  - {id: hall_1, name: hall, floor: [[-1, -2, 1.8, 3]]}\n"
+                      "  - {id: kitchen_1, name: kitchen, floor: [[1.8, -2, 4, 3]]}\n")
+    pipe = PerceptionPipeline(SegmentationDetector(scene.labels), rooms=RoomMap.load(layout),
+                              association=AssociationParams(confirm_after=1))
+    g = pipe.process(f, room="ignored when the layout knows").graph
+    assert g.room == "hall_1" and not g.complete
+    by_label = {e.label: e for e in g.entities}
+    assert by_label["table"].room == "kitchen_1" and by_label["banana"].room == "hall_1"
+    rooms = [e for e in g.entities if e.label == "room"]
+    assert sorted((r.id, r.name) for r in rooms) == [("hall_1", "hall"), ("kitchen_1", "kitchen")]

@@ -1,0 +1,351 @@
+"""Perception measured against the simulator's ground truth: a tour of each shipped scene through the
+perception pipeline into a real memory, then recall, precision, position error, relations and latency.
+
+    python -m memory_node.bench.perception_sim                     # both scenes, both id modes, ~5-10 min
+    python -m memory_node.bench.perception_sim --scenes small_home --runs 3 --sizes 320x240,640x480
+    python -m memory_node.bench.perception_sim --scenarios         # + the shipped scenarios' pass rate
+                                                                   #   through perception vs perfect graphs
+
+The tour is what scenarios do (``memory_node.ros.sim_scenario.tour``): in every room, look all around
+(8 views), then stand at each piece of furniture and look at it. Every rendered frame (RGB, depth along the
+optical axis, the camera's optical-frame pose, the segmentation image and its id -> label table) goes
+through ``PerceptionPipeline`` with the segmentation detector, and each frame's scene graph into a
+``MemoryStore`` (SQLite). Rendering is not timed as perception.
+
+Ground truth is the simulator's state. An object counts as visible in a frame when it covers at least the
+detector's ``min_pixels``; recall is over objects visible in at least two frames. Two ways of naming
+objects are measured:
+
+- ``geometry``: ids from association over time (centre distance / 3D IoU, class-aware gates, confirmed at
+  the second sighting), as with a learned detector; each memory entity is matched to the simulator
+  object whose segment it was built from most often, and a second entity of the same object is a false
+  positive;
+- ``instance``: the segment table's instance keys (the simulator's ids) are the ids, as the simulator mode
+  of the perception node runs scenarios; recall then measures detection and lifting only.
+
+Printed: recall, precision, median / p90 position error (box centre against the simulator's centre;
+small objects and furniture apart), ``on``/``in`` precision and recall against the simulator's relations
+(among objects both memory and ground truth hold), per-stage and per-frame latency (median, p90), and
+written: a top-down PNG per scene of lifted objects against ground truth. ``--scenarios`` also runs the
+main job (``memory_node.ros.sim_demo``) twice, with perfect scene graphs and with ``--perception``, and
+prints both pass rates (needs the colcon build: ``source scripts/env.sh``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from memory_node.core.store import ROOM_LABEL, MemoryStore
+from memory_node.perception.association import AssociationParams
+from memory_node.perception.camera import CameraIntrinsics, RgbdFrame, depth_in_metres
+from memory_node.perception.pipeline import STAGES, PerceptionPipeline
+from memory_node.perception.rooms import RoomMap
+from memory_node.perception.segmentation_detector import SegmentationDetector, segments_from_table
+
+SCENES = ("small_home", "TestScene1")
+VIEWS = 8
+S = 1_000_000_000
+
+
+def rgbd_frame(frame: Any, stamp_ns: int) -> RgbdFrame:
+    """A simulator frame as perception takes it from the ROS topics (depth 32FC1 metres, inf -> NaN)."""
+    i = frame.info
+    return RgbdFrame(rgb=frame.rgb, depth_m=depth_in_metres(frame.depth, "32FC1"),
+                     intrinsics=CameraIntrinsics(i.fx, i.fy, i.cx, i.cy, i.width, i.height), pose=frame.camera_pose,
+                     stamp_ns=stamp_ns, segmentation=frame.segmentation.astype(np.int32))
+
+
+def tour_frames(world: Any):
+    """Rendered frames of a tour of every room (see module docstring), in order."""
+    state = world.state
+    for room in sorted(state.rooms):
+        if not world.execute("navigate_to", [room]).success:
+            continue
+        r = state.robot
+        yaw0 = r.yaw
+        for k in range(VIEWS):
+            r.yaw = yaw0 + 2 * math.pi * k / VIEWS
+            world.move_base(r.x, r.y, r.yaw)
+            world.step()
+            yield world.render(segmentation=True)
+        r.yaw = yaw0
+        world.move_base(r.x, r.y, yaw0)
+        world.step()
+        for body in sorted(state.furniture(), key=lambda b: b.id):
+            if body.room == room and body.parent is None and world.execute("navigate_to", [body.id]).success:
+                yield world.render(segmentation=True)
+
+
+@dataclass
+class TourResult:
+    scene: str
+    mode: str
+    size: str
+    frames: int = 0
+    gt_visible2: int = 0
+    found: int = 0
+    entities: int = 0
+    true_entities: int = 0
+    errors_small: list[float] = field(default_factory=list)
+    errors_furniture: list[float] = field(default_factory=list)
+    rel_memory: int = 0
+    rel_memory_right: int = 0
+    rel_truth: int = 0
+    rel_truth_found: int = 0
+    stage_ms: dict[str, list[float]] = field(default_factory=dict)
+    frame_ms: list[float] = field(default_factory=list)
+    frame_cpu_ms: list[float] = field(default_factory=list)  # this process's CPU time: what load elsewhere does not inflate
+    render_ms: list[float] = field(default_factory=list)
+    plot: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def recall(self) -> float:
+        return self.found / self.gt_visible2 if self.gt_visible2 else float("nan")
+
+    @property
+    def precision(self) -> float:
+        return self.true_entities / self.entities if self.entities else float("nan")
+
+    @property
+    def errors(self) -> list[float]:
+        return self.errors_small + self.errors_furniture
+
+
+def run_tour(world: Any, scene_file: Path, mode: str, size: str, min_pixels: int = 30) -> TourResult:
+    world.reset()
+    table = segments_from_table({str(k): v for k, v in world.segment_table().items()})
+    detector = SegmentationDetector(table, min_pixels=min_pixels)
+    instance = mode == "instance"
+    pipeline = PerceptionPipeline(
+        detector, rooms=RoomMap.load(scene_file), source="perception",
+        # as the node runs: union of views; in geometry mode confirmed at the second sighting, the visibility
+        # recall is measured against (the renderer's segments have no false positives to filter out)
+        association=AssociationParams(instance_ids=instance, confirm_after=1 if instance else 2, union_extent=True))
+    res = TourResult(scene=world.spec.name, mode=mode, size=size)
+    visible = Counter[str]()
+    seg_to_body = {k: v.instance for k, v in table.items()}
+    with tempfile.TemporaryDirectory() as tmp:
+        store = MemoryStore(Path(tmp) / "memory.db")
+        t_render = time.perf_counter()
+        for n, frame in enumerate(tour_frames(world), start=1):
+            res.render_ms.append((time.perf_counter() - t_render) * 1e3)
+            ids, counts = np.unique(frame.segmentation, return_counts=True)
+            for i, c in zip(ids.tolist(), counts.tolist()):
+                if c >= min_pixels and i in seg_to_body:
+                    visible[seg_to_body[i]] += 1
+            f = rgbd_frame(frame, n * S)
+            t0, c0 = time.perf_counter(), time.process_time()
+            result = pipeline.process(f)
+            res.frame_ms.append((time.perf_counter() - t0) * 1e3)
+            res.frame_cpu_ms.append((time.process_time() - c0) * 1e3)
+            for stage in STAGES:
+                res.stage_ms.setdefault(stage, []).append(result.timings_ms[stage])
+            store.ingest_scene_graph(result.graph)
+            res.frames = n
+            t_render = time.perf_counter()
+        entities = [e for e in store.entities() if e.label != ROOM_LABEL]
+        relations = [r for r in store.relations() if r.predicate in ("on", "in")]
+        store.close()
+    bodies = world.state.bodies
+    tracks = pipeline.tracker.tracks
+
+    def truth_of(entity_id: str) -> str | None:
+        if instance:
+            return entity_id if entity_id in bodies else None
+        t = tracks.get(entity_id)
+        return t.instances.most_common(1)[0][0] if t is not None and t.instances else None
+
+    truth = {b for b, c in visible.items() if c >= 2}
+    res.gt_visible2 = len(truth)
+    claimed: dict[str, str] = {}  # simulator id -> the memory entity matched to it
+    plot_points = []
+    for e in sorted(entities, key=lambda e: e.first_seen_ns):
+        res.entities += 1
+        gt = truth_of(e.id)
+        ok = gt is not None and gt not in claimed and bodies[gt].label == e.label
+        if ok:
+            assert gt is not None
+            claimed[gt] = e.id
+            res.true_entities += 1
+            b = bodies[gt]
+            err = float(np.linalg.norm(np.array([e.position.x, e.position.y, e.position.z]) - np.array(b.center)))
+            (res.errors_small if b.kind == "object" else res.errors_furniture).append(err)
+            plot_points.append((b.center, (e.position.x, e.position.y), err))
+    res.found = len(truth & set(claimed))
+    # relations among objects both memory and the ground truth hold
+    to_truth = {eid: gt for gt, eid in claimed.items()}
+    truth_rel = {(b.id, b.relation, b.parent) for b in bodies.values()
+                 if b.relation in ("on", "in") and b.id in claimed and b.parent in claimed}
+    mem_rel = {(to_truth[r.subject], r.predicate, to_truth[r.object]) for r in relations
+               if r.subject in to_truth and r.object in to_truth}
+    res.rel_truth, res.rel_truth_found = len(truth_rel), len(truth_rel & mem_rel)
+    res.rel_memory, res.rel_memory_right = len(mem_rel), len(mem_rel & truth_rel)
+    res.plot = {"bodies": [(b.center, b.size, b.kind, b.id in truth) for b in bodies.values()],
+                "points": plot_points, "rooms": [(r.id, r.floor) for r in world.spec.rooms]}
+    return res
+
+
+def top_down_plot(res: TourResult, path: Path) -> Path:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib.patches import Rectangle
+
+    fig, ax = plt.subplots(figsize=(10, 8), dpi=110)
+    for _rid, floor in res.plot["rooms"]:
+        for x0, y0, x1, y1 in floor:
+            ax.add_patch(Rectangle((x0, y0), x1 - x0, y1 - y0, fill=False, ec="0.6", lw=0.8, ls="--"))
+    for center, size, kind, _seen in res.plot["bodies"]:
+        if kind != "object":
+            ax.add_patch(Rectangle((center[0] - size[0] / 2, center[1] - size[1] / 2), size[0], size[1],
+                                   fc="0.88", ec="0.7", lw=0.5))
+    gts = [(c[0], c[1]) for c, _s, k, seen in res.plot["bodies"] if seen]
+    if gts:
+        ax.scatter(*zip(*gts), marker="x", c="k", s=14, lw=0.8, label="ground truth (visible twice or more)")
+    for c, (x, y), err in res.plot["points"]:
+        ax.plot([c[0], x], [c[1], y], c="0.3", lw=0.5)
+    if res.plot["points"]:
+        errs = np.array([p[2] for p in res.plot["points"]])
+        xy = np.array([p[1] for p in res.plot["points"]])
+        colours = np.where(errs < 0.05, "tab:green", np.where(errs < 0.15, "tab:orange", "tab:red"))
+        ax.scatter(xy[:, 0], xy[:, 1], c=colours, s=12, zorder=3, label="memory (green < 5 cm, orange < 15, red)")
+    ax.set_aspect("equal")
+    ax.set_xlabel("x (m, map)")
+    ax.set_ylabel("y (m, map)")
+    ax.set_title(f"{res.scene}: lifted objects in memory vs simulator ({res.mode} ids, {res.size}); "
+                 f"recall {res.recall:.1%}, median error {_median(res.errors) * 100:.1f} cm")
+    ax.legend(loc="upper right", fontsize=8)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, bbox_inches="tight")
+    plt.close(fig)
+    return path
+
+
+def _median(v: list[float]) -> float:
+    return float(np.median(v)) if v else float("nan")
+
+
+def _p90(v: list[float]) -> float:
+    return float(np.percentile(v, 90)) if v else float("nan")
+
+
+def print_results(runs: list[TourResult]) -> None:
+    """One line per (scene, mode, size): medians over runs of each figure."""
+    groups: dict[tuple[str, str, str], list[TourResult]] = {}
+    for r in runs:
+        groups.setdefault((r.scene, r.mode, r.size), []).append(r)
+    print(f"{'scene':11} {'ids':8} {'size':7} {'frames':>6} {'recall':>13} {'precision':>9} {'err med':>8} "
+          f"{'err p90':>8} {'small med':>9} {'furn med':>8} {'on/in P':>8} {'on/in R':>8} {'frame ms':>9} {'p90':>6} "
+          f"{'cpu ms':>7}")
+    for (scene, mode, size), rs in groups.items():
+        m = lambda f: float(np.median([f(r) for r in rs]))  # noqa: E731 - median over runs
+        r0 = rs[0]
+        print(f"{scene:11} {mode:8} {size:7} {r0.frames:6d} {m(lambda r: r.recall):7.1%} ({r0.found}/{r0.gt_visible2}) "
+              f"{m(lambda r: r.precision):9.1%} {m(lambda r: _median(r.errors)) * 100:6.1f}cm "
+              f"{m(lambda r: _p90(r.errors)) * 100:6.1f}cm {m(lambda r: _median(r.errors_small)) * 100:7.1f}cm "
+              f"{m(lambda r: _median(r.errors_furniture)) * 100:6.1f}cm "
+              f"{m(lambda r: r.rel_memory_right / r.rel_memory if r.rel_memory else float('nan')):8.2f} "
+              f"{m(lambda r: r.rel_truth_found / r.rel_truth if r.rel_truth else float('nan')):8.2f} "
+              f"{m(lambda r: _median(r.frame_ms)):9.1f} {m(lambda r: _p90(r.frame_ms)):6.1f} "
+              f"{m(lambda r: _median(r.frame_cpu_ms)):7.1f}")
+    print("\nper-stage latency, ms (median / p90 over frames, median over runs):")
+    for (scene, mode, size), rs in groups.items():
+        parts = []
+        for stage in STAGES:
+            med = float(np.median([_median(r.stage_ms[stage]) for r in rs]))
+            p90 = float(np.median([_p90(r.stage_ms[stage]) for r in rs]))
+            parts.append(f"{stage} {med:.1f}/{p90:.1f}")
+        render = float(np.median([_median(r.render_ms) for r in rs]))
+        print(f"  {scene} {mode} {size}: " + ", ".join(parts) + f"; (render + skills, not perception: {render:.0f})")
+
+
+def scenario_pass_rates(camera: str) -> dict[str, tuple[int, int, dict[str, str]]]:
+    """The main job with perfect scene graphs and through the perception node: (passed, total, per scenario)."""
+    out = {}
+    for label, extra in (("perfect", []), ("perception", ["--perception"])):
+        t0 = time.perf_counter()
+        # run outside the source tree: there ``memory_node`` would be the sources, without the generated messages
+        proc = subprocess.run([sys.executable, "-m", "memory_node.ros.sim_demo", "--camera", camera, *extra],
+                              capture_output=True, text=True, env=os.environ.copy(), cwd=tempfile.gettempdir())
+        text = proc.stdout + proc.stderr
+        total = re.search(r"(\d+)/(\d+) requests passed", text)
+        per = dict(re.findall(r"^  (\w+): (\d+/\d+) passed", text, flags=re.M))
+        if total is None:
+            print(f"sim_demo {' '.join(extra)} failed (exit {proc.returncode}):\n{text[-3000:]}", file=sys.stderr)
+            out[label] = (0, 0, per)
+        else:
+            out[label] = (int(total.group(1)), int(total.group(2)), per)
+        print(f"  {label}: {out[label][0]}/{out[label][1]} requests passed ({time.perf_counter() - t0:.0f} s) {per}",
+              flush=True)
+        if label == "perception":
+            for line in text.splitlines():
+                if line.strip().startswith(("FAIL", "why:")):
+                    print(f"    {line.strip()}")
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--scenes", default=",".join(SCENES), help="comma-separated shipped scenes")
+    parser.add_argument("--modes", default="geometry,instance", help="id modes: geometry, instance")
+    parser.add_argument("--sizes", default="320x240", help="camera sizes WxH, comma-separated; the first size "
+                                                           "tours every scene, others only the first scene")
+    parser.add_argument("--runs", type=int, default=1, help="tours per scene and mode (medians over runs)")
+    parser.add_argument("--out", default="", help="folder for the top-down plots (default: a temporary folder)")
+    parser.add_argument("--scenarios", action="store_true", help="also the shipped scenarios' pass rate "
+                                                                 "through perception vs perfect scene graphs")
+    args = parser.parse_args(argv)
+    from memory_node.sim.scene_spec import shipped_scene
+    from memory_node.sim.world import SimWorld
+
+    out = Path(args.out) if args.out else Path(tempfile.mkdtemp(prefix="perception_sim_"))
+    scenes = [s for s in args.scenes.split(",") if s]
+    sizes = [s for s in args.sizes.split(",") if s]
+    results: list[TourResult] = []
+    plots = []
+    for si, size in enumerate(sizes):
+        w, h = (int(v) for v in size.lower().split("x"))
+        for scene in (scenes if si == 0 else scenes[:1]):
+            t0 = time.perf_counter()
+            path = shipped_scene(scene)
+            world = SimWorld(path, camera_res=(w, h))
+            print(f"{scene} at {size}: built in {time.perf_counter() - t0:.1f} s", flush=True)
+            for mode in args.modes.split(","):
+                for run in range(args.runs):
+                    t1 = time.perf_counter()
+                    res = run_tour(world, path, mode, size)
+                    results.append(res)
+                    print(f"  {mode} run {run + 1}: {res.frames} frames in {time.perf_counter() - t1:.1f} s, "
+                          f"recall {res.recall:.1%}, precision {res.precision:.1%}, median error "
+                          f"{_median(res.errors) * 100:.1f} cm", flush=True)
+                    if run == 0 and si == 0:
+                        plots.append(top_down_plot(res, out / f"{scene}_{mode}_topdown.png"))
+    print()
+    print_results(results)
+    print(f"\ntop-down plots: {', '.join(str(p) for p in plots)}")
+    if args.scenarios:
+        print("\nshipped scenarios (memory_node.ros.sim_demo), perfect scene graphs vs the perception node:")
+        rates = scenario_pass_rates(sizes[0])
+        (pp, pt, _), (qp, qt, _) = rates["perfect"], rates["perception"]
+        if pt and qt:
+            print(f"  pass rate through perception / perfect: {qp / qt:.1%} / {pp / pt:.1%} = "
+                  f"{(qp / qt) / (pp / pt) if pp else float('nan'):.1%} of perfect perception's")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
