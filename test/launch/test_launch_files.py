@@ -27,7 +27,10 @@ def _kw(call, key):
 
 def test_shared_launch_description_starts_the_installed_node():
     tree = ast.parse((LAUNCH / "memory.launch.py").read_text())
-    node, rviz, perception = _calls(tree, "Node")  # the memory node, RViz (rviz:=true), perception
+    # the memory node, RViz (rviz:=true) and perception (perception:=true), by what they run
+    nodes = {_kw(c, "executable").value: c for c in _calls(tree, "Node")}
+    assert set(nodes) == {"memory_node", "rviz2", "perception_node"}
+    node, rviz, perception = nodes["memory_node"], nodes["rviz2"], nodes["perception_node"]
     assert _kw(rviz, "package").value == "rviz2"
     assert _kw(node, "package").value == "memory_node"
     assert _kw(node, "executable").value == "memory_node"
