@@ -41,7 +41,7 @@ from memory_node.core.query import query as query_memory
 from memory_node.core.store import MemoryStore
 from memory_node.msg import Activity, SceneGraph, SkillFeedback, Utterance
 from memory_node.msg import Plan as PlanMsg
-from memory_node.perception.frames import decode_compressed, encode_frame
+from memory_node.perception.frames import decode_compressed
 from memory_node.language import Conversation, ParserUnavailable, parse
 from memory_node.planning.dispatch import answer_question
 from memory_node.planning.llm import LlmAccount, LlmConfig, LlmPlanner, LlmStats
@@ -49,6 +49,7 @@ from memory_node.planning.dispatch import plan_request
 from memory_node.planning.skills import SkillLibrary, default_library_path
 from memory_node.ros import conversions as conv
 from memory_node.ros.shutdown import ExecutorThread, ShutdownSignals, spin_until_shutdown
+from memory_node.ros.write_times import WriteTimes
 from memory_node.srv import Ask, Forget, GetSceneGraph, PlanTask, Query, Sync
 
 INPUTS = ("scene_graphs", "skill_feedback", "utterances", "images", "depth", "camera_info", "maps", "poses",
@@ -146,6 +147,8 @@ class MemoryNode(Node):
 
         self.ingested = {k: 0 for k in INPUTS}   # processed (stored or rejected), what ~/sync waits on
         self.rejected = {k: 0 for k in INPUTS}
+        self.write_times = WriteTimes()  # per input callback, reported in /diagnostics
+        self.internal_errors = 0  # rejections that were not a documented InvalidInput: a bug to look at
         self.errors: list[str] = []
         self.frames_admitted = 0
         self.current_room = (self.store.get_meta("robot") or {}).get("room", "")
@@ -246,14 +249,17 @@ class MemoryNode(Node):
         """Wrap a subscription so bad input is rejected and counted, never fatal, and always counted as
         processed so ~/sync can tell the client its message was handled."""
         def callback(msg) -> None:
+            started = time.perf_counter()
             try:
                 handler(msg)
             except InvalidInput as err:
                 self._reject(input_name, str(err))
             except Exception as err:  # noqa: BLE001 - the node must keep serving whatever one message does
+                self.internal_errors += 1
                 self._reject(input_name, f"internal error: {type(err).__name__}: {err}")
                 self.get_logger().error(f"{input_name}: {type(err).__name__}: {err}")
             finally:
+                self.write_times.add(input_name, time.perf_counter() - started)
                 with self._counts_changed:
                     self.ingested[input_name] += 1
                     self._counts_changed.notify_all()
@@ -335,16 +341,8 @@ class MemoryNode(Node):
                                    f"{run.counts} in {run.seconds:.3f} s")
 
     def on_image(self, msg: Image) -> None:
-        import ros2_numpy  # imported here: only image callbacks need it
-
-        if msg.width * msg.height > int(self.p["limits.max_image_pixels"]):
-            raise InvalidInput(f"image {msg.width}x{msg.height} exceeds limits.max_image_pixels")
-        try:
-            array = ros2_numpy.numpify(msg)
-        except (ValueError, TypeError, KeyError) as err:
-            raise InvalidInput(f"image could not be read ({msg.encoding}, {msg.width}x{msg.height}): {err}") \
-                from None
-        encoded, thumb = encode_frame(array, msg.encoding, int(self.p["frames.jpeg_quality"]))
+        encoded, thumb = conv.frame_from_image_msg(msg, int(self.p["limits.max_image_pixels"]),
+                                                   int(self.p["frames.jpeg_quality"]))
         self._store_frame(msg.header, encoded, "jpg", thumb, msg.width, msg.height)
 
     def on_compressed_image(self, msg: CompressedImage) -> None:
@@ -497,8 +495,9 @@ class MemoryNode(Node):
                   **{f"ingested_{k}": v for k, v in self.ingested.items()},
                   **{f"rejected_{k}": v for k, v in self.rejected.items()},
                   "frames_admitted": self.frames_admitted, "current_room": self.current_room,
+                  "internal_errors": self.internal_errors,
                   "last_error": self.errors[-1] if self.errors else "",
-                  "llm_enabled": self.llm is not None, **self.llm_stats.as_dict()}
+                  "llm_enabled": self.llm is not None, **self.llm_stats.as_dict(), **self.write_times.summary()}
         status.values = [KeyValue(key=k, value=str(v)) for k, v in values.items()]
         diag = DiagnosticArray(status=[status])
         diag.header.stamp = self.get_clock().now().to_msg()
