@@ -38,7 +38,7 @@ from visualization_msgs.msg import Marker, MarkerArray
 from memory_node.core.consolidation import run_consolidation
 from memory_node.core.models import FrameObservation, InvalidInput, MapInfo
 from memory_node.core.query import query as query_memory
-from memory_node.core.store import MemoryStore
+from memory_node.core.store import IncompatibleMemory, MemoryNotWritable, MemoryStore
 from memory_node.msg import Activity, SceneGraph, SkillFeedback, Utterance
 from memory_node.msg import Plan as PlanMsg
 from memory_node.perception.frames import decode_compressed
@@ -149,6 +149,8 @@ class MemoryNode(Node):
         self.rejected = {k: 0 for k in INPUTS}
         self.write_times = WriteTimes()  # per input callback, reported in /diagnostics
         self.internal_errors = 0  # rejections that were not a documented InvalidInput: a bug to look at
+        self.storage_errors = 0  # writes memory could not take (disk full, read-only medium)
+        self.last_write_failed = False
         self.errors: list[str] = []
         self.frames_admitted = 0
         self.current_room = (self.store.get_meta("robot") or {}).get("room", "")
@@ -252,8 +254,14 @@ class MemoryNode(Node):
             started = time.perf_counter()
             try:
                 handler(msg)
+                self.last_write_failed = False
             except InvalidInput as err:
                 self._reject(input_name, str(err))
+            except MemoryNotWritable as err:  # the disk, not the message: say so loudly, keep serving reads
+                self.storage_errors += 1
+                self.last_write_failed = True
+                self._reject(input_name, str(err))
+                self.get_logger().error(f"{input_name}: {err}", throttle_duration_sec=5.0)
             except Exception as err:  # noqa: BLE001 - the node must keep serving whatever one message does
                 self.internal_errors += 1
                 self._reject(input_name, f"internal error: {type(err).__name__}: {err}")
@@ -274,7 +282,7 @@ class MemoryNode(Node):
         def callback(request, response):
             try:
                 return handler(request, response)
-            except InvalidInput as err:
+            except (InvalidInput, MemoryNotWritable) as err:
                 return self._fail(response, str(err))
             except Exception as err:  # noqa: BLE001
                 self.get_logger().error(f"service error: {type(err).__name__}: {err}")
@@ -481,8 +489,12 @@ class MemoryNode(Node):
     # ---- outputs -------------------------------------------------------------------------------
 
     def publish_status(self) -> None:
-        removed = self.store.apply_retention(int(self.p["retention.frames_per_room"]),
-                                             int(float(self.p["retention.max_frame_age_s"]) * 1e9))
+        try:
+            removed = self.store.apply_retention(int(self.p["retention.frames_per_room"]),
+                                                 int(float(self.p["retention.max_frame_age_s"]) * 1e9))
+        except MemoryNotWritable as err:  # a timer callback must not end the node; the next period retries
+            removed = 0
+            self.get_logger().error(f"retention: {err}", throttle_duration_sec=5.0)
         if removed:
             self.get_logger().info(f"retention: deleted {removed} frames")
         counts = self.store.counts()
@@ -491,11 +503,14 @@ class MemoryNode(Node):
         status.level = DiagnosticStatus.OK if total_rejected == 0 else DiagnosticStatus.WARN
         status.message = (f"{counts['entities']} entities, {counts['events']} events, {counts['frames']} frames"
                           + (f"; {total_rejected} inputs rejected" if total_rejected else ""))
+        if self.last_write_failed:
+            status.level = DiagnosticStatus.ERROR
+            status.message = "memory is not writable (disk full or read-only); " + status.message
         values = {**{f"stored_{k}": v for k, v in counts.items()},
                   **{f"ingested_{k}": v for k, v in self.ingested.items()},
                   **{f"rejected_{k}": v for k, v in self.rejected.items()},
                   "frames_admitted": self.frames_admitted, "current_room": self.current_room,
-                  "internal_errors": self.internal_errors,
+                  "internal_errors": self.internal_errors, "storage_errors": self.storage_errors,
                   "last_error": self.errors[-1] if self.errors else "",
                   "llm_enabled": self.llm is not None, **self.llm_stats.as_dict(), **self.write_times.summary()}
         status.values = [KeyValue(key=k, value=str(v)) for k, v in values.items()]
@@ -576,6 +591,9 @@ def main(args: list[str] | None = None) -> int:
         return 0
     except ExternalShutdownException:
         return 0
+    except (IncompatibleMemory, MemoryNotWritable) as err:  # the memory file, not a bug: one clear line
+        log.error(f"cannot use memory: {err}")
+        return 1
     finally:
         signals.ignore_further()
         if node is not None:

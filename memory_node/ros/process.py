@@ -54,8 +54,10 @@ class NodeProcess:
     """The memory node in a child process; ``stop()`` sends SIGINT (clean shutdown) and waits."""
 
     def __init__(self, robot: str = "vega", log: IO[str] | None = None, env: dict[str, str] | None = None,
-                 namespace: str = "", **overrides: Any):
-        self.cmd = node_command(robot, namespace=namespace, **overrides)
+                 namespace: str = "", wrapper: tuple[str, ...] = (), **overrides: Any):
+        """``wrapper``: a command that execs the node's command line given as its arguments (a test runs the
+        node in a mount namespace of its own this way)."""
+        self.cmd = [*wrapper, *node_command(robot, namespace=namespace, **overrides)]
         self.proc = subprocess.Popen(self.cmd, stdout=log or subprocess.DEVNULL, stderr=subprocess.STDOUT,
                                      env={**os.environ, **(env or {})}, start_new_session=True,
                                      preexec_fn=_die_with_parent)
