@@ -17,7 +17,7 @@ N times real time) and at most three best-effort frames are in flight (the node'
 What it checks and prints at the end:
 - loss: graphs and events published vs processed by the node (``~/sync``), rejected (``/diagnostics``) and
   held by memory (rows in the database after a clean stop); frames processed and admitted;
-- the node process's RSS over event time (sampled every event minute): first, after warm-up, last, max,
+- the node process's RSS over event time (sampled every event minute, or ``sample_every_s``): first, after warm-up, last, max,
   and its growth after warm-up in MB per event hour;
 - database growth (SQLite file + WAL) and frame files, bytes per event hour;
 - the node's own write latency per input (median / p99 over its last 1000 messages, from /diagnostics) and
@@ -283,9 +283,11 @@ class Diagnostics:
 
 
 def run_soak(minutes: float, entities: int = 300, speed: float = 0.0, workdir: Path | None = None,
-             robot: str = "vega", progress: bool = True, wall_limit_s: float = 0.0) -> SoakResult:
+             robot: str = "vega", progress: bool = True, wall_limit_s: float = 0.0,
+             sample_every_s: float = 60.0) -> SoakResult:
     """``wall_limit_s`` > 0: stop publishing after that much wall time and report the event time reached
-    (``SoakResult.minutes``), for a machine too slow or too busy to keep up."""
+    (``SoakResult.minutes``), for a machine too slow or too busy to keep up. RSS and sizes are sampled every
+    ``sample_every_s`` of event time."""
     import rclpy
     from rclpy.qos import qos_profile_sensor_data
     from sensor_msgs.msg import Image
@@ -314,6 +316,7 @@ def run_soak(minutes: float, entities: int = 300, speed: float = 0.0, workdir: P
         while images.get_subscription_count() == 0:
             client.spin(0.05)
         ticks = int(round(minutes * 60 * SECOND_NS / TICK_NS))
+        sample_ticks = max(1, int(round(sample_every_s * SECOND_NS / TICK_NS)))
         started = time.monotonic()
         sent_images = 0
 
@@ -327,9 +330,9 @@ def run_soak(minutes: float, entities: int = 300, speed: float = 0.0, workdir: P
                 ticks = tick
                 break
             stamp = T0_NS + tick * TICK_NS
-            if tick % 600 == 0:  # every event minute
+            if tick % sample_ticks == 0:
                 sample(tick * TICK_NS / SECOND_NS)
-                if progress and tick:
+                if progress and tick and tick % 600 == 0:
                     s = samples[-1]
                     print(f"  {tick // 600} event min, {s.wall_s:.0f} s wall, RSS {s.rss_mb:.0f} MB, "
                           f"db {s.db_bytes / 1e6:.1f} MB", flush=True)
@@ -372,8 +375,8 @@ def run_soak(minutes: float, entities: int = 300, speed: float = 0.0, workdir: P
         log.close()
     if code != 0:
         raise RuntimeError(f"node exited with {code}; log: {workdir / 'node.log'}")
-    return SoakResult(minutes=ticks * TICK_NS / SECOND_NS / 60.0, wall_s=wall, entities_per_graph=len(feed), published=published,
-                      processed=processed, rejected=rejected, stored=stored_counts(db), frames_admitted=admitted,
+    return SoakResult(minutes=ticks * TICK_NS / SECOND_NS / 60.0, wall_s=wall, entities_per_graph=len(feed),
+                      published=published, processed=processed, rejected=rejected, stored=stored_counts(db), frames_admitted=admitted,
                       samples=samples, write_ms=write_ms, tick_wall_ms=tick_ms)
 
 

@@ -72,10 +72,13 @@ def entity_from_msg(msg: EntityMsg) -> EntityObservation:
     if len(msg.attribute_keys) != len(msg.attribute_values):
         raise InvalidInput(f"entity {msg.id!r}: attribute_keys and attribute_values differ in length")
     p = msg.position
+    # all NaN is how an unknown position goes out (entity_to_msg): it comes back as unknown, not as invalid;
+    # a partly NaN or infinite position is refused
+    unknown = all(math.isnan(v) for v in (p.x, p.y, p.z))
     try:
         return EntityObservation(
             id=msg.id, label=msg.label, name=msg.name, room=msg.room,
-            position=Point(x=p.x, y=p.y, z=p.z),
+            position=None if unknown else Point(x=p.x, y=p.y, z=p.z),
             attributes={k.strip().lower(): v for k, v in zip(msg.attribute_keys, msg.attribute_values)
                         if k.strip()},
             states=list(msg.states), confidence=float(msg.confidence))

@@ -2,11 +2,12 @@
 and odd texts, NaN/inf poses, wrong image encodings, broken JPEG/PNG bytes, oversized images) is either
 converted into valid records or refused with InvalidInput, and every part dropped is counted with a reason.
 
-The budget is small for CI (``max_examples`` below, a few seconds each); ``python -m
-memory_node.bench.fuzz`` runs the same properties with a larger one.
+The budget is small for CI (``EXAMPLES`` below, seconds each); ``scripts/fuzz.sh --examples 1000``
+(``python -m memory_node.bench.fuzz``) runs the same properties with a larger one.
 """
 
 import math
+import os
 from array import array
 
 import cv2
@@ -22,8 +23,10 @@ from memory_node.msg import Activity, Entity, Relation, SceneGraph, SkillFeedbac
 from memory_node.perception.frames import decode_compressed
 from memory_node.ros import conversions as conv
 
-FUZZ = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow,
-                                                                        HealthCheck.function_scoped_fixture])
+# examples per property: small for CI; bench/fuzz.py raises it for the figures
+EXAMPLES = int(os.environ.get("MEMORY_NODE_FUZZ_EXAMPLES", "60"))
+FUZZ = settings(max_examples=EXAMPLES, deadline=None,
+                suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 
 any_float = st.floats(allow_nan=True, allow_infinity=True)
 huge_text = st.tuples(st.text(min_size=1, max_size=8), st.integers(200, 3000)).map(lambda t: t[0] * t[1])
