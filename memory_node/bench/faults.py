@@ -6,7 +6,7 @@ Each cycle: the node is killed with SIGKILL (no shutdown handler runs) in the mi
 graphs, respawned under the same name on the same file, and the client that lived through it asks
 "where are the keys?" as soon as a fresh client sees the new node's services. Printed: how many first
 questions were answered, how long they took (a request lost in DDS service matching waits out one
-attempt's timeout, then the client's retry is answered), how many needed that retry, and whether memory
+attempt's timeout before the client sends it again), how many needed a retry, and whether memory
 kept every graph the node had committed (at most the one in flight is lost).
 """
 
@@ -35,12 +35,11 @@ def main(argv: list[str] | None = None) -> int:
 
     from memory_node.core.models import EntityObservation, Point, RelationObservation, SceneGraphObservation
     from memory_node.core.store import MemoryStore
+    from memory_node.ros import client as client_module
     from memory_node.ros.client import REQUEST_TIMEOUT_S, MemoryClient
     from memory_node.ros.process import NodeProcess
 
     if args.attempts:
-        from memory_node.ros import client as client_module
-
         client_module.ATTEMPTS = args.attempts
     rclpy.init()
     tmp = Path(tempfile.mkdtemp(prefix="memory_faults_"))
@@ -95,8 +94,8 @@ def main(argv: list[str] | None = None) -> int:
         store.entity("keys_1").location.object == "bowl_1"
     store.close()
     print(f"memory_node faults: {args.cycles} kill -9 / respawn cycles, one long-lived client "
-          f"(request timeout {timeout:g} s, one retry)")
-    print(f"  first question after each respawn answered: {answered}/{args.cycles}; needed the retry: {retried}")
+          f"(request timeout {timeout:g} s, {client_module.ATTEMPTS} attempts)")
+    print(f"  first question after each respawn answered: {answered}/{args.cycles}; needed a retry: {retried}")
     print(f"  its latency s: median {statistics.median(first_answers):.2f}, max {max(first_answers):.2f}")
     print(f"  graphs committed {committed} of {graphs_sent} sent (the rest were in flight at a kill); "
           f"file sound and the keys kept: {intact}")
