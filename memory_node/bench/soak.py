@@ -171,7 +171,7 @@ class ApartmentFeed:
         if tick % 10 == 0 and self.movable:  # once a second somebody moves something
             k = int(self.rng.choice(self.movable))
             rel = self.location[k]
-            target = str(self.rng.choice([f for f in self.furniture if f != rel.object]))
+            target = str(self.rng.choice([f for f in self.furniture if f not in (rel.object, rel.subject)]))
             rel.object = target
             self.base[self.index[rel.subject]] = self.base[self.index[target]] + (0.0, 0.0, 0.3)
         jitter = self.rng.uniform(-JITTER_M, JITTER_M, self.base.shape)
