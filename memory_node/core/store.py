@@ -62,6 +62,26 @@ DEFAULT_POSITION_TOLERANCE = 0.05
 DEFAULT_SIGHTING_GAP = 5.0
 
 
+# SQLite's primary result codes for "this write cannot happen here": read-only file or medium, I/O error,
+# disk (or file-size limit) full
+_NOT_WRITABLE_CODES = {sqlite3.SQLITE_READONLY, sqlite3.SQLITE_IOERR, sqlite3.SQLITE_FULL}
+
+
+class MemoryNotWritable(sqlite3.OperationalError):
+    """Memory could not be written (read-only file or medium, full disk, I/O error): that write is not
+    stored, it is rolled back whole, everything committed before stays, reads keep working, and writes
+    succeed again once the disk can take them."""
+
+
+class IncompatibleMemory(RuntimeError):
+    """The memory file cannot be used by this code (a newer schema)."""
+
+
+def _not_writable(path: Path, err: BaseException) -> MemoryNotWritable:
+    return MemoryNotWritable(f"memory at {path} could not be written ({err}); the message was not stored, "
+                             f"what was stored before is intact")
+
+
 def _new_id(prefix: str) -> str:
     return f"{prefix}-{uuid.uuid4().hex[:12]}"
 
@@ -100,13 +120,24 @@ class MemoryStore:
         if not in_memory:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=NORMAL")
-        self._db.execute("PRAGMA foreign_keys=ON")
-        # statement and savepoint journals in memory: on disk, each message of a batch (a savepoint) wrote
-        # ~120 KB of sub-journal to /var/tmp, as much as committing it alone (memory_node/bench/batch_bench.py)
-        self._db.execute("PRAGMA temp_store=MEMORY")
-        self._migrate()
+        try:
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=NORMAL")
+            self._db.execute("PRAGMA foreign_keys=ON")
+            # statement and savepoint journals in memory: on disk, each message of a batch (a savepoint) wrote
+            # ~120 KB of sub-journal to /var/tmp, as much as committing it alone (memory_node/bench/batch_bench.py)
+            self._db.execute("PRAGMA temp_store=MEMORY")
+            self._migrate()
+        except sqlite3.OperationalError as err:
+            self._db.close()
+            # an existing file whose folder takes no -shm file (read-only medium) cannot be opened either
+            if getattr(err, "sqlite_errorcode", 0) & 0xFF in _NOT_WRITABLE_CODES | {sqlite3.SQLITE_CANTOPEN}:
+                raise MemoryNotWritable(f"memory at {self.path} cannot be opened for writing ({err}); read it "
+                                        f"with MemoryStore.open_reader") from err
+            raise
+        except BaseException:
+            self._db.close()
+            raise
 
     @classmethod
     def open_reader(cls, path: str | Path, frame_dir: str | Path | None = None) -> MemoryStore:
@@ -142,7 +173,7 @@ class MemoryStore:
     def _migrate(self) -> None:
         version = self._db.execute("PRAGMA user_version").fetchone()[0]
         if version > SCHEMA_VERSION:
-            raise RuntimeError(
+            raise IncompatibleMemory(
                 f"{self.path} has memory schema {version}, newer than this memory_node ({SCHEMA_VERSION})")
         for target, sql in MIGRATIONS:
             if target <= version:
@@ -185,30 +216,53 @@ class MemoryStore:
     @contextmanager
     def _tx(self) -> Iterator[sqlite3.Connection]:
         if self.read_only:
-            raise sqlite3.OperationalError(f"read-only MemoryStore on {self.path}: writes go through the writer")
+            raise MemoryNotWritable(f"read-only MemoryStore on {self.path}: writes go through the writer")
         depth = self._tx_depth
-        # the outermost level is the transaction; inner levels are savepoints, so one message inside a
-        # batch can fail and be undone without undoing the others
-        self._db.execute("BEGIN IMMEDIATE" if depth == 0 else f"SAVEPOINT sp{depth}")
-        self._tx_depth = depth + 1
         try:
-            yield self._db
-        except BaseException:
-            if depth == 0:
-                self._db.execute("ROLLBACK")
-                self._last_frame.clear()  # the gate may remember a frame the rollback just undid
-            else:
-                self._db.execute(f"ROLLBACK TO sp{depth}")
-                self._db.execute(f"RELEASE sp{depth}")
-            raise
+            # the outermost level is the transaction; inner levels are savepoints, so one message inside a
+            # batch can fail and be undone without undoing the others
+            self._db.execute("BEGIN IMMEDIATE" if depth == 0 else f"SAVEPOINT sp{depth}")
+            self._tx_depth = depth + 1
+            try:
+                try:
+                    yield self._db
+                except BaseException:
+                    self._undo(depth)
+                    raise
+                try:
+                    self._db.execute("COMMIT" if depth == 0 else f"RELEASE sp{depth}")
+                except BaseException:
+                    # a COMMIT that fails without SQLite rolling back would leave the transaction open, and
+                    # every later BEGIN would fail ("cannot start a transaction within a transaction")
+                    self._undo(depth)
+                    raise
+            finally:
+                self._tx_depth = depth
+        except sqlite3.OperationalError as err:
+            if isinstance(err, MemoryNotWritable) or getattr(err, "sqlite_errorcode", 0) & 0xFF not in \
+                    _NOT_WRITABLE_CODES:
+                raise
+            raise _not_writable(self.path, err) from err
+
+    def _undo(self, depth: int) -> None:
+        # SQLite rolls back by itself when the disk is full: an unconditional ROLLBACK then raised "cannot
+        # rollback - no transaction is active", which hid the real error (test/core/test_store_faults.py)
+        if not self._db.in_transaction:
+            self._last_frame.clear()
+            return
+        if depth == 0:
+            self._db.execute("ROLLBACK")
+            self._last_frame.clear()  # the gate may remember a frame the rollback just undid
         else:
-            self._db.execute("COMMIT" if depth == 0 else f"RELEASE sp{depth}")
-        finally:
-            self._tx_depth = depth
+            self._db.execute(f"ROLLBACK TO sp{depth}")
+            self._db.execute(f"RELEASE sp{depth}")
 
     def close(self) -> None:
         if not self.read_only:
-            self._db.execute("PRAGMA optimize")  # keeps the query planner's statistics current (SQLite's advice)
+            try:
+                self._db.execute("PRAGMA optimize")  # keeps the query planner's statistics current (SQLite's advice)
+            except sqlite3.OperationalError:
+                pass  # a full or read-only disk: statistics can wait, closing must not fail
         self._db.close()
 
     # ---- write path ----------------------------------------------------------------------------
@@ -344,7 +398,9 @@ class MemoryStore:
 
         if t - old.last_seen_ns > self.sighting_gap_ns:
             self._close_sighting(old, t)
-        new = old.model_copy(deep=True)
+        # shallow: every field changed below is assigned a new object, none is mutated in place, so `old`
+        # stays as read (a deep copy was half the cost of ingesting a 300-entity graph, bench/soak.py)
+        new = old.model_copy()
         new.present = True
         if obs is not None:
             new.label = obs.label
@@ -509,9 +565,13 @@ class MemoryStore:
             if diff < self.frame_similarity_threshold and visible_set <= last[1]:
                 return IngestResult(observation_id="", admitted=False, unchanged=1)
         frame_id = _new_id("fr")
-        self.frame_dir.mkdir(parents=True, exist_ok=True)
         path = self.frame_dir / f"{frame_id}.{frame.format}"
-        path.write_bytes(frame.encoded)
+        try:
+            self.frame_dir.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(frame.encoded)
+        except OSError as err:  # full disk, file-size limit, read-only medium
+            path.unlink(missing_ok=True)
+            raise _not_writable(self.frame_dir, err) from err
         rec = Frame(id=frame_id, stamp_ns=frame.stamp_ns, room=frame.room, path=str(path), width=frame.width,
                     height=frame.height, pose=frame.pose, entity_ids=sorted(visible_set))
         try:

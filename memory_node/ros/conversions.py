@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 
+import numpy as np
 from builtin_interfaces.msg import Time
 from geometry_msgs.msg import Point as PointMsg
 from geometry_msgs.msg import Pose as PoseMsg
@@ -72,10 +73,13 @@ def entity_from_msg(msg: EntityMsg) -> EntityObservation:
     if len(msg.attribute_keys) != len(msg.attribute_values):
         raise InvalidInput(f"entity {msg.id!r}: attribute_keys and attribute_values differ in length")
     p = msg.position
+    # all NaN is how an unknown position goes out (entity_to_msg): it comes back as unknown, not as invalid;
+    # a partly NaN or infinite position is refused
+    unknown = all(math.isnan(v) for v in (p.x, p.y, p.z))
     try:
         return EntityObservation(
             id=msg.id, label=msg.label, name=msg.name, room=msg.room,
-            position=Point(x=p.x, y=p.y, z=p.z),
+            position=None if unknown else Point(x=p.x, y=p.y, z=p.z),
             attributes={k.strip().lower(): v for k, v in zip(msg.attribute_keys, msg.attribute_values)
                         if k.strip()},
             states=list(msg.states), confidence=float(msg.confidence))
@@ -190,8 +194,46 @@ def pose_from_msg(msg) -> Pose:
     vals = (p.x, p.y, p.z, q.x, q.y, q.z, q.w)
     if not all(math.isfinite(v) for v in vals):
         raise InvalidInput("robot pose contains NaN or inf")
-    yaw = math.atan2(2.0 * (q.w * q.z + q.x * q.y), 1.0 - 2.0 * (q.y * q.y + q.z * q.z))
+    # normalised first: products of a huge (finite) unnormalised quaternion overflowed to inf - inf = NaN yaw
+    n = math.hypot(q.x, q.y, q.z, q.w) or 1.0
+    x, y, z, w = q.x / n, q.y / n, q.z / n, q.w / n
+    yaw = math.atan2(2.0 * (w * z + x * y), 1.0 - 2.0 * (y * y + z * z))
     return Pose(position=Point(x=p.x, y=p.y, z=p.z), yaw=yaw, frame_id=msg.header.frame_id or "map")
+
+
+def image_pixels(msg) -> np.ndarray:
+    """sensor_msgs/Image -> HxW (one channel) or HxWxC array in native byte order; InvalidInput when the
+    encoding is unknown or the data does not match height x step.
+
+    Rows may be padded (``step`` > width x pixel size, as some drivers send): ros2_numpy's numpify refused
+    those (it reshapes the whole buffer to width x channels), so the rows are cut here with the step."""
+    from ros2_numpy.image import name_to_dtypes  # the encodings table of REP 104 images
+
+    if msg.encoding not in name_to_dtypes:
+        raise InvalidInput(f"unsupported image encoding {msg.encoding!r}")
+    scalar, channels = name_to_dtypes[msg.encoding]
+    dtype = np.dtype(scalar).newbyteorder(">" if msg.is_bigendian else "<")
+    row = msg.width * channels * dtype.itemsize
+    if msg.step < row:
+        raise InvalidInput(f"image step {msg.step} is shorter than a row of {msg.width} {msg.encoding} pixels "
+                           f"({row} bytes)")
+    if len(msg.data) != msg.step * msg.height:
+        raise InvalidInput(f"image data has {len(msg.data)} bytes, expected height x step = "
+                           f"{msg.height} x {msg.step}")
+    rows = np.frombuffer(msg.data, dtype=np.uint8).reshape(msg.height, msg.step)[:, :row]
+    pixels = np.ascontiguousarray(rows).view(dtype).reshape(msg.height, msg.width, channels)
+    pixels = pixels.astype(dtype.newbyteorder("="), copy=False)
+    return pixels[..., 0] if channels == 1 else pixels
+
+
+def frame_from_image_msg(msg, max_pixels: int, jpeg_quality: int) -> tuple[bytes, list[float]]:
+    """sensor_msgs/Image -> (JPEG bytes, 16x16 grey thumbnail) for frame memory; InvalidInput for an image
+    that is too large, whose data does not match its size and encoding, or whose encoding is unsupported."""
+    from memory_node.perception.frames import encode_frame
+
+    if msg.width * msg.height > max_pixels:
+        raise InvalidInput(f"image {msg.width}x{msg.height} exceeds limits.max_image_pixels")
+    return encode_frame(image_pixels(msg), msg.encoding, jpeg_quality)
 
 
 # ---- requests -------------------------------------------------------------------------------------

@@ -17,7 +17,7 @@ import numpy as np
 
 from memory_node.core.models import FrameObservation, InvalidInput, MapInfo
 from memory_node.core.store import MemoryStore
-from memory_node.perception.frames import decode_compressed, encode_frame
+from memory_node.perception.frames import decode_compressed
 from memory_node.ros import conversions as conv
 
 # input name (as counted in diagnostics and ~/sync) -> the node's relative topic name, its message type
@@ -112,16 +112,9 @@ class InputIngestor:
     # ---- sensors -------------------------------------------------------------------------------
 
     def image(self, msg) -> None:
-        import ros2_numpy  # imported here: only image callbacks need it
-
-        if msg.width * msg.height > int(self.p["limits.max_image_pixels"]):
-            raise InvalidInput(f"image {msg.width}x{msg.height} exceeds limits.max_image_pixels")
-        try:
-            array = ros2_numpy.numpify(msg)
-        except (ValueError, TypeError, KeyError) as err:
-            raise InvalidInput(f"image could not be read ({msg.encoding}, {msg.width}x{msg.height}): {err}") \
-                from None
-        encoded, thumb = encode_frame(array, msg.encoding, int(self.p["frames.jpeg_quality"]))
+        # row padding (step) and big-endian data are read by conversions.image_pixels (ros2_numpy ignores step)
+        encoded, thumb = conv.frame_from_image_msg(msg, int(self.p["limits.max_image_pixels"]),
+                                                   int(self.p["frames.jpeg_quality"]))
         self._store_frame(msg.header, encoded, "jpg", thumb, msg.width, msg.height)
 
     def compressed_image(self, msg) -> None:

@@ -38,7 +38,7 @@ from visualization_msgs.msg import MarkerArray
 from memory_node.core.consolidation import run_consolidation
 from memory_node.core.models import InvalidInput
 from memory_node.core.query import query as query_memory
-from memory_node.core.store import MemoryStore
+from memory_node.core.store import IncompatibleMemory, MemoryNotWritable, MemoryStore
 from memory_node.msg import Activity, SceneGraph, SkillFeedback, Utterance
 from memory_node.msg import Plan as PlanMsg
 from memory_node.language import Conversation, ParserUnavailable, parse
@@ -50,6 +50,7 @@ from memory_node.ros import conversions as conv
 from memory_node.ros.ingest import InputIngestor, open_store
 from memory_node.ros.markers import memory_markers
 from memory_node.ros.shutdown import ExecutorThread, ShutdownSignals, spin_until_shutdown
+from memory_node.ros.write_times import WriteTimes
 from memory_node.srv import Ask, Forget, GetSceneGraph, PlanTask, Query, Sync
 
 INACTIVE_ERROR = ("memory_node is inactive (lifecycle): inputs are ignored and requests refused until it is "
@@ -136,6 +137,10 @@ class _MemoryNodeBase:
         self.ingested = {k: 0 for k in INPUTS}   # processed (stored, rejected or ignored): what ~/sync waits on
         self.rejected = {k: 0 for k in INPUTS}
         self.ignored = {k: 0 for k in INPUTS}    # arrived while the node was inactive (lifecycle)
+        self.write_times = WriteTimes()  # per input callback, reported in /diagnostics
+        self.internal_errors = 0  # rejections that were not a documented InvalidInput: a bug to look at
+        self.storage_errors = 0  # writes memory could not take (disk full, read-only medium)
+        self.last_write_failed = False
         self._counts_changed = threading.Condition()
         self.errors: list[str] = []
         for name, (default, description) in PARAMETERS.items():
@@ -315,17 +320,26 @@ class _MemoryNodeBase:
         """Wrap a subscription so bad input is rejected and counted, never fatal, and always counted as
         processed so ~/sync can tell the client its message was handled."""
         def callback(msg) -> None:
+            started = time.perf_counter()
             try:
                 if not self.active:  # managed node, inactive: not memory's to write, but counted
                     self.ignored[input_name] += 1
                     return
                 handler(msg)
+                self.last_write_failed = False
             except InvalidInput as err:
                 self._reject(input_name, str(err))
+            except MemoryNotWritable as err:  # the disk, not the message: say so loudly, keep serving reads
+                self.storage_errors += 1
+                self.last_write_failed = True
+                self._reject(input_name, str(err))
+                self.get_logger().error(f"{input_name}: {err}", throttle_duration_sec=5.0)
             except Exception as err:  # noqa: BLE001 - the node must keep serving whatever one message does
+                self.internal_errors += 1
                 self._reject(input_name, f"internal error: {type(err).__name__}: {err}")
                 self.get_logger().error(f"{input_name}: {type(err).__name__}: {err}")
             finally:
+                self.write_times.add(input_name, time.perf_counter() - started)
                 with self._counts_changed:
                     self.ingested[input_name] += 1
                     self._counts_changed.notify_all()
@@ -342,7 +356,7 @@ class _MemoryNodeBase:
                 return self._fail(response, INACTIVE_ERROR)
             try:
                 return handler(request, response)
-            except InvalidInput as err:
+            except (InvalidInput, MemoryNotWritable) as err:
                 return self._fail(response, str(err))
             except Exception as err:  # noqa: BLE001
                 self.get_logger().error(f"service error: {type(err).__name__}: {err}")
@@ -469,8 +483,12 @@ class _MemoryNodeBase:
 
     def publish_status(self) -> None:
         if self.active:  # inactive (lifecycle): diagnostics only; memory is not written
-            removed = self.store.apply_retention(int(self.p["retention.frames_per_room"]),
-                                                 int(float(self.p["retention.max_frame_age_s"]) * 1e9))
+            try:
+                removed = self.store.apply_retention(int(self.p["retention.frames_per_room"]),
+                                                     int(float(self.p["retention.max_frame_age_s"]) * 1e9))
+            except MemoryNotWritable as err:  # a timer callback must not end the node; the next period retries
+                removed = 0
+                self.get_logger().error(f"retention: {err}", throttle_duration_sec=5.0)
             if removed:
                 self.get_logger().info(f"retention: deleted {removed} frames")
         counts = self.store.counts()
@@ -479,13 +497,17 @@ class _MemoryNodeBase:
         status.level = DiagnosticStatus.OK if total_rejected == 0 else DiagnosticStatus.WARN
         status.message = (f"{counts['entities']} entities, {counts['events']} events, {counts['frames']} frames"
                           + (f"; {total_rejected} inputs rejected" if total_rejected else ""))
+        if self.last_write_failed:
+            status.level = DiagnosticStatus.ERROR
+            status.message = "memory is not writable (disk full or read-only); " + status.message
         values = {**{f"stored_{k}": v for k, v in counts.items()},
                   **{f"ingested_{k}": v for k, v in self.ingested.items()},
                   **{f"rejected_{k}": v for k, v in self.rejected.items()},
                   **{f"ignored_{k}": v for k, v in self.ignored.items()}, "active": self.active,
                   "frames_admitted": self.inputs.frames_admitted, "current_room": self.inputs.current_room,
+                  "internal_errors": self.internal_errors, "storage_errors": self.storage_errors,
                   "last_error": self.errors[-1] if self.errors else "",
-                  "llm_enabled": self.llm is not None, **self.llm_stats.as_dict()}
+                  "llm_enabled": self.llm is not None, **self.llm_stats.as_dict(), **self.write_times.summary()}
         status.values = [KeyValue(key=k, value=str(v)) for k, v in values.items()]
         diag = DiagnosticArray(status=[status])
         diag.header.stamp = self.get_clock().now().to_msg()
@@ -603,6 +625,9 @@ def main(args: list[str] | None = None) -> int:
         return 0
     except ExternalShutdownException:
         return 0
+    except (IncompatibleMemory, MemoryNotWritable) as err:  # the memory file, not a bug: one clear line
+        log.error(f"cannot use memory: {err}")
+        return 1
     finally:
         signals.ignore_further()
         if node is not None:

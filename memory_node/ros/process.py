@@ -74,8 +74,11 @@ class NodeProcess:
     """The memory node in a child process; ``stop()`` sends SIGINT (clean shutdown) and waits."""
 
     def __init__(self, robot: str = "vega", log: IO[str] | None = None, env: dict[str, str] | None = None,
-                 namespace: str = "", arguments: Sequence[str] = (), **overrides: Any):
-        self._start(node_command(robot, namespace=namespace, arguments=arguments, **overrides), log, env)
+                 namespace: str = "", arguments: Sequence[str] = (), wrapper: tuple[str, ...] = (),
+                 **overrides: Any):
+        """``wrapper``: a command that execs the node's command line given as its arguments (a test runs the
+        node in a mount namespace of its own this way)."""
+        self._start([*wrapper, *node_command(robot, namespace=namespace, arguments=arguments, **overrides)], log, env)
 
     def _start(self, cmd: list[str], log: IO[str] | None, env: dict[str, str] | None) -> None:
         self.cmd = cmd

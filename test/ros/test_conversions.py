@@ -39,6 +39,14 @@ def test_scene_graph_round_trip():
     assert back.relations == g.relations and back.room == g.room and back.complete
 
 
+def test_an_unknown_position_round_trips_as_unknown():
+    """Memory sends an unknown position as all NaN; the same message sent back is an entity without a
+    position (it was refused as invalid, so a client could not publish what the node itself had sent)."""
+    g = SceneGraphObservation(stamp_ns=1, room="hall", entities=[EntityObservation(id="keys_1", label="keys")])
+    back = conv.scene_graph_from_msg(conv.observation_to_msg(g), 1)
+    assert back.rejected == [] and back.entities[0].position is None
+
+
 def test_invalid_parts_are_dropped_with_reasons():
     bad = Entity(id="vase_1", label="vase", position=Point(x=math.nan, y=0.0, z=0.0))
     good = Entity(id="table_1", label="table")
