@@ -27,14 +27,19 @@ def node_command(robot: str = "vega", namespace: str = "", arguments: Sequence[s
                  **overrides: Any) -> list[str]:
     """``arguments``: the executable's own, before ``--ros-args`` (``--lifecycle``: a managed node)."""
     exe, params = installed_paths(robot)
-    cmd = [str(exe), *arguments, "--ros-args", "--params-file", str(params)]
+    return [str(exe), *arguments, *_ros_args(params, namespace, overrides)]
+
+
+def _ros_args(params_file: str | Path, namespace: str, overrides: dict[str, Any]) -> list[str]:
+    """``--ros-args`` of a node: its params file, namespace and parameter overrides (booleans as ROS spells them)."""
+    args = ["--ros-args", "--params-file", str(params_file)]
     if namespace:
-        cmd += ["-r", f"__ns:=/{namespace.strip('/')}"]
+        args += ["-r", f"__ns:=/{namespace.strip('/')}"]
     for key, value in overrides.items():
         if isinstance(value, bool):
             value = "true" if value else "false"
-        cmd += ["-p", f"{key}:={value}"]
-    return cmd
+        args += ["-p", f"{key}:={value}"]
+    return args
 
 
 def perception_command(namespace: str = "", params_file: str | Path = "", **overrides: Any) -> list[str]:
@@ -44,14 +49,7 @@ def perception_command(namespace: str = "", params_file: str | Path = "", **over
 
     exe = Path(get_package_prefix("memory_node")) / "lib" / "memory_node" / "perception_node"
     params = params_file or Path(get_package_share_directory("memory_node")) / "config" / "perception.yaml"
-    cmd = [str(exe), "--ros-args", "--params-file", str(params)]
-    if namespace:
-        cmd += ["-r", f"__ns:=/{namespace.strip('/')}"]
-    for key, value in overrides.items():
-        if isinstance(value, bool):
-            value = "true" if value else "false"
-        cmd += ["-p", f"{key}:={value}"]
-    return cmd
+    return [str(exe), *_ros_args(params, namespace, overrides)]
 
 
 def _die_with_parent() -> None:
