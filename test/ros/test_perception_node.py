@@ -35,6 +35,7 @@ class Camera:
 
     def __init__(self, node, ns: str):
         self.node = node
+        self.ns = ns
         q = qos_profile_sensor_data
         self.rgb = node.create_publisher(Image, f"/{ns}/camera/image_raw", q)
         self.depth = node.create_publisher(Image, f"/{ns}/camera/depth/image_raw", q)
@@ -64,7 +65,13 @@ class Camera:
         while self.rgb.get_subscription_count() < 2 or self.depth.get_subscription_count() < 2:  # memory + perception
             assert time.monotonic() < end, "perception node did not subscribe"
             self.spin(0.1)
-        self.spin(0.5)
+        # and the perception node's scene graphs must reach memory's subscription: graphs published before the
+        # two match are lost (volatile), which a loaded machine showed as a short ~/sync
+        topic = f"/{self.ns}/scene_graph"
+        while self.node.count_publishers(topic) < 1 or self.node.count_subscribers(topic) < 1:
+            assert time.monotonic() < end, "perception node's scene_graph did not meet memory's subscription"
+            self.spin(0.1)
+        self.spin(1.5)
 
     def publish(self, frame, stamp_ns: int, *, depth_mm: bool = False, pose: CameraPose | None = None,
                 robot_pose: tuple[float, float, float, float] | None = None, rgb_encoding: str = "rgb8",
