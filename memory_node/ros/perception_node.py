@@ -25,6 +25,7 @@ counted, never fatal.
 
 from __future__ import annotations
 
+import collections
 import json
 import math
 import threading
@@ -104,6 +105,8 @@ def _tf_available() -> bool:
         return False
     return True
 
+
+HELD_GRAPHS = 100  # graphs kept while no memory node listens yet (the oldest go first when full)
 
 class LatencyWindow:
     """Per-stage latencies of the last ``n`` frames, for median and p90 in diagnostics."""
@@ -185,6 +188,11 @@ class PerceptionNode(Node):
             self._init_tf()
         graphs_qos = QoSProfile(history=HistoryPolicy.KEEP_ALL, reliability=ReliabilityPolicy.RELIABLE)
         self.graph_pub = self.create_publisher(SceneGraph, "scene_graph", graphs_qos)
+        # graphs wait here until memory's subscription has matched: published before that, they would be lost
+        # (volatile topic), which a full test run showed as memory missing the first graphs of a tour
+        self._held: collections.deque = collections.deque(maxlen=HELD_GRAPHS)
+        self._flush_lock = threading.Lock()
+        self.create_timer(0.2, self._flush_graphs)
         self.results_pub = self.create_publisher(String, "perception/frame_results",
                                                  QoSProfile(depth=50, reliability=ReliabilityPolicy.RELIABLE))
         self.diag_pub = self.create_publisher(DiagnosticArray, "/diagnostics", 10)
@@ -309,6 +317,15 @@ class PerceptionNode(Node):
                 self._reject("images", f"internal error: {type(err).__name__}: {err}", frame.stamp_ns)
                 self.get_logger().error(f"perception failed on a frame: {type(err).__name__}: {err}")
 
+    def _flush_graphs(self) -> None:
+        """Publish the held graphs, in order, once memory listens (the worker and a timer both call it)."""
+        with self._flush_lock:
+            if not self._held or self.graph_pub.get_subscription_count() == 0:
+                return
+            while self._held:
+                self.graph_pub.publish(self._held.popleft())
+                self.graphs_published += 1
+
     def process(self, frame: RgbdFrame) -> None:
         if self.needs_table and not self.table_received:
             raise InvalidInput("no segment table yet on camera/segmentation/labels: the segmentation detector "
@@ -316,11 +333,9 @@ class PerceptionNode(Node):
         t0 = time.perf_counter()
         result = self.pipeline.process(frame, room=str(self.p["room"]))
         total_ms = (time.perf_counter() - t0) * 1e3
-        published = 0
         if result.graph.entities:
-            self.graph_pub.publish(conv.observation_to_msg(result.graph))
-            published = 1
-        self.graphs_published += published
+            self._held.append(conv.observation_to_msg(result.graph))
+        self._flush_graphs()
         self.processed += 1
         for stage in STAGES:
             self.latency.add(stage, result.timings_ms[stage])
