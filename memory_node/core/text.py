@@ -110,3 +110,22 @@ def indefinite(noun: str) -> str:
     n = noun.lower()
     vowel_sound = (n[:1] in "aeiou" and not _YOO_OR_WUH.match(n)) or bool(_SILENT_H.match(n))
     return f"{'an' if vowel_sound else 'a'} {noun}"
+
+
+def plural(noun: str) -> str:
+    """The plural of a noun phrase's last word, by rule ("glass" -> "glasses", "shelf" -> "shelves")."""
+    head, _, last = noun.rpartition(" ")
+    w = last
+    if not w or w.endswith("s") and singular(w) != w:
+        out = w
+    elif w.endswith(("s", "x", "z", "ch", "sh")):
+        out = w + "es"
+    elif w.endswith("y") and len(w) > 1 and w[-2] not in "aeiou":
+        out = w[:-1] + "ies"
+    elif w.endswith("f") and w not in ("roof", "chief", "belief"):
+        out = w[:-1] + "ves"
+    elif w.endswith("fe"):
+        out = w[:-2] + "ves"
+    else:
+        out = w + "s"
+    return f"{head} {out}" if head else out

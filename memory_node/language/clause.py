@@ -16,6 +16,10 @@ from .request import Anchor, Intent, Kind, ObjectRef, Request, TimeRef
 _NEEDS_OBJECT = frozenset({Intent.where, Intent.what_room, Intent.state, Intent.usable, Intent.attribute,
                            Intent.when_seen, Intent.happened_to, Intent.fetch, Intent.put, Intent.put_away,
                            Intent.put_back, Intent.open, Intent.close, Intent.find})
+_MOVING_VERBS = frozenset({"move", "shift", "touch", "take", "relocate", "nick", "borrow", "steal", "hide", "swap"})
+# what people go somewhere to do ("where can I sit down?"), as opposed to where a thing goes
+_PLACE_USES = frozenset({"wash", "cook", "sit", "sleep", "eat", "shower", "bathe", "brush", "read", "work", "relax",
+                         "rest", "watch", "lie", "dry", "write", "play", "drink", "nap"})
 _PURPOSE_VERBS = frozenset({"eat", "drink", "read", "wear", "write", "play", "watch", "sit", "use"})
 _KNOWING = frozenset({"know", "tell", "wonder", "remember", "recall", "see", "happen", "check", "think", "say",
                       "guess", "figure"})
@@ -237,6 +241,13 @@ class Clause(PhraseReader):
                                             and time is not None and time.relation in ("after", "before"))
         if habitual and w in ("how", "what", "where", "which", "when") and self._actor(root) not in ("robot", "speaker"):
             return self._req(Kind.question, Intent.habit, objects=self._things(root), time=time)
+        if w == "where" and lemma in _PLACE_USES and self._subject_word(root) in ("i", "we", "one", "you") and \
+                not any(c.dep_ == "dobj" and c.pos_ in ("NOUN", "PROPN") and not any(
+                    g.dep_ == "poss" for g in c.children) for c in root.children):
+            # "where can I sit down", "where could we eat", "where can I wash my hands": a place with that use
+            obj = ObjectRef(text=self.sent.text, purpose=lemma)
+            return self._req(Kind.question, Intent.where, objects=[obj], verb=lemma,
+                             notes=["where to do something: a place with that use"])
         if w == "where":
             if lemma in lx.GO_VERBS and _lemma(root) != "be" and self._aux(root) in ("do", "should", "shall",
                                                                                      "must", "can", "would") \
@@ -258,9 +269,7 @@ class Clause(PhraseReader):
                     and self._aux_tense(root) != "VBD":
                 if self._subject_word(root) in ("i", "we", "you", "one") or lemma in ("go", "belong"):
                     return self._req(Kind.question, Intent.goes_where, objects=self._things(root))
-            if lemma in ("wash", "clean", "cook", "sit", "sleep", "eat", "shower", "bathe", "brush", "read",
-                         "work", "relax", "rest", "charge", "watch", "store", "lie", "dry", "wipe", "write",
-                         "play", "drink", "cut", "heat", "call") and \
+            if lemma in _PLACE_USES | {"clean", "charge", "store", "wipe", "cut", "heat", "call"} and \
                     self._subject_word(root) in ("i", "we", "one", "you"):
                 obj = ObjectRef(text=self.sent.text, purpose=lemma)
                 return self._req(Kind.question, Intent.where, objects=[obj], verb=lemma,
@@ -390,6 +399,22 @@ class Clause(PhraseReader):
                 lemma == "be" and any(_low(t) == "up" for t in root.subtree)) or wh_noun_word in (
                 "job", "task", "chore", "thing", "work")):
             return self._req(Kind.question, Intent.robot_did, time=time, actor="robot")
+        subject = self._subject_word(root)
+        to_verbs = [t for t in root.subtree if t != root and t.pos_ == "VERB" and
+                    any(c.dep_ == "aux" and _low(c) == "to" for c in t.children) and
+                    not any(c.dep_ == "dobj" and c.pos_ in ("NOUN", "PROPN") for c in t.children)]
+        stranded = any(c.dep_ == "prep" and _low(c) in ("with", "on", "in") and
+                       all(_low(g) in lx.WH_WORDS for g in c.children) for c in root.children)
+        if to_verbs and lemma in ("be", "have", "get", "use", "need", "find") and subject in ("i", "we", "one", "you",
+                                                                                        "there", ""):
+            # "what is there to read?", "what have we got to cook with?", "what can I use to dry off?"
+            obj = ObjectRef(text=self.sent.text, head="something", purpose=_lemma(to_verbs[0]))
+            return self._req(Kind.question, Intent.exists, objects=[obj])
+        if stranded and subject in ("i", "we", "one") and self._aux(root) in ("can", "could", "should", "do") \
+                and lemma not in ("be", "have", "do", "get"):
+            # "what can I cook with?", "what could I write on?"
+            obj = ObjectRef(text=self.sent.text, head="something", purpose=lemma)
+            return self._req(Kind.question, Intent.exists, objects=[obj])
         if lemma in _PURPOSE_VERBS and self._subject_word(root) in ("i", "we", "one") and wh.dep_ == "dobj":
             # "what can I eat?", "what could we read?": things with that use
             obj = ObjectRef(text=self.sent.text, head="something", purpose=lemma)
@@ -416,6 +441,11 @@ class Clause(PhraseReader):
             return self._req(Kind.question, Intent.contents, objects=[ref], destination=Anchor(relation=rel, ref=ref))
         if lemma in ("be",) and subj_tok is not None and subj_tok is not wh:
             return self._req(Kind.question, Intent.where, objects=self._things(root), notes=["what is X: where"])
+        if (lemma == "be" and subject == "there" or lemma in ("have", "get") and subject in ("we", "you", "i")) and \
+                wh.dep_ in ("attr", "dobj", "nsubj"):
+            # "I fancy reading something, what is there?": anything, for the use said before (see parser)
+            obj = ObjectRef(text=self.sent.text, head="something", determiner="any")
+            return self._req(Kind.question, Intent.exists, objects=[obj], notes=["what is there: for what?"])
         return self._req(Kind.question, Intent.unknown, notes=["a what-question I could not read"])
 
     def _which(self, root: Any, noun: Any) -> Request:
@@ -525,6 +555,9 @@ class Clause(PhraseReader):
             return self._req(Kind.question, Intent.exists, objects=things, time=self._time(root))
         if lemma in ("know", "remember") and subj == "you":
             return self._req(Kind.question, Intent.exists, objects=things)
+        if lemma in _MOVING_VERBS and things and subj not in ("i", "we"):
+            # "did someone move the mug?", "has anyone touched my keys?": what happened to it
+            return self._req(Kind.question, Intent.happened_to, objects=things)
         if lemma == "be" and (subj == "it" or any(_low(c) in ("able", "possible", "ok", "okay", "safe")
                                                    for c in root.children if c.dep_ in ("acomp", "attr"))):
             inner = [c for c in root.subtree if c.dep_ in ("xcomp", "ccomp") and _lemma(c) in ("open", "use", "reach",
@@ -606,7 +639,7 @@ class Clause(PhraseReader):
                      *(g.i for c in children if c.dep_ == "dobj" for g in c.children if g.dep_ in ("acl", "relcl"))}
         particles = {_low(c) for c in children if c.dep_ in ("prt", "advmod", "prep", "acomp")} | \
             {_low(c) for c in root.subtree if c.dep_ in ("prt", "advmod") and _low(c) in ("away", "back")
-             and c.head.i in near_verb}
+             and (c.head.i in near_verb or c.head.head == root and _low(c.head) in ("there", "here", "please"))}
         objs = self._things(root)
         # light verbs: "have a look for the lime", "take a look at the fridge", "give the room a check"
         if lemma in ("have", "take", "give", "do") and any(_lemma(c) in ("look", "search", "check", "peek")
@@ -697,6 +730,17 @@ class Clause(PhraseReader):
                         objs[0].anchor = source
         dest = self._destination(root, objs)
         recipient = self._recipient(root)
+        if intent is Intent.fetch and len(objs) > 1 and not recipient and self._is_name(objs[0]):
+            # "bring Anna the radio", "give Ben the keys": a name before the thing is whom it is for
+            recipient, objs = objs[0].head, objs[1:]
+        if recipient in ("him", "her", "them"):
+            owners = [o.owner for o in objs if o.owner and o.owner not in ("speaker", "robot")]
+            if owners:  # "take Anna's glass to her"
+                recipient = owners[0]
+        if intent is Intent.fetch and dest is None and recipient == "speaker" and objs and objs[0].anchor is not None \
+                and objs[0].anchor.relation == "at" and self._is_name(objs[0].anchor.ref):
+            # "hand the teddy to Anna for me": Anna gets it, the speaker asks the favour
+            recipient, objs[0].anchor = objs[0].anchor.ref.head, None
         if intent in (Intent.fetch, Intent.put) and dest is None and not recipient and objs and \
                 objs[0].anchor is not None and objs[0].anchor.relation == "at" and objs[0].anchor.ref.anchor is None:
             # "bring the car keys to Anna, she's on the balcony": "to Anna" hung on the keys is where they go
@@ -795,27 +839,43 @@ class Clause(PhraseReader):
     def _is_person_word(self, ref: ObjectRef) -> bool:
         return ref.head in ("me", "I", "us", "we") or ref.owner == "" and ref.head in ("person",)
 
+    def _is_name(self, ref: ObjectRef) -> bool:
+        """A bare capitalised word ("Anna"), not "the teddy": how people are named."""
+        tok = next((t for t in self.sent if _low(t) == ref.head), None)
+        return tok is not None and tok.pos_ == "PROPN" and tok.text[:1].isupper() and not ref.determiner and \
+            not ref.compound and not ref.modifiers and not ref.owner
+
     def _recipient(self, root: Any) -> str:
+        """Who it is for: "bring me" -> speaker; "to alice", "for bob" -> the name; "to the kitchen" is not a
+        recipient but a destination (grounding decides which a name is). "to Anna" beats "for me"."""
         if _lemma(root) in ("look", "search", "hunt", "check"):
             return ""  # "look for my glasses": what to look for, not whom for
-        """Who it is for: "bring me" -> speaker; "to alice", "for bob" -> the name; "to the kitchen" is not a
-        recipient but a destination (grounding decides which a name is)."""
-        for c in root.children:
-            if c.dep_ in ("dative", "iobj") and _low(c) in ("me", "us"):
-                return "speaker"
-            if c.dep_ in ("dobj",) and _low(c) in ("me", "us") and any(d.dep_ == "dobj" for d in root.children
-                                                                      if d != c):
-                return "speaker"
-            if c.dep_ in ("prep", "dative") and _low(c) in lx.RECIPIENT_PREPS:
-                for p in c.children:
-                    if p.dep_ == "pobj":
-                        if _low(p) in ("me", "us"):
-                            return "speaker"
-                        if _low(p) in ("him", "her", "them"):
-                            return _low(p)
-                        if p.pos_ == "PROPN" or (p.pos_ == "NOUN" and not any(d.dep_ in ("det", "poss")
-                                                                             for d in p.children)):
-                            return _low(p)  # a name: grounding decides whether it is a person or a place
+        said = [self._recipient_of(c) for c in root.children]
+        # "hand the teddy bear to Anna": the tagger may hang "to Anna" on the thing
+        said += [_low(p) for o in root.children if o.dep_ in ("dobj", "ccomp") and o.pos_ in ("NOUN", "PROPN")
+                 for c in o.children if c.dep_ == "prep" and _low(c) == "to"
+                 for p in c.children if p.dep_ == "pobj" and p.pos_ == "PROPN" and not list(p.children)]
+        said = [s for s in said if s]
+        named = [s for s in said if s != "speaker"]
+        return (named or said or [""])[0]
+
+    def _recipient_of(self, c: Any) -> str:
+        if c.dep_ == "dative" and c.pos_ == "PROPN":
+            return _low(c)  # "give Ben the radio"
+        if c.dep_ in ("dative", "iobj") and _low(c) in ("me", "us"):
+            return "speaker"
+        if c.dep_ in ("dobj",) and _low(c) in ("me", "us") and any(d.dep_ == "dobj" for d in c.head.children if d != c):
+            return "speaker"
+        if c.dep_ in ("prep", "dative") and _low(c) in lx.RECIPIENT_PREPS:
+            for p in c.children:
+                if p.dep_ == "pobj":
+                    if _low(p) in ("me", "us"):
+                        return "speaker"
+                    if _low(p) in ("him", "her", "them"):
+                        return _low(p)
+                    if p.pos_ == "PROPN" or (p.pos_ == "NOUN" and not any(d.dep_ in ("det", "poss")
+                                                                         for d in p.children)):
+                        return _low(p)  # a name: grounding decides whether it is a person or a place
         return ""
 
     def _go_target(self, root: Any) -> Anchor | None:

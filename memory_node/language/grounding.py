@@ -18,13 +18,13 @@ from typing import Any, Literal, Protocol
 from ..core.models import Entity, Event
 from ..core.rules import facts
 from ..core.store import ROOM_LABEL, MemoryStore
-from ..core.text import indefinite, key, stem
+from ..core.text import indefinite, key, plural, stem
 from . import lexicon as lx
 from .conversation import Conversation
 from .names import CATEGORY_BONUS, Names, default_names
 from .request import ObjectRef
 from .resolve import _attribute_words as attribute_words
-from .resolve import NEAR_WORDS, UNDER_WORDS, Candidate, _HintTest, _rank, norm, resolve_entities, resolve_rooms, room_key, \
+from .resolve import NEAR_WORDS, UNDER_WORDS, Candidate, _distance, _HintTest, _rank, norm, resolve_entities, resolve_rooms, room_key, \
     singular, split_hint, words
 
 log = logging.getLogger(__name__)
@@ -51,7 +51,10 @@ _OWNER_RE = re.compile(r"^(?:the\s+)?(?P<owner>my|our|mine|[a-z][a-z0-9_\-]*'s)\
 _PRONOUNS = frozenset({"it", "them", "that", "this", "him", "her"})
 _ROBOT_WORDS = frozenset({"you", "the robot", "robot"})
 _MOVE_VERBS = frozenset({"move", "put", "take", "took", "moved", "placed", "place", "carry", "carried",
-                         "left", "leave", "brought", "bring", "hid", "hide", "set", "dropped", "drop"})
+                         "left", "leave", "brought", "bring", "hid", "hide", "set", "dropped", "drop", "shift",
+                         "shifted", "relocate", "relocated", "rearrange", "rearranged", "shuffle", "shuffled",
+                         "swap", "swapped", "grab", "grabbed", "pick", "picked", "tidy", "tidied", "stash",
+                         "stashed", "knock", "knocked", "push", "pushed", "nudge", "nudged"})
 
 
 @dataclass(frozen=True)
@@ -300,7 +303,12 @@ class Grounder:
                           and full in self.names.names):
             # "the tv remote": a match that leaves the head unsaid is weaker than one that uses all the words
             best_span = max(c.score for c in exact)
-            return [c for c in exact if c.score >= min(best_span, 1.0)], "exact"
+            kept = [c for c in exact if c.score >= min(best_span, 1.0)]
+            labels = [c for c in kept if c.reasons[0].startswith("label")]
+            if labels:  # "wine glasses": the label that uses both words, not also "glasses"
+                widest = max(c.score for c in labels)
+                kept = [c for c in kept if not c.reasons[0].startswith("label") or c.score >= widest]
+            return kept, "exact"
         fallback_exact = exact  # "the medicine cabinet": an everyday name for the whole phrase goes first
         by_label: dict[str, Any] = {}
         out: list[Candidate] = []
@@ -408,7 +416,7 @@ class Grounder:
                     if self.world.room_of(c.entity.id) in room_ids or c.entity.room in room_ids]
             if not keep:
                 where = ", ".join(sorted(room_ids))
-                known = f"{len(cands)} {ref.noun()}s" if len(cands) > 1 else indefinite(ref.noun())
+                known = f"{len(cands)} {plural(ref.noun())}" if len(cands) > 1 else indefinite(ref.noun())
                 return [], (f"I know {known}, but none in the {anchor.words()} ({where})"
                             if cands else f"I have not seen {indefinite(ref.noun())} in the {anchor.words()}")
             return keep, ""
@@ -427,10 +435,29 @@ class Grounder:
             if holds:
                 extra = 2.0 + (closeness if prep in NEAR_WORDS | UNDER_WORDS else 0.0)
                 keep.append(_boost(c, extra, why))
+        if not keep and prep in NEAR_WORDS:
+            keep = self._clearly_nearest(cands, anchor_ids, by_id)
         if not keep:
             return [], (f"I know {indefinite(ref.noun())}, but none {relation.replace('_', ' ')} "
                         f"{_definite(anchor.noun())}")
         return keep, ""
+
+    @staticmethod
+    def _clearly_nearest(cands: list[Candidate], anchor_ids: set[str],
+                         by_id: Mapping[str, Entity]) -> list[Candidate]:
+        """"the plate by the shelf" when no plate is within arm's reach of it: people say "by" of the nearest
+        one too, when it is clearly nearer than the others (and still in the same part of the room)."""
+        dist = []
+        for c in cands:
+            ds = [d for a in anchor_ids if a != c.entity.id and (anchor := by_id.get(a)) is not None
+                  and (d := _distance(c.entity, anchor)) is not None]
+            if ds:
+                dist.append((min(ds), c))
+        dist.sort(key=lambda x: x[0])
+        if not dist or dist[0][0] > NEAR_FALLBACK_M or len(dist) > 1 and dist[0][0] > NEAR_MARGIN * dist[1][0]:
+            return []
+        d, c = dist[0]
+        return [_boost(c, 2.0, f"the nearest, {d:.2f} m away")]
 
     # ---- when ----------------------------------------------------------------------------------------
 
@@ -528,6 +555,8 @@ def _event_matches(ev: Event, verb: str, actor: str, moving: bool) -> bool:
 # ---- typed grounding results --------------------------------------------------------------------------
 
 Want = Literal["one", "any", "all"]
+NEAR_FALLBACK_M = 2.5  # "by the shelf" of the one clearly nearest it: at most this far ...
+NEAR_MARGIN = 0.6  # ... and at most this share of the next nearest one's distance
 SIMILAR_MIN_COSINE = 0.78
 # attributes a person would tell two things apart by (a size in centimetres is not one of them)
 _TELLING_ATTRIBUTES = frozenset({"color", "colour", "material", "brand", "pattern", "shape", "owner", "label_text"})

@@ -52,6 +52,43 @@ def pipeline() -> Any:
     return _nlp
 
 
+def read(text: str) -> Any:
+    """The parsed ``Doc`` of ``text``, with a room word and the noun after it made one token first."""
+    nlp = pipeline()
+    doc = nlp(text)
+    if not _misread_room_compound(doc):
+        return doc
+    doc = _join_room_compounds(nlp.make_doc(text))
+    for _, proc in nlp.pipeline:
+        doc = proc(doc)
+    return doc
+
+
+def _misread_room_compound(doc: Any) -> bool:
+    return any(t.lower_ in lx.ROOM_WORDS and nxt.tag_ in ("NN", "NNS", "NNP", "VBP", "VB") and nxt.is_alpha
+               and not nxt.is_stop and nxt.lower_ not in _NOT_AFTER_ROOM | lx.ROOM_WORDS | lx.HOME_WORDS
+               and not (t.dep_ == "compound" and t.head == nxt) for t, nxt in zip(doc, doc[1:]))
+
+
+_NOT_AFTER_ROOM = frozenset({"please", "kindly", "now", "too", "again", "right", "quickly", "first", "then",
+                             "today", "tonight", "earlier", "later", "yesterday", "area"})
+
+
+def _join_room_compounds(doc: Any) -> Any:
+    """"on the bathroom counter": the small tagger often reads a room word before a noun as the place and
+    the noun as a stray word (and then the whole sentence wrong); as one token ("bathroom counter") it
+    parses as the noun phrase it is, and ``phrases`` reads it back as compound + head."""
+    spans = [doc[i:i + 2] for i in range(len(doc) - 1)
+             if doc[i].lower_ in lx.ROOM_WORDS and doc[i + 1].is_alpha and not doc[i + 1].is_stop
+             and doc[i + 1].lower_ not in _NOT_AFTER_ROOM | lx.ROOM_WORDS | lx.HOME_WORDS
+             and (i == 0 or not doc[i - 1].lower_ in ("living", "dining", "laundry", "utility", "guest"))]
+    if spans:
+        with doc.retokenize() as r:
+            for s in spans:
+                r.merge(s)
+    return doc
+
+
 # ---- normalisation ----------------------------------------------------------------------------------
 
 _SPACES = re.compile(r"\s+")
@@ -66,10 +103,77 @@ _SHORTCUTS = ((re.compile(r"\b(where|what|how|who|when|why)'d\b", re.I), r"\1 di
 
 # Openers of spoken requests that carry nothing ("hey, which cup ...", "um, where's ..."): the tagger makes
 # them the sentence's root and hangs the request under them.
-_OPENERS = re.compile(r"^(?:(?:hey|hi|hello|um+|uh+|erm+|hmm+|ok|okay|so|well|oh|right|alright|actually|robot)"
-                      r"\b[,!.]?\s+)+", re.I)
-# "what colour's my radio": a contracted "is" after a wh-phrase, before a determiner, read as a possessive
-_WH_IS = re.compile(r"\b((?:what|which)\s+\w+)'s\s+(?=(?:my|the|your|his|her|our|their|this|that|a|an)\b)", re.I)
+_OPENERS = re.compile(r"^(?:(?:hey|hi|hello|um+|uh+|erm+|hmm+|ok|okay|so|well|oh|right|alright|actually|robot|"
+                      r"sorry|excuse me|listen|quick question|and|but|also)\b[,!.]?\s+)+", re.I)
+_PLACE_WORDS = r"(?:on|in|inside|under|underneath|beneath|next|by|beside|near|behind|at|over|up|down|closest|nearest)"
+# "what colour's my radio", "which face cream's on the counter": a contracted "is" after a wh-phrase, before
+# a determiner or a place, read as a possessive
+_WH_IS = re.compile(r"\b((?:what|which)(?:\s+[\w-]+){1,3}?)'s\s+(?=(?:my|the|your|his|her|our|their|this|that|a|an|"
+                    + _PLACE_WORDS[3:-1] + r")\b)", re.I)
+# "which phone is it that's in the cupboard", "which glass have we got on the counter": a cleft or a
+# have-clause around "which X is <place>", which the small tagger misreads
+_WH_CLEFT = re.compile(r"\b((?:which|what)(?:\s+[\w-]+){1,3}?)\s+(?:(?:is|was)\s+it(?:\s+that|\s+which)?(?:'s|\s+is|"
+                       r"\s+was)?|(?:have|do|did)\s+(?:we|you|i)\s+(?:got|have|keep))\s+(?=" + _PLACE_WORDS + r"\s+\w)", re.I)
+# "which one of the towels is ...", "of all the bowls, which is closest to ...": the kind is named apart
+_WHICH_OF = re.compile(r"\bwhich\s+(?:one\s+)?of\s+(?:the|your|my|our|these|those|all the)\s+([\w-]+(?:\s+[\w-]+)?)\s+"
+                       r"(?=(?:is|are|was|were|did|do|have|has)\b)", re.I)
+_OF_ALL = re.compile(r"^(?:out\s+)?of\s+(?:all\s+)?(?:the|your|my|our|these|those)\s+([\w-]+(?:\s+[\w-]+)?)\s*,?\s+"
+                     r"which(?:\s+one)?\s+", re.I)
+# "what did you see on the bed last time you looked": what memory holds is what was seen last
+_LAST_LOOKED = re.compile(r"\s*,?\s*(?:the\s+)?last\s+time\s+(?:you|i|we)\s+(?:looked|checked|were\s+(?:in\s+)?there|"
+                          r"went\s+(?:in\s+)?there|had\s+a\s+look)\b", re.I)
+# "bring Anna the radio would you, ...": a tag asking the favour, no part of the request
+_YOU_TAG = re.compile(r"(?<=\w)\s*,?\s+(?:would|will|could|can|won't)\s+you(?:\s+please)?(?=\s*(?:[,?.!]|$))", re.I)
+# "would the cabinet open if I tried?": the condition only says the question is about trying
+_IF_TRIED = re.compile(r"\s*,?\s+if\s+(?:i|we|you|someone|somebody|anyone)\s+(?:try|tried|tries|pull|pulled|pulls|give|"
+                       r"gave)\b[^,?.!]*", re.I)
+# "give me a quick rundown of what you did": a summary asked for is a question
+_SUMMARY_OF = re.compile(r"\b(?:give|tell)\s+me\s+(?:a|an|the|some)\s+(?:\w+\s+)?(?:rundown|run-down|summary|recap|"
+                         r"overview|update|account|idea|list)\s+of\s+", re.I)
+# "the remote's old spot": where it was before it was moved
+_OLD_SPOT = re.compile(r"\b(?:the\s+|my\s+|your\s+)?((?:[\w-]+\s+){0,2}[\w-]+)'s\s+(?:old|original|previous|former|"
+                       r"earlier)\s+(?:spot|place|location|position|home)\b", re.I)
+# "what Ben did once he'd sat down": "once" opening a clause is "after"
+_ONCE = re.compile(r"\bonce\s+(?=(?:he|she|they|i|you|we|it|[A-Z][a-z]+)\b)")
+# "after making coffee, what did Ben do next": the time said first, then the question
+_FRONT_TIME = re.compile(r"^(after|before|once)\s+([^,?]+?),?\s+((?:what|where|who|which|when)\b)(.*)$", re.I)
+_PRESENT_SELF = re.compile(r"^(?:i|we)(?:'m|\s+am|\s+are)?\s+(?!(?:\w+ed|went|sat|made|took|came|left|got|had|did|put|"
+                           r"ate|drank|saw|brought|was|were)\b)\w+", re.I)
+
+
+def _front_time(m: re.Match) -> str:
+    """"after making coffee, what did Ben do" -> "what did Ben do after making coffee"; "before I start
+    cleaning, which ..." (what the speaker is about to do) is no time in memory: it is dropped."""
+    question = m.group(3) + m.group(4)
+    if _PRESENT_SELF.match(m.group(2).strip()):
+        return question
+    mark = "?" if question.rstrip().endswith("?") else ""
+    return f"{question.rstrip(' ?.!')} {m.group(1).lower()} {m.group(2)}{mark}"
+
+
+# "the wardrobe's locked": a contracted "is" before a state word, read as a possessive
+_STATE_IS = re.compile(r"\b([a-z]+)'s\s+(?=(?:" + "|".join(sorted(set(lx.STATE_WORDS) - {"lock"}, key=len, reverse=True))
+                       + r")\b[^']*$)", re.I)
+# "someone's moved the lime": a contracted "has" before a past participle, read as a possessive
+_HAS_DONE = re.compile(r"\b(\w+)'s\s+(?=(?:\w{3,}ed|been|gone|taken|put|left|seen|done|hidden|brought|thrown|got|"
+                       r"stolen|eaten|drunk|broken)\b)", re.I)
+# "where can I sit down for a bit": how long says nothing of where
+_FOR_A_WHILE = re.compile(r"\s+for\s+a\s+(?:little\s+)?(?:bit|while|minute|moment|second|sec|few\s+minutes)\b", re.I)
+# "have a lie down", "take a nap", "grab a bite": a light verb and a noun say one verb
+_LIGHT_VERBS = {"lie down": "lie down", "lie": "lie down", "rest": "rest", "sit down": "sit down", "sit": "sit down",
+                "seat": "sit down", "nap": "sleep", "sleep": "sleep", "kip": "sleep", "wash": "wash", "shower": "shower",
+                "bath": "bathe", "drink": "drink", "snack": "eat", "bite": "eat", "read": "read", "cook": "cook",
+                "wee": "use the toilet", "pee": "use the toilet"}
+_LIGHT_VERB = re.compile(r"\b(?:have|take|grab|get|go\s+for)\s+a\s+(?:quick\s+|little\s+|short\s+|good\s+)?("
+                         + "|".join(k.replace(" ", "[- ]") for k in sorted(_LIGHT_VERBS, key=len, reverse=True))
+                         + r")\b", re.I)
+# "anything on the counter?": a question about what is there
+_ANYTHING_AT = re.compile(r"^(?:is there\s+)?(?:anything|something)\s+(?=(?:on|in|inside|under|underneath|behind|"
+                          r"in front of|next to|on top of)\b)", re.I)
+# "I'm trying to work out which bowl ...": to find something out is to want to know it
+_FIND_OUT = re.compile(r"\b(?:work|figure|find)\s+out\s+(which|what|where|when|whether|if|how|who)\b", re.I)
+# "Seen the radio lately?": the question's "have you" left unsaid
+_ELLIPTIC_SEEN = re.compile(r"^(?:seen|spotted|noticed)\b", re.I)
 
 
 def normalise(text: str) -> str:
@@ -80,6 +184,23 @@ def normalise(text: str) -> str:
     stripped = _OPENERS.sub("", t)
     t = stripped if stripped.strip(" ?.!,") else t  # "hey" alone stays a greeting
     t = _WH_IS.sub(r"\1 is ", t)
+    t = _WH_CLEFT.sub(r"\1 is ", t)
+    t = _WHICH_OF.sub(r"which \1 ", t)
+    t = _OF_ALL.sub(r"which \1 ", t)
+    t = _LAST_LOOKED.sub("", t)
+    t = _YOU_TAG.sub("", t)
+    t = _IF_TRIED.sub("", t)
+    t = _SUMMARY_OF.sub("tell me ", t)
+    t = _OLD_SPOT.sub(lambda m: f"where the {m.group(1)} was before", t)
+    t = _ONCE.sub("after ", t)
+    t = _FRONT_TIME.sub(_front_time, t)
+    t = _STATE_IS.sub(r"\1 is ", t)
+    t = _HAS_DONE.sub(r"\1 has ", t)
+    t = _ANYTHING_AT.sub("what is ", t)
+    t = _FOR_A_WHILE.sub("", t)
+    t = _LIGHT_VERB.sub(lambda m: _LIGHT_VERBS[re.sub(r"[- ]+", " ", m.group(1).lower())], t)
+    t = _FIND_OUT.sub(r"know \1", t)
+    t = _ELLIPTIC_SEEN.sub(lambda m: "have you " + m.group(0).lower(), t)
     # a lower-case start parses better than ALL CAPS, and names keep their case
     t = re.sub(r"\b(?!I\b)[A-Z]{2,4}\b", lambda m: m.group(0).lower(), t)  # "TV remote" -> "tv remote"
     t = t.lower() if t.isupper() else t
@@ -94,9 +215,11 @@ def normalise(text: str) -> str:
 # ---- the parse --------------------------------------------------------------------------------------
 
 
-def parse(text: str, names: tuple[str, ...] | frozenset[str] = ()) -> Request:
+def parse(text: str, names: tuple[str, ...] | frozenset[str] = (), prefer: Kind | None = None) -> Request:
     """The request an utterance makes. ``names`` are the people memory knows: written in lower case
     ("bring the mug to alice") the tagger reads a name as a verb, so known names are capitalised first.
+    ``prefer`` is what the service that received it expects (a question on ~/ask, a command on ~/plan):
+    when an utterance holds both ("I need the lime before I go, where is it?") it picks the part to read.
     Never raises on odd text: what is not understood comes back as ``Intent.unknown`` with the reason in
     ``notes``."""
     raw = text.strip()
@@ -109,7 +232,17 @@ def parse(text: str, names: tuple[str, ...] | frozenset[str] = ()) -> Request:
     if names:
         known = {n.lower() for n in names if n}
         t = re.sub(r"\b[a-z][a-z\-]*\b", lambda m: m.group(0).capitalize() if m.group(0) in known else m.group(0), t)
-    doc = pipeline()(t)
+    doc = read(t)
+    best = _read_doc(doc, raw)
+    parts = _segments(t)
+    if len(parts) > 1:
+        best = _from_parts(best, parts, raw, prefer)
+    if ids:
+        _restore_ids(best, ids)
+    return best
+
+
+def _read_doc(doc: Any, raw: str) -> Request:
     best: Request | None = None
     for sent in doc.sents:
         try:
@@ -124,8 +257,6 @@ def parse(text: str, names: tuple[str, ...] | frozenset[str] = ()) -> Request:
         _resolve_pronouns(best, doc)
     except Exception as e:  # noqa: BLE001 - the request stands without it
         log.warning("pronouns of %r: %s", raw[:200], e)
-    if ids:
-        _restore_ids(best, ids)
     return best
 
 
@@ -159,11 +290,7 @@ def _resolve_pronouns(req: Request, doc: Any) -> None:
         if ref.pronoun not in ("it", "them", "that", "this", "those", "these"):
             continue
         at = next((t.i for t in doc if _low(t) == ref.pronoun), len(doc))
-        nouns = [t for t in doc if (t.pos_ in ("NOUN", "PROPN") or t.pos_ == "ADJ" and t.dep_ in ("nsubj", "dobj"))
-                 and t.dep_ in ("nsubj", "dobj", "pobj", "attr", "nsubjpass", "conj", "appos")
-                 and _low(t) not in lx.HOME_WORDS | lx.ROOM_WORDS | lx.INDEFINITE_PRONOUNS
-                 and (t.pos_ != "PROPN" or any(c.dep_ == "det" for c in t.children))  # "the teddy" is no name
-                 and not (t.dep_ == "pobj" and _low(t.head) in lx.SPATIAL_PREPS)]
+        nouns = _thing_nouns(doc)
         before = [t for t in nouns if t.i < at]
         # a thing named after the pronoun counts only as a subject or object ("bring it here, the ball"), never
         # as the place it goes ("put it next to the back door")
@@ -195,9 +322,194 @@ def _resolve_pronouns(req: Request, doc: Any) -> None:
             req.recipient = _low(people[0])
 
 
+def _thing_nouns(doc: Any, roots: bool = False) -> list[Any]:
+    """The nouns that name things (not places they are at, rooms, people or "something")."""
+    deps = ("nsubj", "dobj", "pobj", "attr", "nsubjpass", "conj", "appos") + (("ROOT",) if roots else ())
+    return [t for t in doc if (t.pos_ in ("NOUN", "PROPN") or t.pos_ == "ADJ" and t.dep_ in ("nsubj", "dobj"))
+            and t.dep_ in deps
+            and _low(t) not in lx.HOME_WORDS | lx.ROOM_WORDS | lx.INDEFINITE_PRONOUNS | _PRONOUN_HEADS
+            and (t.pos_ != "PROPN" or any(c.dep_ == "det" for c in t.children))  # "the teddy" is no name
+            and not (t.dep_ == "pobj" and _low(t.head) in lx.SPATIAL_PREPS)
+            and not any(c.dep_ == "det" and _low(c) in lx.WH_WORDS for c in t.children)]  # "what colour is it"
+
+
 def _priority(req: Request) -> int:
     if req.intent is Intent.unknown:
         return 0
     if req.intent in (Intent.greeting, Intent.inform):
         return 1
     return 2
+
+
+# ---- utterances of several parts ------------------------------------------------------------------
+# People set the scene before they ask: "I need the lime before I head out, where is it?", "there are a few
+# phones about. which one is by the cupboard?", "Ben used the computer earlier. what did he do after
+# that?". Each part is read on its own; the part that asks (or commands, on ~/plan) is the request, and its
+# "it" / "one" / "that" are the things (or the event) the other parts named.
+
+_LEAD = r"(?:(?:and|so|but|oh|then|ok|okay|well|now|also|sorry|please)\b[,]?\s+)*"
+_PART_START = re.compile(
+    _LEAD + r"(?:(?:what|which|where|when|who|whose|how)\b|"
+    r"(?:can|could|would|will|do|does|did|is|are|was|were|have|has|had|should|any)\s+"
+    r"(?:you|i|we|it|they|he|she|there|the|my|this|that|a|an|idea)\b|(?:i|we)\s+mean\b)", re.I)
+_BOUNDARY = re.compile(r"(?<=[,;.!?])\s+|\s+-+\s+|\s+and\s+(?=(?:i|we)\s+mean\b)", re.I)
+_DESIRE = re.compile(r"^(?:i|we)(?:'d| would)?\s+(?:really\s+)?(?:need|want|like|fancy)\b", re.I)
+_PLURAL_PRONOUNS = frozenset({"them", "both", "those", "these", "they"})
+_PRONOUN_HEADS = frozenset({"it", "them", "that", "this", "those", "these", "one", "both", "they"})
+
+
+def _segments(t: str) -> list[str]:
+    """The parts of an utterance: its sentences, and a question or command after a comma or a dash."""
+    parts: list[str] = []
+    start = 0
+    for m in _BOUNDARY.finditer(t):
+        before = t[start:m.start()].strip()
+        rest = t[m.end():]
+        sentence_end = t[m.start() - 1] in ".!?" if m.start() else False
+        if before.strip(" ,;.!?-") and (sentence_end or _PART_START.match(rest)):
+            parts.append(before.rstrip(" ,;-"))
+            start = m.end()
+    tail = t[start:].strip()
+    if tail.strip(" ,;.!?-"):
+        parts.append(tail)
+    return parts
+
+
+# a trailing "do you remember?", "can you help?", "any idea?": it wraps the part before it
+_TAG_WORDS = frozenset({"do", "does", "did", "can", "could", "would", "will", "you", "i", "me", "we", "please",
+                        "any", "idea", "by", "chance", "at", "all", "possibly", "help", "remember", "recall", "know",
+                        "tell", "think", "happen", "to", "wonder", "mind", "it", "that", "out"})
+
+
+def _rank(req: Request, text: str, prefer: Kind | None) -> int:
+    words = re.findall(r"[a-z']+", text.lower())
+    if req.intent is Intent.unknown or words and set(words) <= _TAG_WORDS:
+        return 0
+    if req.intent in (Intent.greeting, Intent.inform):
+        return 1
+    if req.is_command and _DESIRE.match(text.strip()) or "a bare noun phrase" in req.notes:
+        return 2  # "I need the lime": a wish, weaker than a question or a command said to the robot
+    return 3 + (1 if prefer is not None and req.kind is prefer else 0)
+
+
+def _unresolved(req: Request) -> bool:
+    return any(o.pronoun or not (o.head or o.purpose) or o.head in _PRONOUN_HEADS for o in req.objects) or \
+        req.time is not None and req.time.clause.strip().lower() in ("that", "it", "this") or \
+        req.actor in ("he", "she", "they") or req.recipient in ("him", "her", "them")
+
+
+def _from_parts(full: Request, parts: list[str], raw: str, prefer: Kind | None) -> Request:
+    try:
+        docs = [read(part) for part in parts]
+        reqs = [_read_doc(d, p) for d, p in zip(docs, parts)]
+        ranks = [_rank(r, p, prefer) for r, p in zip(reqs, parts)]
+        k = max(range(len(reqs)), key=lambda i: (ranks[i], i))  # the strongest; among equals the last said
+        full_rank = _rank(full, raw, prefer)
+        if ranks[k] < full_rank:
+            return full
+        main = reqs[k]
+        _fill_from(main, [_things_in(d) for d in docs[:k]], [_things_in(d) for d in docs[k + 1:]], reqs[:k], parts[:k])
+        _use_from(main, docs[:k])
+    except Exception as e:  # noqa: BLE001 - the whole reading stands
+        log.warning("parts of %r: %s", raw[:200], e)
+        return full
+    remarks_only = all(r <= 1 for i, r in enumerate(ranks) if i != k)  # the rest: remarks, tags, nothing
+    same_things = {o.head for o in main.objects} <= {o.head for o in full.objects}
+    says_as_much = same_things and _detail(full) >= _detail(main)
+    if ranks[k] == full_rank and (_unresolved(main) and not _unresolved(full) or full.intent is main.intent and
+                                  not _unresolved(full) and (says_as_much or not remarks_only)):
+        _use_from(full, docs[:k])
+        return full  # the whole reading says as much (or more: "the ball is in the microwave, bring it")
+    main.text = raw
+    main.notes.append(f"read {parts[k]!r}, the part that asks; the rest said what it is about")
+    return main
+
+
+def _detail(req: Request) -> int:
+    """How much a reading says beyond its intent: places, attributes, owners, uses, times, where to."""
+    return sum((o.anchor is not None) + len(o.modifiers) + bool(o.owner) + bool(o.purpose) for o in req.objects) + \
+        (req.time is not None) + bool(req.state) + (req.destination is not None) + bool(req.recipient)
+
+
+def _things_in(doc: Any) -> list[ObjectRef]:
+    """The things a part names, in the order said, each read with what was said of it."""
+    out = []
+    for tok in doc:
+        if tok in _thing_nouns(doc, roots=True):
+            out.append(Clause(tok.sent, doc.text)._object(tok))
+        elif tok.lower_ == "one" and any(c.dep_ == "prep" for c in tok.children):
+            # "I mean the one on the counter": a kind said before, told apart by where it is
+            clause = Clause(tok.sent, doc.text)
+            ref = clause._object(tok)
+            ref.anchor = ref.anchor or next((a for c in tok.children if c.dep_ == "prep"
+                                             and (a := clause._anchor(c)) is not None), None)
+            if ref.anchor is not None:
+                ref.head, ref.pronoun = "", "one"
+                out.append(ref)
+    return [o for o in out if o.head and o.head not in _PRONOUN_HEADS and not o.pronoun or o.pronoun == "one"]
+
+
+def _use_from(main: Request, before: list[Any]) -> None:
+    """"I need to dry off after my shower, what can I use?", "I fancy reading something, what is there?":
+    the use the question leaves open is the one said before it."""
+    from .names import default_names
+
+    open_refs = [o for o in main.objects if o.head in ("something", "anything") and o.purpose in ("", "use")]
+    if not open_refs or main.intent not in (Intent.exists, Intent.where, Intent.fetch):
+        return
+    uses = default_names().purposes
+    said = [_lemma(t) for d in before for t in d if t.pos_ == "VERB" and _lemma(t) in uses]
+    if said:
+        for o in open_refs:
+            o.purpose = said[-1]
+        main.notes.append(f"for {said[-1]}: said before")
+
+
+def _fill_from(main: Request, before: list[list[ObjectRef]], after: list[list[ObjectRef]],
+               earlier: list[Request], texts: list[str]) -> None:
+    """Give ``main``'s pronouns the things the other parts named (the nearest part before it first; for
+    "them" / "both" every thing named before it)."""
+    nearest = next((things for things in before[::-1] + after if things), [])
+    if nearest and nearest[0].pronoun == "one":
+        # "there's more than one glass and I mean the one on the desk": the kind from further back
+        kind = next((o for things in before[::-1] for o in things if o.head), None)
+        if kind is None:
+            nearest = [o for o in nearest if o.head]
+        else:
+            named = kind.model_copy(deep=True)
+            named.anchor = nearest[0].anchor
+            nearest = [named]
+    every = [o for things in before for o in things if o.head] or nearest
+    if nearest:
+        filled: list[ObjectRef] = []
+        for o in main.objects:
+            if not (o.pronoun or not o.head or o.head in _PRONOUN_HEADS):
+                filled.append(o)
+                continue
+            plural = o.pronoun in _PLURAL_PRONOUNS or o.head in _PLURAL_PRONOUNS
+            for ref in (every if plural else nearest[:1]):
+                ref = ref.model_copy(deep=True)
+                if o.anchor is not None:  # "which one is by the cupboard": the place said now counts
+                    ref.anchor = o.anchor
+                if o.determiner and not ref.determiner:
+                    ref.determiner = o.determiner
+                filled.append(ref)
+        if filled != main.objects:
+            main.objects = filled
+            if main.intent is Intent.where and any(o.anchor is not None for o in filled) and \
+                    main.notes and any("what is X" in n for n in main.notes):
+                main.intent = Intent.which  # "the plate by the microwave, which is that one?"
+    if main.time is not None and main.time.clause.strip().lower() in ("that", "it", "this") and texts:
+        main.time.clause = re.sub(r"\s+(?:earlier|before|today|just now)$", "", texts[-1].strip(" .,!?"), flags=re.I)
+    people = [w for text in texts for w in re.findall(r"\b[A-Z][a-z]+\b", text) if w.lower() not in _NOT_NAMES]
+    if people and main.actor in ("he", "she", "they", "him", "her"):
+        main.actor = people[-1].lower()
+    if people and main.recipient in ("him", "her", "them"):
+        main.recipient = people[-1].lower()
+
+
+# capitalised words that start or fill sentences without naming anyone
+_NOT_NAMES = frozenset({"i", "the", "a", "an", "there", "this", "that", "it", "my", "our", "your", "his", "her",
+                        "we", "you", "he", "she", "they", "erm", "um", "so", "and", "but", "oh", "sorry", "ok",
+                        "okay", "well", "hey", "please", "can", "could", "would", "will", "do", "did", "is", "are",
+                        "what", "which", "where", "when", "who", "how", "tv"})

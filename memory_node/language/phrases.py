@@ -110,7 +110,11 @@ class PhraseReader:
 
     def _time(self, root: Any) -> TimeRef | None:
         """before/after/since clauses, "originally", "earlier", "used to", "yesterday", "ten minutes ago"."""
-        for t in root.subtree:
+        scope = list(root.subtree)
+        if root.dep_ in ("ccomp", "xcomp") and _lemma(root.head) in lx.WRAPPER_VERBS:
+            # "do you know what Ben did after he'd sat down": the tagger hung the time on the wrapper
+            scope += [t for c in root.head.children if c.dep_ == "advcl" for t in c.subtree]
+        for t in scope:
             if t.dep_ in ("mark", "prep", "advmod") and _low(t) in ("before", "after", "since", "until", "when"):
                 clause_head = t.head if t.dep_ == "mark" else next(
                     (c for c in t.children if c.dep_ in ("pcomp", "pobj")), None)
@@ -314,6 +318,11 @@ class PhraseReader:
             if tok.tag_ in ("NNS", "NNPS"):
                 ref.plural = True
                 ref.head = _lemma(tok) if _lemma(tok).isalpha() else singular(word)
+            if " " in word:  # a room word joined to its noun before the parse ("bathroom counter")
+                *lead, last = word.split()
+                ref.compound.extend(lead)
+                ref.head = singular(last)
+                ref.plural = ref.head != last
         for c in tok.children:
             cw = _low(c)
             if cw in _NOT_MODIFIERS or c.pos_ in ("INTJ", "PUNCT"):
@@ -349,12 +358,14 @@ class PhraseReader:
                 if any(_low(x) == "to" for x in c.children if x.dep_ == "aux") or ref.head in (
                         "something", "somewhere", "anywhere", "anything", "place", "thing"):
                     ref.purpose = purpose  # "something to drink", "anything to clean the floor with"
-                    objs = [x for x in c.children if x.dep_ == "dobj"]
+                    objs = [x for x in c.children if x.dep_ == "dobj" and x.pos_ != "PRON"]  # "to wipe it up"
                     if objs:
                         ref.purpose = f"{purpose} {_low(objs[0])}"
                 elif with_preps:
-                    for p in c.children:  # "the mug I left on the table"
-                        if p.dep_ == "prep" and ref.anchor is None:
+                    for p in c.children:  # "the mug I left on the table", "the one that's right next to it"
+                        if ref.anchor is None and (p.dep_ == "prep" or p.dep_ in ("advmod", "acomp") and
+                                                   _low(p) in _SPATIAL_WORDS and
+                                                   any(g.dep_ == "prep" for g in p.children)):
                             ref.anchor = self._anchor(p)
         if ref.determiner == "" and word in ("anything", "something"):
             ref.determiner = "any" if word == "anything" else "a"
@@ -428,6 +439,14 @@ class PhraseReader:
             if _lemma(part) == "top":
                 relation = "on"
         ref = self._object(objs[0])
+        doc = objs[0].doc
+        nxt = doc[objs[0].i + 1] if objs[0].i + 1 < len(doc) else None
+        if nxt is not None and nxt.pos_ == "NOUN" and nxt.tag_ in ("NN", "NNS") and nxt.head != objs[0] and \
+                nxt.dep_ not in ("compound", "conj", "pobj", "dobj", "nsubj") and ref.head and not ref.pronoun:
+            # "on the bathroom counter" read as "on the bathroom" + a stray noun "counter": one place
+            ref.compound = [*ref.compound, ref.head]
+            ref.head = singular(_low(nxt)) if nxt.tag_ == "NNS" else _low(nxt)
+            ref.text = f"{ref.text} {nxt.text}"
         if ref.head in lx.HOME_WORDS and ref.anchor is None:
             return None  # "in the house": everywhere memory has been
         return Anchor(relation=relation, ref=ref)  # type: ignore[arg-type]

@@ -222,6 +222,9 @@ def exists(ctx: Context) -> Answer:
         if not found.answer_ids:
             found.answer = "No: " + found.answer[:1].lower() + found.answer[1:]
         return found
+    if ref.head in ("something", "anything") and not ref.purpose and ref.anchor is None:
+        return Answer(success=False, answer="What kind of thing do you mean? Name it, or say what it is for "
+                      "(something to drink, to read, to clean with ...).", error="no kind of thing named")
     g = ctx.ground(ref, "all")
     if g.status == "none":
         where = f" {ref.anchor.relation.replace('_', ' ')} the {ref.anchor.ref.noun()}" if ref.anchor else ""

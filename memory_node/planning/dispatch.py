@@ -61,8 +61,10 @@ def known_people(store: MemoryStore) -> frozenset[str]:
     return frozenset(n for e in people for n in (e.name, e.id) if n)
 
 
-def understand(store: MemoryStore, text: str) -> Request:
-    return parse(text, names=known_people(store))
+def understand(store: MemoryStore, text: str, prefer: Kind | None = None) -> Request:
+    """The request ``text`` makes; ``prefer`` is what the service expects when the text holds both a question
+    and a command."""
+    return parse(text, names=known_people(store), prefer=prefer)
 
 
 def answer_question(store: MemoryStore, question: str, as_of_ns: int | None = None, speaker: str = "",
@@ -72,7 +74,7 @@ def answer_question(store: MemoryStore, question: str, as_of_ns: int | None = No
     if not question or not question.strip():
         return Answer(success=False, answer="I did not hear a question.", error="empty question")
     try:
-        req = request or understand(store, question)
+        req = request or understand(store, question, Kind.question)
     except ParserUnavailable as e:
         return Answer(success=False, answer="I cannot read requests right now.", error=str(e))
     if req.is_command and req.intent is not Intent.find:
@@ -130,7 +132,7 @@ def plan_request(store: MemoryStore, library: SkillLibrary, instruction: str, ro
     if not instruction or not instruction.strip():
         return PlanResult(success=False, error="empty instruction")
     try:
-        req = request or understand(store, instruction)
+        req = request or understand(store, instruction, Kind.command)
     except ParserUnavailable as e:
         return PlanResult(success=False, error=str(e))
     if not req.is_command:

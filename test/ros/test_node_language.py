@@ -238,6 +238,18 @@ def test_everyday_wordings_the_tagger_trips_on(node):
     assert {"mug_blue", "phone_l1"} <= set(contents.answer_ids), contents.answer
 
 
+def test_requests_of_several_parts(node):
+    """People set the scene before they ask: the part that asks is the request, its "one" / "them" the
+    things the other parts named; ~/ask reads the question, ~/plan the command."""
+    robot, client = node
+    which = client.ask("There are two mugs around. Which one is on the counter?")
+    assert which.success and which.answer_ids[:1] == ["mug_red"], (which.answer, list(which.answer_ids))
+    where = client.ask("I need my phone before I head out, where is it?")
+    assert where.success and "table_l1" in where.answer_ids, (where.answer, list(where.answer_ids))
+    steps = check_plan(robot, client.plan("I need the phone, oh and the red mug too, can you fetch them both?"))
+    assert [a for s, a in steps if s == "pick"] == [["phone_l1"], ["mug_red"]], steps
+
+
 # ---- no reply is ever empty ---------------------------------------------------------------------------
 
 

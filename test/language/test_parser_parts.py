@@ -1,0 +1,119 @@
+"""Utterances of several parts, and the everyday constructions the small tagger misreads (parser only)."""
+
+from __future__ import annotations
+
+import pytest
+
+from memory_node.core.text import plural
+from memory_node.language import parse
+from memory_node.language.request import Intent, Kind
+
+Q, C = Kind.question, Kind.command
+
+
+def _anchor(req, k=0):
+    a = req.objects[k].anchor
+    return (a.relation, a.ref.head) if a is not None else None
+
+
+def test_the_part_that_asks_is_the_request_and_its_pronoun_the_thing_said_before() -> None:
+    req = parse("I need the kettle before I leave, where is it?", prefer=Q)
+    assert (req.intent, req.objects[0].head) == (Intent.where, "kettle"), req
+    req = parse("There are two cups around. Which one is next to the sink?", prefer=Q)
+    assert req.intent is Intent.which and req.objects[0].head == "cup" and _anchor(req) == ("next_to", "sink"), req
+    req = parse("the towel that's over by the bath, which one is that?", prefer=Q)
+    assert req.intent is Intent.which and req.objects[0].head == "towel" and _anchor(req)[1] == "bath", req
+    req = parse("There's more than one towel and I mean the one on the rail, which is it?", prefer=Q)
+    assert req.intent is Intent.which and req.objects[0].head == "towel" and _anchor(req) == ("on", "rail"), req
+
+
+def test_them_both_means_every_thing_named_before() -> None:
+    req = parse("I need the mug, oh and the spoon too, can you fetch them both?", prefer=C)
+    assert req.intent is Intent.fetch and [o.head for o in req.objects] == ["mug", "spoon"], req
+
+
+def test_after_that_is_the_event_told_before_and_he_its_actor() -> None:
+    req = parse("Ben fed the cat earlier. What did he do right after that?", names=("ben",), prefer=Q)
+    assert req.intent is Intent.around and req.time.relation == "after", req
+    assert req.time.clause.lower() == "ben fed the cat" and req.actor == "ben", req
+
+
+def test_a_trailing_tag_or_remark_does_not_replace_the_question() -> None:
+    req = parse("Which cup is it on the counter, do you remember?", prefer=Q)
+    assert req.intent is Intent.which and _anchor(req) == ("on", "counter"), req
+    req = parse("I'm exhausted, where can I have a lie down?", prefer=Q)
+    assert req.intent is Intent.where and req.objects[0].purpose == "lie", req
+    # one part alone keeps the whole reading: "the ball is in the microwave" says where the ball is
+    req = parse("the ball is in the microwave, can you bring it to me?")
+    assert req.intent is Intent.fetch and _anchor(req) == ("in", "microwave"), req
+
+
+def test_the_use_left_open_is_the_one_said_before() -> None:
+    req = parse("I need to wipe the table, what can I use?", prefer=Q)
+    assert req.intent is Intent.exists and req.objects[0].purpose == "wipe", req
+    req = parse("I fancy reading something, what is there?", prefer=Q)
+    assert req.intent is Intent.exists and req.objects[0].purpose == "read", req
+
+
+@pytest.mark.parametrize("text, head, anchor", [
+    ("which cup's on the table", "cup", ("on", "table")),
+    ("which one of the cups is by the sink?", "cup", ("near", "sink")),
+    ("of all the cups which is closest to the sink", "cup", ("next_to", "sink")),
+    ("which phone is it that's in the drawer", "phone", ("in", "drawer")),
+    ("which towel have we got on the rail?", "towel", ("on", "rail")),
+    ("Sorry, which cup did you see beside the kettle?", "cup", ("next_to", "kettle")),
+    ("which cup is on the bathroom shelf?", "cup", ("on", "shelf")),
+])
+def test_which_in_everyday_constructions(text: str, head: str, anchor: tuple[str, str]) -> None:
+    req = parse(text)
+    assert req.intent is Intent.which and req.objects[0].head.rstrip("s") == head and _anchor(req) == anchor, req
+
+
+def test_a_room_word_before_a_noun_is_one_thing() -> None:
+    req = parse("what's on the bathroom shelf?")
+    assert req.intent is Intent.contents and (req.objects[0].head, req.objects[0].compound) == ("shelf", ["bathroom"])
+    req = parse("is the bathroom cabinet locked?")
+    assert (req.intent, req.state, req.objects[0].head) == (Intent.state, "locked", "cabinet"), req
+    assert parse("go to the kitchen please").intent is Intent.go
+
+
+@pytest.mark.parametrize("text, intent", [
+    ("Seen the kettle lately?", Intent.exists),
+    ("do you know if the shed's locked", Intent.state),
+    ("would the cupboard open if I tried?", Intent.usable),
+    ("give me a quick summary of what you did today", Intent.robot_did),
+    ("did someone move my keys?", Intent.happened_to),
+    ("what is there to eat?", Intent.exists),
+    ("what can I write with?", Intent.exists),
+    ("where can I sit down for a bit", Intent.where),
+    ("what did you see on the bed last time you looked", Intent.contents),
+])
+def test_everyday_question_shapes(text: str, intent: Intent) -> None:
+    assert parse(text).intent is intent, parse(text)
+
+
+def test_time_said_first() -> None:
+    req = parse("after feeding the cat, what did Ben do next", names=("ben",))
+    assert req.intent is Intent.around and "feeding the cat" in req.time.clause, req
+    req = parse("before I start cooking, which pan is on the stove")  # what the speaker will do: no time
+    assert req.intent is Intent.which and req.time is None and _anchor(req) == ("on", "stove"), req
+    req = parse("where was the kettle before somebody shifted it")
+    assert req.intent is Intent.where and "shifted" in req.time.clause, req
+
+
+@pytest.mark.parametrize("text, recipient", [
+    ("give Ben the remote", "ben"),
+    ("bring Anna the keys would you", "anna"),
+    ("hand the scarf to Anna for me", "anna"),
+    ("take Ben's coat to him", "ben"),
+    ("bring me the remote", "speaker"),
+])
+def test_whom_a_thing_is_for(text: str, recipient: str) -> None:
+    req = parse(text, names=("anna", "ben"))
+    assert req.intent is Intent.fetch and req.recipient == recipient, req
+    assert all(o.head not in ("anna", "ben") for o in req.objects), req
+
+
+def test_plural() -> None:
+    assert [plural(w) for w in ("wine glass", "shelf", "box", "berry", "mug", "glasses")] == \
+        ["wine glasses", "shelves", "boxes", "berries", "mugs", "glasses"]
