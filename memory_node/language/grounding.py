@@ -77,6 +77,7 @@ class Grounder:
         self._speaker = speaker or world.speaker
         self.conversation = conversation
         self._names = names
+        self.excluded: set[str] = set()  # "no, the other one": what was chosen before is not meant
 
     # ---- whose ---------------------------------------------------------------------------------------
 
@@ -186,6 +187,10 @@ class Grounder:
                                                          "anywhere", "place")):
             return self._by_purpose(ref, want)
         cands, how = self._kind(ref, every=want == "all")
+        if cands and self.excluded:
+            cands = [c for c in cands if c.entity.id not in self.excluded]
+            if not cands:
+                return Grounding(ref, "none", [], problem=f"I know no other {ref.noun()} than the one I chose")
         if not cands:
             return Grounding(ref, "none", [], problem=f"I have not seen {indefinite(ref.noun())}")
         # whose: a possession fact lifts the owner's thing; when memory was told, only those count

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from ..core.models import Answer, PlanResult
 from ..core.store import MemoryStore
 from ..language.conversation import Conversation
+from ..language.followup import follow_up
 from ..language.grounding import Grounder
 from ..language.parser import ParserUnavailable, parse
 from ..language.request import Intent, Kind, Request
@@ -77,16 +78,44 @@ def answer_question(store: MemoryStore, question: str, as_of_ns: int | None = No
         req = request or understand(store, question, Kind.question)
     except ParserUnavailable as e:
         return Answer(success=False, answer="I cannot read requests right now.", error=str(e))
+    world = WorldState.from_store(store, as_of_ns=as_of_ns, speaker=speaker)
+    ctx = _context(store, world, req, speaker, conversation)
+    if request is None:
+        done = _follow_up(ctx, conversation)
+        if done.is_command and req.is_question:
+            ctx.request = done = req  # "and the phone?" over ~/ask after a fetch: a question about the phone
+        req = done
     if req.is_command and req.intent is not Intent.find:
         return Answer(success=False, answer=f"That is a request to do something ({req.intent.value}), not a "
                       "question: send it to the plan service (~/plan).",
                       error=f"'{question.strip()}' is an action request ({req.intent.value}); use ~/plan")
-    world = WorldState.from_store(store, as_of_ns=as_of_ns, speaker=speaker)
-    ctx = _context(store, world, req, speaker, conversation)
     answer = _answer(ctx)
-    if conversation is not None and ctx.grounded:
-        conversation.remember(ctx.grounder.speaker, ctx.grounded)
+    _remember(ctx, conversation)
     return _never_empty(answer, req)
+
+
+def _follow_up(ctx: Context, conversation: Conversation | None) -> Request:
+    """"the blue one" after "which mug do you mean?", "no, the other one" after a wrong pick: the speaker's
+    previous request, finished or corrected (``language/followup.py``); otherwise the request as read."""
+    if conversation is None:
+        return ctx.request
+    speaker = ctx.grounder.speaker
+    done = follow_up(ctx.request, conversation.last_request(speaker))
+    if done is None:
+        return ctx.request
+    ctx.request, other = done
+    if other:
+        ctx.grounder.excluded = set(conversation.last(speaker))
+    return ctx.request
+
+
+def _remember(ctx: Context, conversation: Conversation | None) -> None:
+    if conversation is None:
+        return
+    if ctx.grounded:
+        conversation.remember(ctx.grounder.speaker, ctx.grounded)
+    if ctx.request.objects and ctx.request.intent is not Intent.unknown:
+        conversation.remember_request(ctx.grounder.speaker, ctx.request)
 
 
 def _answer(ctx: Context) -> Answer:
@@ -135,6 +164,9 @@ def plan_request(store: MemoryStore, library: SkillLibrary, instruction: str, ro
         req = request or understand(store, instruction, Kind.command)
     except ParserUnavailable as e:
         return PlanResult(success=False, error=str(e))
+    world = WorldState.from_store(store, as_of_ns=as_of_ns, hands=library.hands, speaker=speaker)
+    ctx = _context(store, world, req, speaker, conversation)
+    req = _follow_up(ctx, conversation) if request is None else req
     if not req.is_command:
         if req.is_question:
             answer = answer_question(store, instruction, as_of_ns=as_of_ns, speaker=speaker,
@@ -144,18 +176,15 @@ def plan_request(store: MemoryStore, library: SkillLibrary, instruction: str, ro
         why = "; ".join(req.notes) or req.intent.value
         return PlanResult(success=False, error=f"I did not understand '{instruction.strip()}' as a task ({why}). "
                           f"I can plan: {'; '.join(SUPPORTED_INSTRUCTIONS)}")
-    world = WorldState.from_store(store, as_of_ns=as_of_ns, hands=library.hands, speaker=speaker)
-    ctx = _context(store, world, req, speaker, conversation)
     builder = new_builder(store, library, ctx, robot)
     try:
         builder.run()
+        result = builder.finish()
     except PlanningError as e:
-        return PlanResult(success=False, error=str(e) or "no plan")
-    except Reply as r:
-        return PlanResult(success=False, error=r.answer.answer or r.problem)
-    result = builder.finish()
-    if conversation is not None and ctx.grounded:
-        conversation.remember(ctx.grounder.speaker, ctx.grounded)
+        result = PlanResult(success=False, error=str(e) or "no plan")
+    except Reply as r:  # "which mug do you mean?": the answer may finish this request (see _follow_up)
+        result = PlanResult(success=False, error=r.answer.answer or r.problem)
+    _remember(ctx, conversation)
     return result
 
 

@@ -132,6 +132,20 @@ def test_bring_me_the_mug_is_refused_naming_both(node):
     assert "mug_blue" in p.error and "mug_red" in p.error, p.error
 
 
+def test_the_answer_to_which_one_finishes_the_request(node):
+    """"bring me the mug" -> which one? -> "the blue one": the fetch is planned for the blue mug; "no, the
+    other one" after it brings the red one. The speaker's previous request lives in the node's conversation."""
+    robot, client = node
+    asked = client.plan("bring me the mug", speaker="carol")
+    assert not asked.success and "mug_blue" in asked.error and "mug_red" in asked.error, asked.error
+    blue = check_plan(robot, client.plan("the blue one", speaker="carol"))
+    assert [a for s, a in blue if s == "pick"] == [["mug_blue"]], blue
+    red = check_plan(robot, client.plan("no, the other one", speaker="carol"))
+    assert [a for s, a in red if s == "pick"] == [["mug_red"]], red
+    where = client.ask("and the phone?", speaker="carol")  # over ~/ask a question, though it follows a fetch
+    assert where.success and "table_l1" in where.answer_ids, where.answer
+
+
 # ---- affordances --------------------------------------------------------------------------------------
 
 
