@@ -116,9 +116,11 @@ class Clause(PhraseReader):
             before = toks[k - 1]
             opens = before.is_punct and before.text in (",", ";", "-", ":") or _low(before) in ("and", "so", "then",
                                                                                               "please", "now")
-            if opens and _lemma(t) in lx.COMMAND_VERBS and t.tag_ in ("VB", "VBD", "VBP", "NN") and \
+            if opens and _lemma(t) in lx.COMMAND_VERBS and (t.tag_ in ("VB", "VBD", "VBP", "NN") or t.tag_ == "JJ"
+                                                            and k + 1 < len(toks) and toks[k + 1].pos_ in ("PRON",
+                                                                                                       "DET")) and \
                     t.pos_ != "AUX" and k + 1 < len(toks) and not toks[k + 1].is_punct:
-                return t
+                return t  # "close" read as an adjective in "..., close it"
         return None
 
     def _leading_verb(self, sent: Any) -> Any | None:
@@ -330,7 +332,10 @@ class Clause(PhraseReader):
         where it goes, not a habit), "where does the grey blanket belong" with "belong" tagged a noun, "the
         usual spot for the leash", "which drawer do the tea towels go in"."""
         subject = self._subject_word(root)
-        if w == "where" and lemma in lx.GO_VERBS and subject in ("it", "they", "these", "those", "this", "that"):
+        past = any(c.dep_ in ("aux", "auxpass") and _low(c) in ("had", "was", "were", "did", "been", "has", "have")
+                   for c in root.children)  # "where had it been sitting": where it was, not where it goes
+        if w == "where" and lemma in lx.GO_VERBS and subject in ("it", "they", "these", "those", "this", "that") \
+                and not past:
             # "where do they usually go?": the things of the last request, not a habit of someone called they
             plural = subject in ("they", "these", "those")
             ref = ObjectRef(text=subject, pronoun="them" if plural else "it", plural=plural)

@@ -54,7 +54,7 @@ _MOVE_VERBS = frozenset({"move", "put", "take", "took", "moved", "placed", "plac
                          "left", "leave", "brought", "bring", "hid", "hide", "set", "dropped", "drop", "shift",
                          "shifted", "relocate", "relocated", "rearrange", "rearranged", "shuffle", "shuffled",
                          "swap", "swapped", "grab", "grabbed", "pick", "picked", "tidy", "tidied", "stash",
-                         "stashed", "knock", "knocked", "push", "pushed", "nudge", "nudged"})
+                         "stashed", "knock", "knocked", "push", "pushed", "nudge", "nudged", "end", "ended"})
 
 
 @dataclass(frozen=True)

@@ -108,7 +108,8 @@ _OPENERS = re.compile(r"^(?:(?:hey|hi|hello|um+|uh+|erm+|hmm+|ok|okay|so|well|oh
 _PLACE_WORDS = r"(?:on|in|inside|under|underneath|beneath|next|by|beside|near|behind|at|over|up|down|closest|nearest)"
 # "what colour's my radio", "which face cream's on the counter": a contracted "is" after a wh-phrase, before
 # a determiner or a place, read as a possessive
-_WH_IS = re.compile(r"\b((?:what|which)(?:\s+[\w-]+){1,3}?)'s\s+(?=(?:my|the|your|his|her|our|their|this|that|a|an|"
+_WH_IS = re.compile(r"\b((?:what|which)(?:\s+[\w-]+){1,3}?)'s\s+(?=(?:my|the|your|his|her|our|their|this|that|a|an|it|"
+                    r"they|he|she|"
                     + _PLACE_WORDS[3:-1] + r")\b)", re.I)
 # "which phone is it that's in the cupboard", "which glass have we got on the counter": a cleft or a
 # have-clause around "which X is <place>", which the small tagger misreads
@@ -124,6 +125,9 @@ _LAST_LOOKED = re.compile(r"\s*,?\s*(?:the\s+)?last\s+time\s+(?:you|i|we)\s+(?:l
                           r"went\s+(?:in\s+)?there|had\s+a\s+look)\b", re.I)
 # "bring Anna the radio would you, ...": a tag asking the favour, no part of the request
 _YOU_TAG = re.compile(r"(?<=\w)\s*,?\s+(?:would|will|could|can|won't)\s+you(?:\s+please)?(?=\s*(?:[,?.!]|$))", re.I)
+# "you haven't seen the radio by any chance, have you": a question said as a denial with a tag
+_NEGATIVE_TAG = re.compile(r"^(you|we)\s+(?:haven't|have\s+not|didn't|did\s+not|don't|do\s+not)\s+(\w+)\s+(.+?)\s*,?\s+"
+                           r"(have|did|do)\s+(?:you|we)\s*\??\s*$", re.I)
 # "would the cabinet open if I tried?": the condition only says the question is about trying
 _IF_TRIED = re.compile(r"\s*,?\s+if\s+(?:i|we|you|someone|somebody|anyone)\s+(?:try|tried|tries|pull|pulled|pulls|give|"
                        r"gave)\b[^,?.!]*", re.I)
@@ -189,6 +193,7 @@ def normalise(text: str) -> str:
     t = _OF_ALL.sub(r"which \1 ", t)
     t = _LAST_LOOKED.sub("", t)
     t = _YOU_TAG.sub("", t)
+    t = _NEGATIVE_TAG.sub(lambda m: f"{m.group(4)} {m.group(1).lower()} {m.group(2)} {m.group(3)}?", t)
     t = _IF_TRIED.sub("", t)
     t = _SUMMARY_OF.sub("tell me ", t)
     t = _OLD_SPOT.sub(lambda m: f"where the {m.group(1)} was before", t)
@@ -352,7 +357,7 @@ _PART_START = re.compile(
     _LEAD + r"(?:(?:what|which|where|when|who|whose|how)\b|"
     r"(?:can|could|would|will|do|does|did|is|are|was|were|have|has|had|should|any)\s+"
     r"(?:you|i|we|it|they|he|she|there|the|my|this|that|a|an|idea)\b|(?:i|we)\s+mean\b)", re.I)
-_BOUNDARY = re.compile(r"(?<=[,;.!?])\s+|\s+-+\s+|\s+and\s+(?=(?:i|we)\s+mean\b)", re.I)
+_BOUNDARY = re.compile(r"(?<=[,;:.!?])\s+|\s+-+\s+|\s+and\s+(?=(?:i|we)\s+mean\b)", re.I)
 _DESIRE = re.compile(r"^(?:i|we)(?:'d| would)?\s+(?:really\s+)?(?:need|want|like|fancy)\b", re.I)
 _PLURAL_PRONOUNS = frozenset({"them", "both", "those", "these", "they"})
 _PRONOUN_HEADS = frozenset({"it", "them", "that", "this", "those", "these", "one", "both", "they"})
@@ -410,6 +415,7 @@ def _from_parts(full: Request, parts: list[str], raw: str, prefer: Kind | None) 
         main = reqs[k]
         _fill_from(main, [_things_in(d) for d in docs[:k]], [_things_in(d) for d in docs[k + 1:]], reqs[:k], parts[:k])
         _use_from(main, docs[:k])
+        _there_from(main, parts[k], docs[:k])
     except Exception as e:  # noqa: BLE001 - the whole reading stands
         log.warning("parts of %r: %s", raw[:200], e)
         return full
@@ -447,6 +453,23 @@ def _things_in(doc: Any) -> list[ObjectRef]:
                 ref.head, ref.pronoun = "", "one"
                 out.append(ref)
     return [o for o in out if o.head and o.head not in _PRONOUN_HEADS and not o.pronoun or o.pronoun == "one"]
+
+
+_THERE = re.compile(r"\b(in|on|inside|under)\s+there\b", re.I)
+_INTO = {"in": "in", "into": "in", "inside": "in", "to": "in", "on": "on", "onto": "on", "under": "under"}
+
+
+def _there_from(main: Request, text: str, before: list[Any]) -> None:
+    """"I'm popping into the bathroom, will I find any towels in there?": "there" is the place said before."""
+    m = _THERE.search(text)
+    if m is None or not main.objects or main.objects[0].anchor is not None:
+        return
+    places = [p for d in before for t in d if t.dep_ == "prep" and _low(t) in _INTO
+              for p in t.children if p.dep_ == "pobj" and p.pos_ in ("NOUN", "PROPN")]
+    if places:
+        place = places[-1]
+        rel = {"inside": "in"}.get(m.group(1).lower(), m.group(1).lower())
+        main.objects[0].anchor = Anchor(relation=rel, ref=Clause(place.sent, place.doc.text)._object(place))
 
 
 def _use_from(main: Request, before: list[Any]) -> None:

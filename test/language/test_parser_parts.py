@@ -117,3 +117,18 @@ def test_whom_a_thing_is_for(text: str, recipient: str) -> None:
 def test_plural() -> None:
     assert [plural(w) for w in ("wine glass", "shelf", "box", "berry", "mug", "glasses")] == \
         ["wine glasses", "shelves", "boxes", "berries", "mugs", "glasses"]
+
+
+def test_more_everyday_shapes() -> None:
+    req = parse("you haven't seen my scarf by any chance, have you")
+    assert (req.intent, req.objects[0].head) == (Intent.exists, "scarf"), req
+    req = parse("The cup on the counter: which one is that?", prefer=Q)
+    assert req.intent is Intent.which and _anchor(req) == ("on", "counter"), req
+    assert parse("which room's it in").intent is Intent.what_room
+    req = parse("I'm going into the garage, will I find any rope in there?", prefer=Q)
+    assert req.intent is Intent.exists and _anchor(req) == ("in", "garage"), req
+    req = parse("The scissors aren't where they belong, where had they been sitting before?", prefer=Q)
+    assert req.intent is Intent.where and req.objects[0].head.startswith("scissor"), req
+    req = parse("the oven's been left open, close it would you", prefer=C)
+    assert (req.intent, req.objects[0].head) == (Intent.close, "oven"), req
+    assert parse("where do they usually go?").intent is Intent.goes_where  # the present still asks where it goes
