@@ -159,7 +159,7 @@ class Clause(PhraseReader):
                 break  # "the magazine needs putting away": the thing needs it, see _statement
             if _lemma(root) in ("want", "need", "like", "love") and self._subject_word(root) in ("i", "we") \
                     and not any(c.dep_ in ("nsubj", "dobj") and _low(c) == "you" for c in inner[0].children) \
-                    and _lemma(inner[0]) not in lx.COMMAND_VERBS:
+                    and _lemma(inner[0]) not in set(lx.COMMAND_VERBS) | _KNOWING:  # "I want to know how many ..."
                 break
             self.polite = True
             self.unwrapped = True
@@ -690,7 +690,8 @@ class Clause(PhraseReader):
             if c.dep_ in ("xcomp", "ccomp", "dep", "advcl", "conj") and _lemma(c) in lx.COMMAND_VERBS and \
                     intent in (Intent.go, Intent.find):
                 if lx.COMMAND_VERBS[_lemma(c)] in (Intent.fetch, Intent.put, Intent.put_away, Intent.open,
-                                                   Intent.close):
+                                                   Intent.close) or intent is Intent.go and \
+                        lx.COMMAND_VERBS[_lemma(c)] is Intent.find:  # "go find the globe"
                     return self._command(c)
         usual = {_low(t) for t in root.subtree} & {"belongs", "belong", "goes", "lives", "usual", "usually",
                                                    "normally", "proper", "properly", "home"}

@@ -98,13 +98,48 @@ _SHORTCUTS = ((re.compile(r"\b(where|what|how|who|when|why)'d\b", re.I), r"\1 di
               (re.compile(r"\bgotta\b", re.I), "have to"), (re.compile(r"\blemme\b", re.I), "let me"),
               (re.compile(r"\bya\b", re.I), "you"), (re.compile(r"\bu\b", re.I), "you"),
               (re.compile(r"\bpls\b|\bplz\b", re.I), "please"), (re.compile(r"\bcolour\b", re.I), "color"),
-              (re.compile(r"\binside of\b", re.I), "inside"), (re.compile(r"^whereabouts\b", re.I), "where"))
+              (re.compile(r"\binside of\b", re.I), "inside"), (re.compile(r"^whereabouts\b", re.I), "where"),
+              (re.compile(r"\boutta\b", re.I), "out of"), (re.compile(r"\br\b(?=\s+(?:in|on|there|the|my|you)\b)", re.I),
+                                                          "are"),
+              (re.compile(r"\bthrough to\b", re.I), "to"),
+              # speech-to-text and typing without apostrophes ("thats in the cabinet", "im hungry")
+              (re.compile(r"\b(that|what|where|there|who)s\b(?=\s)", re.I), r"\1's"),  # not "its": a word
+              (re.compile(r"\bim\b", re.I), "I'm"), (re.compile(r"\bive\b", re.I), "I've"),
+              (re.compile(r"\b(do|does|did|is|are|was|were|can|could|would|should|have|has|had|wo)nt\b", re.I),
+               r"\1n't"), (re.compile(r"\bcant\b", re.I), "can't"), (re.compile(r"\byoure\b", re.I), "you're"),
+              # fillers inside a sentence ("what's uh on the counter", "is there like any ...")
+              (re.compile(r"(?<=\s)(?:uh+|um+|erm+|er|uhm|hmm+)\b,?\s*", re.I), ""),
+              (re.compile(r"(?<=\bthere )like\s+", re.I), ""),
+              (re.compile(r",?\s*\bby any chance\b,?", re.I), ""),
+              # politeness around the request, not part of it
+              (re.compile(r",\s*(?:if you please|if you don't mind|if you would|may i ask|i wonder|do you think),", re.I), ""),
+              (re.compile(r"\b(?:would|could|will)\s+you\s+be\s+(?:so\s+|good\s+|kind\s+)?(?:kind|good|so kind|so good)"
+                          r"(?:\s+enough)?(?:\s+as)?\s+to\s+", re.I), "please "),
+              (re.compile(r"^i\s+(?:would|should|'d)\s+be\s+(?:very\s+|most\s+|so\s+)?grateful\s+if\s+you\s+(?:would|could)\s+",
+                          re.I), "please "),
+              (re.compile(r"^i\s+should\s+like\s+to\s+", re.I), "I want to "),
+              (re.compile(r"\bthe number of\s+", re.I), "how many "),
+              # tails that only ask for a yes or a no, or agreement
+              (re.compile(r"(?:,?\s+(?:yes or no|or not|or nah|or no)|,\s*(?:okay|ok|alright|right))\s*(?=\?*\s*$)", re.I),
+               ""),
+              # "you go find the globe": an imperative with its "you" said
+              (re.compile(r"^(?:you|u)\s+(?=(?:go|come|bring|get|fetch|find|put|take|open|close|grab)\b)", re.I), ""),
+              # "fish the remote out of the microwave"
+              (re.compile(r"^fish\b(?=.*\bout\b)", re.I), "get"),
+              # "the teddy, where is its place?": where it goes
+              (re.compile(r"\bwhere(?:'s| is)\s+its\s+(?:place|spot|home)\b", re.I), "where does it go"),
+              (re.compile(r"\bwhere(?:'re| are)\s+their\s+(?:places?|spots?|homes?)\b", re.I), "where do they go"),
+              # "the pear is where now?": the question word left in place
+              (re.compile(r"^((?:the\s+|my\s+)?[a-z]+(?:\s+[a-z]+)?)\s+(is|are)\s+where\b", re.I), r"where \2 \1"),
+              # "Ben made coffee, and then he do what?"
+              (re.compile(r",?\s*and\s+then\s+(?:he|she|they)\s+(?:do|did|does)\s+what\b", re.I), ", and then what"))
 
 
 # Openers of spoken requests that carry nothing ("hey, which cup ...", "um, where's ..."): the tagger makes
 # them the sentence's root and hangs the request under them.
 _OPENERS = re.compile(r"^(?:(?:hey|hi|hello|um+|uh+|erm+|hmm+|ok|okay|so|well|oh|right|alright|actually|robot|"
-                      r"sorry|excuse me|listen|quick question|and|but|also)\b[,!.]?\s+)+", re.I)
+                      r"sorry|excuse me|listen|quick question|quick check|and|but|also|yo|bro|dude|mate|oi|please tell me|"
+                      r"good (?:morning|afternoon|evening))\b[,!.:]?\s+)+", re.I)
 _PLACE_WORDS = r"(?:on|in|inside|under|underneath|beneath|next|by|beside|near|behind|at|over|up|down|closest|nearest)"
 # "what colour's my radio", "which face cream's on the counter": a contracted "is" after a wh-phrase, before
 # a determiner or a place, read as a possessive
@@ -239,12 +274,48 @@ def parse(text: str, names: tuple[str, ...] | frozenset[str] = (), prefer: Kind 
         t = re.sub(r"\b[a-z][a-z\-]*\b", lambda m: m.group(0).capitalize() if m.group(0) in known else m.group(0), t)
     doc = read(t)
     best = _read_doc(doc, raw)
+    if _thing_unsaid(best):
+        with_the = _add_articles(doc)
+        if with_the != t:  # "where is lime?", "open microwave please": read again as "the lime"
+            again = _read_doc(read(with_the), raw)
+            if not _thing_unsaid(again) and again.intent is not Intent.unknown:
+                again.notes.append("read with articles added")
+                t, best = with_the, again
     parts = _segments(t)
     if len(parts) > 1:
         best = _from_parts(best, parts, raw, prefer)
     if ids:
         _restore_ids(best, ids)
     return best
+
+
+def _thing_unsaid(req: Request) -> bool:
+    return req.intent is Intent.unknown or any("no thing named" in n for n in req.notes) or \
+        "a bare noun phrase" in req.notes
+
+
+def _add_articles(doc: Any) -> str:
+    """The text with "the" before each noun said without a determiner after a verb, a preposition or "me"
+    ("where is lime?", "you can bring me pear?", "open microwave please"): people who drop articles are
+    understood; the small tagger often is not."""
+    out: list[str] = []
+    for i, tok in enumerate(doc):
+        prev = doc[i - 1] if i else None
+        bare = tok.pos_ in ("NOUN", "ADJ") or tok.pos_ == "PROPN" and tok.text.islower()
+        after = prev is not None and (prev.pos_ in ("VERB", "AUX", "ADP") or prev.lower_ in ("me", "us", "is", "are")
+                                      or i == 1 and prev.lower_ in lx.COMMAND_VERBS)
+        if bare and after and tok.lower_ not in lx.INDEFINITE_PRONOUNS | _NOT_NOUNS and \
+                not any(c.dep_ in ("det", "poss", "nummod") for c in tok.children) and \
+                not (prev.pos_ == "ADP" and prev.lower_ in ("up", "down", "out", "away", "back", "over")):
+            out.append("the ")
+        out.append(tok.text_with_ws)
+    return "".join(out)
+
+
+# words the tagger calls nouns or adjectives that take no article
+_NOT_NOUNS = frozenset({"please", "now", "today", "tonight", "yesterday", "here", "there", "home", "away", "back",
+                        "open", "closed", "locked", "empty", "full", "on", "off", "first", "last", "next", "time",
+                        "anything", "something", "everything", "nothing", "sure", "okay", "ok", "right", "later"})
 
 
 def _read_doc(doc: Any, raw: str) -> Request:
@@ -335,6 +406,7 @@ def _thing_nouns(doc: Any, roots: bool = False) -> list[Any]:
             and _low(t) not in lx.HOME_WORDS | lx.ROOM_WORDS | lx.INDEFINITE_PRONOUNS | _PRONOUN_HEADS
             and (t.pos_ != "PROPN" or any(c.dep_ == "det" for c in t.children))  # "the teddy" is no name
             and not (t.dep_ == "pobj" and _low(t.head) in lx.SPATIAL_PREPS)
+            and not (t.dep_ == "pobj" and _low(t.head) == "of" and t.head.head.pos_ in ("NOUN", "PROPN"))  # "a carton of juice"
             and not any(c.dep_ == "det" and _low(c) in lx.WH_WORDS for c in t.children)]  # "what colour is it"
 
 
@@ -357,7 +429,7 @@ _PART_START = re.compile(
     _LEAD + r"(?:(?:what|which|where|when|who|whose|how)\b|"
     r"(?:can|could|would|will|do|does|did|is|are|was|were|have|has|had|should|any)\s+"
     r"(?:you|i|we|it|they|he|she|there|the|my|this|that|a|an|idea)\b|(?:i|we)\s+mean\b)", re.I)
-_BOUNDARY = re.compile(r"(?<=[,;:.!?])\s+|\s+-+\s+|\s+and\s+(?=(?:i|we)\s+mean\b)", re.I)
+_BOUNDARY = re.compile(r"(?<=[,;:.!?])\s+|\s+(?=which\s+(?:one\s+)?(?:is|was)\s+(?:that|it)\b)|\s+-+\s+|\s+and\s+(?=(?:i|we)\s+mean\b)", re.I)
 _DESIRE = re.compile(r"^(?:i|we)(?:'d| would)?\s+(?:really\s+)?(?:need|want|like|fancy)\b", re.I)
 _PLURAL_PRONOUNS = frozenset({"them", "both", "those", "these", "they"})
 _PRONOUN_HEADS = frozenset({"it", "them", "that", "this", "those", "these", "one", "both", "they"})

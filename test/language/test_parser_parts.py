@@ -132,3 +132,40 @@ def test_more_everyday_shapes() -> None:
     req = parse("the oven's been left open, close it would you", prefer=C)
     assert (req.intent, req.objects[0].head) == (Intent.close, "oven"), req
     assert parse("where do they usually go?").intent is Intent.goes_where  # the present still asks where it goes
+
+
+@pytest.mark.parametrize("text, intent, head", [
+    ("where is lime?", Intent.where, "lime"),  # no article, as many speakers say it
+    ("Open microwave please.", Intent.open, "microwave"),
+    ("which mug is the one thats on the desk", Intent.which, "mug"),  # speech-to-text: no apostrophes
+    ("what's uh on the counter right now", Intent.contents, "counter"),
+    ("What colour, if you please, is the pear?", Intent.attribute, "pear"),
+    ("Would you be so kind as to bring me the teddy, please?", Intent.fetch, "teddy"),
+    ("I should be grateful if you would carry the radio through to the kitchen.", Intent.fetch, "radio"),
+    ("yo fetch me the radio", Intent.fetch, "radio"),
+    ("You go find the globe, okay?", Intent.find, "globe"),
+    ("Fish the remote out of the microwave.", Intent.fetch, "remote"),
+    ("get the milk outta the fridge", Intent.fetch, "milk"),
+    ("the teddy, where is its place?", Intent.goes_where, "teddy"),
+    ("the pear is where now?", Intent.where, "pear"),
+    ("I should like to know the number of towels in the bathroom.", Intent.count, "towel"),
+    ("is there like any chairs in the bedroom or nah", Intent.exists, "chair"),
+])
+def test_speech_as_it_comes(text: str, intent: Intent, head: str) -> None:
+    req = parse(text, prefer=C if intent in (Intent.fetch, Intent.open, Intent.find) else Q)
+    assert req.intent is intent and req.objects and req.objects[0].head == head, req
+
+
+def test_after_then_he_do_what() -> None:
+    req = parse("Ben made coffee, and then he do what?", names=("ben",))
+    assert req.intent is Intent.around and "made coffee" in req.time.clause, req
+
+
+def test_both_of_a_carton_of_juice_and_a_magazine() -> None:
+    req = parse("I need the carton of juice and the magazine. Bring both.", prefer=C)
+    assert req.intent is Intent.fetch and len(req.objects) == 2, req
+
+
+def test_no_apostrophe_its_stays_a_possessive() -> None:
+    req = parse("put the mug back in its place")
+    assert req.intent in (Intent.put_back, Intent.put_away) and req.objects[0].head == "mug", req
