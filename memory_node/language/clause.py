@@ -489,10 +489,10 @@ class Clause(PhraseReader):
                     if names:
                         w = _low(names[0])
                         owner = "speaker" if w in ("me", "us") else w
-        for t in rest:  # "which folder is the one beside the cabinet"
+        for t in rest:  # "which folder is the one beside the cabinet", "... the one that's in the cabinet"
             if t.dep_ == "attr" and _low(t) in ("one", "ones") and anchor is None:
-                for p in t.children:
-                    if p.dep_ in ("prep", "advmod", "amod"):
+                for p in [*t.children, *(g for c in t.children if c.dep_ in ("relcl", "acl") for g in c.children)]:
+                    if p.dep_ in ("prep", "advmod", "amod") and anchor is None:
                         anchor = self._anchor(p) or anchor
         if not state and (_low(root) in lx.STATE_WORDS and root.tag_ in ("VBN", "JJ", "VBD")):
             state = lx.STATE_WORDS[_low(root)]
@@ -946,7 +946,11 @@ class Clause(PhraseReader):
     def _req(self, kind: Kind, intent: Intent, **kw: Any) -> Request:
         notes = kw.pop("notes", [])
         if intent in _NEEDS_OBJECT and not kw.get("objects") and not kw.get("destination"):
-            kw["objects"] = [ObjectRef(text="it", pronoun="it")]
-            notes = [*notes, "no thing named: the one asked about before"]
+            said = self._np_after_det(self.sent.root)  # "what colour is the remote": "remote" tagged an adjective
+            if said is not None and said.head not in lx.ATTRIBUTE_NOUNS:
+                kw["objects"] = [said]
+            else:
+                kw["objects"] = [ObjectRef(text="it", pronoun="it")]
+                notes = [*notes, "no thing named: the one asked about before"]
         polite = kw.pop("polite", self.polite)
         return Request(text=self.raw, kind=kind, intent=intent, polite=polite, notes=self.notes + list(notes), **kw)

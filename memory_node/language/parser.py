@@ -54,14 +54,20 @@ def pipeline() -> Any:
 
 def read(text: str) -> Any:
     """The parsed ``Doc`` of ``text``, with a room word and the noun after it made one token first."""
+    return read_many([text])[0]
+
+
+def read_many(texts: list[str]) -> list[Any]:
+    """``read`` for several texts, parsed as one batch (the parts of one utterance)."""
     nlp = pipeline()
-    doc = nlp(text)
-    if not _misread_room_compound(doc):
-        return doc
-    doc = _join_room_compounds(nlp.make_doc(text))
-    for _, proc in nlp.pipeline:
-        doc = proc(doc)
-    return doc
+    docs = list(nlp.pipe(texts)) if len(texts) > 1 else [nlp(texts[0])]
+    for k, doc in enumerate(docs):
+        if _misread_room_compound(doc):
+            doc = _join_room_compounds(nlp.make_doc(texts[k]))
+            for _, proc in nlp.pipeline:
+                doc = proc(doc)
+            docs[k] = doc
+    return docs
 
 
 def _misread_room_compound(doc: Any) -> bool:
@@ -131,6 +137,9 @@ _SHORTCUTS = ((re.compile(r"\b(where|what|how|who|when|why)'d\b", re.I), r"\1 di
               (re.compile(r"\bwhere(?:'re| are)\s+their\s+(?:places?|spots?|homes?)\b", re.I), "where do they go"),
               # "the pear is where now?": the question word left in place
               (re.compile(r"^((?:the\s+|my\s+)?[a-z]+(?:\s+[a-z]+)?)\s+(is|are)\s+where\b", re.I), r"where \2 \1"),
+              # "it is in which room?", "the keys are on which table?"
+              (re.compile(r"^((?:the\s+|my\s+)?[a-z]+(?:\s+[a-z]+)?)\s+(is|are|was|were)\s+(in|on|under)\s+which\s+(\w+)\b",
+                          re.I), r"which \4 \2 \1 \3"),
               # "Ben made coffee, and then he do what?"
               (re.compile(r",?\s*and\s+then\s+(?:he|she|they)\s+(?:do|did|does)\s+what\b", re.I), ", and then what"))
 
@@ -371,7 +380,8 @@ def _resolve_pronouns(req: Request, doc: Any) -> None:
         # a thing named after the pronoun counts only as a subject or object ("bring it here, the ball"), never
         # as the place it goes ("put it next to the back door")
         antecedent = before[-1] if before else next(
-            (t for t in nouns if t.dep_ in ("nsubj", "nsubjpass", "dobj", "appos")), None)
+            (t for t in nouns if t.dep_ in ("nsubj", "nsubjpass", "dobj", "appos")
+             or t.dep_ == "pobj" and _low(t.head) in ("before", "after", "since", "until")), None)
         if antecedent is None:
             continue
         clause = Clause(antecedent.sent, req.text)
@@ -404,7 +414,8 @@ def _thing_nouns(doc: Any, roots: bool = False) -> list[Any]:
     return [t for t in doc if (t.pos_ in ("NOUN", "PROPN") or t.pos_ == "ADJ" and t.dep_ in ("nsubj", "dobj"))
             and t.dep_ in deps
             and _low(t) not in lx.HOME_WORDS | lx.ROOM_WORDS | lx.INDEFINITE_PRONOUNS | _PRONOUN_HEADS
-            and (t.pos_ != "PROPN" or any(c.dep_ == "det" for c in t.children))  # "the teddy" is no name
+            and (t.pos_ != "PROPN" or any(c.dep_ == "det" for c in t.children)  # "the teddy" is no name
+                 or roots and t.dep_ == "ROOT" and t.text.islower())  # "teddy, where does it go?"
             and not (t.dep_ == "pobj" and _low(t.head) in lx.SPATIAL_PREPS)
             and not (t.dep_ == "pobj" and _low(t.head) == "of" and t.head.head.pos_ in ("NOUN", "PROPN"))  # "a carton of juice"
             and not any(c.dep_ == "det" and _low(c) in lx.WH_WORDS for c in t.children)]  # "what colour is it"
@@ -477,7 +488,7 @@ def _unresolved(req: Request) -> bool:
 
 def _from_parts(full: Request, parts: list[str], raw: str, prefer: Kind | None) -> Request:
     try:
-        docs = [read(part) for part in parts]
+        docs = read_many(parts)
         reqs = [_read_doc(d, p) for d, p in zip(docs, parts)]
         ranks = [_rank(r, p, prefer) for r, p in zip(reqs, parts)]
         k = max(range(len(reqs)), key=lambda i: (ranks[i], i))  # the strongest; among equals the last said
@@ -512,8 +523,9 @@ def _detail(req: Request) -> int:
 def _things_in(doc: Any) -> list[ObjectRef]:
     """The things a part names, in the order said, each read with what was said of it."""
     out = []
+    nouns = {t.i for t in _thing_nouns(doc, roots=True)}
     for tok in doc:
-        if tok in _thing_nouns(doc, roots=True):
+        if tok.i in nouns:
             out.append(Clause(tok.sent, doc.text)._object(tok))
         elif tok.lower_ == "one" and any(c.dep_ == "prep" for c in tok.children):
             # "I mean the one on the counter": a kind said before, told apart by where it is

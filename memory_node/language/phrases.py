@@ -273,7 +273,8 @@ class PhraseReader:
         for k, t in enumerate(toks):
             if t.head.dep_ == "pobj" or (t.dep_ == "pobj"):
                 continue  # a noun phrase inside a prepositional phrase is a place, not the thing
-            if t.dep_ in ("det", "poss") or _low(t) in ("the", "my", "our", "a", "an", "your"):
+            if (t.dep_ in ("det", "poss") or _low(t) in ("the", "my", "our", "a", "an", "your")) and \
+                    _low(t) not in lx.WH_WORDS:  # "what colour is the remote": the thing follows "the"
                 run = []
                 for u in toks[k + 1:]:
                     if u.pos_ in ("NOUN", "ADJ", "PROPN") and _low(u) not in lx.WH_WORDS and u.tag_ not in ("VB",):

@@ -169,3 +169,16 @@ def test_both_of_a_carton_of_juice_and_a_magazine() -> None:
 def test_no_apostrophe_its_stays_a_possessive() -> None:
     req = parse("put the mug back in its place")
     assert req.intent in (Intent.put_back, Intent.put_away) and req.objects[0].head == "mug", req
+
+
+def test_tagger_slips_with_a_fallback() -> None:
+    req = parse("what colour is the remote")  # "remote" tagged an adjective
+    assert req.intent is Intent.attribute and req.objects[0].head == "remote", req
+    req = parse("which folder is the one thats in the cabinet")
+    assert req.intent is Intent.which and _anchor(req) == ("in", "cabinet"), req
+    req = parse("teddy, where is its place?", prefer=Q)
+    assert (req.intent, req.objects[0].head) == (Intent.goes_where, "teddy"), req
+    req = parse("Before the carton of milk was moved, where had it been sitting?", prefer=Q)
+    assert req.intent is Intent.where and req.objects[0].head == "carton" and req.time.relation == "before", req
+    req = parse("It is in which room?")
+    assert req.intent is Intent.what_room and req.objects[0].pronoun == "it", req
