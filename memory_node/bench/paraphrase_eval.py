@@ -1095,6 +1095,16 @@ def load_records(split: str = "all") -> list[dict]:
     return out
 
 
+def load_files(paths: list[str]) -> list[dict]:
+    """Template records of other files (the other writers' sets under ``paraphrase/writers``), each tagged
+    with its file's stem as the split."""
+    out = []
+    for path in paths:
+        for r in yaml.safe_load(Path(path).read_text(encoding="utf-8")) or []:
+            out.append({**r, "split": Path(path).stem})
+    return out
+
+
 def template_slots(text: str) -> set[str]:
     return {f for _, f, _, _ in string.Formatter().parse(text) if f}
 
@@ -1333,6 +1343,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--robot", default="vega", choices=("vega", "g1"))
     parser.add_argument("--seed", type=int, default=0, help="scripted experience (moves, colours, names)")
     parser.add_argument("--failures", type=int, default=3, help="failing examples shown per intent")
+    parser.add_argument("--file", action="append", default=[], metavar="YAML",
+                        help="evaluate these template files instead (a split per file, named by its stem), e.g. "
+                             "memory_node/bench/paraphrase/writers/other_writer_b.yaml")
     parser.add_argument("--resplit", type=int, metavar="SEED", default=None,
                         help="re-split the templates of both files at random per intent with this seed")
     args = parser.parse_args(argv)
@@ -1341,14 +1354,14 @@ def main(argv: list[str] | None = None) -> int:
         write_split(split)
         print(", ".join(f"{k}: {len(v)} templates" for k, v in split.items()))
         return 0
-    records = load_records(args.split)
+    records = load_files(args.file) if args.file else load_records(args.split)
     problems = check_records(records)
     if problems:
         print("\n".join(problems), file=sys.stderr)
         return 2
     t0 = time.monotonic()
     outcomes, skipped = evaluate(records, args.robot, args.seed)
-    splits = list(SPLITS) if args.split == "all" else [args.split]
+    splits = [Path(f).stem for f in args.file] if args.file else list(SPLITS) if args.split == "all" else [args.split]
     print(f"memory_node paraphrase benchmark: robot {args.robot}, split {args.split}, seed {args.seed}, "
           f"{len(records)} templates x {len({o.world for o in outcomes})} VirtualHome apartments, "
           f"conversation {'on' if _conversation_class() else 'absent'} ({time.monotonic() - t0:.0f} s)")

@@ -147,3 +147,12 @@ def test_every_template_fills_and_empty_replies_are_counted(tmp_path: Path):
     assert len(outcomes) >= 0.95 * len(records)
     assert all(o.empty and not o.ok for o in outcomes)
     assert "{" not in "".join(o.text for o in outcomes)  # no slot left unfilled
+
+
+def test_the_other_writers_sets_are_well_formed() -> None:
+    files = sorted(str(p) for p in (pe.HERE / "writers").glob("*.yaml"))
+    assert len(files) == 2
+    records = pe.load_files(files)
+    assert len(records) >= 350 and not pe.check_records(records)
+    assert {r["split"] for r in records} == {"other_writer_b", "other_writer_c"}
+    assert {r["intent"] for r in records} >= {"which_on_in", "which_next_to", "followup_pronoun", "functional"}
