@@ -7,6 +7,8 @@ The parts (objects, places, times, actors) are read by ``PhraseReader`` (``phras
 
 from __future__ import annotations
 
+import re
+
 from typing import Any
 
 from . import lexicon as lx
@@ -48,6 +50,7 @@ class Clause(PhraseReader):
             cut = [t for t in sent if _low(t) in ("then", "next") or t.is_punct and t.text == ","]
             clause = " ".join(t.text for t in sent if t.i < cut[0].i and not t.is_punct
                               and _low(t) not in ("and", "so")) if cut else ""
+            clause = re.sub(r"^(?:after|once|when)\s+", "", clause, flags=re.I)  # "after Ben made coffee - then what?"
             if clause:
                 return self._req(Kind.question, Intent.around, actor=self._actor(sent.root),
                                  time=TimeRef(relation="after", clause=clause))
@@ -596,6 +599,14 @@ class Clause(PhraseReader):
             if after:
                 state = lx.STATE_WORDS[_low(after[0])]
                 things[0].modifiers = [m for m in things[0].modifiers if m != _low(after[0])]
+        last = next((t for t in reversed(list(self.sent)) if not t.is_punct), None)
+        if not state and lemma == "be" and last is not None and last != root and _low(last) in lx.STATE_WORDS and \
+                _low(last) not in ("on", "off", "free", "dry", "hot", "cold", "lock") and last.i > root.i:
+            # "is the microwave shut": the state word said last, whatever the tagger made of it
+            state = lx.STATE_WORDS[_low(last)]
+            things = [o for o in things if o.head != _low(last)] or self._things(root, exclude={last})
+            for o in things:
+                o.modifiers = [m for m in o.modifiers if m != _low(last)]
         if state:
             return self._req(Kind.question, Intent.state, objects=things, state=state)
         # "is the milk in the fridge" -> where, checked against the place said
@@ -879,6 +890,8 @@ class Clause(PhraseReader):
                         return "speaker"
                     if _low(p) in ("him", "her", "them"):
                         return _low(p)
+                    if _low(p) in lx.ROOM_WORDS | lx.HOME_WORDS:
+                        return ""  # "bring the globe to kitchen": a place, said without its article
                     if p.pos_ == "PROPN" or (p.pos_ == "NOUN" and not any(d.dep_ in ("det", "poss")
                                                                          for d in p.children)):
                         return _low(p)  # a name: grounding decides whether it is a person or a place

@@ -429,6 +429,10 @@ class Grounder:
         if grounded.status == "none":
             return [], f"I know nothing called {anchor.noun()}, so I cannot tell which {ref.head} you mean"
         anchor_ids = {c.entity.id for c in grounded.candidates}
+        if not (anchor.compound or anchor.modifiers or anchor.owner or anchor.anchor):
+            # "on the shelf" as a place: a wall shelf is a shelf too (the exact label wins only for the thing)
+            anchor_ids |= {e.id for e in self._pool() if e.present and e.label != ROOM_LABEL and
+                           self.names.label_words(e.label)[-1] == singular(norm(anchor.head))}
         relation = ref.anchor.relation
         prep = {"near": "near", "next_to": "beside", "under": "under", "above": "on", "behind": "near",
                 "in_front_of": "near"}.get(relation, "in")

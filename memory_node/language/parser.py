@@ -140,6 +140,16 @@ _SHORTCUTS = ((re.compile(r"\b(where|what|how|who|when|why)'d\b", re.I), r"\1 di
               # "it is in which room?", "the keys are on which table?"
               (re.compile(r"^((?:the\s+|my\s+)?[a-z]+(?:\s+[a-z]+)?)\s+(is|are|was|were)\s+(in|on|under)\s+which\s+(\w+)\b",
                           re.I), r"which \4 \2 \1 \3"),
+              # "you see pear somewhere?": the question's "have" left unsaid; "I not find" for "I can't find"
+              (re.compile(r"^(?:you|u)\s+(?:see|seen|saw)\b", re.I), "have you seen"),
+              (re.compile(r"\bi\s+not\s+(find|see|know|remember)\b", re.I), r"I can't \1"),
+              (re.compile(r"\b(?:come|came)\s+across\b", re.I), "see"),
+              # "the kitchen has a globe or not?": is there one there
+              (re.compile(r"^(?:the|my|our)\s+([a-z]+(?:\s+room)?)\s+(?:has|have)\s+(?:got\s+)?(?:a\s+|an\s+|any\s+|some\s+)?"
+                          r"(.+?)\s*(?:,?\s*or\s+not)?\s*\?\s*$", re.I), r"is there any \2 in the \1?"),
+              # "after Ben made coffee - then what?"
+              (re.compile(r"^(?:after|once|when)\s+(.+?)\s*(?:-+|,)?\s*(?:and\s+)?then\s+what\s*(\??)\s*$", re.I),
+               r"\1, and then what\2"),
               # "Ben made coffee, and then he do what?"
               (re.compile(r",?\s*and\s+then\s+(?:he|she|they)\s+(?:do|did|does)\s+what\b", re.I), ", and then what"))
 
@@ -201,7 +211,7 @@ def _front_time(m: re.Match) -> str:
 
 # "the wardrobe's locked": a contracted "is" before a state word, read as a possessive
 _STATE_IS = re.compile(r"\b([a-z]+)'s\s+(?=(?:" + "|".join(sorted(set(lx.STATE_WORDS) - {"lock"}, key=len, reverse=True))
-                       + r")\b[^']*$)", re.I)
+                       + r"|in|inside|under|behind|next to|by|near|on top of)\b[^']*$)", re.I)
 # "someone's moved the lime": a contracted "has" before a past participle, read as a possessive
 _HAS_DONE = re.compile(r"\b(\w+)'s\s+(?=(?:\w{3,}ed|been|gone|taken|put|left|seen|done|hidden|brought|thrown|got|"
                        r"stolen|eaten|drunk|broken)\b)", re.I)
@@ -283,13 +293,13 @@ def parse(text: str, names: tuple[str, ...] | frozenset[str] = (), prefer: Kind 
         t = re.sub(r"\b[a-z][a-z\-]*\b", lambda m: m.group(0).capitalize() if m.group(0) in known else m.group(0), t)
     doc = read(t)
     best = _read_doc(doc, raw)
-    if _thing_unsaid(best):
-        with_the = _add_articles(doc)
-        if with_the != t:  # "where is lime?", "open microwave please": read again as "the lime"
-            again = _read_doc(read(with_the), raw)
-            if not _thing_unsaid(again) and again.intent is not Intent.unknown:
-                again.notes.append("read with articles added")
-                t, best = with_the, again
+    with_the = _add_articles(doc)
+    if with_the != t:  # "where is lime?", "bring globe to kitchen": read again as "the lime", "the kitchen"
+        again = _read_doc(read(with_the), raw)
+        if not _thing_unsaid(again) and again.intent is not Intent.unknown and (
+                _thing_unsaid(best) or _detail(again) > _detail(best)):
+            again.notes.append("read with articles added")
+            t, best = with_the, again
     parts = _segments(t)
     if len(parts) > 1:
         best = _from_parts(best, parts, raw, prefer)
@@ -298,9 +308,15 @@ def parse(text: str, names: tuple[str, ...] | frozenset[str] = (), prefer: Kind 
     return best
 
 
+_ABOUT_THINGS = frozenset({Intent.where, Intent.exists, Intent.state, Intent.attribute, Intent.which, Intent.count,
+                           Intent.contents, Intent.fetch, Intent.put, Intent.open, Intent.close, Intent.find,
+                           Intent.what_room, Intent.when_seen, Intent.usable, Intent.goes_where})
+
+
 def _thing_unsaid(req: Request) -> bool:
     return req.intent is Intent.unknown or any("no thing named" in n for n in req.notes) or \
-        "a bare noun phrase" in req.notes
+        "a bare noun phrase" in req.notes or req.intent in _ABOUT_THINGS and not req.objects and \
+        req.destination is None
 
 
 def _add_articles(doc: Any) -> str:
@@ -415,7 +431,7 @@ def _thing_nouns(doc: Any, roots: bool = False) -> list[Any]:
             and t.dep_ in deps
             and _low(t) not in lx.HOME_WORDS | lx.ROOM_WORDS | lx.INDEFINITE_PRONOUNS | _PRONOUN_HEADS
             and (t.pos_ != "PROPN" or any(c.dep_ == "det" for c in t.children)  # "the teddy" is no name
-                 or roots and t.dep_ == "ROOT" and t.text.islower())  # "teddy, where does it go?"
+                 or roots and t.text.islower())  # "teddy, where does it go?", "I can't find teddy bear"
             and not (t.dep_ == "pobj" and _low(t.head) in lx.SPATIAL_PREPS)
             and not (t.dep_ == "pobj" and _low(t.head) == "of" and t.head.head.pos_ in ("NOUN", "PROPN"))  # "a carton of juice"
             and not any(c.dep_ == "det" and _low(c) in lx.WH_WORDS for c in t.children)]  # "what colour is it"
@@ -440,7 +456,8 @@ _PART_START = re.compile(
     _LEAD + r"(?:(?:what|which|where|when|who|whose|how)\b|"
     r"(?:can|could|would|will|do|does|did|is|are|was|were|have|has|had|should|any)\s+"
     r"(?:you|i|we|it|they|he|she|there|the|my|this|that|a|an|idea)\b|(?:i|we)\s+mean\b)", re.I)
-_BOUNDARY = re.compile(r"(?<=[,;:.!?])\s+|\s+(?=which\s+(?:one\s+)?(?:is|was)\s+(?:that|it)\b)|\s+-+\s+|\s+and\s+(?=(?:i|we)\s+mean\b)", re.I)
+_BOUNDARY = re.compile(r"(?<=[,;:.!?])\s+(?!then\s+what\b)|\s+(?=which\s+(?:one\s+)?(?:is|was)\s+(?:that|it)\b)|"
+                       r"\s+-+\s+(?!then\s+what\b)|\s+and\s+(?=(?:i|we)\s+mean\b)", re.I)
 _DESIRE = re.compile(r"^(?:i|we)(?:'d| would)?\s+(?:really\s+)?(?:need|want|like|fancy)\b", re.I)
 _PLURAL_PRONOUNS = frozenset({"them", "both", "those", "these", "they"})
 _PRONOUN_HEADS = frozenset({"it", "them", "that", "this", "those", "these", "one", "both", "they"})

@@ -182,3 +182,17 @@ def test_tagger_slips_with_a_fallback() -> None:
     assert req.intent is Intent.where and req.objects[0].head == "carton" and req.time.relation == "before", req
     req = parse("It is in which room?")
     assert req.intent is Intent.what_room and req.objects[0].pronoun == "it", req
+
+
+@pytest.mark.parametrize("text, intent", [
+    ("is the microwave shut", Intent.state),  # the state word said last, however tagged
+    ("After Ben made coffee - then what?", Intent.around),
+    ("You see remote somewhere?", Intent.exists),
+    ("The kitchen has globe or not?", Intent.exists),
+    ("the remote's in the microwave can you get it out for me", Intent.fetch),
+])
+def test_non_native_and_run_on_speech(text: str, intent: Intent) -> None:
+    req = parse(text, names=("ben",), prefer=C if intent is Intent.fetch else Q)
+    assert req.intent is intent, req
+    if intent is Intent.fetch:
+        assert req.objects[0].head == "remote" and _anchor(req) == ("in", "microwave"), req
