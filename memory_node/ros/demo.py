@@ -74,6 +74,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     import rclpy
+    from rclpy.signals import SignalHandlerOptions
 
     from memory_node.ros.client import MemoryClient
     from memory_node.ros.process import NodeProcess
@@ -88,9 +89,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"memory_node demo: VirtualHome {scene.name} ({len(scene.rooms)} rooms, {len(scene.entities)} "
           f"entities), robot {args.robot}, memory {db}")
 
-    rclpy.init()
+    rclpy.init(signal_handler_options=SignalHandlerOptions.NO)  # run_program handles signals
     failures = 0
-    client = None
+    client = node = None
     try:
         with open(log_path, "w") as log:
             t0 = time.perf_counter()
@@ -121,6 +122,8 @@ def main(argv: list[str] | None = None) -> int:
             client.spin(0.2)
             print(f"\nplans published on ~/plans: {plans}; node log: {log_path}")
     finally:
+        if node is not None:
+            node.stop()  # (a no-op once stopped; stops it when a signal or an error came first)
         if client is not None:
             client.close()
         if rclpy.ok():
@@ -131,4 +134,6 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    from memory_node.ros.shutdown import run_program
+
+    sys.exit(run_program("memory_demo", main))

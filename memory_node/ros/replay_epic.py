@@ -63,11 +63,12 @@ def main(argv: list[str] | None = None) -> int:
         return 1
 
     import rclpy
+    from rclpy.signals import SignalHandlerOptions
 
     from memory_node.ros.client import MemoryClient
     from memory_node.ros.process import NodeProcess
 
-    rclpy.init()
+    rclpy.init(signal_handler_options=SignalHandlerOptions.NO)  # run_program handles signals
     node = None
     client = None
     log = None
@@ -127,4 +128,6 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    from memory_node.ros.shutdown import run_program
+
+    sys.exit(run_program("replay_epic", main))

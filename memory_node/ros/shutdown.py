@@ -12,15 +12,22 @@ The executables' shebang (``env --block-signal=INT,TERM``) starts Python with bo
 that arrives while Python starts and imports is kept pending until :meth:`ShutdownSignals.install`
 unblocks it, and is then seen as a request like any other.
 
+A program that runs to an end of its own (the demos) has no loop to poll a flag from: :func:`run_program`
+runs its ``main()`` inside :meth:`ShutdownSignals.interruptible`, so the first signal raises wherever it is,
+its ``finally`` blocks stop the nodes it started and close its client (further signals ignored), and it
+exits with one line.
+
 This module imports nothing heavy (no rclpy): the entry scripts install the handlers before anything else.
 """
 
 from __future__ import annotations
 
+import importlib
 import signal
+import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -163,3 +170,27 @@ def startup_interrupted(logger_name: str, signals: ShutdownSignals) -> int:
                      f"exiting before serving\n")
     sys.stderr.flush()
     return 0
+
+
+def run_program(name: str, main: str | Callable[[], int]) -> int:
+    """Run a program that ends by itself (a demo) so that SIGINT or SIGTERM at any moment, imports included,
+    ends it cleanly: the first signal raises :class:`ShutdownRequested` in ``main`` wherever it is (its
+    ``finally`` blocks clean up; later signals are ignored), then one line goes to stderr and the status is
+    128 + the signal's number (130 for Ctrl-C), as a shell reports an interrupted command.
+
+    ``main``: the function, or the name of a module whose ``main()`` to import and call (the import is
+    interruptible too). Its ``rclpy.init`` must pass ``SignalHandlerOptions.NO`` (rclpy's handler would
+    replace this one)."""
+    signals = ShutdownSignals.install()
+    try:
+        with signals.interruptible():
+            function = importlib.import_module(main).main if isinstance(main, str) else main
+            return function()
+    except ShutdownRequested:
+        signals.ignore_further()
+        sys.stdout.flush()
+        sys.stderr.write(f"{name}: stopped by {signals.signal_name}\n")
+        sys.stderr.flush()
+        return 128 + int(getattr(signal, signals.signal_name))
+    finally:
+        signals.ignore_further()
