@@ -344,7 +344,7 @@ def main(argv: list[str] | None = None) -> int:
             during_build.add_node(live)
             spinner = ExecutorThread(during_build, name="spin_during_build")
             try:
-                with still_running(building_scene(str(p["scene"])), emit=log.info):
+                with still_running(building_scene(str(p["scene"])), emit=log.info), signals.insistent():
                     world = build_world(p["scene"], (int(p["camera_width"]), int(p["camera_height"])),
                                         bool(p["perceive_locks"]))
             finally:
@@ -373,7 +373,10 @@ def main(argv: list[str] | None = None) -> int:
                  f"entities published to {p['memory_node']}"
                  + ("; executing its plans" if p["execute_plans"] else ""))
         return _run_live(live, bridge, signals)
-    except ShutdownRequested:
+    except (ShutdownRequested, Exception):
+        if not signals.requested:
+            raise
+        # (an error after a signal is its echo: Genesis's compiler may turn ShutdownRequested into its own)
         log.info(f"{signals.signal_name} {phase}: exiting")
         return 0
     finally:

@@ -56,6 +56,7 @@ def main(argv: list[str] | None = None) -> int:
     from memory_node.ros.genesis_bridge import SimBridge, build_world
     from memory_node.ros.process import NodeProcess, PerceptionProcess
     from memory_node.ros.sim_scenario import print_report, run_scenario
+    from memory_node.ros.shutdown import ShutdownSignals
     from memory_node.sim.progress import building_scene, still_running
 
     print(f"memory_node sim demo: {len(scenarios)} scenario(s) in Genesis on the CPU, robot vega; "
@@ -63,6 +64,7 @@ def main(argv: list[str] | None = None) -> int:
           flush=True)
     print(f"order: {', '.join(sc.name for sc in scenarios)}" + ("" if args.scenario else " (smallest scene first)"),
           flush=True)
+    signals = ShutdownSignals.install()  # run_program's (an inert one when main() runs off the main thread)
     reports = []
     bridges: dict[str, SimBridge] = {}  # one simulated home (and its publishers) per scene
     t_all = time.perf_counter()
@@ -74,7 +76,8 @@ def main(argv: list[str] | None = None) -> int:
             if sc.scene not in bridges:
                 t0 = time.perf_counter()
                 print(f"building scene {sc.scene} in Genesis ...", flush=True)
-                with still_running(building_scene(sc.scene), emit=lambda line: print(f"  {line}", flush=True)):
+                with still_running(building_scene(sc.scene), emit=lambda line: print(f"  {line}", flush=True)), \
+                        signals.insistent():  # Genesis's compiler can swallow a Ctrl-C (shutdown.py)
                     world = build_world(sc.scene, (width, height))
                 bridges[sc.scene] = SimBridge(world, client, robot=sc.robot, perception_only=args.perception)
                 print(f"scene {sc.scene} built in {time.perf_counter() - t0:.1f} s "

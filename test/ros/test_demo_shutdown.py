@@ -6,8 +6,10 @@ The delays and the awaited output lines only pick the moment of the signal; ever
 is bounded by a generous timeout (a loaded 2-core machine starts the node in 1-4 s).
 """
 
+import os
 import signal
 import subprocess
+import threading
 import time
 from pathlib import Path
 
@@ -109,3 +111,66 @@ def test_run_program_in_process_returns_main_status_and_passes_exceptions():
     assert run_program("t", lambda: 3) == 3
     with pytest.raises(ValueError):
         run_program("t", lambda: (_ for _ in ()).throw(ValueError("boom")))
+
+
+def _swallowing_step(seconds_swallowing: float, seconds_total: float) -> int:
+    """Like Genesis's kernel compiler: for a while every exception (ShutdownRequested too) is caught by a
+    bare except and dropped, then plain work; returns how many were dropped."""
+    dropped = 0
+    t0 = time.monotonic()
+    while time.monotonic() - t0 < seconds_total:
+        if time.monotonic() - t0 < seconds_swallowing:
+            try:
+                time.sleep(0.01)
+            except BaseException:  # noqa: BLE001 - what the library does
+                dropped += 1
+        else:
+            time.sleep(0.01)
+    return dropped
+
+
+@pytest.fixture
+def fresh_signals():
+    """A ShutdownSignals with its handler installed for the test only (pytest's own put back after)."""
+    from memory_node.ros.shutdown import SIGNALS, ShutdownSignals
+
+    signals = ShutdownSignals()
+    saved = {s: signal.signal(s, signals._handle) for s in SIGNALS}
+    try:
+        yield signals
+    finally:
+        for s, handler in saved.items():
+            signal.signal(s, handler)
+
+
+def test_a_signal_swallowed_by_library_code_is_raised_again_in_an_insistent_step(fresh_signals):
+    from memory_node.ros.shutdown import ShutdownRequested
+
+    threading.Timer(0.2, os.kill, (os.getpid(), signal.SIGINT)).start()
+    t0 = time.monotonic()
+    with pytest.raises(ShutdownRequested):
+        with fresh_signals.insistent(period=0.1):
+            _swallowing_step(seconds_swallowing=0.6, seconds_total=30)
+    assert time.monotonic() - t0 < 5  # soon after the swallowing ends, not after the step's 30 s
+    assert fresh_signals.signal_name == "SIGINT"
+
+
+def test_a_plain_interruptible_step_loses_a_swallowed_signal(fresh_signals):
+    """Why insistent() exists: with interruptible() alone the step runs to its end."""
+    threading.Timer(0.2, os.kill, (os.getpid(), signal.SIGINT)).start()
+    with fresh_signals.interruptible():
+        assert _swallowing_step(seconds_swallowing=0.6, seconds_total=1.0) == 1
+    assert fresh_signals.requested
+
+
+def test_no_signal_is_re_delivered_once_an_insistent_step_is_over(fresh_signals):
+    from memory_node.ros.shutdown import ShutdownRequested
+
+    threading.Timer(0.1, os.kill, (os.getpid(), signal.SIGINT)).start()
+    with pytest.raises(ShutdownRequested):
+        with fresh_signals.insistent(period=0.05):
+            time.sleep(5)
+    count = fresh_signals.count
+    time.sleep(0.3)  # clean-up time: the watcher is gone, nothing raises here
+    assert fresh_signals.count == count
+    assert [t.name for t in threading.enumerate() if t.name == "insistent_signal"] == []
