@@ -77,7 +77,7 @@ def main(argv: list[str] | None = None) -> int:
     from rclpy.signals import SignalHandlerOptions
 
     from memory_node.ros.client import MemoryClient
-    from memory_node.ros.process import NodeProcess
+    from memory_node.ros.process import NodeProcess, private_namespace
 
     tmp = tempfile.mkdtemp(prefix="memory_demo_")
     db = Path(args.database) if args.database else Path(tmp) / "memory.db"
@@ -95,8 +95,9 @@ def main(argv: list[str] | None = None) -> int:
     try:
         with open(log_path, "w") as log:
             t0 = time.perf_counter()
-            node = NodeProcess(args.robot, log=log, database_path=str(db))
-            client = MemoryClient()
+            ns = private_namespace("memory_demo")  # another run's node on this machine must not answer ours
+            node = NodeProcess(args.robot, log=log, namespace=ns, database_path=str(db))
+            client = MemoryClient(node_name=f"{ns}/memory_node", namespace=ns)
             client.wait_for_node(timeout=60, alive=node.alive)
             print(f"node up in {time.perf_counter() - t0:.1f} s")
             t0 = time.perf_counter()
@@ -113,7 +114,7 @@ def main(argv: list[str] | None = None) -> int:
             plans = len(client.plans)
 
             node.stop()
-            node = NodeProcess(args.robot, log=log, database_path=str(db))
+            node = NodeProcess(args.robot, log=log, namespace=ns, database_path=str(db))
             client.wait_for_node(timeout=60, alive=node.alive)
             rows = _run_requests(client, requests, args.robot)
             _print_table("after restarting the node (same database)", rows)

@@ -54,7 +54,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from memory_node.ros.client import MemoryClient
     from memory_node.ros.genesis_bridge import SimBridge, build_world
-    from memory_node.ros.process import NodeProcess, PerceptionProcess
+    from memory_node.ros.process import NodeProcess, PerceptionProcess, private_namespace
     from memory_node.ros.sim_scenario import print_report, run_scenario
     from memory_node.ros.shutdown import ShutdownSignals
     from memory_node.sim.progress import building_scene, still_running
@@ -71,7 +71,8 @@ def main(argv: list[str] | None = None) -> int:
     client = None
     rclpy.init(signal_handler_options=SignalHandlerOptions.NO)  # run_program handles signals
     try:
-        client = MemoryClient(client_name="sim_demo")
+        ns = private_namespace("sim_demo")  # another run's nodes on this machine must not answer ours
+        client = MemoryClient(node_name=f"{ns}/memory_node", namespace=ns, client_name="sim_demo")
         for sc in scenarios:
             if sc.scene not in bridges:
                 t0 = time.perf_counter()
@@ -84,8 +85,8 @@ def main(argv: list[str] | None = None) -> int:
                       f"(Genesis kernels compile on the first build, then come from ~/.cache)")
             bridge = bridges[sc.scene]
             with open(tmp / f"{sc.name}_node.log", "w") as log:
-                node = NodeProcess(sc.robot, log=log, database_path=str(tmp / f"{sc.name}.db"))
-                perception = PerceptionProcess(log=log, **sim_perception_parameters(sc.scene)) \
+                node = NodeProcess(sc.robot, log=log, namespace=ns, database_path=str(tmp / f"{sc.name}.db"))
+                perception = PerceptionProcess(log=log, namespace=ns, **sim_perception_parameters(sc.scene)) \
                     if args.perception else None
                 try:
                     client.wait_for_node(timeout=180, alive=node.alive)  # minutes under load on 2 shared cores
