@@ -17,6 +17,24 @@ from launch.substitutions import LaunchConfiguration
 from launch_ros.actions import Node
 from launch_ros.substitutions import FindPackageShare
 
+TRUE_WORDS = ("true", "1", "yes", "on")
+FALSE_WORDS = ("false", "0", "no", "off")
+
+
+def boolean_argument(context, name: str, default: bool = False) -> bool:
+    """The launch argument ``name`` as a boolean, the one parser every launch file of this package uses:
+    true/false, 1/0, yes/no, on/off in any case ('' or undeclared = ``default``). Anything else stops the
+    launch with an error naming the argument, rather than quietly meaning false."""
+    raw = context.launch_configurations.get(name, "")
+    value = raw.strip().lower()
+    if not value:
+        return default
+    if value in TRUE_WORDS:
+        return True
+    if value in FALSE_WORDS:
+        return False
+    raise RuntimeError(f"{name}:={raw} is not a boolean: use true or false (also 1/0, yes/no, on/off)")
+
 
 def memory_node(context, default_database: str = "", use_sim_time: bool | None = None) -> Node:
     """The node action. ``default_database``: used when ``database_path`` is '' (else the params file's
@@ -27,14 +45,12 @@ def memory_node(context, default_database: str = "", use_sim_time: bool | None =
         share = FindPackageShare("memory_node").perform(context)
         params_file = f"{share}/config/{robot}.yaml"
     if use_sim_time is None:
-        use_sim_time = LaunchConfiguration("use_sim_time").perform(context).lower() == "true"
+        use_sim_time = boolean_argument(context, "use_sim_time")
     overrides: dict = {"use_sim_time": use_sim_time}
     db = LaunchConfiguration("database_path").perform(context) or default_database
     if db:
         overrides["database_path"] = db
-    lifecycle = LaunchConfiguration("lifecycle").perform(context).strip().lower()
-    if lifecycle not in ("true", "false"):
-        raise RuntimeError(f"lifecycle:={lifecycle} must be true or false")
+    lifecycle = boolean_argument(context, "lifecycle")
     return Node(
         package="memory_node",
         executable="memory_node",
@@ -42,7 +58,7 @@ def memory_node(context, default_database: str = "", use_sim_time: bool | None =
         namespace=LaunchConfiguration("namespace"),
         parameters=[params_file, overrides],
         # a managed node waits, unconfigured, for a lifecycle manager's transitions (README: Lifecycle)
-        arguments=["--lifecycle"] if lifecycle == "true" else [],
+        arguments=["--lifecycle"] if lifecycle else [],
         output="screen",
         emulate_tty=True,
     )
@@ -51,7 +67,7 @@ def memory_node(context, default_database: str = "", use_sim_time: bool | None =
 def rviz(context) -> list:
     """RViz 2 on the shipped view of memory when ``rviz`` is true (the config names the root-namespace topics;
     the remaps point them into the node's namespace)."""
-    if LaunchConfiguration("rviz").perform(context).lower() not in ("true", "1", "yes"):
+    if not boolean_argument(context, "rviz"):
         return []
     share = FindPackageShare("memory_node").perform(context)
     namespace = LaunchConfiguration("namespace").perform(context).strip("/")
@@ -66,12 +82,8 @@ def rviz(context) -> list:
     )]
 
 
-
 def perception_enabled(context) -> bool:
-    value = LaunchConfiguration("perception").perform(context).strip().lower()
-    if value not in ("true", "false", "1", "0", ""):
-        raise RuntimeError(f"perception:={value} must be true or false")
-    return value in ("true", "1")
+    return boolean_argument(context, "perception")
 
 
 def perception_node(context, overrides: dict | None = None, use_sim_time: bool | None = None) -> Node:
@@ -80,7 +92,7 @@ def perception_node(context, overrides: dict | None = None, use_sim_time: bool |
     if not params_file:
         params_file = f"{FindPackageShare('memory_node').perform(context)}/config/perception.yaml"
     if use_sim_time is None:
-        use_sim_time = context.launch_configurations.get("use_sim_time", "false").lower() == "true"
+        use_sim_time = boolean_argument(context, "use_sim_time")
     return Node(
         package="memory_node",
         executable="perception_node",

@@ -54,7 +54,7 @@ def _sim(context, *args, **kwargs):
                            f"only {', '.join(SIMULATED_ROBOTS)} (for a real {robot}: {robot}.launch.py)")
     # not a declared argument (nothing publishes /clock), so a user's use_sim_time:=true would otherwise be
     # ignored without a word while the node waits for a clock that never ticks
-    if context.launch_configurations.get("use_sim_time", "false").lower() not in ("false", "0", ""):
+    if _memory_launch.boolean_argument(context, "use_sim_time"):
         raise RuntimeError("sim.launch.py: use_sim_time is not supported: the Genesis bridge stamps its "
                            "messages with wall time and publishes no /clock; leave use_sim_time out")
     namespace = LaunchConfiguration("namespace").perform(context).strip("/")

@@ -11,4 +11,4 @@ bash "$ROOT/scripts/setup.sh"
 source "$ROOT/scripts/env.sh"
 DATA="${EPIC_KITCHENS_DIR:-$ROOT/../shared/data/epic_kitchens_100}"
 cd /tmp  # run the installed package (with its generated interfaces), not the source folder
-exec python -m memory_node.ros.replay_epic --data "$DATA" "$@"
+exec env --block-signal=INT,TERM python -m memory_node.ros.replay_epic --data "$DATA" "$@"

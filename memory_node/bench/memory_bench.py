@@ -227,7 +227,9 @@ def bench_storage(tmp: Path, rows: list[tuple[str, str]], quick: bool) -> None:
     rows.append((f"storage: {len(base.entities)}-entity room graph at 10 Hz + 1 Hz camera, simulated {seconds} s "
                  f"({wall:.0f} s wall)", ""))
     rows.append(("  database growth per hour, MB", f"{db * scale / 1e6:.1f}"))
-    rows.append(("  frames admitted per hour (gate) / frame files per hour, MB",
+    # (the views are uniform noise: a storage figure, not the gate's; memory_node/bench/frame_gate.py
+    # measures the gate on rendered frames)
+    rows.append(("  frames admitted per hour (noise views, storage only) / frame files per hour, MB",
                  f"{n_frames * scale:.0f} / {frames * scale / 1e6:.1f}"))
     store.close()
 

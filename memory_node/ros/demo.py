@@ -74,9 +74,10 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     import rclpy
+    from rclpy.signals import SignalHandlerOptions
 
     from memory_node.ros.client import MemoryClient
-    from memory_node.ros.process import NodeProcess
+    from memory_node.ros.process import NodeProcess, private_namespace
 
     tmp = tempfile.mkdtemp(prefix="memory_demo_")
     db = Path(args.database) if args.database else Path(tmp) / "memory.db"
@@ -88,14 +89,15 @@ def main(argv: list[str] | None = None) -> int:
     print(f"memory_node demo: VirtualHome {scene.name} ({len(scene.rooms)} rooms, {len(scene.entities)} "
           f"entities), robot {args.robot}, memory {db}")
 
-    rclpy.init()
+    rclpy.init(signal_handler_options=SignalHandlerOptions.NO)  # run_program handles signals
     failures = 0
-    client = None
+    client = node = None
     try:
         with open(log_path, "w") as log:
             t0 = time.perf_counter()
-            node = NodeProcess(args.robot, log=log, database_path=str(db))
-            client = MemoryClient()
+            ns = private_namespace("memory_demo")  # another run's node on this machine must not answer ours
+            node = NodeProcess(args.robot, log=log, namespace=ns, database_path=str(db))
+            client = MemoryClient(node_name=f"{ns}/memory_node", namespace=ns)
             client.wait_for_node(timeout=60, alive=node.alive)
             print(f"node up in {time.perf_counter() - t0:.1f} s")
             t0 = time.perf_counter()
@@ -112,7 +114,7 @@ def main(argv: list[str] | None = None) -> int:
             plans = len(client.plans)
 
             node.stop()
-            node = NodeProcess(args.robot, log=log, database_path=str(db))
+            node = NodeProcess(args.robot, log=log, namespace=ns, database_path=str(db))
             client.wait_for_node(timeout=60, alive=node.alive)
             rows = _run_requests(client, requests, args.robot)
             _print_table("after restarting the node (same database)", rows)
@@ -121,6 +123,8 @@ def main(argv: list[str] | None = None) -> int:
             client.spin(0.2)
             print(f"\nplans published on ~/plans: {plans}; node log: {log_path}")
     finally:
+        if node is not None:
+            node.stop()  # (a no-op once stopped; stops it when a signal or an error came first)
         if client is not None:
             client.close()
         if rclpy.ok():
@@ -131,4 +135,6 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    from memory_node.ros.shutdown import run_program
+
+    sys.exit(run_program("memory_demo", main))

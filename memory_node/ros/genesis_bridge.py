@@ -48,6 +48,7 @@ from memory_node.msg import Plan as PlanMsg
 from memory_node.ros import conversions as conv
 from memory_node.ros.client import MemoryClient
 from memory_node.ros.shutdown import ExecutorThread, ShutdownRequested, ShutdownSignals, spin_until_shutdown
+from memory_node.sim.progress import building_scene, still_running
 from memory_node.sim.skills import SkillOutcome
 
 PARAMETERS: dict[str, tuple[Any, str]] = {
@@ -343,8 +344,9 @@ def main(argv: list[str] | None = None) -> int:
             during_build.add_node(live)
             spinner = ExecutorThread(during_build, name="spin_during_build")
             try:
-                world = build_world(p["scene"], (int(p["camera_width"]), int(p["camera_height"])),
-                                    bool(p["perceive_locks"]))
+                with still_running(building_scene(str(p["scene"])), emit=log.info), signals.insistent():
+                    world = build_world(p["scene"], (int(p["camera_width"]), int(p["camera_height"])),
+                                        bool(p["perceive_locks"]))
             finally:
                 with signals.shielded():  # joined whatever happens: the node is destroyed after
                     spinner.stop()
@@ -371,7 +373,10 @@ def main(argv: list[str] | None = None) -> int:
                  f"entities published to {p['memory_node']}"
                  + ("; executing its plans" if p["execute_plans"] else ""))
         return _run_live(live, bridge, signals)
-    except ShutdownRequested:
+    except (ShutdownRequested, Exception):
+        if not signals.requested:
+            raise
+        # (an error after a signal is its echo: Genesis's compiler may turn ShutdownRequested into its own)
         log.info(f"{signals.signal_name} {phase}: exiting")
         return 0
     finally:

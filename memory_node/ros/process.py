@@ -23,6 +23,13 @@ def installed_paths(robot: str) -> tuple[Path, Path]:
     return exe, params
 
 
+def private_namespace(program: str) -> str:
+    """A namespace of this process's own for the nodes a demo starts and talks to. Measured: two demos at
+    once on one machine (one DDS domain, both nodes ``/memory_node``) answered and ingested each other's
+    messages: a small-home run planned a handover to a person of the other run's apartment."""
+    return f"/{program}_{os.getpid()}"
+
+
 def node_command(robot: str = "vega", namespace: str = "", arguments: Sequence[str] = (),
                  **overrides: Any) -> list[str]:
     """``arguments``: the executable's own, before ``--ros-args`` (``--lifecycle``: a managed node)."""

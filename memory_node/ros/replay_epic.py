@@ -63,11 +63,12 @@ def main(argv: list[str] | None = None) -> int:
         return 1
 
     import rclpy
+    from rclpy.signals import SignalHandlerOptions
 
     from memory_node.ros.client import MemoryClient
-    from memory_node.ros.process import NodeProcess
+    from memory_node.ros.process import NodeProcess, private_namespace
 
-    rclpy.init()
+    rclpy.init(signal_handler_options=SignalHandlerOptions.NO)  # run_program handles signals
     node = None
     client = None
     log = None
@@ -79,9 +80,10 @@ def main(argv: list[str] | None = None) -> int:
             tmp = Path(tempfile.mkdtemp(prefix="memory_epic_"))
             db = Path(args.database) if args.database else tmp / "memory.db"
             log = open(tmp / "node.log", "w")
-            node = NodeProcess(args.robot, log=log, database_path=str(db))
+            ns = private_namespace("replay_epic")  # another run's node on this machine must not answer ours
+            node = NodeProcess(args.robot, log=log, namespace=ns, database_path=str(db))
             print(f"started memory node on {db} (log {tmp / 'node.log'})")
-            client = MemoryClient()
+            client = MemoryClient(node_name=f"{ns}/memory_node", namespace=ns)
             client.wait_for_node(timeout=60, alive=node.alive)
 
         span_s = (acts[-1].stamp_ns - acts[0].stamp_ns) / SECOND_NS
@@ -127,4 +129,6 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    from memory_node.ros.shutdown import run_program
+
+    sys.exit(run_program("replay_epic", main))

@@ -50,31 +50,43 @@ def main(argv: list[str] | None = None) -> int:
     out = Path(args.out) if args.out else tmp / "frames"
 
     import rclpy
+    from rclpy.signals import SignalHandlerOptions
 
     from memory_node.ros.client import MemoryClient
     from memory_node.ros.genesis_bridge import SimBridge, build_world
-    from memory_node.ros.process import NodeProcess, PerceptionProcess
+    from memory_node.ros.process import NodeProcess, PerceptionProcess, private_namespace
     from memory_node.ros.sim_scenario import print_report, run_scenario
+    from memory_node.ros.shutdown import ShutdownSignals
+    from memory_node.sim.progress import building_scene, still_running
 
     print(f"memory_node sim demo: {len(scenarios)} scenario(s) in Genesis on the CPU, robot vega; "
-          f"{'through the perception node' if args.perception else 'perfect perception'}; work folder {tmp}")
-    rclpy.init()
-    client = MemoryClient(client_name="sim_demo")
+          f"{'through the perception node' if args.perception else 'perfect perception'}; work folder {tmp}",
+          flush=True)
+    print(f"order: {', '.join(sc.name for sc in scenarios)}" + ("" if args.scenario else " (smallest scene first)"),
+          flush=True)
+    signals = ShutdownSignals.install()  # run_program's (an inert one when main() runs off the main thread)
     reports = []
     bridges: dict[str, SimBridge] = {}  # one simulated home (and its publishers) per scene
     t_all = time.perf_counter()
+    client = None
+    rclpy.init(signal_handler_options=SignalHandlerOptions.NO)  # run_program handles signals
     try:
+        ns = private_namespace("sim_demo")  # another run's nodes on this machine must not answer ours
+        client = MemoryClient(node_name=f"{ns}/memory_node", namespace=ns, client_name="sim_demo")
         for sc in scenarios:
             if sc.scene not in bridges:
                 t0 = time.perf_counter()
-                bridges[sc.scene] = SimBridge(build_world(sc.scene, (width, height)), client, robot=sc.robot,
-                                              perception_only=args.perception)
+                print(f"building scene {sc.scene} in Genesis ...", flush=True)
+                with still_running(building_scene(sc.scene), emit=lambda line: print(f"  {line}", flush=True)), \
+                        signals.insistent():  # Genesis's compiler can swallow a Ctrl-C (shutdown.py)
+                    world = build_world(sc.scene, (width, height))
+                bridges[sc.scene] = SimBridge(world, client, robot=sc.robot, perception_only=args.perception)
                 print(f"scene {sc.scene} built in {time.perf_counter() - t0:.1f} s "
                       f"(Genesis kernels compile on the first build, then come from ~/.cache)")
             bridge = bridges[sc.scene]
             with open(tmp / f"{sc.name}_node.log", "w") as log:
-                node = NodeProcess(sc.robot, log=log, database_path=str(tmp / f"{sc.name}.db"))
-                perception = PerceptionProcess(log=log, **sim_perception_parameters(sc.scene)) \
+                node = NodeProcess(sc.robot, log=log, namespace=ns, database_path=str(tmp / f"{sc.name}.db"))
+                perception = PerceptionProcess(log=log, namespace=ns, **sim_perception_parameters(sc.scene)) \
                     if args.perception else None
                 try:
                     client.wait_for_node(timeout=180, alive=node.alive)  # minutes under load on 2 shared cores
@@ -90,9 +102,10 @@ def main(argv: list[str] | None = None) -> int:
                     node.stop()
             reports.append(report)
             print(f"  {sc.name}: {report.passed}/{len(report.outcomes)} passed "
-                  f"(experience {report.experience_s:.1f} s, requests {report.requests_s:.1f} s)")
+                  f"(experience {report.experience_s:.1f} s, requests {report.requests_s:.1f} s)", flush=True)
     finally:
-        client.close()
+        if client is not None:
+            client.close()
         if rclpy.ok():
             rclpy.shutdown()
     print_report(reports)
@@ -101,4 +114,6 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    from memory_node.ros.shutdown import run_program
+
+    sys.exit(run_program("sim_demo", main))

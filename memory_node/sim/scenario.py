@@ -160,7 +160,19 @@ def load_scenario(name_or_path: str) -> Scenario:
 
 
 def shipped_scenarios() -> list[str]:
-    return sorted(p.stem for p in config_path(SCENARIO_DIR).glob("*.yaml"))
+    """Names, smallest scene first (then by name): the demo builds each scene once, in this order, so a
+    first run shows results after the small home's build instead of after the apartment's minutes."""
+    scenes = {p.stem: load_scenario(p.stem).scene for p in config_path(SCENARIO_DIR).glob("*.yaml")}
+    sizes = {scene: _scene_size(scene) for scene in set(scenes.values())}
+    return sorted(scenes, key=lambda name: (sizes[scenes[name]], scenes[name], name))
+
+
+def _scene_size(scene: str) -> int:
+    """Bodies of a scene (what its Genesis build grows with)."""
+    from .scene_spec import load_scene_spec, shipped_scene
+
+    spec = load_scene_spec(Path(scene) if Path(scene).suffix in (".yaml", ".yml") else shipped_scene(scene))
+    return len(spec.furniture) + len(spec.objects)
 
 
 # ---- grading ---------------------------------------------------------------------------------------

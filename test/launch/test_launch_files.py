@@ -192,8 +192,8 @@ def test_lifecycle_argument_makes_the_node_a_managed_one(monkeypatch, ros_home, 
     assert managed["arguments"] == ["--lifecycle"]
     assert managed["executable"] == "memory_node" and managed["name"] == "memory_node"
     assert evaluate(monkeypatch, launch_file, lifecycle="False")["memory_node"]["arguments"] == []
-    with pytest.raises(RuntimeError, match="lifecycle:=yes must be true or false"):
-        evaluate(monkeypatch, launch_file, lifecycle="yes")
+    with pytest.raises(RuntimeError, match="lifecycle:=maybe is not a boolean"):
+        evaluate(monkeypatch, launch_file, lifecycle="maybe")
     # the flag is one the executable reads
     assert '"--lifecycle" in rclpy.utilities.remove_ros_args' in (ROOT / "memory_node" / "ros" / "node.py").read_text()
 
@@ -279,7 +279,7 @@ def test_perception_starts_only_when_asked_with_its_params_file(monkeypatch, ros
     assert overrides == {"use_sim_time": False}
     mine = evaluate(monkeypatch, f"{robot}.launch.py", perception="true", perception_params_file="/cfg/p.yaml")
     assert mine["perception_node"]["parameters"][0] == "/cfg/p.yaml"
-    with pytest.raises(RuntimeError, match="perception:=maybe must be true or false"):
+    with pytest.raises(RuntimeError, match="perception:=maybe is not a boolean"):
         evaluate(monkeypatch, f"{robot}.launch.py", perception="maybe")
 
 
@@ -299,3 +299,55 @@ def test_perception_params_file_declares_only_known_parameters():
     assert set(params) == set(PARAMETERS)
     for name, value in params.items():
         assert type(value) is type(PARAMETERS[name][0]), name
+
+
+# ---- boolean arguments: one parser for every launch file ---------------------------------------------------
+
+_SPELLINGS = [("true", True), ("TRUE", True), ("1", True), ("yes", True), ("On", True), (" true ", True),
+              ("false", False), ("False", False), ("0", False), ("no", False), ("OFF", False)]
+
+
+def _switched_on(nodes, argument):
+    """Whether ``argument`` took effect in the nodes a description starts."""
+    if argument == "lifecycle":
+        return nodes["memory_node"]["arguments"] == ["--lifecycle"]
+    if argument == "use_sim_time":
+        return _overrides(nodes["memory_node"])[1]["use_sim_time"]
+    return {"rviz": "rviz2", "perception": "perception_node"}[argument] in nodes
+
+
+@pytest.mark.parametrize("launch_file", ["vega.launch.py", "g1.launch.py", "sim.launch.py"])
+@pytest.mark.parametrize("argument", ["lifecycle", "rviz", "perception", "use_sim_time"])
+@pytest.mark.parametrize("spelling,expected", _SPELLINGS)
+def test_boolean_arguments_accept_the_same_spellings_in_every_launch_file(monkeypatch, ros_home, launch_file,
+                                                                          argument, spelling, expected):
+    if launch_file == "sim.launch.py" and argument == "use_sim_time":
+        if expected:  # refused on purpose (nothing publishes /clock), in every spelling of true
+            with pytest.raises(RuntimeError, match="use_sim_time is not supported"):
+                evaluate(monkeypatch, launch_file, use_sim_time=spelling)
+        else:
+            assert _overrides(evaluate(monkeypatch, launch_file, use_sim_time=spelling)["memory_node"])[1] == \
+                {"use_sim_time": False, "database_path": str(ros_home / "memory_node" / "sim_small_home.db")}
+        return
+    assert _switched_on(evaluate(monkeypatch, launch_file, **{argument: spelling}), argument) is expected
+
+
+@pytest.mark.parametrize("launch_file", ["vega.launch.py", "g1.launch.py", "sim.launch.py"])
+@pytest.mark.parametrize("argument", ["lifecycle", "rviz", "perception", "use_sim_time"])
+@pytest.mark.parametrize("bad", ["maybe", "2", "ture", "y"])
+def test_a_boolean_argument_that_is_none_stops_the_launch_naming_it(monkeypatch, ros_home, launch_file,
+                                                                    argument, bad):
+    with pytest.raises(RuntimeError, match=rf"^{argument}:={bad} is not a boolean: use true or false"):
+        evaluate(monkeypatch, launch_file, **{argument: bad})
+
+
+def test_launch_files_parse_booleans_only_through_the_shared_helper():
+    """No launch file reads an argument's text as a boolean itself (three ad-hoc parsers disagreed before):
+    the only case folding is in ``boolean_argument``."""
+    for path in LAUNCH.glob("*.launch.py"):
+        tree = ast.parse(path.read_text())
+        helper = {id(n) for f in ast.walk(tree) if isinstance(f, ast.FunctionDef) and f.name == "boolean_argument"
+                  for n in ast.walk(f)}
+        folding = [n.lineno for n in ast.walk(tree) if isinstance(n, ast.Attribute)
+                   and n.attr in ("lower", "casefold") and id(n) not in helper]
+        assert folding == [], f"{path.name}: lines {folding}"
