@@ -85,7 +85,8 @@ class DemoRequest:
 
     ``all_of``: ids the reply must mention; ``any_of``: at least one of them (several objects may be right,
     e.g. four wine glasses); ``answer_word``: a word the answer text must contain ("yes" to a yes/no
-    question); ``expect_success=False``: memory must admit it does not know.
+    question); ``expect_success=False``: memory must admit it does not know; ``asks_which``: the reply must
+    ask which one is meant, naming every id in ``all_of`` (two mugs: memory never picks one silently).
     """
 
     kind: Literal["ask", "plan"]
@@ -95,9 +96,12 @@ class DemoRequest:
     any_of: tuple[str, ...] = ()
     answer_word: str = ""
     note: str = ""
+    asks_which: bool = False
 
     def check(self, success: bool, ids: Iterable[str], answer: str = "") -> bool:
         got = set(ids)
+        if self.asks_which:
+            return "which" in answer.lower() and all(i in got or i in answer for i in self.all_of)
         if not self.expect_success:
             # "I have not seen it" is a successful answer with nothing in it, or a refused request
             return not success or not got
@@ -263,20 +267,31 @@ def demo_requests(scene: VirtualHomeScene) -> list[DemoRequest]:
     locked_label = scene.entities[cast.locked].label
     if scene.with_label(normalize_label(UNKNOWN_OBJECT)):
         raise ValueError(f"the scene has a {UNKNOWN_OBJECT}; pick another unknown object")
-    mugs = len(scene.with_label("mug"))
+    mugs = tuple(e.id for e in _by_id(scene.with_label("mug")))
+    # "the one in the cabinet": the answer to "which one?" names the mug by where it went
+    which = f"the one in the {scene.entities[cast.container].label}"
+    where_mug = [DemoRequest("ask", "where is the mug?", all_of=(cast.container,),
+                             note=f"the latest location, not {cast.mug_origin.object} where the tour saw it")]
+    bring_mug = [DemoRequest("plan", "bring me the mug", all_of=(cast.mug, cast.container, cast.person),
+                             note=f"open {cast.container} first, then bring {cast.mug} to {cast.person}")]
+    if len(mugs) > 1:
+        where_mug = [DemoRequest("ask", "where is the mug?", all_of=mugs, asks_which=True,
+                                 note=f"{len(mugs)} mugs: memory asks which, naming each"),
+                     DemoRequest("ask", which, all_of=(cast.container,),
+                                 note=f"the answer to which one: {cast.mug}, moved there after the tour")]
+        bring_mug = [DemoRequest("plan", "bring me the mug", all_of=mugs, asks_which=True,
+                                 note="refused until it is clear which mug"),
+                     DemoRequest("plan", which, all_of=(cast.mug, cast.container, cast.person),
+                                 note=f"open {cast.container} first, then bring {cast.mug} to {cast.person}")]
     return [
-        DemoRequest("ask", "where is the mug?", all_of=(cast.container,),
-                    note=f"the latest location, not {cast.mug_origin.object} where the tour saw it"
-                         + (f"; {mugs} mugs in the scene, {cast.mug} is the most recently seen" if mugs > 1
-                            else "")),
-        DemoRequest("ask", "where is the wine glass?", any_of=_locations_of(scene, "wineglass"),
-                    note="any wine glass's support counts"),
+        *where_mug,
+        DemoRequest("ask", "where is a wine glass?", any_of=_locations_of(scene, "wineglass"),
+                    note="any wine glass will do: its support counts"),
         DemoRequest("ask", "is the fridge closed?", any_of=fridges,
                     answer_word="yes" if fridge_closed else "no"),
         DemoRequest("ask", f"where is the {UNKNOWN_OBJECT}?", expect_success=False,
                     note="never observed: memory must say it does not know"),
         DemoRequest("ask", f"is the {locked_label} locked?", all_of=(cast.locked,), answer_word="yes",
                     note="only the failed open says so"),
-        DemoRequest("plan", "bring me the mug", all_of=(cast.mug, cast.container, cast.person),
-                    note=f"open {cast.container} first, then bring {cast.mug} to {cast.person}"),
+        *bring_mug,
     ]

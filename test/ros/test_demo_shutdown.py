@@ -174,3 +174,15 @@ def test_no_signal_is_re_delivered_once_an_insistent_step_is_over(fresh_signals)
     time.sleep(0.3)  # clean-up time: the watcher is gone, nothing raises here
     assert fresh_signals.count == count
     assert [t.name for t in threading.enumerate() if t.name == "insistent_signal"] == []
+
+
+def test_the_quick_demo_passes_every_request(tmp_path):
+    """The README's quick demo (scripts/demo_replay.sh runs it) over real DDS: every request passes before and
+    after the restart, the two-mug question asked back and answered by "the one in the cabinet"."""
+    db, node_log = tmp_path / "memory.db", tmp_path / "node.log"
+    done = subprocess.run([str(_demo()), "--database", str(db), "--log", str(node_log)], capture_output=True,
+                          text=True, timeout=300)
+    out = done.stdout + done.stderr
+    assert done.returncode == 0, out[-3000:]
+    assert "0 failed" in out and " FAIL " not in out, out[-3000:]
+    assert out.count("the one in the cabinet") >= 4, out[-3000:]  # ask and plan, before and after the restart
