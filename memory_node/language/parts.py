@@ -1,0 +1,208 @@
+"""Utterances of several parts: "I need the lime before I head out, where is it?", "there are a few phones
+about. which one is by the cupboard?", "Ben used the computer earlier. what did he do after that?".
+
+Each part is read on its own; the part that asks (or commands, on ~/plan) is the request, and its "it" /
+"one" / "them" / "that" / "there" are the things, the event or the place the other parts named. The whole
+utterance's reading stands when it says as much.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from typing import Any
+
+from . import parser as _p
+from .clause import Clause
+from .phrases import _lemma, _low
+from .request import Anchor, Intent, Kind, ObjectRef, Request
+
+log = logging.getLogger(__name__)
+
+
+_LEAD = r"(?:(?:and|so|but|oh|then|ok|okay|well|now|also|sorry|please)\b[,]?\s+)*"
+_PART_START = re.compile(
+    _LEAD + r"(?:(?:what|which|where|when|who|whose|how)\b|"
+    r"(?:can|could|would|will|do|does|did|is|are|was|were|have|has|had|should|any)\s+"
+    r"(?:you|i|we|it|they|he|she|there|the|my|this|that|a|an|idea)\b|(?:i|we)\s+mean\b)", re.I)
+_BOUNDARY = re.compile(r"(?<=[,;:.!?])\s+(?!then\s+what\b)|\s+(?=which\s+(?:one\s+)?(?:is|was)\s+(?:that|it)\b)|"
+                       r"\s+-+\s+(?!then\s+what\b)|\s+and\s+(?=(?:i|we)\s+mean\b)", re.I)
+_DESIRE = re.compile(r"^(?:i|we)(?:'d| would)?\s+(?:really\s+)?(?:need|want|like|fancy)\b", re.I)
+_PLURAL_PRONOUNS = frozenset({"them", "both", "those", "these", "they"})
+PRONOUN_HEADS = frozenset({"it", "them", "that", "this", "those", "these", "one", "both", "they"})
+
+
+def segments(t: str) -> list[str]:
+    """The parts of an utterance: its sentences, and a question or command after a comma or a dash."""
+    parts: list[str] = []
+    start = 0
+    for m in _BOUNDARY.finditer(t):
+        before = t[start:m.start()].strip()
+        rest = t[m.end():]
+        sentence_end = t[m.start() - 1] in ".!?" if m.start() else False
+        if before.strip(" ,;.!?-") and (sentence_end or _PART_START.match(rest)):
+            parts.append(before.rstrip(" ,;-"))
+            start = m.end()
+    tail = t[start:].strip()
+    if tail.strip(" ,;.!?-"):
+        parts.append(tail)
+    return parts
+
+
+# a trailing "do you remember?", "can you help?", "any idea?": it wraps the part before it
+_TAG_WORDS = frozenset({"do", "does", "did", "can", "could", "would", "will", "you", "i", "me", "we", "please",
+                        "any", "idea", "by", "chance", "at", "all", "possibly", "help", "remember", "recall", "know",
+                        "tell", "think", "happen", "to", "wonder", "mind", "it", "that", "out"})
+
+
+def _rank(req: Request, text: str, prefer: Kind | None) -> int:
+    words = re.findall(r"[a-z']+", text.lower())
+    if req.intent is Intent.unknown or words and set(words) <= _TAG_WORDS:
+        return 0
+    if req.intent in (Intent.greeting, Intent.inform):
+        return 1
+    if req.is_command and _DESIRE.match(text.strip()) or "a bare noun phrase" in req.notes:
+        return 2  # "I need the lime": a wish, weaker than a question or a command said to the robot
+    return 3 + (1 if prefer is not None and req.kind is prefer else 0)
+
+
+def _unresolved(req: Request) -> bool:
+    return any(o.pronoun or not (o.head or o.purpose) or o.head in PRONOUN_HEADS for o in req.objects) or \
+        req.time is not None and req.time.clause.strip().lower() in ("that", "it", "this") or \
+        req.actor in ("he", "she", "they") or req.recipient in ("him", "her", "them")
+
+
+def from_parts(full: Request, parts: list[str], raw: str, prefer: Kind | None) -> Request:
+    try:
+        docs = _p.read_many(parts)
+        reqs = [_p.read_doc(d, p) for d, p in zip(docs, parts)]
+        ranks = [_rank(r, p, prefer) for r, p in zip(reqs, parts)]
+        k = max(range(len(reqs)), key=lambda i: (ranks[i], i))  # the strongest; among equals the last said
+        full_rank = _rank(full, raw, prefer)
+        if ranks[k] < full_rank:
+            return full
+        main = reqs[k]
+        _fill_from(main, [_things_in(d) for d in docs[:k]], [_things_in(d) for d in docs[k + 1:]], reqs[:k], parts[:k])
+        _use_from(main, docs[:k])
+        _there_from(main, parts[k], docs[:k])
+    except Exception as e:  # noqa: BLE001 - the whole reading stands
+        log.warning("parts of %r: %s", raw[:200], e)
+        return full
+    remarks_only = all(r <= 1 for i, r in enumerate(ranks) if i != k)  # the rest: remarks, tags, nothing
+    same_things = {o.head for o in main.objects} <= {o.head for o in full.objects}
+    says_as_much = same_things and detail(full) >= detail(main)
+    if ranks[k] == full_rank and (_unresolved(main) and not _unresolved(full) or full.intent is main.intent and
+                                  not _unresolved(full) and (says_as_much or not remarks_only)):
+        _use_from(full, docs[:k])
+        return full  # the whole reading says as much (or more: "the ball is in the microwave, bring it")
+    main.text = raw
+    main.notes.append(f"read {parts[k]!r}, the part that asks; the rest said what it is about")
+    return main
+
+
+def detail(req: Request) -> int:
+    """How much a reading says beyond its intent: places, attributes, owners, uses, times, where to."""
+    return sum((o.anchor is not None) + len(o.modifiers) + bool(o.owner) + bool(o.purpose) for o in req.objects) + \
+        (req.time is not None) + bool(req.state) + (req.destination is not None) + bool(req.recipient)
+
+
+def _things_in(doc: Any) -> list[ObjectRef]:
+    """The things a part names, in the order said, each read with what was said of it."""
+    out = []
+    nouns = {t.i for t in _p.thing_nouns(doc, roots=True)}
+    for tok in doc:
+        if tok.i in nouns:
+            out.append(Clause(tok.sent, doc.text)._object(tok))
+        elif tok.lower_ == "one" and any(c.dep_ == "prep" for c in tok.children):
+            # "I mean the one on the counter": a kind said before, told apart by where it is
+            clause = Clause(tok.sent, doc.text)
+            ref = clause._object(tok)
+            ref.anchor = ref.anchor or next((a for c in tok.children if c.dep_ == "prep"
+                                             and (a := clause._anchor(c)) is not None), None)
+            if ref.anchor is not None:
+                ref.head, ref.pronoun = "", "one"
+                out.append(ref)
+    return [o for o in out if o.head and o.head not in PRONOUN_HEADS and not o.pronoun or o.pronoun == "one"]
+
+
+_THERE = re.compile(r"\b(in|on|inside|under)\s+there\b", re.I)
+_INTO = {"in": "in", "into": "in", "inside": "in", "to": "in", "on": "on", "onto": "on", "under": "under"}
+
+
+def _there_from(main: Request, text: str, before: list[Any]) -> None:
+    """"I'm popping into the bathroom, will I find any towels in there?": "there" is the place said before."""
+    m = _THERE.search(text)
+    if m is None or not main.objects or main.objects[0].anchor is not None:
+        return
+    places = [p for d in before for t in d if t.dep_ == "prep" and _low(t) in _INTO
+              for p in t.children if p.dep_ == "pobj" and p.pos_ in ("NOUN", "PROPN")]
+    if places:
+        place = places[-1]
+        rel = {"inside": "in"}.get(m.group(1).lower(), m.group(1).lower())
+        main.objects[0].anchor = Anchor(relation=rel, ref=Clause(place.sent, place.doc.text)._object(place))
+
+
+def _use_from(main: Request, before: list[Any]) -> None:
+    """"I need to dry off after my shower, what can I use?", "I fancy reading something, what is there?":
+    the use the question leaves open is the one said before it."""
+    from .names import default_names
+
+    open_refs = [o for o in main.objects if o.head in ("something", "anything") and o.purpose in ("", "use")]
+    if not open_refs or main.intent not in (Intent.exists, Intent.where, Intent.fetch):
+        return
+    uses = default_names().purposes
+    said = [_lemma(t) for d in before for t in d if t.pos_ == "VERB" and _lemma(t) in uses]
+    if said:
+        for o in open_refs:
+            o.purpose = said[-1]
+        main.notes.append(f"for {said[-1]}: said before")
+
+
+def _fill_from(main: Request, before: list[list[ObjectRef]], after: list[list[ObjectRef]],
+               earlier: list[Request], texts: list[str]) -> None:
+    """Give ``main``'s pronouns the things the other parts named (the nearest part before it first; for
+    "them" / "both" every thing named before it)."""
+    nearest = next((things for things in before[::-1] + after if things), [])
+    if nearest and nearest[0].pronoun == "one":
+        # "there's more than one glass and I mean the one on the desk": the kind from further back
+        kind = next((o for things in before[::-1] for o in things if o.head), None)
+        if kind is None:
+            nearest = [o for o in nearest if o.head]
+        else:
+            named = kind.model_copy(deep=True)
+            named.anchor = nearest[0].anchor
+            nearest = [named]
+    every = [o for things in before for o in things if o.head] or nearest
+    if nearest:
+        filled: list[ObjectRef] = []
+        for o in main.objects:
+            if not (o.pronoun or not o.head or o.head in PRONOUN_HEADS):
+                filled.append(o)
+                continue
+            plural = o.pronoun in _PLURAL_PRONOUNS or o.head in _PLURAL_PRONOUNS
+            for ref in (every if plural else nearest[:1]):
+                ref = ref.model_copy(deep=True)
+                if o.anchor is not None:  # "which one is by the cupboard": the place said now counts
+                    ref.anchor = o.anchor
+                if o.determiner and not ref.determiner:
+                    ref.determiner = o.determiner
+                filled.append(ref)
+        if filled != main.objects:
+            main.objects = filled
+            if main.intent is Intent.where and any(o.anchor is not None for o in filled) and \
+                    main.notes and any("what is X" in n for n in main.notes):
+                main.intent = Intent.which  # "the plate by the microwave, which is that one?"
+    if main.time is not None and main.time.clause.strip().lower() in ("that", "it", "this") and texts:
+        main.time.clause = re.sub(r"\s+(?:earlier|before|today|just now)$", "", texts[-1].strip(" .,!?"), flags=re.I)
+    people = [w for text in texts for w in re.findall(r"\b[A-Z][a-z]+\b", text) if w.lower() not in _NOT_NAMES]
+    if people and main.actor in ("he", "she", "they", "him", "her"):
+        main.actor = people[-1].lower()
+    if people and main.recipient in ("him", "her", "them"):
+        main.recipient = people[-1].lower()
+
+
+# capitalised words that start or fill sentences without naming anyone
+_NOT_NAMES = frozenset({"i", "the", "a", "an", "there", "this", "that", "it", "my", "our", "your", "his", "her",
+                        "we", "you", "he", "she", "they", "erm", "um", "so", "and", "but", "oh", "sorry", "ok",
+                        "okay", "well", "hey", "please", "can", "could", "would", "will", "do", "did", "is", "are",
+                        "what", "which", "where", "when", "who", "how", "tv"})
