@@ -244,6 +244,11 @@ class Clause(PhraseReader):
             return goes
         habitual = self._habitual(root) or (self._aux(root) == "do" and self._aux_tense(root) in ("VBZ", "VBP")
                                             and time is not None and time.relation in ("after", "before"))
+        thing_subject = subj_tok is not None and subj_tok.pos_ == "NOUN" and _low(subj_tok) not in lx.ROOM_WORDS
+        if w == "where" and lemma in lx.GO_VERBS | {"belong", "live"} and thing_subject and (
+                habitual or root.tag_ in ("VBZ", "VBP") and not self._aux(root)):
+            # "where would the mug normally go?", "tell me where the mug goes": where a thing belongs
+            return self._req(Kind.question, Intent.goes_where, objects=self._things(root))
         if habitual and w in ("how", "what", "where", "which", "when") and self._actor(root) not in ("robot", "speaker"):
             return self._req(Kind.question, Intent.habit, objects=self._things(root), time=time)
         if w == "where" and lemma in _PLACE_USES and self._subject_word(root) in ("i", "we", "one", "you") and \
@@ -298,7 +303,7 @@ class Clause(PhraseReader):
                 moment = "first" if any(_low(t) == "first" for t in root.subtree) else "last"
                 return self._req(Kind.question, Intent.when_seen, objects=self._things(root),
                                  time=TimeRef(moment=moment))
-            if lemma == "see" and root.dep_ == "ROOT" and self._passive_of(root, {"see"}):
+            if lemma in lx.SEE_VERBS and self._passive_of(root, set(lx.SEE_VERBS)):  # "... last spotted?"
                 moment = "first" if any(_low(t) == "first" for t in root.subtree) else "last"
                 return self._req(Kind.question, Intent.when_seen, objects=self._things(root),
                                  time=TimeRef(moment=moment))
@@ -361,7 +366,7 @@ class Clause(PhraseReader):
                             for p in c.children if p.dep_ == "pobj"]
                     if held:  # "what's the right place for the umbrella"
                         return self._req(Kind.question, Intent.goes_where, objects=[self._object(held[0])])
-        if w == "which" and lemma in ("go", "belong", "live") and \
+        if w in ("which", "what") and lemma in ("go", "belong", "live") and \
                 not any(c.dep_ == "prep" and _low(c) == "to" for c in root.children):  # "belongs to Anna": whose
             subj = [c for c in root.children if c.dep_ in ("nsubj", "nsubjpass")]
             if subj:  # "which drawer do the tea towels go in"

@@ -54,6 +54,10 @@ _SHORTCUTS = ((re.compile(r"\b(where|what|how|who|when|why)'d\b", re.I), r"\1 di
               # "it is in which room?", "the keys are on which table?"
               (re.compile(r"^((?:the\s+|my\s+)?[a-z]+(?:\s+[a-z]+)?)\s+(is|are|was|were)\s+(in|on|under)\s+which\s+(\w+)\b",
                           re.I), r"which \4 \2 \1 \3"),
+              # "how recently did you see the mug?", "how long has it been since you saw it?": when, last
+              (re.compile(r"\bhow\s+recently\b", re.I), "when"),
+              (re.compile(r"^how\s+long\s+(?:has\s+it\s+been|is\s+it)\s+since\s+(?:you|u)\s+(?:last\s+)?"
+                          r"(?:saw|seen|spotted|noticed|had\s+a\s+look\s+at)\b", re.I), "when did you last see"),
               # "you see pear somewhere?": the question's "have" left unsaid; "I not find" for "I can't find"
               (re.compile(r"^(?:you|u)\s+(?:see|seen|saw)\b", re.I), "have you seen"),
               (re.compile(r"\bi\s+not\s+(find|see|know|remember)\b", re.I), r"I can't \1"),

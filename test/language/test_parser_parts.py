@@ -196,3 +196,17 @@ def test_non_native_and_run_on_speech(text: str, intent: Intent) -> None:
     assert req.intent is intent, req
     if intent is Intent.fetch:
         assert req.objects[0].head == "remote" and _anchor(req) == ("in", "microwave"), req
+
+
+@pytest.mark.parametrize("text, intent", [
+    ("where would the mug normally go?", Intent.goes_where),  # a thing's habit is where it belongs
+    ("tell me where the mug goes", Intent.goes_where),
+    ("what shelf does the mug go on", Intent.goes_where),
+    ("where does Ben usually go after dinner?", Intent.habit),  # a person's habit stays one
+    ("where did the mug go?", Intent.where),
+    ("what time was the mug last spotted?", Intent.when_seen),
+    ("how recently did you see the mug?", Intent.when_seen),
+    ("how long has it been since you saw the mug?", Intent.when_seen),
+])
+def test_where_it_goes_and_when_seen_said_otherwise(text: str, intent: Intent) -> None:
+    assert parse(text, names=("ben",)).intent is intent, parse(text, names=("ben",))
