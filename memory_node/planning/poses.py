@@ -42,10 +42,7 @@ PERSON_STANDOFF_M = 0.8  # a handover at arm's length, not in the person's face
 REACH_M = 1.2  # farthest a thing handled at the furniture may be from the base
 BLOCKING_BELOW_M = 1.8  # what is wholly above this (a wall cupboard) does not block the base...
 BLOCKING_ABOVE_M = 0.05  # ...nor what is flatter than this (a rug)
-# how much further back than STANDOFF_M to try, nearest first, in 2 cm steps: the nearest clear spot keeps
-# the most reach (steps of 0.1-0.15 m put the Vega 0.80 m from a kitchen table with a bench before it, at
-# the edge of its reach, when 0.77 m was clear; a 2 cm error in the table's lifted edge then failed the pick)
-_BACK = tuple(round(0.02 * k, 2) for k in range(18)) + (0.35,)
+_BACK = (0.0, 0.1, 0.2, 0.35)
 _SHIFT = (0.0, 0.15, -0.15, 0.3, -0.3, 0.5, -0.5)
 _SIDES = ((1.0, 0.0), (-1.0, 0.0), (0.0, 1.0), (0.0, -1.0))
 
