@@ -207,7 +207,9 @@ class Memory:
 
     def skill(self, skill: str, args: Iterable[str] = (), *, success: bool, target: str = "",
               status: str = "", message: str = "", robot: str = "", t: Time | None = None) -> IngestResult:
-        """The outcome of a skill the robot ran; an explicit "locked" failure is remembered on the target."""
+        """The outcome of a skill the robot ran. The states it implies are remembered on what it acted on: a
+        successful ``open`` leaves its container open (the store's ``skill_state_effects``), an explicit
+        "locked" failure leaves the target locked and closed."""
         try:
             fb = SkillFeedbackObservation(stamp_ns=to_ns(t), robot=robot, skill=skill, args=list(args),
                                           target_id=target, success=success, status=status, message=message)

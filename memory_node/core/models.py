@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import math
 import re
+from collections.abc import Mapping
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
@@ -49,6 +50,19 @@ STATE_FAMILIES: tuple[tuple[str, ...], ...] = (
 )
 # Observing the first state implies the second (an open door is not locked).
 STATE_IMPLIES = {"open": "unlocked"}
+# A skill that failed because its target is locked says the target is shut too (a lock holds a closed door).
+LOCKED_STATES = ("locked", "closed")
+
+# What a successful skill leaves true of its arguments, so memory records it where no camera can tell (a
+# perception stage cannot see whether a door is open): skill name -> (argument index, state, negated)
+# triples, a negated one removing the state. A robot's skill library says this (planning.skills
+# .SkillLibrary.state_effects, handed to the store by ros/ingest.open_store); the defaults are the open and
+# close of the shipped libraries (config/skills/vega.yaml, g1.yaml).
+SkillStateEffects = Mapping[str, tuple[tuple[int, str, bool], ...]]
+DEFAULT_SKILL_STATE_EFFECTS: SkillStateEffects = {
+    "open": ((0, "open", False), (0, "closed", True)),
+    "close": ((0, "closed", False), (0, "open", True)),
+}
 
 _ID_RE = re.compile(r"^[A-Za-z0-9_.:/\-]{1,128}$")
 

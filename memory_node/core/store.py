@@ -21,7 +21,9 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from .models import (
+    DEFAULT_SKILL_STATE_EFFECTS,
     LOCATION_PREDICATES,
+    LOCKED_STATES,
     ActivityObservation,
     Entity,
     EntityObservation,
@@ -39,10 +41,12 @@ from .models import (
     SceneGraphObservation,
     SeenInterval,
     SkillFeedbackObservation,
+    SkillStateEffects,
     UtteranceObservation,
     is_local_id,
     merge_states,
     normalize_label,
+    normalize_state,
 )
 from .rules import apply_utterance
 from .schema import MIGRATIONS, SCHEMA_VERSION, statements
@@ -96,8 +100,12 @@ class MemoryStore:
     def __init__(self, path: str | Path, frame_dir: str | Path | None = None,
                  frame_similarity_threshold: float = 6.0, association_radius: float = 0.5, *,
                  position_tolerance: float = DEFAULT_POSITION_TOLERANCE, read_only: bool = False,
-                 sighting_gap: float = DEFAULT_SIGHTING_GAP):
+                 sighting_gap: float = DEFAULT_SIGHTING_GAP,
+                 skill_state_effects: SkillStateEffects | None = None):
         self.path = Path(path)
+        # what a successful skill leaves true (core.models.DEFAULT_SKILL_STATE_EFFECTS says the format)
+        self.skill_state_effects = dict(DEFAULT_SKILL_STATE_EFFECTS if skill_state_effects is None
+                                        else skill_state_effects)
         in_memory = str(path) == ":memory:"
         self.read_only = read_only
         self.frame_dir = Path(frame_dir) if frame_dir else (
@@ -515,20 +523,37 @@ class MemoryStore:
                        entity_ids=[fb.target_id, *fb.args] if fb.target_id else list(fb.args),
                        data=fb.model_dump(), provenance=obs_id)
             self._add_event(ev)
-            updated = self._remember_lock(fb, ev)
+            updated = self._remember_outcome(fb, ev)
         return IngestResult(observation_id=ev.id, added=1, updated=updated)
 
-    def _remember_lock(self, fb: SkillFeedbackObservation, ev: Event) -> int:
-        """One explicit failure is enough to remember a locked container: the controller said so."""
-        if fb.success or not fb.target_id or "locked" not in f"{fb.status} {fb.message}".lower():
-            return 0
-        ent = self._get_entity_row(fb.target_id)
-        if ent is None or fb.stamp_ns < ent.last_seen_ns or "locked" in ent.states:
-            return 0
-        ent.states = merge_states(ent.states, ["locked"])
-        ent.provenance = ev.id
-        self._write_entity(ent, fb.stamp_ns, new=False)
-        return 1
+    def _remember_outcome(self, fb: SkillFeedbackObservation, ev: Event) -> int:
+        """The states a skill's outcome implies, on the entities it acted on: a success leaves its library's
+        effects (``skill_state_effects``: an ``open`` leaves its container open), and one explicit "locked"
+        failure is enough to remember a locked (so closed) container: the controller said so. Feedback
+        older than what memory last saw of an entity cannot change its present (as for observations)."""
+        wanted: dict[str, list[tuple[str, bool]]] = {}
+        if fb.success:
+            for index, state, negated in self.skill_state_effects.get(fb.skill, ()):
+                target = fb.args[index] if index < len(fb.args) else (fb.target_id if index == 0 else "")
+                if target:
+                    wanted.setdefault(target, []).append((normalize_state(state), negated))
+        elif fb.target_id and "locked" in f"{fb.status} {fb.message}".lower():
+            wanted[fb.target_id] = [(state, False) for state in LOCKED_STATES]
+        updated = 0
+        for ent_id, effects in wanted.items():
+            ent = self._get_entity_row(ent_id)
+            if ent is None or fb.stamp_ns < ent.last_seen_ns:
+                continue
+            states = list(ent.states)
+            for state, negated in effects:
+                states = [s for s in states if s != state] if negated else merge_states(states, [state])
+            if sorted(set(states)) == sorted(ent.states):
+                continue
+            ent.states = sorted(set(states))
+            ent.provenance = ev.id
+            self._write_entity(ent, fb.stamp_ns, new=False)
+            updated += 1
+        return updated
 
     def ingest_utterance(self, utt: UtteranceObservation) -> IngestResult:
         if not utt.text.strip():

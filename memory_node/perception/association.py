@@ -85,6 +85,9 @@ class Sighting:
     score: float = 1.0
     color: str = ""
     instance: str = ""  # the detector's own instance key, kept for evaluation
+    # The mask reached the image's bottom row: part of the object below the view's lower edge was not seen,
+    # so it may reach lower than its box (an upright camera's lower rows look lower).
+    bottom_cut: bool = False
 
 
 @dataclass
@@ -104,6 +107,7 @@ class Track:
     size_known: bool = True  # False for a track restored from memory without a size, until it is seen
     smoothed: int = 1  # sightings in the running mean (restarts when an instance-keyed track moved)
     extent: Box3D | None = None  # union of the boxes seen since it last moved (union_extent)
+    bottom_seen: bool = True  # some sighting since it last moved showed its lowest part (not ``bottom_cut``)
 
     @property
     def box(self) -> Box3D:
@@ -229,7 +233,7 @@ class ObjectTracker:
                 if float(np.linalg.norm(t.center - s.box.center)) > self.params.gate(t.label, t.box):
                     # the same thing, somewhere else: it was moved; average only over where it is now
                     t.center, t.size, t.smoothed = s.box.center.copy(), s.box.size.copy(), 0
-                    t.extent = None
+                    t.extent, t.bottom_seen = None, False
                 self._absorb(t, s, stamp_ns)
             if t.confirmed:
                 out.append(t)
@@ -243,7 +247,8 @@ class ObjectTracker:
             bump += 1
             tid = track_id(self.source, s.label, stamp_ns + bump, s.box.center + 0.01 * bump)
         t = Track(id=tid, label=s.label, center=s.box.center.copy(), size=s.box.size.copy(), first_seen_ns=stamp_ns,
-                  last_seen_ns=stamp_ns, score=s.score, confirmed=self.params.confirm_after <= 1)
+                  last_seen_ns=stamp_ns, score=s.score, confirmed=self.params.confirm_after <= 1,
+                  bottom_seen=not s.bottom_cut)
         if s.color:
             t.colors[s.color] += 1
         if s.instance:
@@ -270,8 +275,15 @@ class ObjectTracker:
             if t.extent is not None:
                 lo[:2] = np.minimum(t.extent.min[:2], s.box.min[:2])
                 hi[:2] = np.maximum(t.extent.max[:2], s.box.max[:2])
+                # a view cut off below says nothing about the bottom: keep a bottom seen, and let the first
+                # one seen replace what cut views guessed
+                if s.bottom_cut and t.bottom_seen:
+                    lo[2] = t.extent.min[2]
+                elif not s.bottom_cut and not t.bottom_seen:
+                    lo[2] = s.box.min[2]
             t.extent = Box3D(np.minimum(lo, hi), np.maximum(lo, hi))
             t.size = t.extent.size
+        t.bottom_seen = t.bottom_seen or not s.bottom_cut
         t.score = (1.0 - w) * t.score + w * s.score
         t.last_seen_ns = max(t.last_seen_ns, stamp_ns)
         if s.color:

@@ -5,7 +5,9 @@ Steps:
    (optical frame z forward, x right, y down, as ROS publishes it). numpy does this one: it touches only the
    mask's pixels, while open3d's ``create_from_depth_image`` walks the whole image for every object (8-25 ms
    per object at 640x480 here, against well under 1 ms). A mask of more than ``max_pixels`` valid pixels is
-   thinned to an even pixel grid first: a table filling half the image needs no 50,000 points for a box;
+   thinned to an even pixel grid first: a table filling half the image needs no 50,000 points for a box.
+   Mask pixels on a depth step to another pixel of the mask are dropped before (``depth_edge_steps``):
+   there the mask spans two surfaces (its outline off by a pixel from the depth image's, flying pixels);
 2. voxel downsampling (open3d ``voxel_down_sample``): equal weight per volume, not per pixel, so a near
    object's thousands of pixels cost what a far one's hundreds do. When more than ``max_points`` remain,
    the voxel grows until they fit (a big object keeps its extent, at a coarser grain);
@@ -69,14 +71,29 @@ class LiftingParams:
     mask_erosion: int = 0  # pixels to erode learned masks by (they bleed onto the background); 0 = exact masks
     max_pixels: int = 6000  # valid pixels back-projected per object at most (an even grid of them beyond)
     max_points: int = 1000  # points after downsampling at most (DBSCAN and voxelling cost grows with them)
+    # Mask pixels on a depth edge within the mask are dropped: a depth step to a neighbour in the mask of
+    # more than this many pixel footprints (depth / fx) means the mask spans two surfaces, and there a mask
+    # and the depth image often disagree by a pixel. Measured in Genesis: the coffee table's mask held
+    # pixels that carry the depth of the fruit on it, chains of such points joined the table's cluster, and
+    # its top came out 4.5 cm high, so nothing on it was "on" it; learned masks bleed onto what lies behind
+    # the same way, and depth cameras return flying pixels there. A surface seen closer than atan(1 / steps)
+    # to grazing (14 degrees for 4) is an edge too. When too few pixels are left (a thin object far away),
+    # the mask is kept whole. 0 = off.
+    depth_edge_steps: float = 4.0
+    # The depth sensor's noise (standard deviation at 1 m, m; it grows with depth squared): a step within
+    # three of its standard deviations is noise, not an edge. The simulator's depth is exact: 0. Without it a
+    # noisy 640x480 sensor (4 mm at 1 m) loses half of a table to "edges" (test/perception/test_lifting.py).
+    depth_noise: float = 0.0
     # The box spans these percentiles of the points on each axis; 0 = their exact extent (open3d's AABB).
     # Measured on rendered boxes (test/perception): the exact extent gives the best centres (max error 4 mm
     # without noise, 7 mm with 2 mm-at-1-m depth noise) but sizes grow with noise (+2 cm median); 2 halves
-    # the size error under noise and doubles the centre error. Centres are what memory stores: 0.
+    # the size error under noise and doubles the centre error. Centres are what memory stores: 0. (Measured
+    # before depth edges were dropped, which removes most of that size growth: the noisiest points are there.)
     box_percentile: float = 0.0
 
     def __post_init__(self) -> None:
-        if self.voxel_size < 0 or self.dbscan_eps <= 0 or self.min_depth < 0 or self.max_depth <= self.min_depth:
+        if self.voxel_size < 0 or self.dbscan_eps <= 0 or self.min_depth < 0 or self.max_depth <= self.min_depth \
+                or not self.depth_edge_steps >= 0 or not self.depth_noise >= 0:
             raise InvalidInput(f"invalid lifting parameters {self}")
         if not 0.0 <= self.box_percentile < 50.0:
             raise InvalidInput(f"box_percentile must be in [0, 50), got {self.box_percentile}")
@@ -135,9 +152,16 @@ def masked_cloud(frame: RgbdFrame, mask: np.ndarray, params: LiftingParams,
     if n_valid == 0:
         raise LiftingError("no valid depth under the mask (NaN, 0, inf or out of range "
                            f"[{params.min_depth}, {params.max_depth}] m)")
+    if params.depth_edge_steps > 0:
+        # steps between two pixels of the mask only: its outline against what lies beyond (a table's far
+        # rim against the floor) is the object's own extent and stays
+        inside = np.where(valid, depth, np.nan)
+        off_edges = valid & ~depth_edges(inside, frame.intrinsics.fx, params.depth_edge_steps, params.depth_noise)
+        if int(off_edges.sum()) >= params.min_points:
+            valid = off_edges
     rows, cols = np.nonzero(valid)
-    if n_valid > params.max_pixels:
-        step = int(np.ceil(np.sqrt(n_valid / params.max_pixels)))
+    if len(rows) > params.max_pixels:
+        step = int(np.ceil(np.sqrt(len(rows) / params.max_pixels)))
         keep = (rows % step == 0) & (cols % step == 0)  # an even grid keeps the mask's extent
         rows, cols = rows[keep], cols[keep]
     k = frame.intrinsics
@@ -146,6 +170,25 @@ def masked_cloud(frame: RgbdFrame, mask: np.ndarray, params: LiftingParams,
     cam = np.column_stack([(cols - k.cx) * z / k.fx, (rows - k.cy) * z / k.fy, z])
     points = cam @ frame.pose.rotation.T + frame.pose.position
     return o3d.geometry.PointCloud(o3d.utility.Vector3dVector(points)), n_valid
+
+
+def depth_edges(depth: np.ndarray, fx: float, steps: float, noise: float = 0.0) -> np.ndarray:
+    """Pixels whose depth differs from one of their 8 neighbours' by more than ``steps`` pixel footprints
+    (the nearer depth / ``fx``, times sqrt(2) to a diagonal neighbour) plus three standard deviations of
+    the difference of two noisy depths (``noise`` at 1 m, growing with depth squared): both sides of every
+    such step. NaN (invalid) neighbours are no evidence either way."""
+    edge = np.zeros(depth.shape, dtype=bool)
+    h, w = depth.shape
+    with np.errstate(invalid="ignore"):
+        for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
+            a = depth[dr:, max(dc, 0):w + min(dc, 0)]  # each pixel ...
+            b = depth[:h - dr, max(-dc, 0):w - max(dc, 0)]  # ... and its neighbour at (dr, dc) before it
+            reach = steps * (np.sqrt(2.0) if dr and dc else 1.0) / fx
+            near = np.fmin(a, b)
+            step = np.abs(a - b) > reach * near + 3.0 * np.sqrt(2.0) * noise * near * near  # False at NaN
+            edge[dr:, max(dc, 0):w + min(dc, 0)] |= step
+            edge[:h - dr, max(-dc, 0):w - max(dc, 0)] |= step
+    return edge
 
 
 def _downsample(cloud: o3d.geometry.PointCloud, params: LiftingParams) -> tuple[o3d.geometry.PointCloud, float]:

@@ -76,7 +76,8 @@ class PerceptionPipeline:
             b = d.box
             color = color_of_mask(frame.rgb, d.mask, box=(b.x0, b.y0, b.x1, b.y1)).name
             timings["color"] += (time.perf_counter() - t0) * 1e3
-            sightings.append(Sighting(label=d.label, box=obj.box, score=d.score, color=color, instance=d.instance))
+            sightings.append(Sighting(label=d.label, box=obj.box, score=d.score, color=color, instance=d.instance,
+                                      bottom_cut=b.y1 >= frame.depth_m.shape[0]))
 
         t0 = time.perf_counter()
         seen = self.tracker.update(sightings, frame.stamp_ns)
@@ -91,7 +92,8 @@ class PerceptionPipeline:
         """Entities for the confirmed tracks seen now; relations of those to any confirmed track (a support
         may be out of view this frame, and memory knows it from an earlier one)."""
         # a track restored from memory without a size has no box worth reasoning about yet
-        placed = [PlacedObject(t.id, t.label, t.box) for t in self.tracker.confirmed() if t.size_known]
+        placed = [PlacedObject(t.id, t.label, t.box, bottom_open=not t.bottom_seen)
+                  for t in self.tracker.confirmed() if t.size_known]
         seen_ids = {t.id for t in seen}
         relations = [r for r in infer_relations(placed, self.tolerances, self.container_labels)
                      if r.subject in seen_ids or (r.predicate == "near" and r.object in seen_ids)]

@@ -4,7 +4,8 @@
   ``in_margin`` on every side (lifted boxes are a voxel or two too large or too small).
 - ``A on B``: A's bottom is within ``on_vertical`` of B's top (resting, not floating above or sunk into it)
   and at least ``on_min_overlap`` of A's footprint lies over B's footprint (a mug at a table's edge is on it,
-  a mug next to the table at the same height is not).
+  a mug next to the table at the same height is not). When A's lowest part was never seen (cut off by the
+  image's lower edge: ``bottom_open``), its bottom is only an upper bound, and any top below it will do.
 - ``A near B``: the boxes' gap is at most ``near_distance`` and neither is in or on the other; only each
   object's ``near_max`` nearest neighbours, so a cluttered shelf does not make n^2 relations.
 
@@ -55,6 +56,9 @@ class PlacedObject:
     id: str
     label: str
     box: Box3D
+    # its lowest part was never in view (cut off by the image's lower edge): it reaches at least as low as
+    # its box, so it rests on the highest support below it rather than on one within ``on_vertical``
+    bottom_open: bool = False
 
 
 @dataclass(frozen=True)
@@ -69,7 +73,9 @@ def _is_in(a: PlacedObject, b: PlacedObject, tol: RelationTolerances) -> bool:
 
 
 def _is_on(a: PlacedObject, b: PlacedObject, tol: RelationTolerances) -> bool:
-    if abs(a.box.bottom - b.box.top) > tol.on_vertical or a.box.center[2] <= b.box.top - tol.on_vertical:
+    gap = a.box.bottom - b.box.top
+    if (gap < -tol.on_vertical if a.bottom_open else abs(gap) > tol.on_vertical) \
+            or a.box.center[2] <= b.box.top - tol.on_vertical:
         return False
     area = a.box.footprint_area()
     if area <= 0.0:  # a flat footprint (a sheet seen edge-on): its centre must lie over B

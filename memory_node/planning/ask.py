@@ -107,6 +107,19 @@ def moment_of(ctx: Context, ent: Entity, time: TimeRef) -> tuple[int | None, str
             return None, "", f"I have no record of {time.clause} for {describe(ctx.world, ent.id)}."
         return (ev.stamp_ns - 1 if time.relation in ("before", "") else ev.stamp_ns), ev.id, ""
     if time.moment == "original" or time.moment == "first":
+        # the first place memory knew it at: a first sighting may come before what it rests on was seen
+        # (a perception stage lifts the mug a frame before the desk under it), and in the same spot the
+        # place it was then found on is where it was at first
+        history = ctx.store.history(ent.id)
+        first = history[0].entity if history else ent
+        for version in history:
+            v = version.entity
+            if v.location is not None:
+                same_spot = first.position is None or v.position is None or \
+                    v.position.distance(first.position) <= ctx.store.association_radius
+                if same_spot:
+                    return version.valid_from_ns, v.provenance, ""
+                break
         return ent.first_seen_ns, ent.provenance, ""
     if time.moment == "previous":
         # the place it had before its current one: the newest version whose location differs

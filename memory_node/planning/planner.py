@@ -353,7 +353,7 @@ class _PlanBuilder:
         """Pick ``obj`` up and set it on or in ``target``, opening ``target`` first when it goes inside."""
         if obj not in self.state.holding:
             self._check_fetchable(obj)
-        into_closed = relation == "in" and "closed" in self.state.states.get(target, set())
+        into_closed = relation == "in" and self.state.shut(target)
         self._check_openable(self.state.closed_containers(target) + ([target] if into_closed else []))
         place = self._skill("place")
         ready = preconditions_hold(place, (obj, target))

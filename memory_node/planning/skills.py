@@ -231,6 +231,20 @@ class SkillLibrary(BaseModel):
     def names(self) -> list[str]:
         return [s.name for s in self.skills]
 
+    def state_effects(self) -> dict[str, tuple[tuple[int, str, bool], ...]]:
+        """What each skill's success leaves true, as memory records it from skill feedback (core.models
+        .SkillStateEffects): skill name -> (argument index, state, negated) for every state effect
+        (``open(container)``, ``not closed(container)``); structural effects (robot_at, holding, located)
+        are left to observation."""
+        out: dict[str, tuple[tuple[int, str, bool], ...]] = {}
+        for skill in self.skills:
+            names = [a.name for a in skill.args]
+            effects = tuple((names.index(e.args[0]), e.name, e.negated) for e in skill.effects
+                            if e.name in STATE_PREDICATES)
+            if effects:
+                out[skill.name] = effects
+        return out
+
 
 def default_library_path(robot: str) -> Path:
     """Where ``<robot>.yaml`` lives: the installed share directory when ament knows the package, else the

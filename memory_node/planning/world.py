@@ -158,16 +158,29 @@ class WorldState:
         ent = self.entities.get(ent_id)
         return (ent.room or None) if ent is not None else None
 
+    def shut(self, ent_id: str) -> bool:
+        """Whether ent_id's door may be shut: memory knows it closed or locked (a lock holds a closed door),
+        or it is a thing with a door (attribute ``openable``) whose door memory never saw either way. A
+        perception stage knows a fridge opens but cannot see whether it is open: opening it first costs a
+        step when it was open, reaching through a closed door fails the plan."""
+        states = self.states.get(ent_id, set())
+        if states & {"closed", "locked"}:
+            return True
+        if "open" in states:
+            return False
+        ent = self.entities.get(ent_id)
+        return ent is not None and str(ent.attributes.get("openable", "")).lower() in ("true", "yes", "1")
+
     def closed_containers(self, ent_id: str) -> list[str]:
-        """Closed containers enclosing ent_id (an `in` link on its location chain), outermost first: the
-        order they must be opened."""
+        """Containers enclosing ent_id (an `in` link on its location chain) that may be shut (``shut``),
+        outermost first: the order they must be opened."""
         found, cur, seen = [], ent_id, {ent_id}
         while cur in self.locations:
             pred, outer = self.locations[cur]
             if outer in seen:
                 break
             # only what encloses it: a folder lying *on* a closed (even locked) cabinet is in reach
-            if pred == "in" and "closed" in self.states.get(outer, set()):
+            if pred == "in" and self.shut(outer):
                 found.append(outer)
             seen.add(outer)
             cur = outer

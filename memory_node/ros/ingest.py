@@ -18,6 +18,7 @@ import numpy as np
 from memory_node.core.models import FrameObservation, InvalidInput, MapInfo
 from memory_node.core.store import MemoryStore
 from memory_node.perception.frames import decode_compressed
+from memory_node.planning.skills import SkillLibrary, default_library_path
 from memory_node.ros import conversions as conv
 
 # input name (as counted in diagnostics and ~/sync) -> the node's relative topic name, its message type
@@ -36,11 +37,15 @@ INPUT_TOPICS: dict[str, tuple[str, str]] = {
 
 
 def open_store(db_path, params: dict[str, Any]) -> MemoryStore:
-    """The memory the node's parameters describe (one place, so the node and a replay open it alike)."""
+    """The memory the node's parameters describe (one place, so the node and a replay open it alike). The
+    robot's skill library says which states a successful skill leaves (its open opens its container)."""
+    robot = str(params.get("robot") or "vega")
+    library = SkillLibrary.load(str(params.get("skill_library") or "") or default_library_path(robot))
     return MemoryStore(db_path, frame_similarity_threshold=float(params["frames.similarity_threshold"]),
                        association_radius=float(params["association_radius"]),
                        position_tolerance=float(params["position_tolerance"]),
-                       sighting_gap=float(params["sighting_gap"]))
+                       sighting_gap=float(params["sighting_gap"]),
+                       skill_state_effects=library.state_effects())
 
 
 class InputIngestor:

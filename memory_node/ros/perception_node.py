@@ -88,6 +88,10 @@ PARAMETERS: dict[str, tuple[Any, str]] = {
                                        "table add up to the table) rather than their running mean."),
     "lifting.voxel_size": (0.01, "Metres: voxel downsampling of each object's points."),
     "lifting.mask_erosion": (0, "Pixels to erode masks by (learned masks bleed onto the background)."),
+    "lifting.depth_edge_steps": (4.0, "Drop mask pixels whose depth steps to a neighbour in the mask by more than "
+                                      "this many pixel footprints (a mask spanning two surfaces); 0 = off."),
+    "lifting.depth_noise": (0.0, "Metres at 1 m: the depth sensor's noise (grows with depth squared); steps "
+                                 "within 3 sigma of it are not edges. 0 for exact (simulated) depth."),
     "sync_tolerance": (0.02, "Seconds between the stamps of colour, depth and segmentation of one frame."),
     "pose_tolerance": (0.1, "Seconds between a frame's stamp and the nearest camera pose."),
     "max_image_pixels": (3840 * 2160, "Larger images are rejected."),
@@ -158,7 +162,9 @@ class PerceptionNode(Node):
                                           union_extent=bool(p["association.union_extent"]),
                                           instance_ids=bool(p["instance_ids"])),
             lifting=LiftingParams(voxel_size=float(p["lifting.voxel_size"]),
-                                  mask_erosion=int(p["lifting.mask_erosion"])))
+                                  mask_erosion=int(p["lifting.mask_erosion"]),
+                                  depth_edge_steps=float(p["lifting.depth_edge_steps"]),
+                                  depth_noise=float(p["lifting.depth_noise"])))
         self.assembler = FrameAssembler(needs_segmentation=self.needs_table,
                                         sync_tolerance_ns=int(float(p["sync_tolerance"]) * 1e9),
                                         pose_tolerance_ns=int(float(p["pose_tolerance"]) * 1e9))

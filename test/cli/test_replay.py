@@ -198,3 +198,24 @@ def test_replay_builds_the_memory_the_live_node_builds(start_node, tmp_path):
     live, replayed = snapshot(live_db), snapshot(replay_db)
     assert live["entities"] and live["events"]
     assert replayed == live
+
+
+def test_memory_opened_for_a_robot_records_what_its_skills_leave(tmp_path):
+    """open_store (the node's and replay's) hands the robot's skill library to memory: a successful skill
+    leaves the states its effects name, under that library's skill names."""
+    from memory_node.core.models import EntityObservation, SceneGraphObservation, SkillFeedbackObservation
+    from memory_node.ros.ingest import open_store
+
+    assert "pour" in open_store(tmp_path / "g1.db", {**PARAMS, "robot": "g1"}).skill_state_effects
+    lib = tmp_path / "door_bot.yaml"
+    lib.write_text("robot: door_bot\nhands: 1\nskills:\n"
+                   "  - {name: swing_open, role: open, description: Open a door., "
+                   "args: [{name: door, type: container}], preconditions: [], effects: [open(door)]}\n")
+    store = open_store(tmp_path / "m.db", {**PARAMS, "skill_library": str(lib)})
+    store.ingest_scene_graph(SceneGraphObservation(stamp_ns=T0, entities=[
+        EntityObservation(id="door_1", label="door", attributes={"openable": "true"})]))
+    for skill in ("open", "swing_open"):  # only the library's own name counts
+        store.ingest_skill_feedback(SkillFeedbackObservation(stamp_ns=T0 + S, robot="door_bot", skill=skill,
+                                                             args=["door_1"], success=True))
+        assert store.entity("door_1").states == ([] if skill == "open" else ["open"])
+    store.close()

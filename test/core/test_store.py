@@ -143,6 +143,65 @@ def test_failed_open_with_locked_message_marks_entity_locked(store):
     assert ev.stamp_ns == 20 * S and "failed" in ev.text and ev.data["status"] == "EXECUTION_FAILURE"
 
 
+def _feedback(t, skill, args, success, message="", status=""):
+    return SkillFeedbackObservation(stamp_ns=t * S, robot="vega", skill=skill, args=args,
+                                    target_id=args[0] if args else "", success=success,
+                                    status=status or ("SUCCEEDED" if success else "FAILED"), message=message)
+
+
+def test_a_locked_failure_leaves_an_unseen_door_locked_and_closed(store):
+    # perception knows the cabinet opens but never saw its door either way
+    store.ingest_scene_graph(graph(10, [E("cabinet_1", "cabinet", attributes={"openable": "true"})]))
+    assert store.ingest_skill_feedback(_feedback(20, "open", ["cabinet_1"], False, "cabinet_1 is locked")).updated == 1
+    assert store.entity("cabinet_1").states == ["closed", "locked"]
+
+
+def test_successful_open_and_close_leave_the_door_state_they_imply(store):
+    store.ingest_scene_graph(graph(10, [E("fridge_1", "fridge", attributes={"openable": "true"})]))
+    res = store.ingest_skill_feedback(_feedback(20, "open", ["fridge_1"], True))
+    fridge = store.entity("fridge_1")
+    assert res.updated == 1 and fridge.states == ["open"]
+    assert fridge.provenance == res.observation_id  # the skill event is the evidence
+    store.ingest_skill_feedback(_feedback(30, "close", ["fridge_1"], True))
+    assert store.entity("fridge_1").states == ["closed"]
+    # the history keeps each state with its interval
+    assert [v.entity.states for v in store.history("fridge_1")] == [[], ["open"], ["closed"]]
+    # a failed close (not locked) says nothing about the door; neither does a skill without state effects
+    assert store.ingest_skill_feedback(_feedback(40, "open", ["fridge_1"], False, "hands full")).updated == 0
+    assert store.ingest_skill_feedback(_feedback(41, "pick", ["fridge_1"], True)).updated == 0
+    assert store.entity("fridge_1").states == ["closed"]
+
+
+def test_open_success_unlocks_and_older_feedback_does_not_change_the_present(store):
+    store.ingest_scene_graph(kitchen(10))
+    store.ingest_skill_feedback(_feedback(20, "open", ["cabinet_1"], False, "the cabinet is locked"))
+    assert store.entity("cabinet_1").states == ["closed", "locked"]
+    store.ingest_skill_feedback(_feedback(30, "open", ["cabinet_1"], True))  # someone unlocked it
+    assert store.entity("cabinet_1").states == ["open", "unlocked"]
+    # seen closed at 50; a success stamped 40 (delivered late) is older than what memory holds
+    store.ingest_scene_graph(graph(50, [E("cabinet_1", "cabinet", states=["closed"])]))
+    assert store.ingest_skill_feedback(_feedback(40, "open", ["cabinet_1"], True)).updated == 0
+    assert "closed" in store.entity("cabinet_1").states
+    # an unknown target is no error: the event is kept, no entity is made up
+    res = store.ingest_skill_feedback(_feedback(60, "open", ["drawer_9"], True))
+    assert res.updated == 0 and store.entity("drawer_9") is None
+
+
+def test_skill_state_effects_come_from_the_robots_library(tmp_path):
+    from memory_node.planning.skills import SkillLibrary
+    g1 = SkillLibrary.for_robot("g1")
+    assert g1.state_effects()["open"] == ((0, "open", False), (0, "closed", True))
+    # a robot whose skill is named otherwise and acts on its second argument
+    s = MemoryStore(tmp_path / "m.db", skill_state_effects={"swing_door": ((1, "open", False),),
+                                                            "pour": ((1, "empty", True),)})
+    s.ingest_scene_graph(graph(10, [E("oven_1", "oven", states=["closed"]), E("cup_1", "cup", states=["empty"])]))
+    s.ingest_skill_feedback(_feedback(20, "swing_door", ["left_arm", "oven_1"], True))
+    s.ingest_skill_feedback(_feedback(21, "open", ["oven_1"], False))  # not this library's skill
+    s.ingest_skill_feedback(_feedback(22, "pour", ["juice_1", "cup_1"], True))
+    assert s.entity("oven_1").states == ["open"] and s.entity("cup_1").states == []
+    s.close()
+
+
 def test_events_are_time_ordered_and_filterable(store):
     for i, text in enumerate(["forks go in the drawer", "my mug is the blue one"]):
         store.ingest_utterance(UtteranceObservation(stamp_ns=(100 + i) * S, speaker="alex", text=text))

@@ -252,3 +252,25 @@ def test_union_extent_adds_partial_views_up_to_the_whole_object():
         cup = PlacedObject("cup_1", "cup", Box3D(np.array([1.1, 0.3, 0.75]), np.array([1.18, 0.38, 0.85])))
         rels = infer_relations([PlacedObject(t.id, "table", t.box), cup])
         assert (("cup_1", "on", t.id) in {(r.subject, r.predicate, r.object) for r in rels}) is union
+
+
+def test_a_view_cut_off_below_leaves_the_bottom_open_until_one_shows_it():
+    """A mug moved to the near edge of a table, seen with its lower part below the image's lower edge: its
+    box stops above the table top, so the track says its bottom was not seen; a later full view gives the
+    bottom, and later cut views do not raise it again."""
+    tracker = ObjectTracker(AssociationParams(instance_ids=True, confirm_after=1, union_extent=True))
+
+    def mug(bottom, cut):
+        return Sighting("mug", Box3D(np.array([1.0, 0.0, bottom]), np.array([1.08, 0.08, 0.85])),
+                        instance="mug_1", bottom_cut=cut)
+
+    (t,) = tracker.update([mug(0.80, True)], 1)
+    assert not t.bottom_seen
+    tracker.update([mug(0.81, True)], 2)
+    assert not t.bottom_seen
+    tracker.update([mug(0.75, False)], 3)
+    assert t.bottom_seen and t.box.min[2] == pytest.approx(0.75)  # the bottom seen replaces the cut guesses
+    tracker.update([mug(0.80, True)], 4)
+    assert t.box.min[2] == pytest.approx(0.75)  # a cut view says nothing about the bottom
+    (t,) = tracker.update([Sighting("mug", box((3.0, 0.0, 0.85)), instance="mug_1", bottom_cut=True)], 5)
+    assert not t.bottom_seen  # moved: what was seen of it before no longer holds

@@ -95,3 +95,26 @@ def test_frame_with_mismatched_shapes_is_refused():
         RgbdFrame(rgb, depth, k, pose, 0, segmentation=np.zeros((10, 10), np.int32))
     with pytest.raises(InvalidInput, match="float32"):
         RgbdFrame(rgb, depth.astype(np.float64), k, pose, 0)
+
+
+@pytest.mark.parametrize("axis", [(1, 0, 0), (0, 1, 0), (0, 0, 1), (0, 0.819, 0.573), (1, 1, 1)])
+def test_quaternion_round_trip_holds_for_half_turns(axis):
+    """A half turn has w = 0, where signs read from the antisymmetric part are all lost: the simulator's
+    head camera facing -y (the robot's yaw -90 degrees) is a half turn about (0, 0.82, 0.57), and its pose
+    went out with another orientation (everything seen that way lifted metres off, below the floor)."""
+    a = np.asarray(axis, float) / np.linalg.norm(axis)
+    half_turn = 2.0 * np.outer(a, a) - np.eye(3)
+    head = CameraPose.look_at((-5.11, 1.0, 1.65), (-5.11, -1.0, 0.92)).rotation  # facing -y, looking down
+    for rot in (half_turn, head):
+        q = CameraPose(np.zeros(3), rot).quaternion_xyzw()
+        assert q[3] >= 0 and np.isclose(np.linalg.norm(q), 1.0)
+        np.testing.assert_allclose(CameraPose.from_quaternion((0, 0, 0), q).rotation, rot, atol=1e-9)
+
+
+def test_quaternion_round_trip_for_many_orientations():
+    rng = np.random.default_rng(7)
+    for _ in range(300):
+        q = rng.normal(size=4)
+        rot = CameraPose.from_quaternion((0, 0, 0), q).rotation
+        back = CameraPose(np.zeros(3), rot).quaternion_xyzw()
+        np.testing.assert_allclose(CameraPose.from_quaternion((0, 0, 0), back).rotation, rot, atol=1e-9)

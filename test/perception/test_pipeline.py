@@ -129,3 +129,26 @@ def test_rooms_come_from_the_layout_per_object_and_are_reported_as_entities(fram
     assert by_label["table"].room == "kitchen_1" and by_label["banana"].room == "hall_1"
     rooms = [e for e in g.entities if e.label == "room"]
     assert sorted((r.id, r.name) for r in rooms) == [("hall_1", "hall"), ("kitchen_1", "kitchen")]
+
+
+def test_a_moved_thing_seen_cut_off_below_is_still_on_what_it_stands_on(frame):
+    """The mug is moved to the table's near edge and next seen with its lower part below the image's
+    lower edge (as a head camera sees what stands right in front of it): its box starts 8 cm above the
+    table top, which ``on`` would reject; the track knows its bottom was not seen, and it is on the table."""
+    from memory_node.perception.camera import CameraIntrinsics, CameraPose
+    from memory_node.perception.synthetic import BLUE, SyntheticScene, box_object
+
+    scene, first = frame
+    moved = SyntheticScene([box_object("mug", BLUE, (1.9, -0.45, 0.80), (0.08, 0.08, 0.10), 2)
+                            if o.label == "mug" else o for o in scene.objects])
+    pipe = PerceptionPipeline(SegmentationDetector(scene.labels, min_pixels=10),
+                              association=AssociationParams(confirm_after=1, union_extent=True, instance_ids=True))
+    located = lambda r: {(x.predicate, x.object) for x in r.graph.relations  # noqa: E731
+                         if x.subject == "mug_2" and x.predicate != "near"}
+    assert located(pipe.process(first)) == {("on", "table_1")}
+    cut = moved.render(CameraIntrinsics.from_fov(320, 240, 60.0),
+                       CameraPose.look_at((1.2, -0.45, 1.5), (2.1, -0.45, 1.25)), stamp_ns=2)
+    r = pipe.process(cut)
+    (mug,) = [s for s in r.sightings if s.label == "mug"]
+    assert mug.bottom_cut and mug.box.bottom > 0.75 + 0.05
+    assert located(r) == {("on", "table_1")}

@@ -87,3 +87,18 @@ def test_near_is_limited_to_the_nearest_neighbours():
     r = rels(*cups, near_max=2)
     counts = {c.id: sum(c.id in (s, o) for s, p, o in r if p == "near") for c in cups}
     assert max(counts.values()) <= 4  # its own two nearest, plus being someone else's nearest
+
+
+def test_a_thing_whose_bottom_was_cut_off_rests_on_the_highest_support_below_it():
+    """Its lowest part was below the image's lower edge: the box's bottom is an upper bound, so a mug whose
+    seen part starts 5 cm above the table top is on it (and on the stool below, it would not be)."""
+    cut = PlacedObject("mug_1", "mug", Box3D.from_center_size(np.array([0.2, 0.1, 0.84]), np.array([0.08, 0.08, 0.08])),
+                       bottom_open=True)
+    seen = PlacedObject("mug_1", "mug", cut.box)
+    stool = obj("stool_1", "stool", (0.2, 0.1, 0.2), (0.4, 0.4, 0.4))
+    assert ("mug_1", "on", "table_1") in rels(cut, TABLE, stool)
+    assert not {r for r in rels(seen, TABLE, stool) if r[1] == "on"}
+    sunk = PlacedObject("mug_1", "mug",
+                        Box3D.from_center_size(np.array([0.2, 0.1, 0.74]), np.array([0.08, 0.08, 0.08])),
+                        bottom_open=True)
+    assert ("mug_1", "on", "table_1") not in rels(sunk, TABLE)  # cut or not, it cannot sink into the top

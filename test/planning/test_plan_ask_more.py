@@ -141,3 +141,19 @@ def test_speaker_decides_whose_mug(home: MemoryStore, mem) -> None:
     assert answer_question(home, "which mug is mine?").answer_ids == ["mug_2"]
     assert answer_question(home, "which mug is mine?", speaker="alice").answer_ids == ["mug_1"]
     assert answer_question(home, "where is my mug?", speaker="alice").answer_ids[0] == "counter_1"
+
+
+def test_originally_is_the_first_place_known_at_the_first_spot(store: MemoryStore, mem) -> None:
+    """A perception stage lifts the mug a frame before the desk under it: its first version has no
+    location. "Originally" is where memory first knew it to be, in the spot it was first seen; a first
+    sighting somewhere else, not located, stays unknown rather than borrowing the later place."""
+    at = lambda x: Point(x=x, y=0.0, z=1.0)  # noqa: E731
+    mem.scene(1, [mem.ent("mug_1", "mug", position=at(1.0))])
+    mem.scene(2, [mem.ent("desk_1", "desk", position=at(1.0)), mem.ent("mug_1", "mug", position=at(1.02))],
+              [("mug_1", "on", "desk_1")])
+    mem.scene(3, [mem.ent("table_1", "table", position=at(4.0)), mem.ent("mug_1", "mug", position=at(4.0))],
+              [("mug_1", "on", "table_1")])
+    assert ask(store, "where was the mug originally").answer_ids[0] == "desk_1"
+    mem.scene(4, [mem.ent("cup_1", "cup", position=at(8.0))])
+    mem.scene(5, [mem.ent("cup_1", "cup", position=at(4.1))], [("cup_1", "on", "table_1")])
+    assert "do not know what it is on" in ask(store, "where was the cup originally").answer

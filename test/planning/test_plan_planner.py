@@ -114,6 +114,40 @@ def test_put_into_closed_cabinet_opens_it(kitchen: MemoryStore, mem, vega: Skill
         ("open", ["cabinet_1"]), ("place", ["mug_1", "cabinet_1"])]
 
 
+def _perceived_kitchen(mem) -> None:
+    """Memory as a perception stage fills it: it knows what opens (class knowledge), never whether it is open."""
+    opens = {"openable": "true", "container": "true"}
+    mem.scene(1, [mem.ent("counter_1", "counter"), mem.ent("microwave_1", "microwave", attributes=opens),
+                  mem.ent("cabinet_1", "cabinet", attributes=opens), mem.ent("plate_1", "plate"),
+                  mem.ent("folder_1", "folder"), mem.ent("mug_1", "mug"), mem.ent("table_1", "table")],
+              [("microwave_1", "on", "counter_1"), ("plate_1", "in", "microwave_1"), ("folder_1", "on", "cabinet_1"),
+               ("mug_1", "on", "table_1")])
+
+
+def test_a_door_never_seen_either_way_is_opened_first(store: MemoryStore, mem, vega: SkillLibrary) -> None:
+    _perceived_kitchen(mem)
+    assert calls(plan_request(store, vega, "bring me the plate")) == [
+        ("navigate_to", ["counter_1"]), ("open", ["microwave_1"]), ("pick", ["plate_1"]), ("handover", ["plate_1"])]
+    assert calls(plan_request(store, vega, "put the mug in the cabinet"))[-2:] == [
+        ("open", ["cabinet_1"]), ("place", ["mug_1", "cabinet_1"])]
+    # what lies on a thing with a door is in reach whatever the door
+    assert ("pick", ["folder_1"]) in calls(plan_request(store, vega, "bring me the folder"))
+    assert ("open", ["cabinet_1"]) not in calls(plan_request(store, vega, "bring me the folder"))
+    # once memory knows the door open (a successful open), no open step
+    mem.feedback(2, "open", ["microwave_1"], success=True)
+    assert ("open", ["microwave_1"]) not in calls(plan_request(store, vega, "bring me the plate"))
+
+
+def test_a_locked_door_never_seen_is_no_place_to_put_into(store: MemoryStore, mem, vega: SkillLibrary) -> None:
+    _perceived_kitchen(mem)
+    mem.feedback(2, "open", ["cabinet_1"], success=False, message="cabinet_1 is locked and does not open")
+    refused = plan_request(store, vega, "put the mug in the cabinet")
+    assert not refused.success and "locked" in refused.error
+    # on it is fine, and what lies on it is still in reach
+    assert calls(plan_request(store, vega, "put the mug on the cabinet"))[-1] == ("place", ["mug_1", "cabinet_1"])
+    assert calls(plan_request(store, vega, "bring me the folder"))[-1] == ("handover", ["folder_1"])
+
+
 def test_put_with_location_hint_in_the_object_phrase(kitchen: MemoryStore, vega: SkillLibrary) -> None:
     steps = calls(plan_request(kitchen, vega, "place the mug in the kitchen on the table"))
     assert steps[-1] == ("place", ["mug_1", "table_3"])

@@ -69,3 +69,17 @@ def test_only_enclosing_containers_block(store, mem) -> None:
     w = WorldState.from_store(store)
     assert w.closed_containers("folder_1") == []  # lying on top of it
     assert w.closed_containers("cup_1") == ["cabinet_1"]  # on a shelf inside it
+
+
+def test_shut_covers_closed_locked_and_doors_never_seen(store: MemoryStore, mem) -> None:
+    opens = {"openable": "true"}
+    mem.scene(1, [mem.ent("fridge_1", "fridge", attributes=opens), mem.ent("box_1", "box", states=["locked"]),
+                  mem.ent("oven_1", "oven", attributes=opens, states=["open"]), mem.ent("shelf_1", "shelf"),
+                  mem.ent("egg_1", "egg"), mem.ent("pan_1", "pan"), mem.ent("jar_1", "jar")],
+              [("egg_1", "in", "fridge_1"), ("pan_1", "in", "oven_1"), ("jar_1", "in", "shelf_1")])
+    w = WorldState.from_store(store)
+    assert w.shut("fridge_1") and w.shut("box_1")  # unknown door of a thing that opens; a lock holds it shut
+    assert not w.shut("oven_1") and not w.shut("shelf_1")  # seen open; nothing says the shelf has a door
+    assert w.closed_containers("egg_1") == ["fridge_1"]
+    assert w.closed_containers("pan_1") == [] and w.closed_containers("jar_1") == []
+    assert not w.holds(Predicate.parse("accessible(x)"), {"x": "egg_1"})
