@@ -19,6 +19,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+import numpy as np
+
 from memory_node.core.models import normalize_label
 
 from .boxes import Box3D
@@ -86,29 +88,44 @@ def _is_on(a: PlacedObject, b: PlacedObject, tol: RelationTolerances) -> bool:
 
 def infer_relations(objects: Sequence[PlacedObject], tolerances: RelationTolerances | None = None,
                     container_labels: Iterable[str] = DEFAULT_CONTAINER_LABELS) -> list[SpatialRelation]:
-    """Location (``in``/``on``, at most one per subject) and ``near`` relations among ``objects``."""
+    """Location (``in``/``on``, at most one per subject) and ``near`` relations among ``objects``.
+
+    The pairs worth testing come from one numpy pass over all boxes (a whole apartment holds ~300 objects:
+    testing every pair in Python took 100-230 ms a frame): ``in`` and ``on`` need the footprints to meet,
+    ``near`` a gap of at most ``near_distance``; the exact tests then run on those pairs only."""
     tol = tolerances or RelationTolerances()
     containers = frozenset(normalize_label(c) for c in container_labels)
+    n = len(objects)
+    if n == 0:
+        return []
+    mins = np.array([o.box.min for o in objects], dtype=float)
+    maxs = np.array([o.box.max for o in objects], dtype=float)
+    sep = np.maximum(np.maximum(mins[:, None, :] - maxs[None, :, :], mins[None, :, :] - maxs[:, None, :]), 0.0)
+    gaps = np.linalg.norm(sep, axis=2)  # the same shortest distance as Box3D.gap, for every pair
+    meet = (sep[:, :, 0] <= tol.in_margin) & (sep[:, :, 1] <= tol.in_margin)  # footprints meet (or nearly)
+    np.fill_diagonal(meet, False)
     out: list[SpatialRelation] = []
     located: set[frozenset[str]] = set()  # pairs with a location relation between them
-    for a in objects:
-        inside = [b for b in objects if b.id != a.id and b.label in containers and _is_in(a, b, tol)]
+    for i, a in enumerate(objects):
+        others = [objects[j] for j in np.flatnonzero(meet[i])]
+        inside = [b for b in others if b.label in containers and _is_in(a, b, tol)]
         if inside:
             b = min(inside, key=lambda o: (o.box.volume, o.id))  # the innermost container
             out.append(SpatialRelation(a.id, "in", b.id))
             located.add(frozenset((a.id, b.id)))
             continue
-        supports = [b for b in objects if b.id != a.id and _is_on(a, b, tol)]
+        supports = [b for b in others if _is_on(a, b, tol)]
         if supports:
             b = max(supports, key=lambda o: (o.box.top, o.id))
             out.append(SpatialRelation(a.id, "on", b.id))
             located.add(frozenset((a.id, b.id)))
     near_pairs: set[frozenset[str]] = set()
-    for a in objects:
-        gaps = sorted((a.box.gap(b.box), b.id) for b in objects if b.id != a.id)
-        for gap, b_id in gaps[:tol.near_max]:
-            pair = frozenset((a.id, b_id))
-            if gap <= tol.near_distance and pair not in located and pair not in near_pairs:
+    for i, a in enumerate(objects):
+        close = [j for j in np.flatnonzero(gaps[i] <= tol.near_distance) if j != i]
+        # the near_max nearest among those close enough are the near_max nearest overall that are close enough
+        for j in sorted(close, key=lambda j: (gaps[i, j], objects[j].id))[:tol.near_max]:
+            pair = frozenset((a.id, objects[j].id))
+            if pair not in located and pair not in near_pairs:
                 near_pairs.add(pair)
                 s, o = sorted(pair)  # near is symmetric: one relation per pair, in a stable order
                 out.append(SpatialRelation(s, "near", o))

@@ -102,3 +102,45 @@ def test_a_thing_whose_bottom_was_cut_off_rests_on_the_highest_support_below_it(
                         Box3D.from_center_size(np.array([0.2, 0.1, 0.74]), np.array([0.08, 0.08, 0.08])),
                         bottom_open=True)
     assert ("mug_1", "on", "table_1") not in rels(sunk, TABLE)  # cut or not, it cannot sink into the top
+
+
+def _every_pair(objects, tol=RelationTolerances()):
+    """The relations by testing every pair (the definition the fast pre-filter must keep)."""
+    from memory_node.perception import relations as r
+    out, located = [], set()
+    for a in objects:
+        inside = [b for b in objects if b.id != a.id and b.label in r.DEFAULT_CONTAINER_LABELS and r._is_in(a, b, tol)]
+        supports = [b for b in objects if b.id != a.id and r._is_on(a, b, tol)]
+        if inside:
+            b = min(inside, key=lambda o: (o.box.volume, o.id))
+            out.append((a.id, "in", b.id))
+        elif supports:
+            b = max(supports, key=lambda o: (o.box.top, o.id))
+            out.append((a.id, "on", b.id))
+        else:
+            continue
+        located.add(frozenset((a.id, b.id)))
+    near = set()
+    for a in objects:
+        for gap, b_id in sorted((a.box.gap(b.box), b.id) for b in objects if b.id != a.id)[:tol.near_max]:
+            pair = frozenset((a.id, b_id))
+            if gap <= tol.near_distance and pair not in located and pair not in near:
+                near.add(pair)
+                out.append((*sorted(pair)[:1], "near", sorted(pair)[1]))
+    return out
+
+
+def test_the_pair_filter_finds_what_testing_every_pair_finds():
+    rng = np.random.default_rng(7)
+    for _ in range(15):
+        objects = []
+        for k in range(int(rng.integers(2, 80))):
+            big = rng.random() < 0.2
+            center = (rng.uniform(0, 5), rng.uniform(0, 5), rng.uniform(0.2, 0.5) if big else rng.uniform(0, 1.2))
+            size = (rng.uniform(0.5, 2), rng.uniform(0.5, 1.5), rng.uniform(0.4, 1)) if big else \
+                tuple(rng.uniform(0.05, 0.3, 3))
+            label = rng.choice(["table", "cabinet", "shelf"] if big else ["mug", "apple", "bowl"])
+            o = obj(f"o{k}", label, center, size)
+            objects.append(PlacedObject(o.id, o.label, o.box, bottom_open=bool(rng.random() < 0.1)))
+        got = [(r.subject, r.predicate, r.object) for r in infer_relations(objects)]
+        assert got == _every_pair(objects)
