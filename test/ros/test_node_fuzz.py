@@ -72,19 +72,24 @@ def publish(client, pubs, batch, shadow: MemoryStore, stamp: list[int]) -> dict[
             converted = conv.scene_graph_from_msg(_wire_copy(g), stamp[0])
             expect["scene_graphs"] += len(shadow.ingest_scene_graph(converted).rejected)
         client.publish_scene_graph(g)
+    # expectations from the messages as they arrive: a NUL ends a string on the wire ("a\x00b" -> "a")
     for text in texts:
-        expect["utterances"] += int(len(text) > MAX_TEXT or not text.strip())
+        said = _wire_copy(Utterance(speaker="fuzz", text=text)).text
+        expect["utterances"] += int(len(said) > MAX_TEXT or not said.strip())
         client.publish_utterance(Utterance(speaker="fuzz", text=text))
     for skill, message in skills:
-        expect["skill_feedback"] += int(len(message) > MAX_TEXT or not skill.strip())
+        wired = _wire_copy(SkillFeedback(robot="vega", skill=skill, message=message))
+        expect["skill_feedback"] += int(len(wired.message) > MAX_TEXT or not wired.skill.strip())
         client.publish_skill_feedback(SkillFeedback(robot="vega", skill=skill, message=message))
     for verb, objects, text in acts:
+        msg = Activity(verb=verb, objects=objects, text=text)
+        wired = _wire_copy(msg)
         try:
-            conv.activity_from_msg(Activity(verb=verb, objects=objects, text=text), 1)
-            expect["activities"] += int(len(text) > MAX_TEXT)
+            conv.activity_from_msg(wired, 1)
+            expect["activities"] += int(len(wired.text) > MAX_TEXT)
         except InvalidInput:
             expect["activities"] += 1
-        client.publish_activity(Activity(verb=verb, objects=objects, text=text))
+        client.publish_activity(msg)
     for img in images:
         try:
             conv.frame_from_image_msg(img, 3840 * 2160, 85)
