@@ -292,6 +292,13 @@ def _next_target(steps: list[tuple[str, list[str]]], i: int) -> str:
     return ""
 
 
+def start_genesis() -> Any:
+    """Import and initialise Genesis (seconds; its compiled extensions load here)."""
+    from memory_node.sim.world import genesis
+
+    return genesis()
+
+
 def build_world(scene: str, camera_res: tuple[int, int] = (320, 240), perceive_locks: bool = False) -> Any:
     """The simulated home (Genesis on the CPU); imported here because importing Genesis takes seconds."""
     from memory_node.sim.scene_spec import shipped_scene
@@ -344,9 +351,12 @@ def main(argv: list[str] | None = None) -> int:
             during_build.add_node(live)
             spinner = ExecutorThread(during_build, name="spin_during_build")
             try:
-                with still_running(building_scene(str(p["scene"])), emit=log.info), signals.insistent():
-                    world = build_world(p["scene"], (int(p["camera_width"]), int(p["camera_height"])),
-                                        bool(p["perceive_locks"]))
+                with still_running(building_scene(str(p["scene"])), emit=log.info):
+                    with signals.deferred():
+                        start_genesis()
+                    with signals.insistent():
+                        world = build_world(p["scene"], (int(p["camera_width"]), int(p["camera_height"])),
+                                            bool(p["perceive_locks"]))
             finally:
                 with signals.shielded():  # joined whatever happens: the node is destroyed after
                     spinner.stop()

@@ -116,6 +116,16 @@ class ShutdownSignals:
                 watcher.join()
 
     @contextmanager
+    def deferred(self) -> Iterator[None]:
+        """A step in native code a Python exception must not cut into (importing Genesis: an exception raised
+        inside an extension module's initialisation aborts the process, "terminate called after throwing an
+        instance of 'nanobind::python_error'"): a signal meanwhile is recorded and raised right after it."""
+        with self.shielded():
+            yield
+        if self.requested and self._interruptible > 0:
+            raise ShutdownRequested(self.signal_name)
+
+    @contextmanager
     def shielded(self) -> Iterator[None]:
         """Within an interruptible block, a step a signal must not cut short (joining a thread): a signal
         meanwhile is only recorded, and the code after the block sees ``requested``."""

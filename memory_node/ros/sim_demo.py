@@ -53,7 +53,7 @@ def main(argv: list[str] | None = None) -> int:
     from rclpy.signals import SignalHandlerOptions
 
     from memory_node.ros.client import MemoryClient
-    from memory_node.ros.genesis_bridge import SimBridge, build_world
+    from memory_node.ros.genesis_bridge import SimBridge, build_world, start_genesis
     from memory_node.ros.process import NodeProcess, PerceptionProcess, private_namespace
     from memory_node.ros.sim_scenario import print_report, run_scenario
     from memory_node.ros.shutdown import ShutdownSignals
@@ -77,9 +77,11 @@ def main(argv: list[str] | None = None) -> int:
             if sc.scene not in bridges:
                 t0 = time.perf_counter()
                 print(f"building scene {sc.scene} in Genesis ...", flush=True)
-                with still_running(building_scene(sc.scene), emit=lambda line: print(f"  {line}", flush=True)), \
-                        signals.insistent():  # Genesis's compiler can swallow a Ctrl-C (shutdown.py)
-                    world = build_world(sc.scene, (width, height))
+                with still_running(building_scene(sc.scene), emit=lambda line: print(f"  {line}", flush=True)):
+                    with signals.deferred():  # its extensions must not be interrupted while they load
+                        start_genesis()
+                    with signals.insistent():  # Genesis's compiler can swallow a Ctrl-C (shutdown.py)
+                        world = build_world(sc.scene, (width, height))
                 bridges[sc.scene] = SimBridge(world, client, robot=sc.robot, perception_only=args.perception)
                 print(f"scene {sc.scene} built in {time.perf_counter() - t0:.1f} s "
                       f"(Genesis kernels compile on the first build, then come from ~/.cache)")

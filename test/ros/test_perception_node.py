@@ -161,11 +161,16 @@ def perception(start_node, tmp_path):
         log.close()
 
 
-def _ingest(cam: Camera, client, stamps: list[int]) -> None:
-    """Wait for the perception node's word on each frame, then for memory to have ingested its graphs."""
+def _ingest(cam: Camera, client, stamps: list[int], timeout: float = 30.0) -> None:
+    """Wait for the perception node's word on each frame, then for memory to have ingested its graphs. A graph
+    made before memory's subscription matched is held and sent later, so a frame's word may count it unsent:
+    wait too until memory holds objects."""
     results = [cam.wait_result(s) for s in stamps]
     client.published["scene_graphs"] = max(r["graphs_published"] for r in results)
-    client.sync(timeout=30)
+    client.sync(timeout=timeout)
+    deadline = time.monotonic() + timeout
+    while not [e for e in client.scene_graph().graph.entities if e.label != "room"] and time.monotonic() < deadline:
+        time.sleep(0.2)
 
 
 def test_frames_become_objects_colours_rooms_and_relations_in_memory(perception):
