@@ -66,8 +66,13 @@ def _rank(req: Request, text: str, prefer: Kind | None) -> int:
     return 3 + (1 if prefer is not None and req.kind is prefer else 0)
 
 
+def _open(o: ObjectRef) -> bool:
+    """A phrase that names no thing of its own ("it", "one", "both"): the other parts say what it is."""
+    return bool(o.pronoun) or not (o.head or o.purpose) or o.head in PRONOUN_HEADS
+
+
 def _unresolved(req: Request) -> bool:
-    return any(o.pronoun or not (o.head or o.purpose) or o.head in PRONOUN_HEADS for o in req.objects) or \
+    return any(_open(o) for o in req.objects) or \
         req.time is not None and req.time.clause.strip().lower() in ("that", "it", "this") or \
         req.actor in ("he", "she", "they") or req.recipient in ("him", "her", "them")
 
@@ -82,7 +87,7 @@ def from_parts(full: Request, parts: list[str], raw: str, prefer: Kind | None) -
         if ranks[k] < full_rank:
             return full
         main = reqs[k]
-        _fill_from(main, [_things_in(d) for d in docs[:k]], [_things_in(d) for d in docs[k + 1:]], reqs[:k], parts[:k])
+        _fill_from(main, [_things_in(d) for d in docs[:k]], [_things_in(d) for d in docs[k + 1:]], parts[:k])
         _use_from(main, docs[:k])
         _there_from(main, parts[k], docs[:k])
     except Exception as e:  # noqa: BLE001 - the whole reading stands
@@ -158,8 +163,7 @@ def _use_from(main: Request, before: list[Any]) -> None:
         main.notes.append(f"for {said[-1]}: said before")
 
 
-def _fill_from(main: Request, before: list[list[ObjectRef]], after: list[list[ObjectRef]],
-               earlier: list[Request], texts: list[str]) -> None:
+def _fill_from(main: Request, before: list[list[ObjectRef]], after: list[list[ObjectRef]], texts: list[str]) -> None:
     """Give ``main``'s pronouns the things the other parts named (the nearest part before it first; for
     "them" / "both" every thing named before it)."""
     nearest = next((things for things in before[::-1] + after if things), [])
@@ -176,7 +180,7 @@ def _fill_from(main: Request, before: list[list[ObjectRef]], after: list[list[Ob
     if nearest:
         filled: list[ObjectRef] = []
         for o in main.objects:
-            if not (o.pronoun or not o.head or o.head in PRONOUN_HEADS):
+            if not _open(o):  # a use ("where can I sit down?") names what is wanted too
                 filled.append(o)
                 continue
             plural = o.pronoun in _PLURAL_PRONOUNS or o.head in _PLURAL_PRONOUNS
