@@ -10,6 +10,7 @@ could be done, ``success`` is false and ``error`` says what was not understood.
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Callable
 
 from ..core.models import Answer, PlanResult
@@ -56,6 +57,12 @@ SUPPORTED_QUESTIONS = ("where is <object> (where did I leave / have you seen it)
                        "how does <person> usually ...")
 
 
+# "yes" to "do you mean the washing machine?" (``Context.is_it``)
+_AFFIRMATION = re.compile(r"^\s*(?:(?:yes|yeah|yea|yep|yup|sure|correct|right|exactly|indeed|ok|okay|please|"
+                          r"that(?:'s| is)? (?:it|the one|right|one)|that one|do it|go ahead|please do)\b[\s,.!]*)+"
+                          r"(?:(?:please|thanks|thank you|that one|the one|i do|i did)\b[\s,.!]*)*$", re.I)
+
+
 def known_people(store: MemoryStore) -> frozenset[str]:
     """Names of the people memory knows (for the parser, which reads lower-case names as verbs)."""
     people = store.entities(label="person", include_absent=True)
@@ -100,6 +107,12 @@ def _follow_up(ctx: Context, conversation: Conversation | None) -> Request:
     if conversation is None:
         return ctx.request
     speaker = ctx.grounder.speaker
+    pending = conversation.take_confirmation(speaker)  # answered now, or dropped for a new request
+    if pending is not None and _AFFIRMATION.match(ctx.request.text):
+        request, phrase, ent_id = pending
+        ctx.request = request
+        ctx.confirmed[phrase] = ent_id
+        return request
     done = follow_up(ctx.request, conversation.last_request(speaker))
     if done is None:
         return ctx.request
