@@ -57,3 +57,10 @@ def test_a_place_said_generically_is_any_sure_one_never_a_guess(flat, vega) -> N
 def test_a_question_about_a_guess_asks_back_instead_of_answering(flat) -> None:
     a = answer_question(flat, "where is the coffee machine?")
     assert a.success and "Do you mean" in a.answer and a.confidence < 0.6 and a.answer_ids[0] == "washingmachine_3"
+
+
+def test_brought_to_a_thing_is_put_there(flat, vega) -> None:
+    steps = _steps(plan_request(flat, vega, "bring the mug to the coffee table"))
+    assert steps[-1] == ("place", ["mug_6", "coffeetable_1"])
+    # to a room it is still set down there, to me it is still handed over
+    assert _steps(plan_request(flat, vega, "bring me the mug"))[-1][0] == "handover"
