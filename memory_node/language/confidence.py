@@ -11,10 +11,13 @@ gets a confidence in 0..1:
   nearly so; a category ("some fruit") less; MiniLM similarity, the last resort, least;
 - a grounder that scores its own matches (a ``confidence`` on the ``Grounding``) overrides the prior;
 - every **word the phrase says that the entity does not explain** halves it: a compound noun ("medicine"
-  cabinet, "coffee" machine, "dining" table), or, when the head itself only matched by kind or
-  similarity, a describing word ("salty" snack). Explained means: a word of the entity's label, name,
-  attribute values or room, or of an everyday name of its label (``config/language/names.yaml``).
-  Colours, sizes, states, ordinals and the like are not counted here: attribute matching weighs them.
+  cabinet, "dining" table) when memory holds another kind of the same head noun that the word may single
+  out (a bathroom cabinet beside the cabinet; a kitchen table beside the coffee table), or, when the head
+  itself only matched by kind or similarity, any naming or describing word ("coffee" machine, "salty"
+  snack). A compound with no rival kind is a description ("my coffee mug" where every mug is a mug).
+  Explained means: a word of the entity's label, name, attribute values or room, or of an everyday name of
+  its label (``config/language/names.yaml``). Colours, sizes, states, ordinals and the like are not
+  counted here: attribute matching weighs them.
 
 ``ASK_BELOW``: a grounding less sure than this is not acted on (``~/plan``) or answered as fact (``~/ask``);
 the reply names the best candidates and asks ("Do you mean the washing machine (washingmachine_3) in the
@@ -38,6 +41,7 @@ PRIOR_BY_HOW: dict[str, float] = {
 }
 DEFAULT_PRIOR = 0.8  # a way of matching this table does not know: trusted, not certain
 WEAK_HEAD = frozenset({"kind", "similar"})
+WEAK_BUT_EXPLAINED = 0.7  # matched by kind or similarity, but every word said is a word of the thing
 # words that describe rather than name a kind of thing: weighed by attribute matching, not here
 _DESCRIBING = frozenset({"big", "small", "little", "large", "tiny", "huge", "old", "new", "other", "another", "same",
                          "last", "first", "second", "third", "next", "usual", "favourite", "favorite", "nice",
@@ -75,16 +79,28 @@ def explaining_words(ent: Entity, room_label: str = "", names: Names | None = No
         if len(v) <= 40:
             out |= _words(v)
     out |= _name_words(names, ent.label)
+    for kind in names.categories.chain(ent.label)[1:]:  # "some fruit" for an apple: the category names it
+        out |= {singular(w) for w in names.label_words(kind)}
     return out
 
 
+def rival_kinds(head: str, label: str, labels: set[str], names: Names | None = None) -> bool:
+    """Whether memory holds another kind of thing named by the same head noun ("cabinet": bathroomcabinet
+    beside cabinet), which a compound said with the head may single out."""
+    names = names or default_names()
+    h = singular(norm(head))
+    return any(other != label and singular(names.label_words(other)[-1]) == h for other in labels)
+
+
 def unexplained(words: list[str], compound: list[str], how: str, ent: Entity, room_label: str = "",
-                names: Names | None = None) -> list[str]:
-    """The naming words of a phrase (``compound`` nouns; ``words`` describing it, counted only when the head
-    matched weakly) that ``ent`` does not explain."""
-    said = [singular(norm(w)) for w in compound]
-    if how in WEAK_HEAD:
-        said += [singular(norm(w)) for w in words]
+                names: Names | None = None, rivals: bool = True, head: str = "") -> list[str]:
+    """The naming words of a phrase that ``ent`` does not explain: ``compound`` nouns when the head matched
+    weakly or ``rivals`` (another kind with that head is in memory), ``words`` describing it only when the
+    head matched weakly."""
+    weak = how in WEAK_HEAD
+    said = [singular(norm(w)) for w in compound] if weak or rivals else []
+    if weak:
+        said += [singular(norm(w)) for w in words] + [singular(norm(head))]
     said = [w for w in said if w and w not in _DESCRIBING and w not in lx.COLOUR_WORDS and w not in lx.STATE_WORDS
             and w not in lx.ORDINALS and w not in lx.NUMBER_WORDS and not w.isdigit()]
     if not said:
@@ -95,4 +111,6 @@ def unexplained(words: list[str], compound: list[str], how: str, ent: Entity, ro
 
 def grounding_confidence(how: str, own: float | None, missing: list[str]) -> float:
     base = own if own is not None else prior(how)
+    if how in WEAK_HEAD and not missing:
+        base = max(base, WEAK_BUT_EXPLAINED)  # "the teddy" for a teddy bear: every word said is the thing's
     return max(0.0, min(1.0, base * UNEXPLAINED_FACTOR ** len(missing)))
