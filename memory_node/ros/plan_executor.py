@@ -183,12 +183,26 @@ class PlanExecutorNode(Node):
             except Exception as err:  # noqa: BLE001 - a malformed plan is refused, the node goes on
                 self._publish_result({"plan_id": plan_id, "status": "refused", "reason": f"malformed plan: {err}"})
                 continue
+            self.get_logger().info(f"plan {plan_id} {plan.instruction!r} for {plan.robot or 'any robot'}: "
+                                   + " -> ".join(f"{c.skill}({', '.join(c.args)})" for c in plan.steps))
+            self._await_memory()
             run = self.executor_.execute(plan, plan_id)
             summary = run.summary()
             self._publish_result(summary)
             self.get_logger().info(f"plan {plan_id} {plan.instruction!r}: {run.status}, "
                                    f"{summary['steps_succeeded']}/{run.steps_total} steps succeeded"
                                    + (f" ({run.reason})" if run.reason else ""))
+
+    def _await_memory(self, timeout: float = 5.0) -> None:
+        """Feedback is memory's only record of what the robot did: before running a plan, give discovery
+        a moment to match the feedback publisher to memory's subscription (a message published before the
+        match is lost on a volatile topic)."""
+        deadline = time.monotonic() + timeout
+        while self.pub_feedback.get_subscription_count() == 0 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        if self.pub_feedback.get_subscription_count() == 0:
+            self.get_logger().warning(f"nothing subscribes to {self.pub_feedback.topic_name}: memory will not "
+                                      "learn this plan's outcome")
 
     def _publish_result(self, summary: dict) -> None:
         self.pub_results.publish(String(data=json.dumps(summary)))

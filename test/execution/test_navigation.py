@@ -96,3 +96,4 @@ def test_timeout_and_abort_end_the_loop_with_the_base_stopped():
     with pytest.raises(StepAborted) as err:
         drive_to((50.0, 0.0, 0.0), base.read, base.command, NavigationLimits(), ctx)
     assert err.value.status == "estop" and base.cmd == (0.0, 0.0, 0.0)
+
