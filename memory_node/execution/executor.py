@@ -178,8 +178,11 @@ class PlanExecutor:
         positions = tuple(None if p is None else (p.x, p.y, p.z) for p in call.arg_positions)
         approach = None if call.approach is None else (call.approach.position.x, call.approach.position.y,
                                                         call.approach.yaw)
-        next_target = ""
+        next_target = ""  # what the robot handles at the place it navigates to (none when it drives on)
         for later in plan.steps[index + 1:]:
+            later_skill = self.library.skill(later.skill) if self.library is not None else None
+            if later_skill is not None and later_skill.role == "navigate":
+                break
             if later.args:
                 next_target = later.args[0]
                 break
