@@ -249,4 +249,4 @@ class VegaBackend:
         self.dex.shutdown()
 
 
-__all__ = ["ESTOP", "JointSkill", "VegaBackend", "VegaConfig", "WheelOdometry", "connect", "wheel_odometry"]
+__all__ = ["JointSkill", "VegaBackend", "VegaConfig", "WheelOdometry", "connect", "wheel_odometry"]
