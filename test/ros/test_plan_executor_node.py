@@ -28,9 +28,10 @@ def _at(id, label, x, y, z, size="", **attrs):
 
 
 @pytest.fixture
-def loop(start_node, tmp_path):
+def loop(start_node, tmp_path, request):
     from memory_node.ros.process import PlanExecutorProcess
 
+    overrides = getattr(request, "param", {})
     proc, client = start_node("vega")
     ns = client.node_name.rsplit("/", 1)[0]
     client.publish_scene_graph(graph(T0, [
@@ -42,8 +43,9 @@ def loop(start_node, tmp_path):
     client.sync()
     log = open(tmp_path / "executor.log", "w")
     executor = PlanExecutorProcess("vega", log=log, namespace=ns, memory_node=client.node_name,
-                                   pose_source="wheel_odometry", max_linear_speed=0.8, max_angular_speed=1.0,
-                                   **{"dexcontrol.simulation": True, "dexcontrol.profile": "vega_1_gripper"})
+                                   **{"pose_source": "wheel_odometry", "max_linear_speed": 0.8, "max_angular_speed": 1.0,
+                                      "dexcontrol.simulation": True, "dexcontrol.profile": "vega_1_gripper",
+                                      **overrides})
     results: queue.Queue[dict] = queue.Queue()
     client.node.create_subscription(String, f"{ns}/plan_executor/results", lambda m: results.put(json.loads(m.data)),
                                     QoSProfile(depth=50, reliability=ReliabilityPolicy.RELIABLE))
@@ -141,3 +143,12 @@ def test_a_plan_for_another_robot_is_refused_and_nothing_reaches_memory(loop):
     result = _next(client, results)
     assert result["status"] == "refused" and "g1" in result["reason"] and result["steps_run"] == 0
     assert _skill_events(client, "stapler_1", 1, timeout=1.0) == []
+
+
+@pytest.mark.parametrize("loop", [{"navigate_timeout_s": 0.3, "max_linear_speed": 0.05}], indirect=True)
+def test_a_step_past_its_timeout_reaches_memory_as_a_timeout(loop):
+    client, results, estop = loop
+    assert client.plan("bring me the stapler").success
+    result = _next(client, results)
+    assert [(s["skill"], s["status"]) for s in result["steps"]] == [("navigate_to", "timeout")]
+    assert any("navigate_to(desk_1) failed (timeout)" in t for t in _skill_events(client, "desk_1", 1))
