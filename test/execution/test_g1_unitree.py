@@ -16,14 +16,13 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("unitree_sdk2py")
-pytest.importorskip("cyclonedds")
+from memory_node.core.models import Plan, Point, Pose, SkillCall
+from memory_node.execution import g1
+from memory_node.execution.executor import PlanExecutor
+from memory_node.execution.navigation import wrap
+from memory_node.planning.skills import SkillLibrary
 
-from memory_node.core.models import Plan, Point, Pose, SkillCall  # noqa: E402
-from memory_node.execution import g1  # noqa: E402
-from memory_node.execution.executor import PlanExecutor  # noqa: E402
-from memory_node.execution.navigation import wrap  # noqa: E402
-from memory_node.planning.skills import SkillLibrary  # noqa: E402
+pytestmark = pytest.mark.usefixtures("g1_sdk")
 
 LIBRARY = SkillLibrary.for_robot("g1")
 # The Unitree DDS domain, apart from this run's ROS_DOMAIN_ID (both stacks use rt/ topic names)

@@ -10,13 +10,13 @@ import time
 import numpy as np
 import pytest
 
-pytest.importorskip("dexcontrol")
+from memory_node.core.models import Plan, Point, Pose, SkillCall
+from memory_node.execution.executor import PlanExecutor
+from memory_node.execution.navigation import NavigationLimits, wrap
+from memory_node.execution.vega import JointSkill, VegaBackend, VegaConfig, connect, wheel_odometry
+from memory_node.planning.skills import SkillLibrary
 
-from memory_node.core.models import Plan, Point, Pose, SkillCall  # noqa: E402
-from memory_node.execution.executor import PlanExecutor  # noqa: E402
-from memory_node.execution.navigation import NavigationLimits, wrap  # noqa: E402
-from memory_node.execution.vega import JointSkill, VegaBackend, VegaConfig, connect, wheel_odometry  # noqa: E402
-from memory_node.planning.skills import SkillLibrary  # noqa: E402
+pytestmark = pytest.mark.usefixtures("vega_sdk")
 
 LIBRARY = SkillLibrary.for_robot("vega")
 

@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("unitree_sdk2py")
+pytestmark = pytest.mark.usefixtures("g1_sdk")
+
 
 FAKE = Path(__file__).parents[1] / "execution" / "g1_fake_robot.py"
 DOMAIN = (int(os.environ.get("ROS_DOMAIN_ID", "0") or 0) + 101) % 230  # apart from ROS's and the unit tests'

@@ -15,7 +15,7 @@ from ros_messages import T0, entity, graph
 from std_msgs.msg import String
 from std_srvs.srv import SetBool
 
-pytest.importorskip("dexcontrol")
+pytestmark = pytest.mark.usefixtures("vega_sdk")
 
 
 def _at(id, label, x, y, z, size="", **attrs):
