@@ -67,3 +67,12 @@ def test_detectors_extra_has_the_pins_of_requirements_detectors(metadata):
     assert "torch==2.14.1" in {str(r) for r in metadata["detectors"]}
     assert reqs("torch==2.14.1") <= reqs(*requirement_lines("requirements-sim.txt"))  # one torch in the venv
     assert not any(r.startswith("torch") for r in metadata["all"])  # `.[all]` stays without ~4.5 GB of torch
+
+
+def test_robot_sdk_extras_match_their_requirements_and_stay_out_of_all(metadata):
+    assert metadata["vega"] == reqs(*requirement_lines("requirements-vega.txt"))
+    assert metadata["g1"] == reqs(*requirement_lines("requirements-g1.txt"))
+    assert not any(str(r).startswith("dexcontrol") for r in metadata["all"])  # AGPL: never pulled in by "all"
+    setup_sh = (ROOT / "scripts" / "setup.sh").read_text()
+    pin = re.search(r"--no-deps (unitree-sdk2py-dimos==[\d.]+)", setup_sh).group(1)
+    assert f"--no-deps {pin}" in (ROOT / "setup.py").read_text()
