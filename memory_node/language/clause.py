@@ -11,6 +11,7 @@ import re
 
 from typing import Any
 
+from ..core.models import state_family
 from . import lexicon as lx
 from .phrases import _STATE_OR_USABLE, PhraseReader, _attach, _lemma, _low
 from .request import Anchor, Intent, Kind, ObjectRef, Request, TimeRef
@@ -27,6 +28,11 @@ _KNOWING = frozenset({"know", "tell", "wonder", "remember", "recall", "see", "ha
                       "guess", "figure"})
 _INVERTING = frozenset({"be", "do", "have", "can", "could", "will", "would", "should", "may", "might", "must",
                         "shall"})
+
+
+EITHER_OR_NOTE = "either-or state question"
+_STATE_ALTERNATIVES = "open|opened|closed|shut|on|off|locked|unlocked|clean|dirty|full|empty|wet|dry|hot|cold"
+_EITHER_OR = re.compile(rf"\b({_STATE_ALTERNATIVES})\s+or\s+({_STATE_ALTERNATIVES})\b\W*$", re.I)
 
 
 class Clause(PhraseReader):
@@ -539,6 +545,15 @@ class Clause(PhraseReader):
         lemma = _lemma(root)
         subj = self._subject_word(root)
         things = self._things(root)
+        # "is the fridge open or closed", "is the TV on or off": either-or, answered with the state word
+        pair = _EITHER_OR.search(self.sent.text)
+        if pair is not None and things and lx.STATE_WORDS[pair.group(1).lower()] in state_family(
+                lx.STATE_WORDS[pair.group(2).lower()]):
+            state = lx.STATE_WORDS[pair.group(1).lower()]
+            for o in things:
+                o.modifiers = [m for m in o.modifiers if m not in (pair.group(1).lower(), pair.group(2).lower())]
+                o.text = re.sub(rf"\s+(?:{pair.group(1)}|{pair.group(2)})\b.*$", "", o.text, flags=re.I) or o.text
+            return self._req(Kind.question, Intent.state, objects=things, state=state, notes=[EITHER_OR_NOTE])
         glued = ""
         if things and things[0].head in _STATE_OR_USABLE and (things[0].compound or things[0].modifiers):
             ref = things[0]
@@ -632,6 +647,9 @@ class Clause(PhraseReader):
                                                                                           "get", "stay"):
                 return lx.STATE_WORDS[_low(c)]
         if _lemma(root) != "be":
+            particle = next((_low(c) for c in root.children if c.dep_ == "prt" and _low(c) in ("on", "off")), "")
+            if particle and _lemma(root) in ("turn", "switch", "leave", "shut"):
+                return lx.STATE_WORDS[particle]  # "is the oven turned off", "was the TV left on"
             if root.tag_ in ("VBN", "VBD") and (_low(root) in lx.STATE_WORDS or _lemma(root) in lx.STATE_WORDS):
                 return lx.STATE_WORDS.get(_low(root), lx.STATE_WORDS.get(_lemma(root), ""))
             return ""

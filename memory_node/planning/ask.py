@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from ..core.models import Answer, Entity, Relation, state_family
 from ..core.store import MemoryStore
+from ..language.clause import EITHER_OR_NOTE
 from ..language.request import ObjectRef, TimeRef
 from ..language.resolve import Candidate
 from .ask_context import MAX_LISTED, Context
@@ -266,7 +267,8 @@ def exists(ctx: Context) -> Answer:
 
 
 def is_state(ctx: Context) -> Answer:
-    return _is_state(ctx.store, ctx.world, ctx.one(first_object(ctx)), ctx.request.state or "open")
+    either = EITHER_OR_NOTE in ctx.request.notes
+    return _is_state(ctx.store, ctx.world, ctx.one(first_object(ctx)), ctx.request.state or "open", either)
 
 
 _FULLNESS = {"empty": False, "full": True, "occupied": True, "clear": False, "cluttered": True}
@@ -344,20 +346,23 @@ def _where_answer(store: MemoryStore, world: WorldState, cands: list[Candidate])
                   evidence_ids=_dedupe(evidence), confidence=min(confidence, 1.0))
 
 
-def _is_state(store: MemoryStore, world: WorldState, cands: list[Candidate], state: str) -> Answer:
+def _is_state(store: MemoryStore, world: WorldState, cands: list[Candidate], state: str,
+              either: bool = False) -> Answer:
+    """``either``: "is it open or closed?" is answered with the state word, not yes or no."""
     ent = cands[0].entity
     states = world.states.get(ent.id, set())
     subject = describe(world, ent.id)
     ids, evidence = [ent.id], _dedupe([ent.provenance, ent.id])
     confidence = max(ent.confidence, 0.01)
+    yes, no = ("", "") if either else ("Yes, ", "No, ")
     if state in states:
-        return Answer(success=True, answer=f"Yes, {subject} is {state.replace('_', ' ')}.", answer_ids=ids,
-                      evidence_ids=evidence, confidence=confidence)
+        return Answer(success=True, answer=sentence(f"{yes}{subject} is {state.replace('_', ' ')}."),
+                      answer_ids=ids, evidence_ids=evidence, confidence=confidence)
     opposite = [s for s in state_family(state) if s in states and s != state]
     if state == "locked" and "open" in states:
         opposite = ["open"]
     if opposite:
-        return Answer(success=True, answer=f"No, {subject} is {opposite[0].replace('_', ' ')}.",
+        return Answer(success=True, answer=sentence(f"{no}{subject} is {opposite[0].replace('_', ' ')}."),
                       answer_ids=ids, evidence_ids=evidence, confidence=confidence)
     if state in _FULLNESS:
         inferred = _fullness_from_contents(world, ent, state, subject)

@@ -174,3 +174,13 @@ def test_empty_or_full_from_what_memory_saw_on_or_in_it(mem) -> None:
     assert bare.answer.startswith("Yes") and "shelf_1" in bare.answer_ids
     unknown = answer_question(mem.store, "is the box empty?")
     assert unknown.confidence == 0 and "no record" in unknown.answer
+
+
+def test_turned_off_and_either_or_state_questions(mem) -> None:
+    e = mem.ent
+    mem.scene(T0, [e("tv_1", "tv", states=["off"]), e("fridge_1", "fridge", states=["open"])])
+    assert answer_question(mem.store, "is the TV turned off?").answer.startswith("Yes")
+    assert answer_question(mem.store, "is the tv switched on?").answer.startswith("No")
+    either = answer_question(mem.store, "Is the TV on or off")
+    assert "is off" in either.answer and not either.answer.startswith(("Yes", "No"))
+    assert "is open" in answer_question(mem.store, "are the fridges opened or closed?").answer
