@@ -148,6 +148,13 @@ _ANYTHING_AT = re.compile(r"^(?:is there\s+)?(?:anything|something)\s+(?=(?:on|i
                           r"in front of|next to|on top of)\b)", re.I)
 # "I'm trying to work out which bowl ...": to find something out is to want to know it
 _FIND_OUT = re.compile(r"\b(?:work|figure|find)\s+out\s+(which|what|where|when|whether|if|how|who)\b", re.I)
+# "where is the remote kept / located / lying?": where it is (the small tagger reads "remote kept" as one noun)
+_WHERE_PARTICIPLE = re.compile(r"^(where\s+(?:is|was)\s+(?:the|my|your|our|his|her|their|this|that|[A-Z][a-z]+'s)\s+"
+                               r"(?:[\w-]+\s+){0,3}?[\w-]+)\s+(?:located|lying|sitting|standing|placed|hiding|hidden|put|"
+                               r"left|found)(?=\s*(?:now|right now|at the moment|these days)?\s*[?.!]*$)", re.I)
+# "where is the remote kept / stored?": where it belongs, which is answered with where it was seen too
+_WHERE_KEPT = re.compile(r"^where\s+is\s+((?:the|my|your|our|his|her|their|this|that|[A-Z][a-z]+'s)\s+"
+                         r"(?:[\w-]+\s+){0,3}?[\w-]+)\s+(?:kept|stored)(?=\s*[?.!]*$)", re.I)
 # "Seen the radio lately?": the question's "have you" left unsaid
 _ELLIPTIC_SEEN = re.compile(r"^(?:seen|spotted|noticed)\b", re.I)
 
@@ -175,6 +182,8 @@ def normalise(text: str) -> str:
     t = _HAS_DONE.sub(r"\1 has ", t)
     t = _ANYTHING_AT.sub("what is ", t)
     t = _FOR_A_WHILE.sub("", t)
+    t = _WHERE_PARTICIPLE.sub(r"\1", t)
+    t = _WHERE_KEPT.sub(r"where does \1 go", t)
     t = _LIGHT_VERB.sub(lambda m: _LIGHT_VERBS[re.sub(r"[- ]+", " ", m.group(1).lower())], t)
     t = _FIND_OUT.sub(r"know \1", t)
     t = _ELLIPTIC_SEEN.sub(lambda m: "have you " + m.group(0).lower(), t)

@@ -35,7 +35,23 @@ def goes_where(ctx: Context) -> Answer:
         phrase = " ".join([*ref.compound, ref.head + "s"]) if not ref.head.endswith("s") else phrase
     seen = ctx.ground(ref, "all") if ref is not None and ref.head else None
     also = [seen.candidates[0].entity.label] if seen is not None and seen.candidates else []
-    return where_does_it_go(ctx.store, ctx.world, phrase, also)
+    answer = where_does_it_go(ctx.store, ctx.world, phrase, also)
+    if seen is not None and len(seen.candidates) == 1 and seen.status in ("unique", "all"):
+        _add_where_seen(ctx, answer, seen.candidates[0].entity.id)
+    return answer
+
+
+def _add_where_seen(ctx: Context, answer: Answer, ent_id: str) -> None:
+    """"Where are the remotes kept?" may mean where they belong or where they are: the one thing memory
+    holds under that name is said where it was last seen too, after where it goes."""
+    loc = ctx.world.locations.get(ent_id)
+    if loc is None or not answer.success or loc[1] in answer.answer_ids:
+        return
+    answer.answer = f"{answer.answer.rstrip('.')}. I last saw {describe(ctx.world, ent_id)} " \
+                    f"{relation_words(loc[0])} {describe(ctx.world, loc[1])}."
+    answer.answer_ids = [*answer.answer_ids, loc[1]]
+    answer.evidence_ids = [*answer.evidence_ids, ent_id]
+    answer.confidence = max(answer.confidence, 0.5)  # where it is, memory saw
 
 
 def where_does_it_go(store: MemoryStore, world: WorldState, phrase: str, also: list[str] | None = None) -> Answer:

@@ -114,3 +114,14 @@ def test_tag_questions_ask_the_clause_before_the_tag(text: str, intent: Intent) 
     req = parse(text)
     assert req.intent is intent, req
     assert all(o.anchor is None for o in req.objects), req  # "by any chance" is no place
+
+
+@pytest.mark.parametrize("text, intent, head", [
+    ("where is the stapler kept?", Intent.goes_where, "stapler"),  # "stapler kept" was read as one noun
+    ("where is my wallet lying?", Intent.where, "wallet"),
+    ("where is the torch located now?", Intent.where, "torch"),
+    ("where is the scarf sitting", Intent.where, "scarf"),
+])
+def test_a_participle_after_the_thing_in_a_where_question(text: str, intent: Intent, head: str) -> None:
+    req = parse(text)
+    assert req.intent is intent and req.objects[0].head == head

@@ -74,3 +74,15 @@ def test_where_is_still_answers_from_the_scene(told) -> None:
     store, _, _ = told
     a = answer_question(store, "where is the mug?")
     assert "have not been told" not in a.answer and "mug" in a.answer
+
+
+def test_where_it_goes_and_where_it_was_last_seen(mem) -> None:
+    """"Where are the remotes kept?" may mean either: the one remote memory holds is said where it was seen too."""
+    mem.scene(S, [mem.ent("drawer_1", "drawer"), mem.ent("shelf_1", "shelf"), mem.ent("remote_1", "remotecontrol"),
+                  mem.ent("scarf_1", "scarf"), mem.ent("bed_1", "bed")],
+              [("remote_1", "on", "shelf_1"), ("scarf_1", "on", "bed_1")])
+    say(mem.store, 2 * S, "the remote goes in the drawer")
+    a = answer_question(mem.store, "where is the remote kept?")
+    assert a.answer_ids == ["drawer_1", "shelf_1"] and "I last saw the remote" in a.answer
+    untold = answer_question(mem.store, "where should the scarf go?")
+    assert untold.answer.startswith("I have not been told") and untold.answer_ids == ["bed_1"]
