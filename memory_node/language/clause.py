@@ -789,8 +789,11 @@ class Clause(PhraseReader):
                 recipient = dest.ref.head  # a name: grounding decides whether it is a person or a place
         if intent is Intent.fetch and dest is None and not recipient:
             for c in conj_verbs:  # "grab the blanket off the sofa and bring it to the bedroom"
-                if lx.COMMAND_VERBS.get(_lemma(c)) is Intent.fetch:
+                second = lx.COMMAND_VERBS.get(_lemma(c))
+                if second in (Intent.fetch, Intent.put):
                     dest, recipient = self._destination(c, objs), self._recipient(c)
+                    if second is Intent.put and dest is not None and not recipient:
+                        intent = Intent.put  # "get the juice and put it in the fridge": taken there, not to me
                     if dest is not None or recipient:
                         break
         moving = any(_low(c) in ("into", "onto", "to", "toward", "towards") for c in children if c.dep_ in ("prep",

@@ -125,3 +125,15 @@ def test_tag_questions_ask_the_clause_before_the_tag(text: str, intent: Intent) 
 def test_a_participle_after_the_thing_in_a_where_question(text: str, intent: Intent, head: str) -> None:
     req = parse(text)
     assert req.intent is intent and req.objects[0].head == head
+
+
+@pytest.mark.parametrize("text, intent, head, place", [
+    ("pick up the stapler", Intent.fetch, "stapler", None),  # "pick" was no command verb at all
+    ("could you pick up the scarf", Intent.fetch, "scarf", None),
+    ("take the bowl and put it in the dishwasher", Intent.put, "bowl", "dishwasher"),  # was a fetch to me
+    ("grab the towels and put them on the rail", Intent.put, "towel", "rail"),
+])
+def test_pick_up_and_a_second_verb_that_puts(text: str, intent: Intent, head: str, place: str | None) -> None:
+    req = parse(text)
+    assert req.intent is intent and req.objects[0].head == head
+    assert (req.destination.ref.head if req.destination else None) == place
