@@ -110,6 +110,7 @@ class MemoryStore:
         self.read_only = read_only
         self.frame_dir = Path(frame_dir) if frame_dir else (
             self.path.parent / "frames" if not in_memory else Path("/tmp/memory_node_frames"))
+        self._in_memory = in_memory
         self.frame_similarity_threshold = frame_similarity_threshold
         self.association_radius = association_radius  # metres, for entities observed without a stable id
         if not position_tolerance >= 0.0:  # also refuses NaN
@@ -136,6 +137,7 @@ class MemoryStore:
             # ~120 KB of sub-journal to /var/tmp, as much as committing it alone (memory_node/bench/batch_bench.py)
             self._db.execute("PRAGMA temp_store=MEMORY")
             self._migrate()
+            self._relocate_frame_paths()
         except sqlite3.OperationalError as err:
             self._db.close()
             # an existing file whose folder takes no -shm file (read-only medium) cannot be opened either
@@ -191,6 +193,56 @@ class MemoryStore:
                 for stmt in statements(sql):
                     self._db.execute(stmt)
                 self._db.execute(f"PRAGMA user_version={target}")
+
+    # ---- frame files ---------------------------------------------------------------------------
+
+    def _stored_frame_path(self, file: Path) -> str:
+        """How a frame file is named in the database: relative to the database's folder when it lies
+        under it (the default ``frames/`` beside the file), so a database moved or copied with its
+        folder keeps finding its own frames; absolute only for a frame folder kept elsewhere."""
+        if not self._in_memory:
+            try:
+                return file.resolve().relative_to(self.path.resolve().parent).as_posix()
+            except ValueError:
+                pass
+        return str(file)
+
+    def frame_file(self, stored: str) -> Path:
+        """The file a stored frame path names (relative paths are read against the database's folder)."""
+        path = Path(stored)
+        return path if path.is_absolute() else self.path.resolve().parent / path
+
+    def _owns_frame_file(self, file: Path) -> bool:
+        try:
+            file.resolve().relative_to(self.frame_dir.resolve())
+            return True
+        except ValueError:
+            return False
+
+    def _relocate_frame_paths(self) -> None:
+        """Rows written before frame paths were stored relative (absolute paths): a path under this
+        database's folder becomes relative; a path elsewhere (the database was copied or moved) becomes
+        this memory's own ``frame_dir/<name>`` when that file is there (the frames were copied along),
+        else it stays as it was: readable, but never deleted by this memory (``_owns_frame_file``)."""
+        if self._in_memory:
+            return
+        rows = self._db.execute("SELECT id, path, data FROM frames WHERE path LIKE '/%'").fetchall()
+        if not rows:
+            return
+        updates = []
+        for frame_id, stored, data in rows:
+            file = Path(stored)
+            new = self._stored_frame_path(file)
+            if Path(new).is_absolute():
+                own = self.frame_dir / file.name
+                if own.is_file():
+                    new = self._stored_frame_path(own)
+            if new != stored:
+                frame = Frame.model_validate_json(data).model_copy(update={"path": new})
+                updates.append((new, frame.model_dump_json(), frame_id))
+        if updates:
+            with self._tx():
+                self._db.executemany("UPDATE frames SET path=?, data=? WHERE id=?", updates)
 
     @property
     def db(self) -> sqlite3.Connection:
@@ -597,7 +649,8 @@ class MemoryStore:
         except OSError as err:  # full disk, file-size limit, read-only medium
             path.unlink(missing_ok=True)
             raise _not_writable(self.frame_dir, err) from err
-        rec = Frame(id=frame_id, stamp_ns=frame.stamp_ns, room=frame.room, path=str(path), width=frame.width,
+        rec = Frame(id=frame_id, stamp_ns=frame.stamp_ns, room=frame.room, path=self._stored_frame_path(path),
+                    width=frame.width,
                     height=frame.height, pose=frame.pose, entity_ids=sorted(visible_set))
         try:
             with self._tx():
@@ -776,7 +829,11 @@ class MemoryStore:
         """Frames newest first."""
         rows = self._select_timed("frames", "frame_entities", "frame_id", entity_id, since_ns, until_ns,
                                   ("room", room), limit)
-        return [Frame.model_validate_json(r) for r in rows]
+        out = []
+        for r in rows:
+            f = Frame.model_validate_json(r)
+            out.append(f.model_copy(update={"path": str(self.frame_file(f.path))}))
+        return out
 
     def _select_timed(self, table: str, link_table: str, link_key: str, entity_id: str | None,
                       since_ns: int | None, until_ns: int | None, column_filter: tuple[str, str | None],
@@ -900,7 +957,11 @@ class MemoryStore:
                     self._db.execute("DELETE FROM frame_entities WHERE frame_id=?", (f,))
                 removed = len(ent_ids) + len(ev_ids) + len(fr_ids) + self._forget_derived(ev_ids)
         for p in paths:
-            Path(p).unlink(missing_ok=True)
+            file = self.frame_file(p)
+            # only this memory's own frame folder: a copied database whose rows still name another copy's
+            # files must never delete them (it did, when paths were stored absolute)
+            if self._owns_frame_file(file):
+                file.unlink(missing_ok=True)
         self._last_frame.clear()
         return removed
 
