@@ -22,6 +22,9 @@ from pathlib import Path
 
 from .models import (
     DEFAULT_SKILL_STATE_EFFECTS,
+    HELD_BY_ROBOT,
+    RELEASED,
+    ROBOT_ID,
     LOCATION_PREDICATES,
     LOCKED_STATES,
     ActivityObservation,
@@ -41,6 +44,7 @@ from .models import (
     SceneGraphObservation,
     SeenInterval,
     SkillFeedbackObservation,
+    SkillLocationEffects,
     SkillStateEffects,
     UtteranceObservation,
     is_local_id,
@@ -50,6 +54,7 @@ from .models import (
 )
 from .rules import apply_utterance
 from .schema import MIGRATIONS, SCHEMA_VERSION, statements
+from .writer_lock import MemoryInUse, WriterLock  # noqa: F401 - MemoryInUse: what a refused writer raises
 
 ROOM_LABEL = "room"
 # what is learned from events (core/rules.py, core/consolidation.py): forgotten with its evidence
@@ -101,11 +106,18 @@ class MemoryStore:
                  frame_similarity_threshold: float = 6.0, association_radius: float = 0.5, *,
                  position_tolerance: float = DEFAULT_POSITION_TOLERANCE, read_only: bool = False,
                  sighting_gap: float = DEFAULT_SIGHTING_GAP,
-                 skill_state_effects: SkillStateEffects | None = None):
+                 skill_state_effects: SkillStateEffects | None = None,
+                 skill_location_effects: SkillLocationEffects | None = None, exclusive: bool = False):
+        """``exclusive``: take the file's writer lock (core/writer_lock.py), so a second process that asks
+        for it too (a second node, a CLI forget) is refused with ``MemoryInUse`` instead of writing beside
+        this one."""
         self.path = Path(path)
+        self._lock: WriterLock | None = None
         # what a successful skill leaves true (core.models.DEFAULT_SKILL_STATE_EFFECTS says the format)
         self.skill_state_effects = dict(DEFAULT_SKILL_STATE_EFFECTS if skill_state_effects is None
                                         else skill_state_effects)
+        # where a successful skill leaves the things it handled (core.models.SkillLocationEffects)
+        self.skill_location_effects = dict(skill_location_effects or {})
         in_memory = str(path) == ":memory:"
         self.read_only = read_only
         self.frame_dir = Path(frame_dir) if frame_dir else (
@@ -128,7 +140,17 @@ class MemoryStore:
             return
         if not in_memory:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
+            if exclusive:
+                try:
+                    self._lock = WriterLock(self.path).acquire()
+                except OSError as err:  # a read-only folder or medium takes no lock file: no writer either
+                    raise MemoryNotWritable(f"memory at {self.path} cannot be opened for writing ({err})") \
+                        from err
+        try:
+            self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
+        except BaseException:
+            self._release_lock()
+            raise
         try:
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=NORMAL")
@@ -142,12 +164,20 @@ class MemoryStore:
             self._db.close()
             # an existing file whose folder takes no -shm file (read-only medium) cannot be opened either
             if getattr(err, "sqlite_errorcode", 0) & 0xFF in _NOT_WRITABLE_CODES | {sqlite3.SQLITE_CANTOPEN}:
+                self._release_lock()
                 raise MemoryNotWritable(f"memory at {self.path} cannot be opened for writing ({err}); read it "
                                         f"with MemoryStore.open_reader") from err
+            self._release_lock()
             raise
         except BaseException:
             self._db.close()
+            self._release_lock()
             raise
+
+    def _release_lock(self) -> None:
+        if self._lock is not None:
+            self._lock.release()
+            self._lock = None
 
     @classmethod
     def open_reader(cls, path: str | Path, frame_dir: str | Path | None = None) -> MemoryStore:
@@ -324,6 +354,7 @@ class MemoryStore:
             except sqlite3.OperationalError:
                 pass  # a full or read-only disk: statistics can wait, closing must not fail
         self._db.close()
+        self._release_lock()
 
     # ---- write path ----------------------------------------------------------------------------
 
@@ -605,7 +636,69 @@ class MemoryStore:
             ent.provenance = ev.id
             self._write_entity(ent, fb.stamp_ns, new=False)
             updated += 1
+        if fb.success:
+            updated += self._move_after_skill(fb, ev)
         return updated
+
+    def _move_after_skill(self, fb: SkillFeedbackObservation, ev: Event) -> int:
+        """Where a successful skill left what it handled (``skill_location_effects``): a pick puts the thing
+        in the robot's hand, a place on or in its target, a handover lets it go. Each move supersedes the old
+        location (kept in history) with a ``change`` event, as an observed move does; feedback older than
+        what memory last saw of the thing changes nothing (the observation is newer)."""
+        moved = 0
+        for index, predicate, where in self.skill_location_effects.get(fb.skill, ()):
+            thing = fb.args[index] if index < len(fb.args) else (fb.target_id if index == 0 else "")
+            ent = self._get_entity_row(thing) if thing else None
+            if ent is None or fb.stamp_ns < ent.last_seen_ns:
+                continue
+            if where == RELEASED:
+                moved += self._release(ent, fb, ev)
+                continue
+            if where == HELD_BY_ROBOT:
+                holder = ROBOT_ID
+            else:
+                holder = fb.args[where] if isinstance(where, int) and where < len(fb.args) else ""
+                target = self._get_entity_row(holder) if holder else None
+                if target is None:
+                    continue
+                # a library says "on"; a thing set into something that opens is in it
+                if predicate == "on" and {"open", "closed"} & set(target.states):
+                    predicate = "in"
+            if ent.location is not None and (ent.location.predicate, ent.location.object) == (predicate, holder):
+                continue
+            old = ent.location
+            location = Relation(subject=ent.id, predicate=predicate, object=holder, since_ns=fb.stamp_ns,
+                                provenance=ev.id)
+            self._db.execute("UPDATE relations SET until_ns=? WHERE subject=? AND family='location' AND "
+                             "until_ns IS NULL", (fb.stamp_ns, ent.id))
+            self._add_relation(location)
+            # last_seen_ns stays: the robot did this, nobody saw it (sightings are not invented)
+            self._write_entity(ent.model_copy(update={"location": location, "provenance": ev.id}), fb.stamp_ns,
+                               new=False)
+            was = f"from {old.predicate} {old.object} " if old is not None else ""
+            self._add_event(Event(id=_new_id("ev"), kind="change", stamp_ns=fb.stamp_ns,
+                                  text=f"{ent.id} moved {was}to {predicate} {holder} ({fb.skill} succeeded)",
+                                  entity_ids=[ent.id, holder, *([old.object] if old else [])],
+                                  data={"from": old.model_dump() if old else None, "to": location.model_dump()},
+                                  provenance=ev.id))
+            moved += 1
+        return moved
+
+    def _release(self, ent: Entity, fb: SkillFeedbackObservation, ev: Event) -> int:
+        """It left the robot's hand for somewhere memory was not told (a handover): no longer in the hand
+        nor where it was before."""
+        old = ent.location
+        if old is None:
+            return 0
+        self._db.execute("UPDATE relations SET until_ns=? WHERE subject=? AND family='location' AND "
+                         "until_ns IS NULL", (fb.stamp_ns, ent.id))
+        new = ent.model_copy(update={"location": None, "provenance": ev.id})
+        self._write_entity(new, fb.stamp_ns, new=False)
+        self._add_event(Event(id=_new_id("ev"), kind="change", stamp_ns=fb.stamp_ns,
+                              text=f"{ent.id} no longer {old.predicate} {old.object}: {fb.skill} succeeded",
+                              entity_ids=[ent.id, old.object], data={"from": old.model_dump()},
+                              provenance=ev.id))
+        return 1
 
     def ingest_utterance(self, utt: UtteranceObservation) -> IngestResult:
         if not utt.text.strip():

@@ -12,12 +12,12 @@ from dataclasses import dataclass, field, replace
 
 from pydantic import ValidationError
 
-from ..core.models import STATE_IMPLIES, Entity, Point, Pose, SkillFeedbackObservation, state_family
+from ..core.models import ROBOT_ID, STATE_IMPLIES, Entity, Point, Pose, SkillFeedbackObservation, state_family
 from ..core.store import ROOM_LABEL, MemoryStore
 from .skills import Predicate
 
 PERSON_LABELS = frozenset({"person", "character"})
-DEFAULT_ROBOT_ID = "robot"
+DEFAULT_ROBOT_ID = ROBOT_ID  # what memory calls the robot in held_by relations (skill feedback)
 # Skill events are few compared with observations; reading this many covers any realistic history.
 _MAX_SKILL_EVENTS = 100_000
 

@@ -81,7 +81,7 @@ def _diagnostics(client: MemoryClient, timeout: float = 20.0) -> dict[str, str]:
             client.spin(0.1)
             for msg in got:
                 for status in msg.status:
-                    if status.name == "memory_node: memory":
+                    if status.name == client.diagnostics_name:
                         return {kv.key: kv.value for kv in status.values}
         raise AssertionError("no /diagnostics from the node")
     finally:
