@@ -75,8 +75,8 @@ class WorldState:
         return world
 
     def _apply_robot_meta(self, meta: Mapping[str, object] | None) -> None:
-        if not meta:
-            return
+        # no robot record yet (nothing published a pose) still leaves what skill feedback put in its hand
+        meta = meta or {}
         self.robot_id = str(meta.get("id") or DEFAULT_ROBOT_ID)
         self.robot_at = str(meta["at"]) if meta.get("at") else None
         self.robot_room = str(meta["room"]) if meta.get("room") else None

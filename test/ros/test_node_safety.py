@@ -6,6 +6,7 @@ import subprocess
 import time
 
 import pytest
+import rclpy
 from rcl_interfaces.msg import ParameterType
 from rclpy.parameter import Parameter
 from rclpy.parameter_client import AsyncParameterClient
@@ -219,3 +220,36 @@ def test_a_controller_that_joins_late_still_gets_the_latest_plan(start_node):
     # a volatile subscriber with depth 10, as the Genesis bridge's PlanFollower (it must not re-run an old
     # plan) and this client subscribe, still matches and got it live
     assert [p.header.stamp for p in client.plans] == [made.plan.header.stamp]
+
+
+def test_perception_takes_an_integer_for_a_double_and_refuses_run_time_sets(ros, tmp_path):
+    """`-p lifting.depth_edge_steps:=0` (declared a double) ended the perception node in a traceback."""
+    import uuid
+
+    from rclpy.node import Node
+
+    from memory_node.ros.process import PerceptionProcess
+
+    ns = f"p{uuid.uuid4().hex[:8]}"
+    probe = Node(f"probe_{ns}")
+
+    class _Spin:  # what _wait needs of a client
+        def spin(self, seconds):
+            rclpy.spin_once(probe, timeout_sec=seconds)
+
+    try:
+        with open(tmp_path / "perception.log", "w") as log, \
+                PerceptionProcess(log=log, namespace=ns, **{"lifting.depth_edge_steps": 0}) as proc:
+            pc = AsyncParameterClient(probe, f"/{ns}/perception")
+            end = time.monotonic() + 60
+            while not pc.wait_for_services(timeout_sec=0.5):
+                assert proc.alive(), (tmp_path / "perception.log").read_text()
+                assert time.monotonic() < end, "the perception node's parameter services did not come up"
+            (value,) = _wait(_Spin(), pc.get_parameters(["lifting.depth_edge_steps"])).values
+            assert value.type == ParameterType.PARAMETER_DOUBLE and value.double_value == 0.0
+            (result,) = _wait(_Spin(), pc.set_parameters([Parameter("lifting.depth_edge_steps", value=2.0)])).results
+            assert not result.successful and "read-only" in result.reason
+            assert proc.alive()
+    finally:
+        probe.destroy_node()
+    assert "Traceback" not in (tmp_path / "perception.log").read_text()
