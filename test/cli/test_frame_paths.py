@@ -126,3 +126,32 @@ def test_an_old_database_copied_elsewhere_forgets_only_its_own_frames(cli, tmp_p
     assert _stored_paths(with_frames / "memory.db") == [f"frames/{ids[0]}.jpg", f"frames/{ids[2]}.jpg"]
     assert not (with_frames / "frames" / f"{ids[1]}.jpg").exists()
     assert (original.parent / "frames" / f"{ids[1]}.jpg").exists()
+
+
+def test_a_writer_command_refuses_a_database_another_process_writes(cli, tmp_path):
+    """One writer per file: a forget beside a running node (or any writer) is refused, not interleaved."""
+    import subprocess
+    import sys
+
+    db = tmp_path / "busy" / "memory.db"
+    _fill(db)
+    holder = subprocess.Popen([sys.executable, "-c", (
+        "import sys, time; from memory_node.core.store import MemoryStore; "
+        f"s = MemoryStore({str(db)!r}, exclusive=True); print('held', flush=True); sys.stdin.read()")],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "held"
+        code, out, err = cli("forget", db, "--everything", "--yes")
+        assert code == 2 and "already open for writing by another process (pid" in err, err
+        assert len(list((db.parent / "frames").iterdir())) == 3  # nothing deleted
+    finally:
+        holder.stdin.close()
+        holder.wait(timeout=30)
+    code, out, err = cli("forget", db, "--everything", "--yes")  # released with the process
+    assert code == 0, err
+
+
+def test_an_export_to_a_folder_that_is_not_there_is_one_line(cli, memory_db, tmp_path):
+    code, out, err = cli("export", memory_db, "--json", tmp_path / "no" / "such" / "dir" / "m.json")
+    assert code == 1
+    assert err.strip() == f"memory-node export: {tmp_path / 'no' / 'such' / 'dir' / 'm.json'}: No such file or directory"
