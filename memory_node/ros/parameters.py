@@ -30,6 +30,12 @@ class ParameterError(RuntimeError):
 _TYPE_WORDS = {bool: "a boolean", int: "an integer", float: "a double", str: "a string"}
 
 
+def _ros_type(default: Any) -> Parameter.Type | None:
+    if isinstance(default, (list, tuple)) and not default:
+        return None  # an empty list: any array type is its type
+    return Parameter.Type(Parameter.Type.from_parameter_value(default))
+
+
 def _word(value: Any) -> str:
     return _TYPE_WORDS.get(type(value), type(value).__name__)
 
@@ -62,9 +68,9 @@ def declare_parameters(node: Node, parameters: Mapping[str, tuple[Any, str]], *,
         if given is None or given.type_ == Parameter.Type.NOT_SET:
             continue
         value = given.value
-        if name in doubles and type(value) is int:
+        if name in doubles and given.type_ == Parameter.Type.INTEGER:
             overrides[name] = Parameter(name, Parameter.Type.DOUBLE, float(value))
-        elif type(value) is not type(default):
+        elif _ros_type(default) is not None and given.type_ != _ros_type(default):
             raise ParameterError(f"parameter {name}: {value!r} is {_word(value)}, {name} takes "
                                  f"{_word(default)} (e.g. {default!r})")
 
