@@ -34,7 +34,7 @@ class LifecycleManager:
         self.get = node.create_client(GetState, f"{fqn}/get_state")
 
     def _call(self, client, request):
-        # one retry: a first request can be lost while DDS matches a service (README: Using it from Python)
+        # one retry: a first request can be lost while DDS matches a service (docs/operators.md: Using it from Python)
         for _ in range(2):
             future = client.call_async(request)
             rclpy.spin_until_future_complete(self.node, future, timeout_sec=TIMEOUT_S / 2)
