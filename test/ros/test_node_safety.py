@@ -47,6 +47,8 @@ def test_param_set_refuses_out_of_range_wrong_type_and_read_only_with_a_reason(p
     node, client, set_, get = params
     r = set_("frames.jpeg_quality", 500)
     assert not r.successful and "out of range" in r.reason
+    r = set_("jpeg_quality", 500)  # no such parameter (the spelling): not "successful" either
+    assert not r.successful
     r = set_("frames.jpeg_quality", "high")
     assert not r.successful and "type" in r.reason.lower()
     r = set_("qos.event_depth", 5)  # shapes subscriptions made at start-up
