@@ -30,7 +30,13 @@ EXTRAS = {
     "test": ["pytest>=7"],
 }
 # "all" leaves out the heavy parts a robot may bring its own builds of: open3d, and torch with the detectors
-EXTRAS["all"] = sorted({req for name, reqs in EXTRAS.items() if name not in ("perception", "detectors")
+# robot SDKs for the plan executor (memory_node/execution), never imported by the memory node: dexcontrol is
+# AGPL-3.0-only (or Dexmate's commercial licence), so it stays out of "all"; the Unitree SDK's own metadata
+# pulls opencv-python next to our headless OpenCV, so install it with
+# `pip install --no-deps unitree-sdk2py-dimos==1.0.3` (requirements-g1.txt and scripts/setup.sh do)
+EXTRAS["vega"] = ["dexcontrol==0.8.0"]
+EXTRAS["g1"] = ["cyclonedds==11.0.1"]
+EXTRAS["all"] = sorted({req for name, reqs in EXTRAS.items() if name not in ("perception", "detectors", "vega", "g1")
                         for req in reqs})
 
 setup(
@@ -43,5 +49,6 @@ setup(
     install_requires=["pydantic>=2.5", "pyyaml>=6", "numpy>=1.24", "opencv-python-headless>=4.8"],
     extras_require=EXTRAS,
     # inspect and forget need only the engine; export and replay/record need the "tools" extra
-    entry_points={"console_scripts": ["memory-node=memory_node.cli.main:main"]},
+    entry_points={"console_scripts": ["memory-node=memory_node.cli.main:main",
+                                      "plan-executor=memory_node.ros.plan_executor:main"]},
 )

@@ -110,6 +110,22 @@ if [ "${MEMORY_NODE_DETECTORS:-1}" != "0" ]; then
     "torchvision, ultralytics YOLO, segment-anything (~0.2 GB, ~15 s)"
 fi
 
+# Robot SDKs for the plan executor (memory_node/execution; never imported by the memory node): the Dexmate
+# Vega's dexcontrol (AGPL-3.0-only or Dexmate commercial, see requirements-vega.txt and docs/execution.md;
+# skip with MEMORY_NODE_VEGA=0) and the Unitree G1's SDK over CycloneDDS (BSD-3; MEMORY_NODE_G1=0). The G1
+# SDK goes in with --no-deps (requirements-g1.txt says why).
+if [ "${MEMORY_NODE_VEGA:-1}" != "0" ]; then
+  pip_part vega requirements-vega.txt "the Dexmate Vega SDK (dexcontrol, AGPL-3.0)" "~30 MB, seconds"
+fi
+if [ "${MEMORY_NODE_G1:-1}" != "0" ]; then
+  pip_part g1 requirements-g1.txt "CycloneDDS for the Unitree G1 SDK" "~20 MB, seconds"
+  if ! python -c 'import unitree_sdk2py.g1.loco.g1_loco_client' 2>/dev/null; then
+    log "installing the Unitree G1 SDK (unitree-sdk2py-dimos 1.0.3, --no-deps)"
+    python -m pip install -q --no-deps unitree-sdk2py-dimos==1.0.3 \
+      2> >(grep --line-buffered -v 'is ignored: it is neither' >&2)
+  fi
+fi
+
 # The ROS wheels' CMake configs were built with CPython under /opt/python/cp311-cp311; message generation
 # looks for the Python and numpy headers there.
 PY_INC="$(python -c 'import sysconfig; print(sysconfig.get_paths()["include"])')"

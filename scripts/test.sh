@@ -16,6 +16,8 @@ export MEMORY_NODE_REQUIRE_ROS=1
 [ "${MEMORY_NODE_PERCEPTION:-1}" = "0" ] || export MEMORY_NODE_REQUIRE_PERCEPTION=1
 # and the learned-detector tests (ultralytics, segment-anything), unless left out (MEMORY_NODE_DETECTORS=0)
 [ "${MEMORY_NODE_DETECTORS:-1}" = "0" ] || export MEMORY_NODE_REQUIRE_DETECTORS=1
+[ "${MEMORY_NODE_VEGA:-1}" = "0" ] || export MEMORY_NODE_REQUIRE_VEGA=1
+[ "${MEMORY_NODE_G1:-1}" = "0" ] || export MEMORY_NODE_REQUIRE_G1=1
 # `pytest`, not `python -m pytest`: the latter would put the source folder (without the generated
 # interfaces) ahead of the installed package on sys.path.
 exec pytest "$@"

@@ -19,6 +19,30 @@ EPIC_DATA = Path(os.environ.get("EPIC_KITCHENS_DIR")
 EPIC_PARTICIPANT = "P23"  # 553 actions in 5 videos
 
 
+def _robot_sdk(modules: tuple[str, ...], flag: str, requirements: str) -> None:
+    """Skip where a robot SDK is not installed, fail where scripts/test.sh says it must be (a broken install)."""
+    import importlib.util
+
+    missing = [m for m in modules if importlib.util.find_spec(m) is None]
+    if missing:
+        reason = f"{', '.join(missing)} not installed (scripts/setup.sh installs {requirements})"
+        if os.environ.get(flag) == "1":
+            pytest.fail(f"robot SDK tests required: {reason}")
+        pytest.skip(reason)
+
+
+@pytest.fixture(scope="session")
+def vega_sdk():
+    """dexcontrol, for the plan executor's Vega backend (tests that use it: pytestmark usefixtures)."""
+    _robot_sdk(("dexcontrol",), "MEMORY_NODE_REQUIRE_VEGA", "requirements-vega.txt")
+
+
+@pytest.fixture(scope="session")
+def g1_sdk():
+    """unitree_sdk2py over cyclonedds, for the plan executor's G1 backend."""
+    _robot_sdk(("unitree_sdk2py", "cyclonedds"), "MEMORY_NODE_REQUIRE_G1", "requirements-g1.txt")
+
+
 @pytest.fixture(scope="module")
 def epic(tmp_path_factory):
     """(store, observations): one EPIC-KITCHENS participant's real annotated actions ingested through the

@@ -19,6 +19,8 @@ class Conversation:
     def __init__(self, max_speakers: int = MAX_SPEAKERS) -> None:
         self._last: OrderedDict[str, list[str]] = OrderedDict()
         self._requests: OrderedDict[str, Any] = OrderedDict()  # speaker -> the previous Request (see followup.py)
+        # speaker -> (request, phrase, entity id) the robot asked "do you mean ...?" about
+        self._pending: OrderedDict[str, tuple[Any, str, str]] = OrderedDict()
         self._max = max_speakers
         self._lock = threading.Lock()  # ~/ask and ~/plan may be served on different threads (LLM mode)
 
@@ -38,6 +40,19 @@ class Conversation:
             self._requests.move_to_end(speaker)
             while len(self._requests) > self._max:
                 self._requests.popitem(last=False)
+
+    def expect_confirmation(self, speaker: str, request: Any, phrase: str, entity_id: str) -> None:
+        """The robot asked whether ``phrase`` in ``request`` means ``entity_id``; a "yes" next confirms it."""
+        with self._lock:
+            self._pending[speaker] = (request, phrase, entity_id)
+            self._pending.move_to_end(speaker)
+            while len(self._pending) > self._max:
+                self._pending.popitem(last=False)
+
+    def take_confirmation(self, speaker: str) -> tuple[Any, str, str] | None:
+        """The open "do you mean ...?" of ``speaker``, forgotten once taken (one answer answers it)."""
+        with self._lock:
+            return self._pending.pop(speaker, None)
 
     def remember(self, speaker: str, entity_ids: list[str]) -> None:
         ids = [i for i in dict.fromkeys(entity_ids) if i]

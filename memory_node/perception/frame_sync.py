@@ -7,6 +7,13 @@ depth (and segmentation) stamped within ``sync_tolerance_ns`` of it and a camera
 at their own rate, so the nearest one is taken. A colour image that never completes (its depth was lost on
 a best-effort topic) is dropped once a newer frame completes or when more than ``history`` wait.
 
+"Nearest" is only decided once nothing nearer can still come: a part stamped exactly with the image, or one
+stamped at or after it, or a newer colour image waiting (the stream has moved on). Parts of one frame arrive
+on separate topics in any order, and a subscriber's callbacks run in their own order: an image taken
+before its own pose must not be completed with the previous frame's pose, which is within the tolerance
+whenever frames come faster than it (a turning robot's views 60-80 ms apart were lifted with the view
+before's pose, 45 degrees off: objects metres away from where they were).
+
 ``LatestFrame`` is a one-frame mailbox between the callbacks and the worker that runs perception: a new
 frame replaces one still waiting, which is counted as dropped. Perception then always works on the newest
 frame and never falls behind the camera; how many frames it skipped is in the counts.
@@ -82,13 +89,17 @@ class FrameAssembler:
     # ---- matching --------------------------------------------------------------------------------------
 
     @staticmethod
-    def _nearest(parts: list[_Part], stamp_ns: int, tolerance_ns: int) -> _Part | None:
+    def _nearest(parts: list[_Part], stamp_ns: int, tolerance_ns: int, settled: bool = True) -> _Part | None:
         best = min(parts, key=lambda p: abs(p.stamp_ns - stamp_ns), default=None)
-        return best if best is not None and abs(best.stamp_ns - stamp_ns) <= tolerance_ns else None
+        if best is None or abs(best.stamp_ns - stamp_ns) > tolerance_ns:
+            return None
+        return best if settled or parts[-1].stamp_ns >= stamp_ns else None
 
-    def _pose_at(self, stamp_ns: int) -> CameraPose | None:
+    def _pose_at(self, stamp_ns: int, settled: bool = True) -> CameraPose | None:
         best = min(self._poses, key=lambda p: abs(p[0] - stamp_ns), default=None)
-        return best[1] if best is not None and abs(best[0] - stamp_ns) <= self.pose_tolerance_ns else None
+        if best is None or abs(best[0] - stamp_ns) > self.pose_tolerance_ns:
+            return None
+        return best[1] if settled or self._poses[-1][0] >= stamp_ns else None
 
     def _complete(self) -> RgbdFrame | None:
         """The newest colour image that has every other part; older waiting ones are dropped."""
@@ -96,9 +107,11 @@ class FrameAssembler:
             return None
         for i in range(len(self._rgb) - 1, -1, -1):
             rgb = self._rgb[i]
-            depth = self._nearest(self._depth, rgb.stamp_ns, self.sync_tolerance_ns)
-            seg = self._nearest(self._seg, rgb.stamp_ns, self.sync_tolerance_ns) if self.needs_segmentation else None
-            pose = self._pose_at(rgb.stamp_ns)
+            settled = i < len(self._rgb) - 1  # a newer image waits: no part nearer to this one will come
+            depth = self._nearest(self._depth, rgb.stamp_ns, self.sync_tolerance_ns, settled)
+            seg = self._nearest(self._seg, rgb.stamp_ns, self.sync_tolerance_ns, settled) \
+                if self.needs_segmentation else None
+            pose = self._pose_at(rgb.stamp_ns, settled)
             if depth is None or pose is None or (self.needs_segmentation and seg is None):
                 continue
             self.dropped["incomplete"] += i  # older colour images that never completed
@@ -120,11 +133,12 @@ class FrameAssembler:
         lacks = []
         if self.intrinsics is None:
             lacks.append("camera info")
-        if self._nearest(self._depth, rgb.stamp_ns, self.sync_tolerance_ns) is None:
+        if self._nearest(self._depth, rgb.stamp_ns, self.sync_tolerance_ns, settled=False) is None:
             lacks.append("depth")
-        if self.needs_segmentation and self._nearest(self._seg, rgb.stamp_ns, self.sync_tolerance_ns) is None:
+        if self.needs_segmentation and self._nearest(self._seg, rgb.stamp_ns, self.sync_tolerance_ns,
+                                                     settled=False) is None:
             lacks.append("segmentation")
-        if self._pose_at(rgb.stamp_ns) is None:
+        if self._pose_at(rgb.stamp_ns, settled=False) is None:
             lacks.append("camera pose")
         return ", ".join(lacks)
 

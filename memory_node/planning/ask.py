@@ -269,6 +269,33 @@ def is_state(ctx: Context) -> Answer:
     return _is_state(ctx.store, ctx.world, ctx.one(first_object(ctx)), ctx.request.state or "open")
 
 
+_FULLNESS = {"empty": False, "full": True, "occupied": True, "clear": False, "cluttered": True}
+_FULLNESS_CONFIDENCE = 0.6  # what memory saw on or in a thing, not a look made to answer the question
+
+
+def _fullness_from_contents(world: WorldState, ent: Entity, state: str, subject: str) -> Answer | None:
+    """"Is the counter empty?", "is the microwave full?": from what memory last saw on or in the thing. Things
+    seen there answer it; nothing seen there answers only where memory could have seen inside (a surface,
+    or a container seen open), never for a closed box memory never looked into."""
+    held = sorted(s for s, (pred, obj) in world.locations.items() if obj == ent.id and pred in ("on", "in"))
+    states = world.states.get(ent.id, set())
+    wants_things = _FULLNESS[state]
+    if held:
+        listed = held[:MAX_LISTED]
+        more = f" and {len(held) - MAX_LISTED} more" if len(held) > MAX_LISTED else ""
+        things = ", ".join(describe(world, i) for i in listed) + more
+        text = (f"{'Yes' if wants_things else 'No'}: I last saw {things} "
+                f"{relation_words(world.locations[held[0]][0])} {subject}.")
+        return Answer(success=True, answer=text, answer_ids=[ent.id, *listed],
+                      evidence_ids=_dedupe([ent.provenance, ent.id, *listed]), confidence=_FULLNESS_CONFIDENCE)
+    looked_inside = "open" in states or "closed" not in states and ent.attributes.get("openable") != "true"
+    if not looked_inside:
+        return None
+    text = f"{'No' if wants_things else 'Yes'}: I saw nothing {'in' if 'open' in states else 'on'} {subject}."
+    return Answer(success=True, answer=text, answer_ids=[ent.id], evidence_ids=_dedupe([ent.provenance, ent.id]),
+                  confidence=_FULLNESS_CONFIDENCE * 0.8)
+
+
 def _dedupe(ids: list[str]) -> list[str]:
     return [i for i in dict.fromkeys(ids) if i]
 
@@ -332,6 +359,10 @@ def _is_state(store: MemoryStore, world: WorldState, cands: list[Candidate], sta
     if opposite:
         return Answer(success=True, answer=f"No, {subject} is {opposite[0].replace('_', ' ')}.",
                       answer_ids=ids, evidence_ids=evidence, confidence=confidence)
+    if state in _FULLNESS:
+        inferred = _fullness_from_contents(world, ent, state, subject)
+        if inferred is not None:
+            return inferred
     text = f"I have no record of whether {subject} is {state.replace('_', ' ')}."
     failures = [f for f in world.failures.values() if f.target == ent.id]
     said_locked = [f for f in failures if "locked" in f"{f.status} {f.message}".lower()]

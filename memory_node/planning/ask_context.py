@@ -12,9 +12,10 @@ from dataclasses import dataclass, field
 
 from ..core.models import Answer
 from ..core.store import MemoryStore
+from ..language.confidence import ASK_BELOW, grounding_confidence, rival_kinds, unexplained
 from ..language.grounding import Grounder, Grounding, Want
 from ..language.request import ObjectRef, Request
-from ..language.resolve import Candidate
+from ..language.resolve import Candidate, room_key
 from ..core.text import indefinite
 from .phrasing import describe, relation_words, sentence
 from .world import WorldState
@@ -38,9 +39,37 @@ class Context:
     grounder: Grounder
     request: Request
     grounded: list[str] = field(default_factory=list)  # entity ids the request was about, for "it" next time
+    confirmed: dict[str, str] = field(default_factory=dict)  # phrase -> entity id the speaker said yes to
+    _labels: set[str] | None = field(default=None, repr=False)
 
     def ground(self, ref: ObjectRef, want: Want | None = None) -> Grounding:
+        ent_id = self.confirmed.get(ref.noun().lower())
+        ent = self.world.entities.get(ent_id) if ent_id else None
+        if ent is not None:
+            return Grounding(ref=ref, status="unique", how="confirmed",
+                             candidates=[Candidate(entity=ent, score=1.0, reasons=("confirmed by the speaker",))])
         return self.grounder.ground(ref, want)
+
+    def labels(self) -> set[str]:
+        """The labels of what memory holds now (once per request)."""
+        if self._labels is None:
+            self._labels = {e.label for e in self.world.entities.values()}
+        return self._labels
+
+    def confidence(self, g: Grounding) -> float:
+        """How sure the grounding's first candidate is what the phrase means (``language/confidence.py``)."""
+        return self.sure_of(g, g.candidates[0]) if g.candidates else 0.0
+
+    def sure_of(self, g: Grounding, cand: Candidate) -> float:
+        """How sure ``cand`` (one of ``g``'s candidates) is what the phrase means."""
+        if g.how == "confirmed":  # the speaker said so: the words it does not explain are theirs to use
+            return 1.0
+        ent = cand.entity
+        room = self.world.room_of(ent.id) or ent.room
+        rivals = bool(g.ref.compound) and rival_kinds(g.ref.head, ent.label, self.labels())
+        missing = unexplained(g.ref.modifiers, g.ref.compound, g.how, ent, room_key(room) if room else "",
+                              rivals=rivals, head=g.ref.head)
+        return grounding_confidence(g.how, getattr(g, "confidence", None), missing)
 
     def one(self, ref: ObjectRef | None, want: Want | None = None) -> list[Candidate]:
         """The entity a phrase means, first, with the runners-up after it; ``Reply`` when none or a tie."""
@@ -56,8 +85,36 @@ class Context:
         if g.status == "ambiguous":
             which = self.which_one(g)
             raise Reply(which, which.answer)
+        sure = self.confidence(g)
+        if sure < ASK_BELOW:
+            # of candidates the grounding ranks equal ("a salty snack": a candy bar and crisps, both snacks),
+            # one the words surely name is the one meant
+            tied = [c for c in g.candidates if c.score >= g.candidates[0].score - 1e-9]
+            best = max(tied, key=lambda c: self.sure_of(g, c))
+            if best is not g.candidates[0] and self.sure_of(g, best) >= ASK_BELOW:
+                g.candidates = [best, *(c for c in g.candidates if c is not best)]
+                sure = self.sure_of(g, best)
+        if sure < ASK_BELOW:
+            ask = self.is_it(g, sure)
+            raise Reply(ask, ask.answer)
         self.grounded.append(g.candidates[0].entity.id)
         return g.candidates
+
+    def is_it(self, g: Grounding, sure: float) -> Answer:
+        """Ask back about a guess instead of acting on it: "Do you mean the washing machine (...)?"; the
+        speaker's "yes" finishes the request with it (the conversation keeps the question)."""
+        best = g.candidates[0].entity
+        others = [c.entity.id for c in g.candidates[1:3]]
+        said = (g.ref.text.strip() or _the(g.ref.noun())).replace(" 's ", "'s ")
+        text = f"I am not sure what you mean by {said}. Do you mean {self.place_of(best.id)}?"
+        if others:
+            text += " Or " + "; or ".join(self.place_of(i) for i in others) + "?"
+        conversation = self.grounder.conversation
+        if conversation is not None:
+            conversation.expect_confirmation(self.grounder.speaker, self.request, g.ref.noun().lower(), best.id)
+        return Answer(success=True, answer=text, answer_ids=[best.id, *others],
+                      evidence_ids=[c.entity.provenance for c in g.candidates[:3] if c.entity.provenance],
+                      confidence=round(sure, 2))
 
     def all(self, ref: ObjectRef) -> list[Candidate]:
         g = self.ground(ref, "all")

@@ -10,6 +10,7 @@ could be done, ``success`` is false and ``error`` says what was not understood.
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Callable
 
 from ..core.models import Answer, PlanResult
@@ -19,6 +20,7 @@ from ..language.followup import follow_up
 from ..language.grounding import Grounder
 from ..language.parser import ParserUnavailable, parse
 from ..language.request import Intent, Kind, Request
+from ..language.resolve import resolve_rooms
 from . import ask, ask_entities, ask_time, habits_ask, preferences
 from .ask_context import Context, Reply
 from .planner import SUPPORTED_INSTRUCTIONS, PlanningError, new_builder
@@ -54,6 +56,12 @@ SUPPORTED_QUESTIONS = ("where is <object> (where did I leave / have you seen it)
                        "when did you first/last see <object>", "when did I/you <verb> <object>",
                        "what happened after/before <event>", "what did you / I do", "where does <object> go",
                        "how does <person> usually ...")
+
+
+# "yes" to "do you mean the washing machine?" (``Context.is_it``)
+_AFFIRMATION = re.compile(r"^\s*(?:(?:yes|yeah|yea|yep|yup|sure|correct|right|exactly|indeed|ok|okay|please|"
+                          r"that(?:'s| is)? (?:it|the one|right|one)|that one|do it|go ahead|please do)\b[\s,.!]*)+"
+                          r"(?:(?:please|thanks|thank you|that one|the one|i do|i did)\b[\s,.!]*)*$", re.I)
 
 
 def known_people(store: MemoryStore) -> frozenset[str]:
@@ -100,6 +108,12 @@ def _follow_up(ctx: Context, conversation: Conversation | None) -> Request:
     if conversation is None:
         return ctx.request
     speaker = ctx.grounder.speaker
+    pending = conversation.take_confirmation(speaker)  # answered now, or dropped for a new request
+    if pending is not None and _AFFIRMATION.match(ctx.request.text):
+        request, phrase, ent_id = pending
+        ctx.request = request
+        ctx.confirmed[phrase] = ent_id
+        return request
     done = follow_up(ctx.request, conversation.last_request(speaker))
     if done is None:
         return ctx.request
@@ -176,6 +190,7 @@ def plan_request(store: MemoryStore, library: SkillLibrary, instruction: str, ro
         why = "; ".join(req.notes) or req.intent.value
         return PlanResult(success=False, error=f"I did not understand '{instruction.strip()}' as a task ({why}). "
                           f"I can plan: {'; '.join(SUPPORTED_INSTRUCTIONS)}")
+    ctx.request = req = _bring_to_a_thing(req, world)
     builder = new_builder(store, library, ctx, robot)
     try:
         builder.run()
@@ -186,6 +201,19 @@ def plan_request(store: MemoryStore, library: SkillLibrary, instruction: str, ro
         result = PlanResult(success=False, error=r.answer.answer or r.problem)
     _remember(ctx, conversation)
     return result
+
+
+def _bring_to_a_thing(req: Request, world: WorldState) -> Request:
+    """"bring the lime to the bed", "take the book to the desk": brought to a thing that is neither a person
+    nor a room is put there (a handover needs someone to hand it to)."""
+    dest = req.destination
+    if req.intent is not Intent.fetch or req.recipient or dest is None or dest.relation != "at":
+        return req
+    said = dest.ref.words()
+    people = {n.lower() for e in world.entities.values() if world.is_person(e.id) for n in (e.name, e.id) if n}
+    if said.lower() in people or said.lower() in ("me", "us") or resolve_rooms(said, world.entities.values()):
+        return req
+    return req.model_copy(update={"intent": Intent.put, "notes": [*req.notes, "brought to a thing: put there"]})
 
 
 def _context(store: MemoryStore, world: WorldState, req: Request, speaker: str,

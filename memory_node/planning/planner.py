@@ -17,6 +17,7 @@ from ..core.store import MemoryStore
 from .drink import remembered_drink
 from ..language.grounding import Grounder
 from ..language.request import Intent, ObjectRef
+from ..language.confidence import ASK_BELOW
 from ..language.resolve import resolve_entities, resolve_rooms
 from .affordances import not_graspable
 from .ask_context import Context, Reply
@@ -154,9 +155,11 @@ class _PlanBuilder:
             cands = [c for c in self.ctx.one(ref, want) if c.entity.id != exclude]  # type: ignore[arg-type]
         except Reply as r:
             g = self.ctx.ground(ref, "all")
-            if g.status == "ambiguous" or (g.status == "all" and g.candidates):
-                cands = g.candidates
-            else:
+            # any one will do, of those the phrase surely names: a guess ("the dining table" as a table lamp,
+            # by similarity) is asked about, not placed on
+            cands = [c for c in g.candidates if self.ctx.sure_of(g, c) >= ASK_BELOW] \
+                if g.status in ("ambiguous", "all") else []
+            if not cands:
                 raise PlanningError(r.answer.answer.rstrip(".")) from None
         if not cands:
             raise PlanningError(f"I know no other {ref.noun()}")

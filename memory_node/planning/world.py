@@ -22,6 +22,11 @@ DEFAULT_ROBOT_ID = ROBOT_ID  # what memory calls the robot in held_by relations 
 _MAX_SKILL_EVENTS = 100_000
 
 
+# Statuses of a step the robot's operator or safety system stopped (the plan executor's, execution/backend.py):
+# they say nothing about the target, so they neither make a failure worth not repeating nor clear one.
+INTERRUPTED_STATUSES = frozenset({"cancelled", "estop"})
+
+
 @dataclass(frozen=True)
 class KnownFailure:
     """A skill call on a target that failed and has not succeeded since: worth not repeating."""
@@ -275,7 +280,8 @@ def known_failures(store: MemoryStore, as_of_ns: int | None = None) -> dict[tupl
 
     One explicit failure is enough to remember (a locked drawer does not unlock by retrying); a later
     success of the same skill on the same target clears it. The target is the feedback's target_id, else
-    its first argument.
+    its first argument. A step that was cancelled or met the e-stop (``INTERRUPTED_STATUSES``) is no
+    evidence either way: an e-stop on the way to a cabinet must not make the cabinet unreachable.
     """
     events = store.events(kind="skill", until_ns=as_of_ns, limit=_MAX_SKILL_EVENTS)
     failures: dict[tuple[str, str], KnownFailure] = {}
@@ -285,7 +291,7 @@ def known_failures(store: MemoryStore, as_of_ns: int | None = None) -> dict[tupl
         except ValidationError:
             continue
         target = fb.target_id or (fb.args[0] if fb.args else "")
-        if not target:
+        if not target or (not fb.success and fb.status in INTERRUPTED_STATUSES):
             continue
         key = (fb.skill, target)
         if fb.success:

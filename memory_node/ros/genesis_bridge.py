@@ -110,9 +110,11 @@ class SimBridge:
         self._perceived: dict[int, dict[str, Any]] = {}  # frame stamp -> the perception node's result
         self._perception_graphs = 0  # graphs the perception node reported publishing (what memory will ingest)
         self.unperceived = 0  # paced frames perception never reported on
+        self._results_sub = None
         if perception_only:
-            node.create_subscription(String, f"{ns}perception/frame_results", self._on_frame_result,
-                                     QoSProfile(depth=50, reliability=ReliabilityPolicy.RELIABLE))
+            self._results_sub = node.create_subscription(String, f"{ns}perception/frame_results",
+                                                         self._on_frame_result,
+                                                         QoSProfile(depth=50, reliability=ReliabilityPolicy.RELIABLE))
         self.publish_segment_table()
 
     def clock(self) -> int:
@@ -169,13 +171,16 @@ class SimBridge:
         self._perceived.clear()
 
     def wait_for_perception(self, timeout: float = 60.0) -> None:
-        """Until a perception node listens to the segmentation image and reports frame results."""
+        """Until a perception node listens to every camera stream and the segment table, and its frame
+        results reach this bridge (matched endpoints, not a pause: a loaded machine matches them late)."""
         deadline = time.monotonic() + timeout
-        while self.pub_seg.get_subscription_count() == 0 or self.pub_camera_pose.get_subscription_count() == 0:
+        pubs = (self.pub_image, self.pub_depth, self.pub_info, self.pub_seg, self.pub_labels, self.pub_camera_pose)
+        while (any(p.get_subscription_count() == 0 for p in pubs)
+               or (self._results_sub is not None and self._results_sub.get_publisher_count() == 0)):
             if time.monotonic() > deadline:
-                raise TimeoutError(f"no perception node subscribed to {self.pub_seg.topic_name} after {timeout} s")
+                raise TimeoutError(f"no perception node subscribed to {self.pub_seg.topic_name} and publishing "
+                                   f"frame results after {timeout} s")
             rclpy.spin_once(self.memory.node, timeout_sec=0.05)
-        self.memory.spin(0.3)  # let the latched table and the result subscription match too
 
     def _await_perceived(self, stamp: int, timeout: float = 30.0) -> dict[str, Any] | None:
         deadline = time.monotonic() + timeout
@@ -183,18 +188,32 @@ class SimBridge:
             rclpy.spin_once(self.memory.node, timeout_sec=0.02)
         return self._perceived.pop(stamp, None)
 
-    def _perceive(self, frame: Any, attempts: int = 3, wait_s: float = 10.0) -> None:
-        """Publish a frame for perception; paced, wait for its result, publishing it again (same stamp)
-        when none came: the camera topics are best effort, and a part lost under load would otherwise
-        leave a scripted view unperceived. ``unperceived`` counts frames given up on."""
+    def _perceive(self, frame: Any, attempts: int = 3, wait_s: float = 10.0, rejections: int = 100) -> None:
+        """Publish a frame for perception; paced, wait until it is processed, publishing it again (same
+        stamp) when no result came (the camera topics are best effort: a part lost under load would leave a
+        scripted view unperceived) or when it was rejected (a frame that arrived before the latched segment
+        table did). ``unperceived`` counts frames given up on."""
         stamp = self.clock()
         self.last_frame = frame
-        for _ in range(attempts if self.pace_perception else 1):
+        if not self.pace_perception:
             self.publish_frame(frame, stamp)
-            if not self.pace_perception or self._await_perceived(stamp, timeout=wait_s) is not None:
+            return
+        lost = rejected = 0
+        result: dict[str, Any] | None = None
+        while lost < attempts and rejected < rejections:
+            self.publish_frame(frame, stamp)
+            result = self._await_perceived(stamp, timeout=wait_s)
+            if result is None:
+                lost += 1
+            elif result.get("outcome") == "processed":
                 return
+            else:
+                rejected += 1
+                self.memory.spin(0.05)  # the table (or whatever it lacked) arrives on its own topic meanwhile
         self.unperceived += 1
-        self.memory.node.get_logger().warning(f"no perception result for the frame at {stamp} after {attempts} tries")
+        why = f"last: {result.get('outcome')} {result.get('reason', '')}".strip() if result else "no result"
+        self.memory.node.get_logger().warning(f"perception never processed the frame at {stamp} ({lost} lost, "
+                                              f"{rejected} rejected; {why})")
 
     def _look_around_frames(self, views: int = 8) -> None:
         """Turn on the spot as ``observe_room`` does, publishing every view for perception."""

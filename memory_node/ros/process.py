@@ -122,3 +122,22 @@ class PerceptionProcess(NodeProcess):
     def __init__(self, log: IO[str] | None = None, env: dict[str, str] | None = None, namespace: str = "",
                  params_file: str | Path = "", **overrides: Any):
         self._start(perception_command(namespace=namespace, params_file=params_file, **overrides), log, env)
+
+
+def plan_executor_command(robot: str = "vega", namespace: str = "", params_file: str | Path = "",
+                          **overrides: Any) -> list[str]:
+    """The installed plan executor (``lib/memory_node/plan_executor``) with its params file (default
+    ``share/memory_node/config/execution/<robot>.yaml``) and overrides."""
+    from ament_index_python.packages import get_package_prefix, get_package_share_directory
+
+    exe = Path(get_package_prefix("memory_node")) / "lib" / "memory_node" / "plan_executor"
+    params = params_file or Path(get_package_share_directory("memory_node")) / "config" / "execution" / f"{robot}.yaml"
+    return [str(exe), *_ros_args(params, namespace, overrides)]
+
+
+class PlanExecutorProcess(NodeProcess):
+    """The plan executor node in a child process (same stop/kill as the memory node's)."""
+
+    def __init__(self, robot: str = "vega", log: IO[str] | None = None, env: dict[str, str] | None = None,
+                 namespace: str = "", params_file: str | Path = "", **overrides: Any):
+        self._start(plan_executor_command(robot, namespace=namespace, params_file=params_file, **overrides), log, env)

@@ -102,3 +102,12 @@ def test_a_missing_parser_says_how_to_install_it(monkeypatch):
     monkeypatch.setattr(parser, "SPACY_MODEL", "no_such_pipeline_here")
     with pytest.raises(parser.ParserUnavailable, match=r"pip install -r requirements\.txt .*README: On a robot"):
         parser.pipeline()
+
+
+def test_robot_sdk_extras_match_their_requirements_and_stay_out_of_all(metadata):
+    assert metadata["vega"] == reqs(*requirement_lines("requirements-vega.txt"))
+    assert metadata["g1"] == reqs(*requirement_lines("requirements-g1.txt"))
+    assert not any(str(r).startswith("dexcontrol") for r in metadata["all"])  # AGPL: never pulled in by "all"
+    setup_sh = (ROOT / "scripts" / "setup.sh").read_text()
+    pin = re.search(r"--no-deps (unitree-sdk2py-dimos==[\d.]+)", setup_sh).group(1)
+    assert f"--no-deps {pin}" in (ROOT / "setup.py").read_text()

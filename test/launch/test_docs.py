@@ -53,6 +53,7 @@ def _section(tables, starts):
     ("Memory node", "memory_node.ros.node"),
     ("Perception node", "memory_node.ros.perception_node"),
     ("Genesis bridge", "memory_node.ros.genesis_bridge"),
+    ("Plan executor", "memory_node.ros.plan_executor"),
 ])
 def test_parameter_tables_list_what_the_nodes_declare_with_their_defaults(section, module):
     pytest.importorskip("memory_node.msg", reason="needs the colcon build (scripts/test.sh)")

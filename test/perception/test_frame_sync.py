@@ -55,9 +55,43 @@ def test_older_frames_that_never_completed_are_dropped_and_counted():
     a.add_pose(0, POSE)
     a.add_rgb(1 * MS, _rgb())  # its depth never arrives (lost on a best-effort topic)
     a.add_rgb(40 * MS, _rgb())
-    frame = a.add_depth(40 * MS, _depth())
+    assert a.add_depth(40 * MS, _depth()) is None  # a pose nearer to 40 ms than the one at 0 may still come
+    assert a.missing() == "camera pose"
+    frame = a.add_pose(60 * MS, POSE)
     assert frame is not None and frame.stamp_ns == 40 * MS
     assert a.dropped["incomplete"] == 1
+
+
+def test_an_image_that_arrives_before_its_own_pose_waits_for_it():
+    # A turning robot's views 70 ms apart, each published with its own camera pose: the second view's
+    # colour, depth and segmentation are handled before its pose. The first view's pose is within the
+    # 100 ms tolerance, but it is not this view's: the frame must wait and take its own.
+    first, second = CameraPose.look_at((0, 0, 1.5), (2, 0, 0.5)), CameraPose.look_at((0, 0, 1.5), (0, 2, 0.5))
+    a = FrameAssembler(needs_segmentation=True)
+    a.set_intrinsics(K)
+    seg = np.zeros((6, 8), np.int32)
+    for part in (lambda: a.add_pose(0, first), lambda: a.add_rgb(0, _rgb()), lambda: a.add_depth(0, _depth())):
+        part()
+    assert a.add_segmentation(0, seg) is not None
+    assert a.add_rgb(70 * MS, _rgb()) is None
+    assert a.add_depth(70 * MS, _depth()) is None
+    assert a.add_segmentation(70 * MS, seg) is None
+    frame = a.add_pose(70 * MS, second)
+    assert frame is not None and frame.stamp_ns == 70 * MS
+    assert np.allclose(frame.pose.rotation, second.rotation) and not np.allclose(frame.pose.rotation, first.rotation)
+
+
+def test_a_newer_image_settles_an_older_one_with_the_nearest_parts_there_are():
+    # poses slower than the camera, and the stream moves on: the older image takes the nearest pose
+    a = FrameAssembler()
+    a.set_intrinsics(K)
+    a.add_pose(0, POSE)
+    a.add_rgb(30 * MS, _rgb())
+    assert a.add_depth(30 * MS, _depth()) is None
+    frame = a.add_rgb(60 * MS, _rgb())  # the older one completes now, with the pose at 0
+    assert frame is not None and frame.stamp_ns == 30 * MS
+    assert a.add_depth(60 * MS, _depth()) is None  # the newest waits for a later pose
+    assert a.add_pose(90 * MS, POSE).stamp_ns == 60 * MS
 
 
 def test_parts_whose_size_disagrees_with_the_camera_info_are_rejected_with_both_sizes():
@@ -72,10 +106,10 @@ def test_parts_whose_size_disagrees_with_the_camera_info_are_rejected_with_both_
 def test_the_mailbox_keeps_only_the_newest_frame():
     a = FrameAssembler()
     a.set_intrinsics(K)
-    a.add_pose(0, POSE)
     box = LatestFrame()
     frames = []
     for i in range(3):
+        a.add_pose(i * 30 * MS, POSE)
         a.add_rgb(i * 30 * MS, _rgb())
         frames.append(a.add_depth(i * 30 * MS, _depth()))
     assert [box.put(f) for f in frames] == [None, frames[0], frames[1]]

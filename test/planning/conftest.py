@@ -51,10 +51,11 @@ class MemoryBuilder:
         assert not result.rejected, result.rejected
         return result.observation_id
 
-    def feedback(self, t: int, skill: str, args: list[str], success: bool, message: str = "") -> str:
+    def feedback(self, t: int, skill: str, args: list[str], success: bool, message: str = "",
+                 status: str = "") -> str:
         return self.store.ingest_skill_feedback(SkillFeedbackObservation(
             stamp_ns=t, robot="vega", skill=skill, args=args, target_id=args[0] if args else "",
-            success=success, status="SUCCEEDED" if success else "FAILED", message=message)).observation_id
+            success=success, status=status or ("SUCCEEDED" if success else "FAILED"), message=message)).observation_id
 
 
 @pytest.fixture

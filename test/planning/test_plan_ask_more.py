@@ -157,3 +157,20 @@ def test_originally_is_the_first_place_known_at_the_first_spot(store: MemoryStor
     mem.scene(4, [mem.ent("cup_1", "cup", position=at(8.0))])
     mem.scene(5, [mem.ent("cup_1", "cup", position=at(4.1))], [("cup_1", "on", "table_1")])
     assert "do not know what it is on" in ask(store, "where was the cup originally").answer
+
+
+def test_empty_or_full_from_what_memory_saw_on_or_in_it(mem) -> None:
+    """A state nobody reported ("is the counter empty?") answered from what memory last saw on or in the
+    thing; a closed box memory never looked into stays unknown."""
+    e = mem.ent
+    mem.scene(T0, [e("counter_1", "counter"), e("shelf_1", "shelf"), e("cup_1", "cup"), e("bread_1", "bread"),
+                   e("fridge_1", "fridge", states=["open"], attributes={"openable": "true"}),
+                   e("box_1", "box", states=["closed"], attributes={"openable": "true"})],
+              [("cup_1", "on", "counter_1"), ("bread_1", "in", "fridge_1")])
+    full = answer_question(mem.store, "is the counter empty?")
+    assert full.answer.startswith("No") and "cup_1" in full.answer_ids and 0 < full.confidence < 1
+    assert answer_question(mem.store, "is the fridge full or empty?").answer.startswith("Yes")
+    bare = answer_question(mem.store, "is the shelf empty?")
+    assert bare.answer.startswith("Yes") and "shelf_1" in bare.answer_ids
+    unknown = answer_question(mem.store, "is the box empty?")
+    assert unknown.confidence == 0 and "no record" in unknown.answer

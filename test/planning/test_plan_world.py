@@ -47,6 +47,15 @@ def test_failure_is_known_until_a_later_success(kitchen: MemoryStore, mem) -> No
     assert ("pick", "mug_1") in WorldState.from_store(kitchen, as_of_ns=3_150_000_000).failures
 
 
+def test_a_cancelled_or_estopped_step_is_no_known_failure(kitchen: MemoryStore, mem) -> None:
+    mem.feedback(3_000_000_000, "open", ["cabinet_1"], success=False, status="timeout")
+    mem.feedback(3_100_000_000, "navigate_to", ["table_3"], success=False, status="estop")
+    mem.feedback(3_200_000_000, "open", ["cabinet_1"], success=False, status="cancelled")
+    w = WorldState.from_store(kitchen)
+    # the interrupted open neither clears the earlier timeout nor counts itself
+    assert set(w.failures) == {("open", "cabinet_1")} and w.failures[("open", "cabinet_1")].status == "timeout"
+
+
 def test_dry_run_semantics_on_a_copy(kitchen: MemoryStore) -> None:
     w = WorldState.from_store(kitchen)
     s = w.copy()

@@ -1,0 +1,100 @@
+"""Driving a velocity-only base to a pose goal: a proportional controller closed over a pose source.
+
+Neither dexcontrol nor the Unitree loco client takes a pose goal (velocity only), so ``navigate_to`` is
+this loop: read the robot's pose (the SLAM pose topic, wheel odometry, the G1's sport-state odometry),
+command a body-frame velocity toward the plan's approach pose, clipped to the configured speed limits,
+until within tolerance. It stops the base and fails when the pose goes stale (a controller driving on an
+old pose drives blind), when it runs past the step's timeout, and on cancel or e-stop.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from memory_node.execution.backend import NO_POSE, StepAborted, StepContext
+
+# (x, y, yaw in the map frame, time.monotonic() when the pose was measured)
+PoseReading = tuple[float, float, float, float]
+PoseSource = Callable[[], PoseReading | None]
+VelocitySink = Callable[[float, float, float], None]  # body frame: vx, vy (m/s), wz (rad/s)
+
+
+@dataclass(frozen=True)
+class NavigationLimits:
+    max_linear: float = 0.4  # m/s, norm of (vx, vy)
+    max_lateral: float = 0.3  # m/s, |vy| (a walking humanoid strafes slower than it walks)
+    max_angular: float = 0.8  # rad/s
+    position_tolerance: float = 0.08  # m
+    yaw_tolerance: float = 0.10  # rad
+    pose_stale_s: float = 0.5  # a pose older than this stops the base
+    rate_hz: float = 20.0
+    gain_linear: float = 1.2  # 1/s
+    gain_angular: float = 1.5  # 1/s
+
+
+@dataclass(frozen=True)
+class NavigationResult:
+    position_error: float  # m, at the end
+    yaw_error: float  # rad, at the end (absolute)
+    seconds: float
+    commands: int
+
+
+def wrap(angle: float) -> float:
+    return math.atan2(math.sin(angle), math.cos(angle))
+
+
+def velocity_toward(pose: tuple[float, float, float], goal: tuple[float, float, float],
+                    limits: NavigationLimits) -> tuple[float, float, float]:
+    """Body-frame (vx, vy, wz) toward ``goal`` from ``pose``: proportional, clipped to the limits. Far from
+    the goal it turns toward the travel direction less than toward the goal's yaw would: the base is
+    holonomic enough (Vega's steered wheels, G1's strafing) to translate and rotate at once."""
+    x, y, yaw = pose
+    dx, dy = goal[0] - x, goal[1] - y
+    ex = math.cos(yaw) * dx + math.sin(yaw) * dy
+    ey = -math.sin(yaw) * dx + math.cos(yaw) * dy
+    vx, vy = limits.gain_linear * ex, limits.gain_linear * ey
+    vy = max(-limits.max_lateral, min(limits.max_lateral, vy))
+    norm = math.hypot(vx, vy)
+    if norm > limits.max_linear:
+        vx, vy = vx * limits.max_linear / norm, vy * limits.max_linear / norm
+    wz = limits.gain_angular * wrap(goal[2] - yaw)
+    wz = max(-limits.max_angular, min(limits.max_angular, wz))
+    return vx, vy, wz
+
+
+def drive_to(goal: tuple[float, float, float], read_pose: PoseSource, command: VelocitySink,
+             limits: NavigationLimits, ctx: StepContext) -> NavigationResult:
+    """Run the loop until the pose is within tolerance of ``goal``; the base is left stopped whatever
+    happens (an exception included). Raises StepAborted (no_pose, timeout, cancelled, estop)."""
+    start = time.monotonic()
+    period = 1.0 / limits.rate_hz
+    commands = 0
+    try:
+        while True:
+            ctx.check()
+            reading = read_pose()
+            now = time.monotonic()
+            if reading is None:
+                # none yet: a pose topic's first message may still be on its way, for one stale period
+                if now - start > limits.pose_stale_s:
+                    raise StepAborted(NO_POSE, f"no robot pose within {limits.pose_stale_s:.1f} s: cannot drive")
+                command(0.0, 0.0, 0.0)
+                ctx.wait(period)
+                continue
+            x, y, yaw, measured = reading
+            if now - measured > limits.pose_stale_s:
+                raise StepAborted(NO_POSE, f"the robot pose is {now - measured:.1f} s old (limit "
+                                           f"{limits.pose_stale_s:.1f} s): stopped")
+            dist = math.hypot(goal[0] - x, goal[1] - y)
+            yaw_err = abs(wrap(goal[2] - yaw))
+            if dist <= limits.position_tolerance and yaw_err <= limits.yaw_tolerance:
+                return NavigationResult(dist, yaw_err, time.monotonic() - start, commands)
+            command(*velocity_toward((x, y, yaw), goal, limits))
+            commands += 1
+            ctx.wait(period)
+    finally:
+        command(0.0, 0.0, 0.0)

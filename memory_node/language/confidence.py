@@ -1,0 +1,116 @@
+"""How sure a grounding is, and when the robot should ask back rather than act.
+
+A grounding that picked one entity can still be a guess: "the coffee machine" matched to a washing machine
+by the similarity stage, "the medicine cabinet" to the one plain cabinet (the bathroom cabinet beside it
+never considered: "medicine" was simply not looked at), "a salty snack" to a candy bar because both are
+snacks. Asking back costs the person one word; fetching the wrong thing costs more. So every grounding
+gets a confidence in 0..1:
+
+- the **way it matched** sets the prior (``PRIOR_BY_HOW``): an exact label, an id, a thing confirmed in the
+  conversation or the previous request's thing are certain; an everyday name or the label's head noun
+  nearly so; a category ("some fruit") less; MiniLM similarity, the last resort, least;
+- a grounder that scores its own matches (a ``confidence`` on the ``Grounding``) overrides the prior;
+- every **word the phrase says that the entity does not explain** halves it: a compound noun ("medicine"
+  cabinet, "dining" table) when memory holds another kind of the same head noun that the word may single
+  out (a bathroom cabinet beside the cabinet; a kitchen table beside the coffee table), or, when the head
+  itself only matched by kind or similarity, any naming or describing word ("coffee" machine, "salty"
+  snack). A compound with no rival kind is a description ("my coffee mug" where every mug is a mug).
+  Explained means: a word of the entity's label, name, attribute values or room, or of an everyday name of
+  its label (``config/language/names.yaml``). Colours, sizes, states, ordinals and the like are not
+  counted here: attribute matching weighs them.
+
+``ASK_BELOW``: a grounding less sure than this is not acted on (``~/plan``) or answered as fact (``~/ask``);
+the reply names the best candidates and asks ("Do you mean the washing machine (washingmachine_3) in the
+kitchen?"), and a "yes" next finishes the request with that thing (``followup.py``).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from ..core.models import Entity
+from ..core.text import norm, singular, tokens
+from . import lexicon as lx
+from .names import Names, default_names
+
+ASK_BELOW = 0.6
+UNEXPLAINED_FACTOR = 0.5
+PRIOR_BY_HOW: dict[str, float] = {
+    "exact": 1.0, "id": 1.0, "confirmed": 1.0, "previous request": 1.0, "possession": 1.0,
+    "everyday name": 0.9, "head noun": 0.85, "contents": 0.8, "purpose": 0.75, "kind": 0.65, "similar": 0.45,
+}
+DEFAULT_PRIOR = 0.8  # a way of matching this table does not know: trusted, not certain
+WEAK_HEAD = frozenset({"kind", "similar"})
+WEAK_BUT_EXPLAINED = 0.7  # matched by kind or similarity, but every word said is a word of the thing
+# words that describe rather than name a kind of thing: weighed by attribute matching, not here
+_DESCRIBING = frozenset({"big", "small", "little", "large", "tiny", "huge", "old", "new", "other", "another", "same",
+                         "last", "first", "second", "third", "next", "usual", "favourite", "favorite", "nice",
+                         "left", "right", "top", "bottom", "middle", "front", "back", "clean", "dirty", "empty",
+                         "full", "wooden", "metal", "plastic", "glass", "ceramic", "paper", "leather", "cotton",
+                         "tall", "short", "long", "round", "square", "heavy", "light", "dark", "bright", "pale",
+                         "whole", "single", "only", "own", "spare", "main", "one", "ones"})
+
+
+def prior(how: str) -> float:
+    return PRIOR_BY_HOW.get(how, DEFAULT_PRIOR)
+
+
+def _words(text: str) -> set[str]:
+    return {singular(norm(w)) for w in tokens(text) if w}
+
+
+@lru_cache(maxsize=4096)
+def _name_words(names: Names, label: str) -> frozenset[str]:
+    """Words of every everyday name that may mean ``label``, and of the names it is called by."""
+    lk = norm(label)
+    out: set[str] = set()
+    for said, labels in names.names.items():
+        if lk in labels:
+            out |= _words(said)
+    return frozenset(out)
+
+
+def explaining_words(ent: Entity, room_label: str = "", names: Names | None = None) -> set[str]:
+    """The words that name ``ent``: its label's words, name, attribute values, room, everyday names."""
+    names = names or default_names()
+    out = {singular(w) for w in names.label_words(ent.label)}
+    out |= _words(ent.name) | _words(ent.label) | _words(room_label)
+    for v in ent.attributes.values():
+        if len(v) <= 40:
+            out |= _words(v)
+    out |= _name_words(names, ent.label)
+    for kind in names.categories.chain(ent.label)[1:]:  # "some fruit" for an apple: the category names it
+        out |= {singular(w) for w in names.label_words(kind)}
+    return out
+
+
+def rival_kinds(head: str, label: str, labels: set[str], names: Names | None = None) -> bool:
+    """Whether memory holds another kind of thing named by the same head noun ("cabinet": bathroomcabinet
+    beside cabinet), which a compound said with the head may single out."""
+    names = names or default_names()
+    h = singular(norm(head))
+    return any(other != label and singular(names.label_words(other)[-1]) == h for other in labels)
+
+
+def unexplained(words: list[str], compound: list[str], how: str, ent: Entity, room_label: str = "",
+                names: Names | None = None, rivals: bool = True, head: str = "") -> list[str]:
+    """The naming words of a phrase that ``ent`` does not explain: ``compound`` nouns when the head matched
+    weakly or ``rivals`` (another kind with that head is in memory), ``words`` describing it only when the
+    head matched weakly."""
+    weak = how in WEAK_HEAD
+    said = [singular(norm(w)) for w in compound] if weak or rivals else []
+    if weak:
+        said += [singular(norm(w)) for w in words] + [singular(norm(head))]
+    said = [w for w in said if w and w not in _DESCRIBING and w not in lx.COLOUR_WORDS and w not in lx.STATE_WORDS
+            and w not in lx.ORDINALS and w not in lx.NUMBER_WORDS and not w.isdigit()]
+    if not said:
+        return []
+    known = explaining_words(ent, room_label, names)
+    return [w for w in dict.fromkeys(said) if w not in known]
+
+
+def grounding_confidence(how: str, own: float | None, missing: list[str]) -> float:
+    base = own if own is not None else prior(how)
+    if how in WEAK_HEAD and not missing:
+        base = max(base, WEAK_BUT_EXPLAINED)  # "the teddy" for a teddy bear: every word said is the thing's
+    return max(0.0, min(1.0, base * UNEXPLAINED_FACTOR ** len(missing)))

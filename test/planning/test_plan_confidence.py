@@ -1,0 +1,68 @@
+"""Calibration: a grounding that is a guess is asked about, never acted on; "yes" then finishes the request.
+Over a real SQLite memory; the phrases name things memory holds under other names (language/confidence.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from memory_node.core.models import Point
+from memory_node.language.conversation import Conversation
+from memory_node.planning.dispatch import answer_question, plan_request
+
+
+@pytest.fixture
+def flat(mem):
+    e = mem.ent
+    labels = ["tablelamp", "coffeetable", "kitchentable", "washingmachine", "cabinet", "bathroomcabinet", "mug",
+              "candybar", "chips"]
+    mem.scene(1, [e("kitchen_201", "room", name="kitchen")] +
+              [e(f"{lab}_{i}", lab, position=Point(x=float(i), y=0.0, z=0.5)) for i, lab in enumerate(labels)],
+              [("mug_6", "on", "kitchentable_2"), ("candybar_7", "on", "kitchentable_2"), ("chips_8", "on", "coffeetable_1")])
+    return mem.store
+
+
+def _steps(result):
+    return [(s.skill, list(s.args)) for s in result.plan.steps] if result.success else []
+
+
+def test_a_guess_is_asked_about_and_yes_finishes_it(flat, vega) -> None:
+    conv = Conversation()
+    asked = plan_request(flat, vega, "go to the coffee machine", speaker="anna", conversation=conv)
+    assert not asked.success and "Do you mean" in asked.error and "washingmachine_3" in asked.error
+    done = plan_request(flat, vega, "yes please", speaker="anna", conversation=conv)
+    assert _steps(done) == [("navigate_to", ["washingmachine_3"])]
+    # the confirmation is used once: a later "yes" does not repeat it
+    assert not plan_request(flat, vega, "yes", speaker="anna", conversation=conv).success
+
+
+def test_a_word_the_thing_does_not_explain_is_asked_about(flat, vega) -> None:
+    # "medicine" is not a word of the plain cabinet: asked, not driven to
+    r = plan_request(flat, vega, "go to the medicine cabinet", speaker="anna")
+    assert not r.success and "cabinet_4" in r.error
+    # of things a category names alike (a candy bar and chips are snacks), the one the describing word fits
+    assert ("pick", ["chips_8"]) in _steps(plan_request(flat, vega, "bring me a salty snack", speaker="anna"))
+    # and a describing word nothing fits is asked about
+    r = plan_request(flat, vega, "bring me a frozen snack", speaker="anna")
+    assert not r.success and "Do you mean" in r.error
+    # what is said plainly is still done at once
+    assert _steps(plan_request(flat, vega, "go to the washing machine"))[-1] == ("navigate_to", ["washingmachine_3"])
+    assert ("pick", ["mug_6"]) in _steps(plan_request(flat, vega, "bring me the mug"))
+
+
+def test_a_place_said_generically_is_any_sure_one_never_a_guess(flat, vega) -> None:
+    placed = _steps(plan_request(flat, vega, "put the mug on a table"))
+    assert placed and placed[-1][0] == "place" and placed[-1][1][1] in ("coffeetable_1", "kitchentable_2")
+    guessed = plan_request(flat, vega, "put the mug on the dining table")
+    assert not guessed.success or _steps(guessed)[-1][1][1] != "tablelamp_0"
+
+
+def test_a_question_about_a_guess_asks_back_instead_of_answering(flat) -> None:
+    a = answer_question(flat, "where is the coffee machine?")
+    assert a.success and "Do you mean" in a.answer and a.confidence < 0.6 and a.answer_ids[0] == "washingmachine_3"
+
+
+def test_brought_to_a_thing_is_put_there(flat, vega) -> None:
+    steps = _steps(plan_request(flat, vega, "bring the mug to the coffee table"))
+    assert steps[-1] == ("place", ["mug_6", "coffeetable_1"])
+    # to a room it is still set down there, to me it is still handed over
+    assert _steps(plan_request(flat, vega, "bring me the mug"))[-1][0] == "handover"
