@@ -4,19 +4,22 @@ Included by vega.launch.py and g1.launch.py; usable directly with robot:=vega|g1
 ``declare_arguments``, ``memory_node`` and ``rviz`` with a database and clock of its own. ``rviz:=true`` also
 starts RViz 2 on config/memory_node.rviz: memory's ~/markers (rooms, objects, labels, relation lines) over /map.
 
-``declare_arguments`` and ``memory_node`` with a database and clock of its own.
-
 ``perception:=true`` also starts the perception node (memory_node/ros/perception_node.py) with
 ``perception_params_file`` (default share/memory_node/config/perception.yaml): it turns camera, depth,
 camera info and camera_pose into the scene graphs the memory node ingests, in the same namespace.
 """
 
+import glob
+import os
+import sys
+
 from launch import LaunchDescription
-from launch.actions import DeclareLaunchArgument, OpaqueFunction
+from launch.actions import DeclareLaunchArgument, OpaqueFunction, Shutdown
 from launch.substitutions import LaunchConfiguration
 from launch_ros.actions import Node
 from launch_ros.substitutions import FindPackageShare
 
+CONFIG = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "config")
 TRUE_WORDS = ("true", "1", "yes", "on")
 FALSE_WORDS = ("false", "0", "no", "off")
 
@@ -36,10 +39,32 @@ def boolean_argument(context, name: str, default: bool = False) -> bool:
     raise RuntimeError(f"{name}:={raw} is not a boolean: use true or false (also 1/0, yes/no, on/off)")
 
 
+def known_robots() -> list[str]:
+    """Robots this package has a params file and a skill library for (config/<robot>.yaml and
+    config/skills/<robot>.yaml, beside this launch file in the source tree and in share/memory_node)."""
+    return sorted(os.path.basename(p)[:-5] for p in glob.glob(os.path.join(CONFIG, "skills", "*.yaml"))
+                  if os.path.isfile(os.path.join(CONFIG, os.path.basename(p))))
+
+
+def log_environment() -> dict:
+    """Colour codes only when this launch prints to a terminal: launch gives nodes a pseudo-terminal
+    (``emulate_tty``, which keeps their lines in order), so rcutils would colour a log that goes to a file or
+    a pipe. A colour choice the user made (RCUTILS_COLORIZED_OUTPUT) is kept."""
+    if "RCUTILS_COLORIZED_OUTPUT" in os.environ:
+        return {}
+    return {"RCUTILS_COLORIZED_OUTPUT": "1" if sys.stdout.isatty() else "0"}
+
+
 def memory_node(context, default_database: str = "", use_sim_time: bool | None = None) -> Node:
     """The node action. ``default_database``: used when ``database_path`` is '' (else the params file's
-    applies); ``use_sim_time``: fixed by the caller, None = the ``use_sim_time`` argument."""
+    applies); ``use_sim_time``: fixed by the caller, None = the ``use_sim_time`` argument. When the node
+    ends (a database another node holds, an unusable path), the whole launch ends with it rather than leave
+    RViz, perception or the simulator running without memory."""
     robot = LaunchConfiguration("robot").perform(context)
+    robots = known_robots()
+    if robot not in robots:
+        raise RuntimeError(f"robot:={robot} is not a robot this package knows: use one of {', '.join(robots)} "
+                           f"(config/<robot>.yaml and config/skills/<robot>.yaml)")
     params_file = LaunchConfiguration("params_file").perform(context)
     if not params_file:
         share = FindPackageShare("memory_node").perform(context)
@@ -61,6 +86,8 @@ def memory_node(context, default_database: str = "", use_sim_time: bool | None =
         arguments=["--lifecycle"] if lifecycle else [],
         output="screen",
         emulate_tty=True,
+        additional_env=log_environment(),
+        on_exit=Shutdown(reason="memory_node exited"),
     )
 
 
@@ -69,6 +96,9 @@ def rviz(context) -> list:
     the remaps point them into the node's namespace)."""
     if not boolean_argument(context, "rviz"):
         return []
+    if not rviz_installed():  # checked before any node starts: launch would otherwise fail half-started
+        raise RuntimeError("rviz:=true but RViz 2 is not installed (no rviz2 package in AMENT_PREFIX_PATH): "
+                           "install it (apt install ros-$ROS_DISTRO-rviz2) or leave rviz out")
     share = FindPackageShare("memory_node").perform(context)
     namespace = LaunchConfiguration("namespace").perform(context).strip("/")
     prefix = f"/{namespace}" if namespace else ""
@@ -80,6 +110,18 @@ def rviz(context) -> list:
         remappings=[("/memory_node/markers", f"{prefix}/memory_node/markers"), ("/map", f"{prefix}/map")],
         output="screen",
     )]
+
+
+def rviz_installed() -> bool:
+    try:
+        from ament_index_python.packages import PackageNotFoundError, get_package_prefix
+    except ImportError:
+        return False
+    try:
+        get_package_prefix("rviz2")
+        return True
+    except (PackageNotFoundError, LookupError, ValueError):
+        return False
 
 
 def perception_enabled(context) -> bool:
@@ -101,19 +143,24 @@ def perception_node(context, overrides: dict | None = None, use_sim_time: bool |
         parameters=[params_file, {"use_sim_time": use_sim_time, **(overrides or {})}],
         output="screen",
         emulate_tty=True,
+        additional_env=log_environment(),
+        on_exit=Shutdown(reason="perception node exited"),
     )
 
 
 def _node(context, *args, **kwargs):
-    return [memory_node(context), *rviz(context)] + \
-        ([perception_node(context)] if perception_enabled(context) else [])
+    # everything that can refuse is checked before the first action is returned: nothing starts half-way
+    memory = memory_node(context)
+    viewer = rviz(context)
+    return [memory, *viewer] + ([perception_node(context)] if perception_enabled(context) else [])
 
 
 def declare_arguments(robot: str, robots: str = "vega or g1",
-                      database_default: str = "the params file's (default $ROS_HOME/memory_node/<robot>.db)") -> list:
+                      database_default: str = "the params file's (default $ROS_HOME/memory_node/<robot>.db)",
+                      namespace: str = "") -> list:
     return [
         DeclareLaunchArgument("robot", default_value=robot, description=robots),
-        DeclareLaunchArgument("namespace", default_value="", description="namespace of the node and its topics"),
+        DeclareLaunchArgument("namespace", default_value=namespace, description="namespace of the node and its topics"),
         DeclareLaunchArgument("params_file", default_value="",
                               description="parameters YAML; '' = share/memory_node/config/<robot>.yaml"),
         DeclareLaunchArgument("database_path", default_value="",

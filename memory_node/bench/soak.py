@@ -265,7 +265,8 @@ def stored_counts(db: Path) -> dict[str, int]:
 class Diagnostics:
     """The node's latest /diagnostics status as a dict of its key/values."""
 
-    def __init__(self, node) -> None:
+    def __init__(self, node, name: str) -> None:
+        self.name = name
         from diagnostic_msgs.msg import DiagnosticArray
 
         self.values: dict[str, str] = {}
@@ -274,7 +275,7 @@ class Diagnostics:
 
     def _on(self, msg) -> None:
         for status in msg.status:
-            if status.name == "memory_node: memory":
+            if status.name == self.name:
                 self.values = {kv.key: kv.value for kv in status.values}
                 self.received += 1
 
@@ -306,7 +307,7 @@ def run_soak(minutes: float, entities: int = 300, speed: float = 0.0, workdir: P
     log = open(workdir / "node.log", "w")
     node = NodeProcess(robot, log=log, namespace=ns, database_path=str(db))
     client = MemoryClient(node_name=f"/{ns}/memory_node", namespace=f"/{ns}", client_name=f"soak_{ns}")
-    diagnostics = Diagnostics(client.node)
+    diagnostics = Diagnostics(client.node, client.diagnostics_name)
     images = client.node.create_publisher(Image, f"/{ns}/camera/image_raw", qos_profile_sensor_data)
     published = {"scene_graphs": 0, "events": 0, "images": 0}
     samples: list[Sample] = []

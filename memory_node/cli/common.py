@@ -37,7 +37,8 @@ def open_memory(path: str | Path, write: bool = False) -> MemoryStore:
     if not path.is_file():
         raise CliError(f"no memory database at {path}")
     try:
-        return MemoryStore(path) if write else MemoryStore.open_reader(path)
+        # a writer takes the file's lock: a forget next to a running node is refused, not interleaved
+        return MemoryStore(path, exclusive=True) if write else MemoryStore.open_reader(path)
     except (RuntimeError, sqlite3.DatabaseError) as err:
         hint = ""
         if not write and "the writer migrates it" in str(err):  # an older memory: reading never migrates it

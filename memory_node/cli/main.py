@@ -20,6 +20,7 @@ import importlib
 import sys
 
 from memory_node.cli.common import CliError
+from memory_node.core.store import IncompatibleMemory, MemoryInUse, MemoryNotWritable
 
 
 # name -> one-line help; each command is the module memory_node.cli.<module> with add_arguments() and run()
@@ -57,6 +58,13 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"memory-node {args.command}: interrupted", file=sys.stderr)
         return 130
+    except (MemoryInUse, MemoryNotWritable, IncompatibleMemory) as err:  # the file, not a bug: one line
+        print(f"memory-node {args.command}: {err}", file=sys.stderr)
+        return 1
+    except OSError as err:  # an output path in a missing or read-only folder, a full disk
+        where = f"{err.filename}: " if err.filename else ""
+        print(f"memory-node {args.command}: {where}{err.strerror or err}", file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":

@@ -64,6 +64,16 @@ DEFAULT_SKILL_STATE_EFFECTS: SkillStateEffects = {
     "close": ((0, "closed", False), (0, "open", True)),
 }
 
+# Where a successful skill leaves a thing, from the skill library's structural effects (planning.skills
+# .SkillLibrary.location_effects): skill name -> (argument index of the thing, relation, where), where is
+# the index of the argument it now is on/in, HELD_BY_ROBOT (``holding(x)``: in the robot's hand) or
+# RELEASED (``not holding(x)`` with nowhere declared, e.g. a handover: it left the robot's hand and is no
+# longer where memory last had it). No defaults: a store told nothing moves nothing on feedback.
+HELD_BY_ROBOT = "held_by_robot"
+RELEASED = "released"
+ROBOT_ID = "robot"  # the robot as memory's relations name it (planning.world reads held_by ROBOT_ID)
+SkillLocationEffects = Mapping[str, tuple[tuple[int, str, int | str], ...]]
+
 _ID_RE = re.compile(r"^[A-Za-z0-9_.:/\-]{1,128}$")
 
 

@@ -22,6 +22,9 @@ from pathlib import Path
 
 from .models import (
     DEFAULT_SKILL_STATE_EFFECTS,
+    HELD_BY_ROBOT,
+    RELEASED,
+    ROBOT_ID,
     LOCATION_PREDICATES,
     LOCKED_STATES,
     ActivityObservation,
@@ -41,6 +44,7 @@ from .models import (
     SceneGraphObservation,
     SeenInterval,
     SkillFeedbackObservation,
+    SkillLocationEffects,
     SkillStateEffects,
     UtteranceObservation,
     is_local_id,
@@ -50,6 +54,7 @@ from .models import (
 )
 from .rules import apply_utterance
 from .schema import MIGRATIONS, SCHEMA_VERSION, statements
+from .writer_lock import MemoryInUse, WriterLock  # noqa: F401 - MemoryInUse: what a refused writer raises
 
 ROOM_LABEL = "room"
 # what is learned from events (core/rules.py, core/consolidation.py): forgotten with its evidence
@@ -101,15 +106,23 @@ class MemoryStore:
                  frame_similarity_threshold: float = 6.0, association_radius: float = 0.5, *,
                  position_tolerance: float = DEFAULT_POSITION_TOLERANCE, read_only: bool = False,
                  sighting_gap: float = DEFAULT_SIGHTING_GAP,
-                 skill_state_effects: SkillStateEffects | None = None):
+                 skill_state_effects: SkillStateEffects | None = None,
+                 skill_location_effects: SkillLocationEffects | None = None, exclusive: bool = False):
+        """``exclusive``: take the file's writer lock (core/writer_lock.py), so a second process that asks
+        for it too (a second node, a CLI forget) is refused with ``MemoryInUse`` instead of writing beside
+        this one."""
         self.path = Path(path)
+        self._lock: WriterLock | None = None
         # what a successful skill leaves true (core.models.DEFAULT_SKILL_STATE_EFFECTS says the format)
         self.skill_state_effects = dict(DEFAULT_SKILL_STATE_EFFECTS if skill_state_effects is None
                                         else skill_state_effects)
+        # where a successful skill leaves the things it handled (core.models.SkillLocationEffects)
+        self.skill_location_effects = dict(skill_location_effects or {})
         in_memory = str(path) == ":memory:"
         self.read_only = read_only
         self.frame_dir = Path(frame_dir) if frame_dir else (
             self.path.parent / "frames" if not in_memory else Path("/tmp/memory_node_frames"))
+        self._in_memory = in_memory
         self.frame_similarity_threshold = frame_similarity_threshold
         self.association_radius = association_radius  # metres, for entities observed without a stable id
         if not position_tolerance >= 0.0:  # also refuses NaN
@@ -127,7 +140,17 @@ class MemoryStore:
             return
         if not in_memory:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
+            if exclusive:
+                try:
+                    self._lock = WriterLock(self.path).acquire()
+                except OSError as err:  # a read-only folder or medium takes no lock file: no writer either
+                    raise MemoryNotWritable(f"memory at {self.path} cannot be opened for writing ({err})") \
+                        from err
+        try:
+            self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
+        except BaseException:
+            self._release_lock()
+            raise
         try:
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=NORMAL")
@@ -136,16 +159,25 @@ class MemoryStore:
             # ~120 KB of sub-journal to /var/tmp, as much as committing it alone (memory_node/bench/batch_bench.py)
             self._db.execute("PRAGMA temp_store=MEMORY")
             self._migrate()
+            self._relocate_frame_paths()
         except sqlite3.OperationalError as err:
             self._db.close()
             # an existing file whose folder takes no -shm file (read-only medium) cannot be opened either
             if getattr(err, "sqlite_errorcode", 0) & 0xFF in _NOT_WRITABLE_CODES | {sqlite3.SQLITE_CANTOPEN}:
+                self._release_lock()
                 raise MemoryNotWritable(f"memory at {self.path} cannot be opened for writing ({err}); read it "
                                         f"with MemoryStore.open_reader") from err
+            self._release_lock()
             raise
         except BaseException:
             self._db.close()
+            self._release_lock()
             raise
+
+    def _release_lock(self) -> None:
+        if self._lock is not None:
+            self._lock.release()
+            self._lock = None
 
     @classmethod
     def open_reader(cls, path: str | Path, frame_dir: str | Path | None = None) -> MemoryStore:
@@ -191,6 +223,56 @@ class MemoryStore:
                 for stmt in statements(sql):
                     self._db.execute(stmt)
                 self._db.execute(f"PRAGMA user_version={target}")
+
+    # ---- frame files ---------------------------------------------------------------------------
+
+    def _stored_frame_path(self, file: Path) -> str:
+        """How a frame file is named in the database: relative to the database's folder when it lies
+        under it (the default ``frames/`` beside the file), so a database moved or copied with its
+        folder keeps finding its own frames; absolute only for a frame folder kept elsewhere."""
+        if not self._in_memory:
+            try:
+                return file.resolve().relative_to(self.path.resolve().parent).as_posix()
+            except ValueError:
+                pass
+        return str(file)
+
+    def frame_file(self, stored: str) -> Path:
+        """The file a stored frame path names (relative paths are read against the database's folder)."""
+        path = Path(stored)
+        return path if path.is_absolute() else self.path.resolve().parent / path
+
+    def _owns_frame_file(self, file: Path) -> bool:
+        try:
+            file.resolve().relative_to(self.frame_dir.resolve())
+            return True
+        except ValueError:
+            return False
+
+    def _relocate_frame_paths(self) -> None:
+        """Rows written before frame paths were stored relative (absolute paths): a path under this
+        database's folder becomes relative; a path elsewhere (the database was copied or moved) becomes
+        this memory's own ``frame_dir/<name>`` when that file is there (the frames were copied along),
+        else it stays as it was: readable, but never deleted by this memory (``_owns_frame_file``)."""
+        if self._in_memory:
+            return
+        rows = self._db.execute("SELECT id, path, data FROM frames WHERE path LIKE '/%'").fetchall()
+        if not rows:
+            return
+        updates = []
+        for frame_id, stored, data in rows:
+            file = Path(stored)
+            new = self._stored_frame_path(file)
+            if Path(new).is_absolute():
+                own = self.frame_dir / file.name
+                if own.is_file():
+                    new = self._stored_frame_path(own)
+            if new != stored:
+                frame = Frame.model_validate_json(data).model_copy(update={"path": new})
+                updates.append((new, frame.model_dump_json(), frame_id))
+        if updates:
+            with self._tx():
+                self._db.executemany("UPDATE frames SET path=?, data=? WHERE id=?", updates)
 
     @property
     def db(self) -> sqlite3.Connection:
@@ -272,6 +354,7 @@ class MemoryStore:
             except sqlite3.OperationalError:
                 pass  # a full or read-only disk: statistics can wait, closing must not fail
         self._db.close()
+        self._release_lock()
 
     # ---- write path ----------------------------------------------------------------------------
 
@@ -553,7 +636,69 @@ class MemoryStore:
             ent.provenance = ev.id
             self._write_entity(ent, fb.stamp_ns, new=False)
             updated += 1
+        if fb.success:
+            updated += self._move_after_skill(fb, ev)
         return updated
+
+    def _move_after_skill(self, fb: SkillFeedbackObservation, ev: Event) -> int:
+        """Where a successful skill left what it handled (``skill_location_effects``): a pick puts the thing
+        in the robot's hand, a place on or in its target, a handover lets it go. Each move supersedes the old
+        location (kept in history) with a ``change`` event, as an observed move does; feedback older than
+        what memory last saw of the thing changes nothing (the observation is newer)."""
+        moved = 0
+        for index, predicate, where in self.skill_location_effects.get(fb.skill, ()):
+            thing = fb.args[index] if index < len(fb.args) else (fb.target_id if index == 0 else "")
+            ent = self._get_entity_row(thing) if thing else None
+            if ent is None or fb.stamp_ns < ent.last_seen_ns:
+                continue
+            if where == RELEASED:
+                moved += self._release(ent, fb, ev)
+                continue
+            if where == HELD_BY_ROBOT:
+                holder = ROBOT_ID
+            else:
+                holder = fb.args[where] if isinstance(where, int) and where < len(fb.args) else ""
+                target = self._get_entity_row(holder) if holder else None
+                if target is None:
+                    continue
+                # a library says "on"; a thing set into something that opens is in it
+                if predicate == "on" and {"open", "closed"} & set(target.states):
+                    predicate = "in"
+            if ent.location is not None and (ent.location.predicate, ent.location.object) == (predicate, holder):
+                continue
+            old = ent.location
+            location = Relation(subject=ent.id, predicate=predicate, object=holder, since_ns=fb.stamp_ns,
+                                provenance=ev.id)
+            self._db.execute("UPDATE relations SET until_ns=? WHERE subject=? AND family='location' AND "
+                             "until_ns IS NULL", (fb.stamp_ns, ent.id))
+            self._add_relation(location)
+            # last_seen_ns stays: the robot did this, nobody saw it (sightings are not invented)
+            self._write_entity(ent.model_copy(update={"location": location, "provenance": ev.id}), fb.stamp_ns,
+                               new=False)
+            was = f"from {old.predicate} {old.object} " if old is not None else ""
+            self._add_event(Event(id=_new_id("ev"), kind="change", stamp_ns=fb.stamp_ns,
+                                  text=f"{ent.id} moved {was}to {predicate} {holder} ({fb.skill} succeeded)",
+                                  entity_ids=[ent.id, holder, *([old.object] if old else [])],
+                                  data={"from": old.model_dump() if old else None, "to": location.model_dump()},
+                                  provenance=ev.id))
+            moved += 1
+        return moved
+
+    def _release(self, ent: Entity, fb: SkillFeedbackObservation, ev: Event) -> int:
+        """It left the robot's hand for somewhere memory was not told (a handover): no longer in the hand
+        nor where it was before."""
+        old = ent.location
+        if old is None:
+            return 0
+        self._db.execute("UPDATE relations SET until_ns=? WHERE subject=? AND family='location' AND "
+                         "until_ns IS NULL", (fb.stamp_ns, ent.id))
+        new = ent.model_copy(update={"location": None, "provenance": ev.id})
+        self._write_entity(new, fb.stamp_ns, new=False)
+        self._add_event(Event(id=_new_id("ev"), kind="change", stamp_ns=fb.stamp_ns,
+                              text=f"{ent.id} no longer {old.predicate} {old.object}: {fb.skill} succeeded",
+                              entity_ids=[ent.id, old.object], data={"from": old.model_dump()},
+                              provenance=ev.id))
+        return 1
 
     def ingest_utterance(self, utt: UtteranceObservation) -> IngestResult:
         if not utt.text.strip():
@@ -597,7 +742,8 @@ class MemoryStore:
         except OSError as err:  # full disk, file-size limit, read-only medium
             path.unlink(missing_ok=True)
             raise _not_writable(self.frame_dir, err) from err
-        rec = Frame(id=frame_id, stamp_ns=frame.stamp_ns, room=frame.room, path=str(path), width=frame.width,
+        rec = Frame(id=frame_id, stamp_ns=frame.stamp_ns, room=frame.room, path=self._stored_frame_path(path),
+                    width=frame.width,
                     height=frame.height, pose=frame.pose, entity_ids=sorted(visible_set))
         try:
             with self._tx():
@@ -776,7 +922,11 @@ class MemoryStore:
         """Frames newest first."""
         rows = self._select_timed("frames", "frame_entities", "frame_id", entity_id, since_ns, until_ns,
                                   ("room", room), limit)
-        return [Frame.model_validate_json(r) for r in rows]
+        out = []
+        for r in rows:
+            f = Frame.model_validate_json(r)
+            out.append(f.model_copy(update={"path": str(self.frame_file(f.path))}))
+        return out
 
     def _select_timed(self, table: str, link_table: str, link_key: str, entity_id: str | None,
                       since_ns: int | None, until_ns: int | None, column_filter: tuple[str, str | None],
@@ -900,7 +1050,11 @@ class MemoryStore:
                     self._db.execute("DELETE FROM frame_entities WHERE frame_id=?", (f,))
                 removed = len(ent_ids) + len(ev_ids) + len(fr_ids) + self._forget_derived(ev_ids)
         for p in paths:
-            Path(p).unlink(missing_ok=True)
+            file = self.frame_file(p)
+            # only this memory's own frame folder: a copied database whose rows still name another copy's
+            # files must never delete them (it did, when paths were stored absolute)
+            if self._owns_frame_file(file):
+                file.unlink(missing_ok=True)
         self._last_frame.clear()
         return removed
 

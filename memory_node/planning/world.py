@@ -12,12 +12,12 @@ from dataclasses import dataclass, field, replace
 
 from pydantic import ValidationError
 
-from ..core.models import STATE_IMPLIES, Entity, Point, Pose, SkillFeedbackObservation, state_family
+from ..core.models import ROBOT_ID, STATE_IMPLIES, Entity, Point, Pose, SkillFeedbackObservation, state_family
 from ..core.store import ROOM_LABEL, MemoryStore
 from .skills import Predicate
 
 PERSON_LABELS = frozenset({"person", "character"})
-DEFAULT_ROBOT_ID = "robot"
+DEFAULT_ROBOT_ID = ROBOT_ID  # what memory calls the robot in held_by relations (skill feedback)
 # Skill events are few compared with observations; reading this many covers any realistic history.
 _MAX_SKILL_EVENTS = 100_000
 
@@ -80,8 +80,8 @@ class WorldState:
         return world
 
     def _apply_robot_meta(self, meta: Mapping[str, object] | None) -> None:
-        if not meta:
-            return
+        # no robot record yet (nothing published a pose) still leaves what skill feedback put in its hand
+        meta = meta or {}
         self.robot_id = str(meta.get("id") or DEFAULT_ROBOT_ID)
         self.robot_at = str(meta["at"]) if meta.get("at") else None
         self.robot_room = str(meta["room"]) if meta.get("room") else None

@@ -61,6 +61,7 @@ class MemoryClient:
         self.pub_activity = self.node.create_publisher(Activity, f"{ns}/activity" if ns else "activity", qos)
         base = node_name.rstrip("/")
         self.node_name = base  # the memory node's fully qualified name
+        self.diagnostics_name = conv.diagnostics_name(base)  # its /diagnostics status
         self.clients = {
             "ask": self.node.create_client(Ask, f"{base}/ask"),
             "plan": self.node.create_client(PlanTask, f"{base}/plan"),

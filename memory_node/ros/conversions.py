@@ -455,3 +455,9 @@ def camera_pose_to_msg(position, quaternion_xyzw, stamp_ns: int, frame_id: str =
     (msg.pose.orientation.x, msg.pose.orientation.y, msg.pose.orientation.z,
      msg.pose.orientation.w) = (float(v) for v in quaternion_xyzw)
     return msg
+
+
+def diagnostics_name(node_fqn: str) -> str:
+    """The name of a memory node's /diagnostics status: its namespace and name, so two nodes on one domain
+    (a robot's and a simulator's) are told apart ("sim/memory_node: memory")."""
+    return f"{node_fqn.strip('/')}: memory"

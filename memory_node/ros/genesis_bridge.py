@@ -36,7 +36,6 @@ from typing import Any
 import rclpy
 from geometry_msgs.msg import PoseStamped
 from nav_msgs.msg import OccupancyGrid
-from rcl_interfaces.msg import ParameterDescriptor
 from rclpy.node import Node
 from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy, qos_profile_sensor_data
 from rclpy.signals import SignalHandlerOptions
@@ -47,6 +46,7 @@ from memory_node.core.models import SceneGraphObservation
 from memory_node.msg import Plan as PlanMsg
 from memory_node.ros import conversions as conv
 from memory_node.ros.client import MemoryClient
+from memory_node.ros.parameters import ParameterError, declare_parameters
 from memory_node.ros.shutdown import ExecutorThread, ShutdownRequested, ShutdownSignals, spin_until_shutdown
 from memory_node.sim.progress import building_scene, still_running
 from memory_node.sim.skills import SkillOutcome
@@ -55,7 +55,9 @@ PARAMETERS: dict[str, tuple[Any, str]] = {
     "scene": ("small_home", "Scene file: a name under config/sim/scenes or a path (format: "
                             "memory_node/sim/README.md)."),
     "robot": ("vega", "Robot the plans are for; only the Vega is simulated (any other is refused at start)."),
-    "memory_node": ("/memory_node", "Fully qualified name of the memory node whose topics and services to use."),
+    "memory_node": ("/sim/memory_node", "Fully qualified name of the memory node whose topics and services to "
+                                        "use: one in a namespace of the simulator's own (the root namespace is "
+                                        "a robot's and is refused)."),
     "camera_width": (320, "Head camera width in pixels (render time grows with it: ~35 ms at 320x240)."),
     "camera_height": (240, "Head camera height in pixels."),
     "camera_rate": (1.0, "Live mode: camera frames and scene graphs per second (0 = only after skills)."),
@@ -333,9 +335,8 @@ class _LiveBridge(Node):
 
     def __init__(self) -> None:
         super().__init__("genesis_bridge")
-        for name, (default, description) in PARAMETERS.items():
-            self.declare_parameter(name, default, ParameterDescriptor(description=description))
-        self.p = {name: self.get_parameter(name).value for name in PARAMETERS}
+        # read once: every parameter is read-only (a set is refused, saying so); integers pass for doubles
+        self.p = declare_parameters(self, PARAMETERS)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -347,7 +348,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", default="", help="folder for rendered frames of a scenario run")
     args = parser.parse_args(ros_free)
     rclpy.init(args=argv, signal_handler_options=SignalHandlerOptions.NO)
-    live = _LiveBridge()
+    try:
+        live = _LiveBridge()
+    except ParameterError as err:
+        rclpy.logging.get_logger("genesis_bridge").error(str(err))
+        rclpy.try_shutdown()
+        return 2
     log = live.get_logger()
     p = live.p
     robot = str(p["robot"])
@@ -356,6 +362,12 @@ def main(argv: list[str] | None = None) -> int:
         if robot not in SIMULATED_ROBOTS:
             log.error(f"robot {robot!r} cannot be simulated: the bridge simulates only "
                       f"{', '.join(SIMULATED_ROBOTS)}; exiting")
+            return 2
+        if not _namespace_of(str(p["memory_node"])):
+            log.error(f"memory_node:={p['memory_node']} is in the root namespace, where a robot's memory node "
+                      f"runs (vega.launch.py, g1.launch.py): the simulator would write into the robot's memory "
+                      f"and execute its plans; use one in a namespace of the simulator's own (default "
+                      f"{PARAMETERS['memory_node'][0]}); exiting")
             return 2
         # the client's endpoints on this node: one node per process (see module docstring)
         memory = MemoryClient(node_name=p["memory_node"], namespace=_namespace_of(p["memory_node"]), node=live)

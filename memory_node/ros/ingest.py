@@ -45,7 +45,8 @@ def open_store(db_path, params: dict[str, Any]) -> MemoryStore:
                        association_radius=float(params["association_radius"]),
                        position_tolerance=float(params["position_tolerance"]),
                        sighting_gap=float(params["sighting_gap"]),
-                       skill_state_effects=library.state_effects())
+                       skill_state_effects=library.state_effects(),
+                       skill_location_effects=library.location_effects(), exclusive=True)
 
 
 class InputIngestor:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import gc
 import os
+import sqlite3
 import sys
 import threading
 import time
@@ -26,10 +27,11 @@ import rclpy
 from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus, KeyValue
 from geometry_msgs.msg import PoseStamped
 from nav_msgs.msg import OccupancyGrid
-from rcl_interfaces.msg import ParameterDescriptor
+from rcl_interfaces.msg import SetParametersResult
 from rclpy.executors import ExternalShutdownException, SingleThreadedExecutor
 from rclpy.lifecycle import LifecycleNode, LifecycleState, TransitionCallbackReturn
 from rclpy.node import Node
+from rclpy.parameter import Parameter
 from rclpy.qos import DurabilityPolicy, HistoryPolicy, QoSProfile, ReliabilityPolicy
 from rclpy.signals import SignalHandlerOptions
 from sensor_msgs.msg import CameraInfo, CompressedImage, Image
@@ -38,17 +40,18 @@ from visualization_msgs.msg import MarkerArray
 from memory_node.core.consolidation import run_consolidation
 from memory_node.core.models import InvalidInput
 from memory_node.core.query import query as query_memory
-from memory_node.core.store import IncompatibleMemory, MemoryNotWritable, MemoryStore
+from memory_node.core.store import IncompatibleMemory, MemoryInUse, MemoryNotWritable, MemoryStore
 from memory_node.msg import Activity, SceneGraph, SkillFeedback, Utterance
 from memory_node.msg import Plan as PlanMsg
 from memory_node.language import Conversation, ParserUnavailable, parse
 from memory_node.planning.dispatch import answer_question
 from memory_node.planning.llm import LlmAccount, LlmConfig, LlmPlanner, LlmStats
 from memory_node.planning.dispatch import plan_request
-from memory_node.planning.skills import SkillLibrary, default_library_path
+from memory_node.planning.skills import SkillLibrary, SkillLibraryError, default_library_path, known_robots
 from memory_node.ros import conversions as conv
 from memory_node.ros.ingest import InputIngestor, open_store
 from memory_node.ros.markers import memory_markers
+from memory_node.ros.parameters import ParameterError, declare_parameters
 from memory_node.ros.shutdown import ExecutorThread, ShutdownSignals, spin_until_shutdown
 from memory_node.ros.write_times import WriteTimes
 from memory_node.srv import Ask, Forget, GetSceneGraph, PlanTask, Query, Sync
@@ -114,6 +117,43 @@ PARAMETERS: dict[str, tuple[Any, str]] = {
                                    "deterministic planner if that does not validate."),
 }
 
+# What a running node applies when set (``ros2 param set``): read per message or per period from ``self.p``,
+# or a store attribute (``_apply_parameters``). Every other parameter is read-only: it shapes subscriptions,
+# timers, the database or the LLM client, made once at configure.
+RUNTIME_PARAMETERS = ("frames.similarity_threshold", "frames.jpeg_quality", "limits.max_entities_per_graph",
+                      "limits.max_relations_per_graph", "limits.max_text_length", "limits.max_image_pixels",
+                      "limits.query_limit", "retention.frames_per_room", "retention.max_frame_age_s",
+                      "association_radius", "position_tolerance", "sighting_gap")
+PARAMETER_RANGES: dict[str, tuple[float, float]] = {
+    "frames.similarity_threshold": (0.0, 255.0),
+    "frames.jpeg_quality": (1, 100),
+    "qos.sensor_depth": (1, 10000),
+    "qos.event_depth": (0, 1000000),
+    "limits.max_entities_per_graph": (1, 10000000),
+    "limits.max_relations_per_graph": (1, 100000000),
+    "limits.max_text_length": (1, 1000000),
+    "limits.max_image_pixels": (1, 1000000000),
+    "limits.query_limit": (1, 10000),
+    "retention.frames_per_room": (0, 100000000),
+    "retention.max_frame_age_s": (0.0, 1e10),
+    "association_radius": (0.0, 100.0),
+    "position_tolerance": (0.0, 100.0),
+    "sighting_gap": (0.001, 1e6),
+    "diagnostics_period": (0.01, 3600.0),
+    "consolidation_period": (0.0, 1e6),
+    "llm.timeout_s": (0.1, 3600.0),
+    "llm.max_question_tool_calls": (0, 1000),
+    "llm.max_plan_iterations": (1, 1000),
+}
+# a controller that starts after a plan was made still gets the latest ones (and a restarted one the last
+# few); reliable so none is dropped. A volatile subscriber (the Genesis bridge's) matches it too.
+PLANS_QOS = QoSProfile(history=HistoryPolicy.KEEP_LAST, depth=10, reliability=ReliabilityPolicy.RELIABLE,
+                       durability=DurabilityPolicy.TRANSIENT_LOCAL)
+
+
+class StartupError(RuntimeError):
+    """The node cannot start with what it was given (robot, database, parameter): one line says why."""
+
 
 def default_database_path(robot: str) -> Path:
     ros_home = os.environ.get("ROS_HOME") or os.path.join(os.path.expanduser("~"), ".ros")
@@ -143,8 +183,51 @@ class _MemoryNodeBase:
         self.last_write_failed = False
         self._counts_changed = threading.Condition()
         self.errors: list[str] = []
-        for name, (default, description) in PARAMETERS.items():
-            self.declare_parameter(name, default, ParameterDescriptor(description=description))
+        self._resolve_database_path()
+        declare_parameters(self, PARAMETERS, runtime=RUNTIME_PARAMETERS, ranges=PARAMETER_RANGES)
+        self.add_on_set_parameters_callback(self._check_parameters)
+        self.add_post_set_parameters_callback(self._apply_parameters)
+
+    def _resolve_database_path(self) -> None:
+        """``database_path`` reads back the file in use (``ros2 param get``), not '': the default is
+        resolved before the (read-only) parameter is declared."""
+        overrides = self._parameter_overrides
+        given = overrides.get("database_path")
+        path = str(given.value) if given is not None and isinstance(given.value, str) else ""
+        if given is not None and not isinstance(given.value, str):
+            return  # declare_parameters refuses it, naming the type
+        robot = overrides.get("robot")
+        robot_name = str(robot.value) if robot is not None and isinstance(robot.value, str) else \
+            str(PARAMETERS["robot"][0])
+        resolved = str(Path(path).expanduser()) if path else str(default_database_path(robot_name))
+        overrides["database_path"] = Parameter("database_path", Parameter.Type.STRING, resolved)
+
+    def _check_parameters(self, params: list[Parameter]) -> SetParametersResult:
+        """What rclpy's descriptors cannot say (types, ranges and read-only they check themselves)."""
+        for param in params:
+            if param.name == "position_tolerance" and not param.value >= 0.0:
+                return SetParametersResult(successful=False, reason="position_tolerance must be >= 0 metres")
+        return SetParametersResult(successful=True)
+
+    def _apply_parameters(self, params: list[Parameter]) -> None:
+        """A run-time change takes effect now: ``self.p`` is what the ingestor, services and timers read per
+        message or period; the store keeps its own copies of four."""
+        if not hasattr(self, "p"):  # declaring, before configure read them
+            return
+        for param in params:
+            if param.name not in RUNTIME_PARAMETERS:
+                continue
+            self.p[param.name] = param.value
+            if self.configured:
+                if param.name == "frames.similarity_threshold":
+                    self.store.frame_similarity_threshold = float(param.value)
+                elif param.name == "association_radius":
+                    self.store.association_radius = float(param.value)
+                elif param.name == "position_tolerance":
+                    self.store.position_tolerance = float(param.value)
+                elif param.name == "sighting_gap":
+                    self.store.sighting_gap_ns = int(float(param.value) * 1e9)
+            self.get_logger().info(f"parameter {param.name} = {param.value!r} (applied)")
 
     def configure(self) -> None:
         """Open memory and create every interface; on an error whatever was made is released again."""
@@ -162,10 +245,21 @@ class _MemoryNodeBase:
         self.robot = str(p["robot"])
         self.libraries: dict[str, SkillLibrary] = {}
         self._libraries_lock = threading.Lock()  # ~/plan may be served on the LLM thread
-        self.library = self._library(self.robot, str(p["skill_library"]))
+        try:
+            self.library = self._library(self.robot, str(p["skill_library"]))
+        except (SkillLibraryError, OSError) as err:
+            raise StartupError(f"{err}; robots with a skill library: {', '.join(known_robots())}") from None
 
         db_path = Path(p["database_path"]).expanduser() if p["database_path"] else default_database_path(self.robot)
-        self.store = open_store(db_path, p)
+        self.database_path = db_path
+        try:
+            self.store = open_store(db_path, p)
+        except (IncompatibleMemory, MemoryNotWritable, MemoryInUse) as err:
+            raise StartupError(f"cannot use memory: {err}") from None
+        except sqlite3.DatabaseError as err:
+            raise StartupError(f"database_path {db_path} is not a memory database ({err})") from None
+        except OSError as err:
+            raise StartupError(f"database_path {db_path}: {err.strerror or err}") from None
         self.configured = True
         self.get_logger().info(f"memory at {db_path} ({self.store.counts()['entities']} entities); "
                                f"robot {self.robot}, skills {', '.join(self.library.names())}")
@@ -228,7 +322,7 @@ class _MemoryNodeBase:
             srv(PlanTask, f"{own}/plan", self._service(self.on_plan))
         self.companions = [n for n in (self.sync_node, self.llm_node) if n is not None]
 
-        self.plans_pub = self.create_publisher(PlanMsg, "~/plans", 10)
+        self.plans_pub = self.create_publisher(PlanMsg, "~/plans", PLANS_QOS)
         self.markers_pub = self.create_publisher(MarkerArray, "~/markers", 1)
         self.diag_pub = self.create_publisher(DiagnosticArray, "/diagnostics", 10)
         self._entities += [("publisher", pub) for pub in (self.plans_pub, self.markers_pub, self.diag_pub)]
@@ -279,6 +373,12 @@ class _MemoryNodeBase:
         if self.configured:
             self.store.close()
             self.configured = False
+
+    def ready_line(self) -> str:
+        """Said once the services answer, so an operator (or a script) knows when to ask."""
+        own = self.get_fully_qualified_name()
+        return (f"memory_node ready: serving ask/plan/query/scene_graph/forget/sync on {own}/..., plans on "
+                f"{own}/plans; memory {self.database_path}")
 
     # ---- plumbing ------------------------------------------------------------------------------
 
@@ -492,7 +592,9 @@ class _MemoryNodeBase:
             if removed:
                 self.get_logger().info(f"retention: deleted {removed} frames")
         counts = self.store.counts()
-        status = DiagnosticStatus(name="memory_node: memory", hardware_id=self.robot)
+        # named with the namespace: two robots' (or a robot's and a simulator's) nodes on one domain differ
+        status = DiagnosticStatus(name=conv.diagnostics_name(self.get_fully_qualified_name()),
+                                  hardware_id=self.robot)
         total_rejected = sum(self.rejected.values())
         status.level = DiagnosticStatus.OK if total_rejected == 0 else DiagnosticStatus.WARN
         status.message = (f"{counts['entities']} entities, {counts['events']} events, {counts['frames']} frames"
@@ -566,7 +668,7 @@ class LifecycleMemoryNode(_MemoryNodeBase, LifecycleNode):
     def on_activate(self, state: LifecycleState) -> TransitionCallbackReturn:
         self.active = True
         self.inputs.changed = True
-        self.get_logger().info("active: serving")
+        self.get_logger().info(self.ready_line())
         return super().on_activate(state)
 
     def on_deactivate(self, state: LifecycleState) -> TransitionCallbackReturn:
@@ -619,13 +721,18 @@ def main(args: list[str] | None = None) -> int:
         node.start_companions()  # (a managed node has none yet: it starts them when configured)
         executor = SingleThreadedExecutor()
         executor.add_node(node)
+        if not managed:
+            node.get_logger().info(node.ready_line())
         spin_until_shutdown(executor, signals)
         if signals.requested:
             log.info(f"{signals.signal_name}: shutting down")
         return 0
     except ExternalShutdownException:
         return 0
-    except (IncompatibleMemory, MemoryNotWritable) as err:  # the memory file, not a bug: one clear line
+    except (StartupError, ParameterError) as err:  # the robot, the file or a parameter, not a bug: one line
+        log.error(str(err))
+        return 1
+    except (IncompatibleMemory, MemoryNotWritable, MemoryInUse) as err:
         log.error(f"cannot use memory: {err}")
         return 1
     finally:

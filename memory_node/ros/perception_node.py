@@ -38,7 +38,6 @@ import numpy as np
 import rclpy
 from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus, KeyValue
 from geometry_msgs.msg import PoseStamped
-from rcl_interfaces.msg import ParameterDescriptor
 from rclpy.executors import ExternalShutdownException, SingleThreadedExecutor
 from rclpy.node import Node
 from rclpy.qos import DurabilityPolicy, HistoryPolicy, QoSProfile, ReliabilityPolicy
@@ -57,6 +56,7 @@ from memory_node.perception.pipeline import STAGES, PerceptionPipeline
 from memory_node.perception.rooms import RoomMap
 from memory_node.perception.segmentation_detector import SegmentationDetector, segments_from_table
 from memory_node.ros import conversions as conv
+from memory_node.ros.parameters import ParameterError, declare_parameters
 from memory_node.ros.shutdown import ShutdownSignals, spin_until_shutdown
 
 POSE_SOURCES = ("camera_pose", "robot_pose", "tf")
@@ -134,9 +134,9 @@ class LatencyWindow:
 class PerceptionNode(Node):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__("perception", **kwargs)
-        for name, (default, description) in PARAMETERS.items():
-            self.declare_parameter(name, default, ParameterDescriptor(description=description))
-        p = {name: self.get_parameter(name).value for name in PARAMETERS}
+        # read once here: every parameter is read-only (a set is refused, saying so); an integer given for a
+        # double (`-p lifting.depth_edge_steps:=0`) is taken as that double
+        p = declare_parameters(self, PARAMETERS)
         self.p = p
         # configuration errors stop the node here, with the reason (main() logs it)
         self.pose_source = str(p["pose_source"])
@@ -398,7 +398,7 @@ def main(args: list[str] | None = None) -> int:
     try:
         try:
             node = PerceptionNode()
-        except InvalidInput as err:
+        except (InvalidInput, ParameterError) as err:
             log.error(f"perception cannot start: {err}")
             return 2
         executor = SingleThreadedExecutor()

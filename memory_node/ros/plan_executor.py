@@ -25,7 +25,6 @@ from typing import Any
 
 import rclpy
 from geometry_msgs.msg import PoseStamped
-from rcl_interfaces.msg import ParameterDescriptor
 from rclpy.node import Node
 from rclpy.qos import HistoryPolicy, QoSProfile, ReliabilityPolicy, qos_profile_sensor_data
 from rclpy.signals import SignalHandlerOptions
@@ -39,6 +38,7 @@ from memory_node.msg import Plan as PlanMsg
 from memory_node.msg import SkillFeedback
 from memory_node.planning.skills import SkillLibrary
 from memory_node.ros import conversions as conv
+from memory_node.ros.parameters import declare_parameters
 from memory_node.ros.shutdown import ShutdownSignals, spin_until_shutdown
 
 PARAMETERS: dict[str, tuple[Any, str]] = {
@@ -72,9 +72,8 @@ PARAMETERS: dict[str, tuple[Any, str]] = {
 class PlanExecutorNode(Node):
     def __init__(self, **overrides: Any) -> None:
         super().__init__("plan_executor", **overrides)
-        for name, (default, description) in PARAMETERS.items():
-            self.declare_parameter(name, default, ParameterDescriptor(description=description))
-        self.p = {name: self.get_parameter(name).value for name in PARAMETERS}
+        # read once: every parameter is read-only (a set is refused, saying so); integers pass for doubles
+        self.p = declare_parameters(self, PARAMETERS)
         self._pose: PoseReading | None = None
         memory = str(self.p["memory_node"]).rstrip("/")
         ns = memory.rsplit("/", 1)[0]

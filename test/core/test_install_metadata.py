@@ -69,6 +69,41 @@ def test_detectors_extra_has_the_pins_of_requirements_detectors(metadata):
     assert not any(r.startswith("torch") for r in metadata["all"])  # `.[all]` stays without ~4.5 GB of torch
 
 
+def _robot_install_lines() -> list[str]:
+    """The shell lines of the README's "On a robot" install block."""
+    text = (ROOT / "README.md").read_text()
+    section = text[text.index("## On a robot"):]
+    block = section[section.index("```bash") + len("```bash"):]
+    block = block[:block.index("```")]
+    return [line.split("#")[0].strip() for line in block.splitlines() if line.split("#")[0].strip()]
+
+
+def test_the_robot_install_steps_install_what_setup_installs():
+    """On a robot, rosdep and colcon alone left spaCy out: the node started and could not answer."""
+    lines = _robot_install_lines()
+    setup = (ROOT / "scripts" / "setup.sh").read_text()
+    assert re.search(r'quiet_pip -r "\$ROOT/requirements-ros.txt" -r "\$ROOT/requirements.txt"', setup)
+    assert any(re.fullmatch(r"python3 -m pip install -r src/memory_node/requirements\.txt", line) for line in lines)
+    no_deps = re.search(r"^NO_DEPS=\((.*)\)$", setup, re.M).group(1).split()
+    (line,) = [line for line in lines if "--no-deps" in line]
+    assert line.split("--no-deps", 1)[1].split() == no_deps
+    # rosdep before colcon, pip before the node is started
+    order = [next(i for i, line in enumerate(lines) if key in line)
+             for key in ("rosdep install", "requirements.txt", "colcon build", "ros2 launch")]
+    assert order == sorted(order)
+    # the file the error message sends a robot's operator to is installed with the package
+    assert "install(FILES requirements.txt DESTINATION share/${PROJECT_NAME})" in (ROOT / "CMakeLists.txt").read_text()
+
+
+def test_a_missing_parser_says_how_to_install_it(monkeypatch):
+    import memory_node.language.parser as parser
+
+    monkeypatch.setattr(parser, "_nlp", None)
+    monkeypatch.setattr(parser, "SPACY_MODEL", "no_such_pipeline_here")
+    with pytest.raises(parser.ParserUnavailable, match=r"pip install -r requirements\.txt .*README: On a robot"):
+        parser.pipeline()
+
+
 def test_robot_sdk_extras_match_their_requirements_and_stay_out_of_all(metadata):
     assert metadata["vega"] == reqs(*requirement_lines("requirements-vega.txt"))
     assert metadata["g1"] == reqs(*requirement_lines("requirements-g1.txt"))

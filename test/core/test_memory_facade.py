@@ -15,7 +15,7 @@ from memory_node.core.query import query
 from memory_node.memory import to_ns
 
 S = 1_000_000_000
-README = Path(__file__).resolve().parents[2] / "README.md"
+MEMORY_DOC = Path(__file__).resolve().parents[2] / "docs" / "memory.md"
 
 
 @pytest.fixture
@@ -133,12 +133,12 @@ def test_ask_answers_from_what_was_observed(mem):
 
 
 def test_readme_example_runs():
-    """The README's "Using the engine from Python" example, run as written (its asserts check it)."""
-    text = README.read_text()
+    """docs/memory.md's "Using the engine from Python" example, run as written (its asserts check it)."""
+    text = MEMORY_DOC.read_text()
     section = text.split("## Using the engine from Python", 1)[1]
     code = re.search(r"```python\n(.*?)```", section, re.S)
-    assert code, "README section has no python example"
-    exec(compile(code.group(1), "README.md", "exec"), {})  # noqa: S102 - our own README
+    assert code, "docs/memory.md section has no python example"
+    exec(compile(code.group(1), "docs/memory.md", "exec"), {})  # noqa: S102 - our own docs
 
 
 def test_the_facade_imports_neither_ros_nor_the_language_stack():

@@ -132,6 +132,7 @@ def _stub_modules():
     mods["launch"].LaunchDescription = _LaunchDescription
     mods["launch.actions"].DeclareLaunchArgument = type("DeclareLaunchArgument", (_Record,), {})
     mods["launch.actions"].OpaqueFunction = type("OpaqueFunction", (_Record,), {})
+    mods["launch.actions"].Shutdown = type("Shutdown", (_Record,), {})
     mods["launch.substitutions"].LaunchConfiguration = _LaunchConfiguration
     mods["launch_ros.actions"].Node = type("Node", (_Record,), {})
     mods["launch_ros.substitutions"].FindPackageShare = _FindPackageShare
@@ -171,6 +172,19 @@ def _overrides(node):
 def ros_home(tmp_path, monkeypatch):
     monkeypatch.setenv("ROS_HOME", str(tmp_path / "ros_home"))
     return tmp_path / "ros_home"
+
+
+@pytest.fixture(autouse=True)
+def rviz_installed(tmp_path, monkeypatch):
+    """An ament prefix that holds rviz2 (RViz cannot be installed here): launch files look it up in the ament
+    index before they start anything; ``monkeypatch.delenv`` in a test takes it away again."""
+    prefix = tmp_path / "rviz_prefix"
+    marker = prefix / "share" / "ament_index" / "resource_index" / "packages" / "rviz2"
+    marker.parent.mkdir(parents=True)
+    marker.write_text("")
+    monkeypatch.setenv("AMENT_PREFIX_PATH", os.pathsep.join(filter(None, [str(prefix),
+                                                                          os.environ.get("AMENT_PREFIX_PATH")])))
+    return prefix
 
 
 @pytest.mark.parametrize("robot", ["vega", "g1"])
@@ -257,7 +271,8 @@ def test_rviz_argument_starts_rviz_on_the_shipped_memory_view(monkeypatch, ros_h
     rviz = evaluate(monkeypatch, launch_file, rviz="true")["rviz2"]
     assert rviz["package"] == "rviz2"
     assert rviz["arguments"] == ["-d", "/opt/ros/share/memory_node/config/memory_node.rviz"]
-    assert rviz["remappings"] == [("/memory_node/markers", "/memory_node/markers"), ("/map", "/map")]
+    prefix = "/sim" if launch_file == "sim.launch.py" else ""  # the simulator's own namespace by default
+    assert rviz["remappings"] == [("/memory_node/markers", f"{prefix}/memory_node/markers"), ("/map", f"{prefix}/map")]
     namespaced = evaluate(monkeypatch, launch_file, rviz="true", namespace="g1")["rviz2"]
     assert namespaced["remappings"] == [("/memory_node/markers", "/g1/memory_node/markers"), ("/map", "/g1/map")]
     # the config it loads is installed (config/ is) and shows the node's markers
@@ -351,3 +366,72 @@ def test_launch_files_parse_booleans_only_through_the_shared_helper():
         folding = [n.lineno for n in ast.walk(tree) if isinstance(n, ast.Attribute)
                    and n.attr in ("lower", "casefold") and id(n) not in helper]
         assert folding == [], f"{path.name}: lines {folding}"
+
+
+# ---- safe beside a real robot: launch edges -------------------------------------------------------------
+
+@pytest.mark.parametrize("launch_file", ["vega.launch.py", "g1.launch.py", "sim.launch.py"])
+def test_an_unknown_robot_stops_the_launch_naming_the_robots_there_are(monkeypatch, ros_home, launch_file):
+    with pytest.raises(RuntimeError, match=r"robot:=spot is not a robot this package knows: use one of g1, vega"
+                       if launch_file != "sim.launch.py" else r"robot:=spot cannot be simulated"):
+        evaluate(monkeypatch, launch_file, robot="spot")
+
+
+@pytest.mark.parametrize("launch_file", ["vega.launch.py", "g1.launch.py", "sim.launch.py"])
+def test_rviz_without_rviz2_stops_the_launch_before_any_node_starts(monkeypatch, ros_home, launch_file,
+                                                                     tmp_path):
+    monkeypatch.setenv("AMENT_PREFIX_PATH", str(tmp_path / "no_rviz_here"))
+    with pytest.raises(RuntimeError, match="rviz:=true but RViz 2 is not installed"):
+        evaluate(monkeypatch, launch_file, rviz="true")  # raised inside the one OpaqueFunction: no node returned
+    assert "memory_node" in evaluate(monkeypatch, launch_file)  # without rviz it starts
+
+
+@pytest.mark.parametrize("launch_file", ["vega.launch.py", "g1.launch.py", "sim.launch.py"])
+def test_the_launch_ends_when_one_of_its_nodes_ends(monkeypatch, ros_home, launch_file):
+    """A memory node that refuses to start (a database another node holds, an unusable path) ends the launch:
+    RViz, perception or the simulator are not left running without memory."""
+    nodes = evaluate(monkeypatch, launch_file, perception="true", rviz="true")
+    for executable in ("memory_node", "perception_node") + (("genesis_bridge",) if launch_file == "sim.launch.py"
+                                                            else ()):
+        assert type(nodes[executable]["on_exit"]).__name__ == "Shutdown", executable
+    assert "on_exit" not in nodes["rviz2"]  # closing RViz's window does not stop the robot's memory
+
+
+def _fqn(node, context_namespace):
+    ns = context_namespace.strip("/")
+    return f"/{ns}/{node['name']}" if ns else f"/{node['name']}"
+
+
+def test_a_simulator_beside_a_robot_never_shares_its_memory_or_its_plans(monkeypatch, ros_home):
+    robot = evaluate(monkeypatch, "vega.launch.py")
+    sim = evaluate(monkeypatch, "sim.launch.py")
+    robot_fqn = _fqn(robot["memory_node"], "")
+    sim_ns = sim["memory_node"]["namespace"].perform(_Context({"namespace": "sim"}))
+    sim_fqn = _fqn(sim["memory_node"], sim_ns)
+    assert robot_fqn == "/memory_node" and sim_fqn == "/sim/memory_node"
+    # the bridge feeds and follows the simulator's memory only: its topics and the plans it executes
+    assert sim["genesis_bridge"]["parameters"][0]["memory_node"] == sim_fqn
+    assert f"{sim_fqn}/plans" != f"{robot_fqn}/plans"
+    # different files: the robot's is the params file's default, $ROS_HOME/memory_node/vega.db
+    assert _overrides(sim["memory_node"])[1]["database_path"] == str(ros_home / "memory_node" / "sim_small_home.db")
+    assert "database_path" not in _overrides(robot["memory_node"])[1]
+    # and what would make them share is refused
+    for namespace in ("", "/"):
+        with pytest.raises(RuntimeError, match="root namespace, where a robot's memory node runs"):
+            evaluate(monkeypatch, "sim.launch.py", namespace=namespace)
+    for robot_db in ("vega.db", "g1.db"):
+        with pytest.raises(RuntimeError, match="is a robot's own memory"):
+            evaluate(monkeypatch, "sim.launch.py", database_path=str(ros_home / "memory_node" / robot_db))
+
+
+@pytest.mark.parametrize("launch_file", ["vega.launch.py", "sim.launch.py"])
+def test_no_colour_codes_unless_the_launch_prints_to_a_terminal(monkeypatch, ros_home, launch_file):
+    monkeypatch.delenv("RCUTILS_COLORIZED_OUTPUT", raising=False)
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: False)
+    nodes = evaluate(monkeypatch, launch_file, perception="true")
+    for executable in ("memory_node", "perception_node"):
+        assert nodes[executable]["additional_env"] == {"RCUTILS_COLORIZED_OUTPUT": "0"}
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
+    assert evaluate(monkeypatch, launch_file)["memory_node"]["additional_env"] == {"RCUTILS_COLORIZED_OUTPUT": "1"}
+    monkeypatch.setenv("RCUTILS_COLORIZED_OUTPUT", "1")  # the user's choice stands
+    assert evaluate(monkeypatch, launch_file)["memory_node"]["additional_env"] == {}

@@ -35,6 +35,27 @@ def test_a_robot_it_cannot_simulate_is_refused_with_a_clear_error():
     assert not any(bad in output for bad in BAD_OUTPUT), output
 
 
+def test_a_memory_node_in_the_root_namespace_is_refused_it_is_a_robots():
+    """Beside a robot on one domain, a simulator feeding /memory_node wrote into the robot's memory and ran
+    its plans; the default is the simulator's own /sim/memory_node."""
+    proc = subprocess.run(_bridge_command("-p", "memory_node:=/memory_node", "-r", f"__ns:=/t{uuid.uuid4().hex[:8]}"),
+                          capture_output=True, text=True, timeout=EXIT_TIMEOUT_S)
+    output = proc.stdout + proc.stderr
+    assert proc.returncode == 2, output
+    assert "memory_node:=/memory_node is in the root namespace, where a robot's memory node runs" in output
+    assert "default /sim/memory_node" in output
+    assert not any(bad in output for bad in BAD_OUTPUT), output
+
+
+def test_a_bad_parameter_type_is_one_line():
+    proc = subprocess.run(_bridge_command("-p", "camera_rate:=fast", "-r", f"__ns:=/t{uuid.uuid4().hex[:8]}"),
+                          capture_output=True, text=True, timeout=EXIT_TIMEOUT_S)
+    output = proc.stdout + proc.stderr
+    assert proc.returncode == 2, output
+    assert "parameter camera_rate: 'fast' is a string, camera_rate takes a double" in output
+    assert not any(bad in output for bad in BAD_OUTPUT), output
+
+
 @pytest.mark.skipif(importlib.util.find_spec("genesis") is None, reason="Genesis not installed")
 def test_launch_naming_leaves_one_bridge_node_with_its_parameters_and_sigint_stops_the_build(ros, tmp_path):
     ns = f"t{uuid.uuid4().hex[:8]}"

@@ -169,11 +169,11 @@ def test_bad_input_is_rejected_and_the_node_keeps_serving(start_node):
     sub = client.node.create_subscription(DiagnosticArray, "/diagnostics", seen.append, 10)
     deadline = time.monotonic() + 5
     while time.monotonic() < deadline and not any(
-            s.name == "memory_node: memory" and any(kv.key == "rejected_scene_graphs" and kv.value == "4"
+            s.name == client.diagnostics_name and any(kv.key == "rejected_scene_graphs" and kv.value == "4"
                                                     for kv in s.values) for d in seen for s in d.status):
         client.spin(0.1)
     client.node.destroy_subscription(sub)
-    status = [s for d in seen for s in d.status if s.name == "memory_node: memory"][-1]
+    status = [s for d in seen for s in d.status if s.name == client.diagnostics_name][-1]
     values = {kv.key: kv.value for kv in status.values}
     assert values["rejected_scene_graphs"] == "4" and values["rejected_utterances"] == "1"
     assert node.alive()

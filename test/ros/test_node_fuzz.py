@@ -31,7 +31,7 @@ def diagnostics(client) -> dict[str, str]:
     sub = client.node.create_subscription(
         DiagnosticArray, "/diagnostics",
         lambda m: got.extend({kv.key: kv.value for kv in s.values} for s in m.status
-                             if s.name == "memory_node: memory"), 10)
+                             if s.name == client.diagnostics_name), 10)
     try:
         for _ in range(200):  # a fresh status after what was synced (published once per diagnostics_period)
             client.spin(0.05)

@@ -34,7 +34,7 @@ class LifecycleManager:
         self.get = node.create_client(GetState, f"{fqn}/get_state")
 
     def _call(self, client, request):
-        # one retry: a first request can be lost while DDS matches a service (README: Using it from Python)
+        # one retry: a first request can be lost while DDS matches a service (docs/operators.md: Using it from Python)
         for _ in range(2):
             future = client.call_async(request)
             rclpy.spin_until_future_complete(self.node, future, timeout_sec=TIMEOUT_S / 2)
@@ -81,7 +81,7 @@ def _diagnostics(client: MemoryClient, timeout: float = 20.0) -> dict[str, str]:
             client.spin(0.1)
             for msg in got:
                 for status in msg.status:
-                    if status.name == "memory_node: memory":
+                    if status.name == client.diagnostics_name:
                         return {kv.key: kv.value for kv in status.values}
         raise AssertionError("no /diagnostics from the node")
     finally:

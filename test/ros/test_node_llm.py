@@ -36,7 +36,7 @@ def diagnostics(client, until):
         client.spin(0.1)
         for d in seen:
             for s in d.status:
-                if s.name == "memory_node: memory":
+                if s.name == client.diagnostics_name:
                     values = {kv.key: kv.value for kv in s.values}
         if until(values):
             break
