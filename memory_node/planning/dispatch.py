@@ -19,7 +19,7 @@ from ..language.conversation import Conversation
 from ..language.followup import follow_up
 from ..language.grounding import Grounder
 from ..language.parser import ParserUnavailable, parse
-from ..language.request import Intent, Kind, Request
+from ..language.request import COMMAND_INTENTS, Intent, Kind, Request
 from ..language.resolve import resolve_rooms
 from . import ask, ask_entities, ask_time, habits_ask, preferences
 from .ask_context import Context, Reply
@@ -58,6 +58,11 @@ SUPPORTED_QUESTIONS = ("where is <object> (where did I leave / have you seen it)
                        "how does <person> usually ...")
 
 
+# the reading policy's threshold (language/reading_policy.py) where the learned reader is installed
+try:
+    from ..language.reading_policy import ASK_BACK_BELOW as READING_ASK_BELOW
+except ImportError:  # pragma: no cover - the rules alone: every reading counts as sure
+    READING_ASK_BELOW = 0.0
 # "yes" to "do you mean the washing machine?" (``Context.is_it``)
 _AFFIRMATION = re.compile(r"^\s*(?:(?:yes|yeah|yea|yep|yup|sure|correct|right|exactly|indeed|ok|okay|please|"
                           r"that(?:'s| is)? (?:it|the one|right|one)|that one|do it|go ahead|please do)\b[\s,.!]*)+"
@@ -112,7 +117,8 @@ def _follow_up(ctx: Context, conversation: Conversation | None) -> Request:
     if pending is not None and _AFFIRMATION.match(ctx.request.text):
         request, phrase, ent_id = pending
         ctx.request = request
-        ctx.confirmed[phrase] = ent_id
+        if phrase:
+            ctx.confirmed[phrase] = ent_id
         return request
     done = follow_up(ctx.request, conversation.last_request(speaker))
     if done is None:
@@ -182,6 +188,14 @@ def plan_request(store: MemoryStore, library: SkillLibrary, instruction: str, ro
     ctx = _context(store, world, req, speaker, conversation)
     req = _follow_up(ctx, conversation) if request is None else req
     if not req.is_command:
+        command = _command_alternative(req)
+        if command is not None:
+            # "do you think you can find my juice?" over ~/plan: the rules read a question, the reader a
+            # command; the service says a task is wanted, so the task is offered, not done unasked
+            offered = plan_request(store, library, instruction, robot=robot, as_of_ns=as_of_ns, speaker=speaker,
+                                   conversation=conversation, request=command)
+            if offered.success or "Say yes" in offered.error:
+                return offered
         if req.is_question:
             answer = answer_question(store, instruction, as_of_ns=as_of_ns, speaker=speaker,
                                      conversation=conversation, request=req)
@@ -199,8 +213,35 @@ def plan_request(store: MemoryStore, library: SkillLibrary, instruction: str, ro
         result = PlanResult(success=False, error=str(e) or "no plan")
     except Reply as r:  # "which mug do you mean?": the answer may finish this request (see _follow_up)
         result = PlanResult(success=False, error=r.answer.answer or r.problem)
+    if result.success and result.plan is not None and _reading_doubted(req):
+        # read in doubt (language/reading_policy.py): say what would be done and wait for a "yes"
+        what = result.plan.explanation.rstrip(".") or result.plan.instruction
+        result = PlanResult(success=False, error=f"I am not sure I understood. Do you want me to {what}? "
+                                                 f"Say yes and I will.")
+        if conversation is not None:
+            conversation.expect_confirmation(ctx.grounder.speaker, _confirmed(req), "", "")
     _remember(ctx, conversation)
     return result
+
+
+def _command_alternative(req: Request) -> Request | None:
+    """The reader's most likely command reading of a request the rules read otherwise, in doubt (so that
+    it is offered, not done), or None."""
+    for alt in getattr(req, "alternatives", []):
+        if alt.intent in COMMAND_INTENTS and alt.objects:
+            return req.model_copy(update={"kind": Kind.command, "intent": alt.intent, "objects": alt.objects,
+                                          "confidence": min(alt.confidence, READING_ASK_BELOW / 2),
+                                          "alternatives": [], "destination": None})
+    return None
+
+
+def _reading_doubted(req: Request) -> bool:
+    """The intent read is less likely right than the policy's threshold (1.0 when no model measured it)."""
+    return float(getattr(req, "confidence", 1.0)) < READING_ASK_BELOW
+
+
+def _confirmed(req: Request) -> Request:
+    return req.model_copy(update={"confidence": 1.0}) if "confidence" in type(req).model_fields else req
 
 
 def _bring_to_a_thing(req: Request, world: WorldState) -> Request:
