@@ -35,6 +35,10 @@ _HEADS = 12
 _FIRST_WORD_ID = 1996
 _PIECE_COST = 4.0
 _UNKNOWN_CHAR_COST = 3.0
+# a glued label longer than this is left whole: household compounds are 2-3 words ("wineglassholder" is 15
+# characters), and the split is a dynamic programme over (start, end) pairs, so an unbounded word (a stored
+# 20 KB label) made one question take minutes
+MAX_SPLIT_CHARS = 48
 _SPLIT_STOPWORDS = frozenset(
     "and are but can could did does for from had has have her him his how its may not our she the their "
     "them then there they this was were what when who why will with would you your".split())
@@ -127,6 +131,7 @@ class Embedder:
         self._w: dict[str, np.ndarray] = {}
         self._layers = 0
         self._ranks: dict[str, int] | None = None
+        self._longest_word = 0
 
     @property
     def loaded(self) -> bool:
@@ -168,12 +173,14 @@ class Embedder:
         most common words wins, and only when it beats leaving the word whole; unknown pieces and stop
         words are never split off. Returns the word unchanged when the vocabulary is unavailable."""
         ranks = self._word_ranks()
-        if not ranks or word in ranks or not word.isalpha() or not word.isascii():
+        if (not ranks or len(word) > MAX_SPLIT_CHARS or word in ranks or not word.isalpha()
+                or not word.isascii()):
             return word
         n = len(word)
+        longest = self._longest_word
         best: list[tuple[float, list[str] | None]] = [(0.0, [])] + [(math.inf, None)] * n
         for j in range(3, n + 1):
-            for i in range(j - 2):
+            for i in range(max(0, j - longest), j - 2):  # no piece is longer than the vocabulary's longest word
                 piece, prefix = word[i:j], best[i][1]
                 rank = ranks.get(piece)
                 if rank is None or prefix is None or piece in _SPLIT_STOPWORDS:
@@ -198,6 +205,7 @@ class Embedder:
                 if w.isalpha() and w.isascii():
                     ranks.setdefault(w, i + 1)
             self._ranks = ranks
+            self._longest_word = max((len(w) for w in ranks), default=0)
         return self._ranks
 
     def encode(self, texts: Sequence[str]) -> np.ndarray:

@@ -74,7 +74,19 @@ PARAMETERS: dict[str, tuple[Any, str]] = {
                            "keep the last N (measured: 300 graphs sent at once with N = 200 lost 90)."),
     "limits.max_entities_per_graph": (20000, "Scene graphs with more entities are rejected whole."),
     "limits.max_relations_per_graph": (100000, "Scene graphs with more relations are rejected whole."),
-    "limits.max_text_length": (4000, "Longest utterance, question or instruction accepted, in characters."),
+    "limits.max_text_length": (4000, "Longest utterance, question, instruction, ~/query text, skill feedback "
+                                     "message or activity text accepted, in characters."),
+    "limits.max_id_chars": (256, "Longest entity id, relation end, skill target or argument, activity object, "
+                                 "~/query entity_id or ~/forget id, in characters."),
+    "limits.max_label_chars": (128, "Longest label, predicate, state, skill, skill status, activity verb or "
+                                    "~/query store name."),
+    "limits.max_name_chars": (256, "Longest entity name, speaker, actor, robot or graph source."),
+    "limits.max_room_chars": (128, "Longest room (entity, graph, request) or activity location."),
+    "limits.max_attribute_key_chars": (64, "Longest attribute key of an entity."),
+    "limits.max_attribute_value_chars": (256, "Longest attribute value of an entity."),
+    "limits.max_attributes": (64, "Most attributes one entity may carry."),
+    "limits.max_states": (32, "Most states one entity may carry."),
+    "limits.max_list_items": (256, "Most skill arguments, activity objects or ~/forget ids in one message."),
     "limits.max_image_pixels": (3840 * 2160, "Largest camera image accepted (width x height)."),
     "limits.query_limit": (12, "Records ~/query returns when the request's limit is 0."),
     "retention.frames_per_room": (0, "Keep at most this many newest frames per room (0 = no limit); older "
