@@ -32,6 +32,7 @@ from memory_node.core.models import (
     SkillFeedbackObservation,
     UtteranceObservation,
 )
+from memory_node.core.text import clean_text
 from memory_node.msg import Activity as ActivityMsg
 from memory_node.msg import Entity as EntityMsg
 from memory_node.msg import MemoryRecord as MemoryRecordMsg
@@ -54,9 +55,10 @@ def ns_to_stamp(ns: int) -> Time:
 
 
 def optional_ns(stamp: Time) -> int | None:
-    """A zero time means "unset" (now, no bound) in every request of the contract."""
+    """A zero time means "unset" (now, no bound) in every request of the contract. A negative one is given
+    back as it is (a time before the epoch is refused by the caller, never read as "now")."""
     ns = stamp_to_ns(stamp)
-    return ns if ns > 0 else None
+    return ns if ns != 0 else None
 
 
 def _first_error(err: ValidationError) -> str:
@@ -293,11 +295,11 @@ def plan_from_msg(msg: PlanMsg) -> Plan:
 
 def fill_ask_response(answer: Answer, response):
     response.success = answer.success
-    response.answer = answer.answer
+    response.answer = clean_text(answer.answer)
     response.answer_ids = list(answer.answer_ids)
     response.evidence_ids = list(answer.evidence_ids)
     response.confidence = float(answer.confidence)
-    response.error = answer.error
+    response.error = clean_text(answer.error)
     return response
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import gc
 import os
+import re
 import sys
 import threading
 import time
@@ -36,16 +37,18 @@ from sensor_msgs.msg import CameraInfo, CompressedImage, Image
 from visualization_msgs.msg import MarkerArray
 
 from memory_node.core.consolidation import run_consolidation
+from memory_node.core.limits import check_seconds, check_time_ns
 from memory_node.core.models import InvalidInput
 from memory_node.core.query import query as query_memory
 from memory_node.core.store import IncompatibleMemory, MemoryNotWritable, MemoryStore
+from memory_node.core.text import clean_text
 from memory_node.msg import Activity, SceneGraph, SkillFeedback, Utterance
 from memory_node.msg import Plan as PlanMsg
 from memory_node.language import Conversation, ParserUnavailable, parse
 from memory_node.planning.dispatch import answer_question
 from memory_node.planning.llm import LlmAccount, LlmConfig, LlmPlanner, LlmStats
 from memory_node.planning.dispatch import plan_request
-from memory_node.planning.skills import SkillLibrary, default_library_path
+from memory_node.planning.skills import SkillLibrary, SkillLibraryError, default_library_path
 from memory_node.ros import conversions as conv
 from memory_node.ros.ingest import InputIngestor, open_store
 from memory_node.ros.markers import memory_markers
@@ -55,6 +58,7 @@ from memory_node.srv import Ask, Forget, GetSceneGraph, PlanTask, Query, Sync
 
 INACTIVE_ERROR = ("memory_node is inactive (lifecycle): inputs are ignored and requests refused until it is "
                   "activated")
+_LIMIT_NAMED = re.compile(r"limits\.(max_[a-z_]+)")  # how core/limits.py names the limit that refused
 INPUTS = ("scene_graphs", "skill_feedback", "utterances", "images", "depth", "camera_info", "maps", "poses",
           "activities")
 
@@ -89,6 +93,10 @@ PARAMETERS: dict[str, tuple[Any, str]] = {
     "limits.max_list_items": (256, "Most skill arguments, activity objects or ~/forget ids in one message."),
     "limits.max_image_pixels": (3840 * 2160, "Largest camera image accepted (width x height)."),
     "limits.query_limit": (12, "Records ~/query returns when the request's limit is 0."),
+    "limits.max_query_records": (1000, "Most records one ~/query returns, whatever its limit asks (bounds a "
+                                       "reply's size and the memory it takes)."),
+    "limits.max_sync_wait_s": (60.0, "Longest a ~/sync waits for its counts, whatever timeout it asks; a "
+                                     "negative or non-finite timeout is refused."),
     "retention.frames_per_room": (0, "Keep at most this many newest frames per room (0 = no limit); older "
                                      "frames and their files are deleted at each diagnostics period."),
     "retention.max_frame_age_s": (0.0, "Delete frames older than this many seconds before the newest "
@@ -148,6 +156,7 @@ class _MemoryNodeBase:
         self.reader: MemoryStore | None = None
         self.ingested = {k: 0 for k in INPUTS}   # processed (stored, rejected or ignored): what ~/sync waits on
         self.rejected = {k: 0 for k in INPUTS}
+        self.over_limit: dict[str, int] = {}  # limits.<name> -> messages and requests it refused
         self.ignored = {k: 0 for k in INPUTS}    # arrived while the node was inactive (lifecycle)
         self.write_times = WriteTimes()  # per input callback, reported in /diagnostics
         self.internal_errors = 0  # rejections that were not a documented InvalidInput: a bug to look at
@@ -178,6 +187,7 @@ class _MemoryNodeBase:
 
         db_path = Path(p["database_path"]).expanduser() if p["database_path"] else default_database_path(self.robot)
         self.store = open_store(db_path, p)
+        self.limits = self.store.limits  # the same limits guard requests (core/limits.py)
         self.configured = True
         self.get_logger().info(f"memory at {db_path} ({self.store.counts()['entities']} entities); "
                                f"robot {self.robot}, skills {', '.join(self.library.names())}")
@@ -358,7 +368,10 @@ class _MemoryNodeBase:
         return callback
 
     def _reject(self, input_name: str, reason: str) -> None:
+        reason = clean_text(reason)
         self.rejected[input_name] += 1
+        for limit in _LIMIT_NAMED.findall(reason)[:1]:  # which limit refused it, counted per limit
+            self.over_limit[limit] = self.over_limit.get(limit, 0) + 1
         self.errors = (self.errors + [f"{input_name}: {reason}"])[-20:]
         self.get_logger().warning(f"rejected {input_name}: {reason}", throttle_duration_sec=1.0)
 
@@ -369,6 +382,8 @@ class _MemoryNodeBase:
             try:
                 return handler(request, response)
             except (InvalidInput, MemoryNotWritable) as err:
+                for limit in _LIMIT_NAMED.findall(str(err))[:1]:
+                    self.over_limit[limit] = self.over_limit.get(limit, 0) + 1
                 return self._fail(response, str(err))
             except Exception as err:  # noqa: BLE001
                 self.get_logger().error(f"service error: {type(err).__name__}: {err}")
@@ -380,16 +395,22 @@ class _MemoryNodeBase:
         if hasattr(response, "success"):
             response.success = False
         if hasattr(response, "error"):
-            response.error = message
+            response.error = clean_text(message)
         return response
 
-    def _check_text(self, text: str, what: str) -> str:
-        return self.inputs.check_text(text, what)
+    def _text(self, value: str, what: str, limit: str = "max_text_length") -> str:
+        """A request field under its limit, cleaned (InvalidInput: the request is answered with why)."""
+        return self.limits.text(value, what, limit).strip()
+
+    @staticmethod
+    def _time(stamp, what: str) -> int | None:
+        return check_time_ns(conv.optional_ns(stamp), what)
 
     # ---- inputs --------------------------------------------------------------------------------
 
     def _reject_part(self, input_name: str, reason: str) -> None:
         """Part of a message was dropped: count it and say why, the rest was stored."""
+        reason = clean_text(reason)
         self.errors = (self.errors + [f"{input_name}: {reason}"])[-20:]
         self.rejected[input_name] += 1
         self.get_logger().warning(f"dropped part of {input_name}: {reason}", throttle_duration_sec=1.0)
@@ -418,30 +439,34 @@ class _MemoryNodeBase:
     # ---- services ------------------------------------------------------------------------------
 
     def on_ask(self, request: Ask.Request, response: Ask.Response) -> Ask.Response:
-        question = self._check_text(request.question, "question")
-        as_of = conv.optional_ns(request.as_of)
+        question = self._text(request.question, "question")
+        speaker = self._text(request.speaker, "speaker", "max_name_chars")
+        as_of = self._time(request.as_of, "as_of")
         if self.llm is not None and self.reader is not None:  # on the LLM thread: read through the reader
-            answer, account = self.llm.answer(self.reader, question, as_of_ns=as_of, speaker=request.speaker,
+            answer, account = self.llm.answer(self.reader, question, as_of_ns=as_of, speaker=speaker,
                                               conversation=self.conversation)
             self._count_llm(account)
         else:
-            answer = answer_question(self.store, question, as_of_ns=as_of, speaker=request.speaker.strip(),
+            answer = answer_question(self.store, question, as_of_ns=as_of, speaker=speaker,
                                      conversation=self.conversation)
         return conv.fill_ask_response(answer, response)
 
     def on_plan(self, request: PlanTask.Request, response: PlanTask.Response) -> PlanTask.Response:
-        instruction = self._check_text(request.instruction, "instruction")
-        robot = request.robot.strip() or self.robot
+        instruction = self._text(request.instruction, "instruction")
+        speaker = self._text(request.speaker, "speaker", "max_name_chars")
+        robot = self._text(request.robot, "robot", "max_name_chars") or self.robot
         try:
             library = self._library(robot)
-        except (FileNotFoundError, OSError):
-            raise InvalidInput(f"no skill library for robot {robot!r}") from None
+        except SkillLibraryError as err:  # names the robots that exist
+            raise InvalidInput(str(err)) from None
+        except OSError:
+            raise InvalidInput(f"the skill library for robot {robot!r} cannot be read") from None
         if self.llm is not None and self.reader is not None:  # on the LLM thread: read through the reader
-            result, account = self.llm.plan(self.reader, library, instruction, robot=robot, speaker=request.speaker,
+            result, account = self.llm.plan(self.reader, library, instruction, robot=robot, speaker=speaker,
                                             conversation=self.conversation)
             self._count_llm(account)
         else:
-            result = plan_request(self.store, library, instruction, robot=robot, speaker=request.speaker.strip(),
+            result = plan_request(self.store, library, instruction, robot=robot, speaker=speaker,
                                   conversation=self.conversation)
         response.success = result.success
         response.error = result.error
@@ -451,16 +476,20 @@ class _MemoryNodeBase:
         return response
 
     def on_query(self, request: Query.Request, response: Query.Response) -> Query.Response:
-        records = query_memory(self.store, kind=request.store, text=request.text, room=request.room,
-                               entity_id=request.entity_id, as_of_ns=conv.optional_ns(request.as_of),
-                               limit=request.limit or int(self.p["limits.query_limit"]),
-                               since_ns=conv.optional_ns(request.since), until_ns=conv.optional_ns(request.until))
+        records = query_memory(self.store, kind=self._text(request.store, "store", "max_label_chars"),
+                               text=self._text(request.text, "text"),
+                               room=self._text(request.room, "room", "max_room_chars"),
+                               entity_id=self._text(request.entity_id, "entity_id", "max_id_chars"),
+                               as_of_ns=self._time(request.as_of, "as_of"),
+                               limit=min(request.limit or int(self.p["limits.query_limit"]),
+                                         int(self.p["limits.max_query_records"])),
+                               since_ns=self._time(request.since, "since"), until_ns=self._time(request.until, "until"))
         response.records = [conv.memory_record_to_msg(r) for r in records]
         return response
 
     def on_get_scene_graph(self, request: GetSceneGraph.Request, response: GetSceneGraph.Response):
-        as_of = conv.optional_ns(request.as_of)
-        room = request.room.strip()
+        as_of = self._time(request.as_of, "as_of")
+        room = self._text(request.room, "room", "max_room_chars")
         entities = self.store.entities(room=room or None, as_of_ns=as_of)
         relations = self.store.relations(as_of_ns=as_of, room=room or None)
         stamp = as_of if as_of is not None else self.get_clock().now().nanoseconds
@@ -469,8 +498,9 @@ class _MemoryNodeBase:
 
     def on_forget(self, request: Forget.Request, response: Forget.Response) -> Forget.Response:
         response.removed = self.store.forget(
-            ids=list(request.ids), room=request.room.strip(), since_ns=conv.optional_ns(request.since),
-            until_ns=conv.optional_ns(request.until), everything=request.everything)
+            ids=self.limits.items(request.ids, "ids", "max_id_chars", "max_list_items"),
+            room=self._text(request.room, "room", "max_room_chars"), since_ns=self._time(request.since, "since"),
+            until_ns=self._time(request.until, "until"), everything=request.everything)
         self.inputs.changed = True
         self.get_logger().info(f"forgot {response.removed} records")
         return response
@@ -478,7 +508,12 @@ class _MemoryNodeBase:
     def on_sync(self, request: Sync.Request, response: Sync.Response) -> Sync.Response:
         wanted = {"scene_graphs": request.scene_graphs, "skill_feedback": request.skill_feedback,
                   "utterances": request.utterances, "images": request.images, "activities": request.activities}
-        deadline = time.monotonic() + max(0.0, min(float(request.timeout), 60.0))
+        try:
+            wait = check_seconds(float(request.timeout), "timeout", most=float(self.p["limits.max_sync_wait_s"]))
+        except InvalidInput as err:  # Sync has no error field: answered at once, not reached, said in the log
+            self.get_logger().warning(f"~/sync refused: {err}", throttle_duration_sec=1.0)
+            wait = 0.0
+        deadline = time.monotonic() + wait
         with self._counts_changed:
             while True:
                 reached = all(self.ingested[k] >= v for k, v in wanted.items())
@@ -515,7 +550,8 @@ class _MemoryNodeBase:
         values = {**{f"stored_{k}": v for k, v in counts.items()},
                   **{f"ingested_{k}": v for k, v in self.ingested.items()},
                   **{f"rejected_{k}": v for k, v in self.rejected.items()},
-                  **{f"ignored_{k}": v for k, v in self.ignored.items()}, "active": self.active,
+                  **{f"ignored_{k}": v for k, v in self.ignored.items()},
+                  **{f"over_limits.{k}": v for k, v in sorted(self.over_limit.items())}, "active": self.active,
                   "frames_admitted": self.inputs.frames_admitted, "current_room": self.inputs.current_room,
                   "internal_errors": self.internal_errors, "storage_errors": self.storage_errors,
                   "last_error": self.errors[-1] if self.errors else "",
