@@ -36,7 +36,7 @@ class InputLimits:
     """Defaults are generous for a household (the longest label in the VirtualHome scenes is 22 characters,
     the longest TidyBot name 31) and small enough that matching a request against them stays microseconds."""
 
-    max_id_chars: int = 256            # entity ids, relation ends, skill targets and arguments, activity objects
+    max_id_chars: int = 128            # ids, relation ends, skill targets and arguments, activity objects
     max_label_chars: int = 128         # labels, predicates, skills, verbs, skill statuses, states
     max_name_chars: int = 256          # names, speakers, actors, robots, sources, frame ids
     max_room_chars: int = 128          # rooms and activity locations
@@ -68,6 +68,13 @@ class InputLimits:
         if len(cleaned) > limit:
             raise InvalidInput(f"{what} has {len(cleaned)} characters after normalisation, over "
                                f"limits.{limit_name} ({limit})")
+        return cleaned
+
+    def required(self, value: str, what: str, limit_name: str) -> str:
+        """Like ``text``, and not blank once cleaned (a skill named only by a zero-width space is no skill)."""
+        cleaned = self.text(value, what, limit_name)
+        if not cleaned.strip():
+            raise InvalidInput(f"{what} is empty once invisible characters are removed")
         return cleaned
 
     def items(self, values: Iterable[str], what: str, limit_name: str, count_name: str) -> list[str]:
@@ -117,7 +124,7 @@ class InputLimits:
     def skill_feedback(self, fb: SkillFeedbackObservation) -> SkillFeedbackObservation:
         return _copy(fb, {
             "robot": self.text(fb.robot, "skill feedback robot", "max_name_chars"),
-            "skill": self.text(fb.skill, "skill feedback skill", "max_label_chars"),
+            "skill": self.required(fb.skill, "skill feedback skill", "max_label_chars"),
             "args": self.items(fb.args, "skill feedback args", "max_id_chars", "max_list_items"),
             "target_id": self.text(fb.target_id, "skill feedback target", "max_id_chars"),
             "status": self.text(fb.status, "skill feedback status", "max_label_chars"),
@@ -125,12 +132,12 @@ class InputLimits:
 
     def utterance(self, utt: UtteranceObservation) -> UtteranceObservation:
         return _copy(utt, {"speaker": self.text(utt.speaker, "utterance speaker", "max_name_chars"),
-                                      "text": self.text(utt.text, "utterance", "max_text_length")})
+                                      "text": self.required(utt.text, "utterance", "max_text_length")})
 
     def activity(self, act: ActivityObservation) -> ActivityObservation:
         return _copy(act, {
             "actor": self.text(act.actor, "activity actor", "max_name_chars"),
-            "verb": self.text(act.verb, "activity verb", "max_label_chars"),
+            "verb": self.required(act.verb, "activity verb", "max_label_chars"),
             "objects": self.items(act.objects, "activity objects", "max_id_chars", "max_list_items"),
             "location": self.text(act.location, "activity location", "max_room_chars"),
             "text": self.text(act.text, "activity text", "max_text_length")})

@@ -80,7 +80,7 @@ PARAMETERS: dict[str, tuple[Any, str]] = {
     "limits.max_relations_per_graph": (100000, "Scene graphs with more relations are rejected whole."),
     "limits.max_text_length": (4000, "Longest utterance, question, instruction, ~/query text, skill feedback "
                                      "message or activity text accepted, in characters."),
-    "limits.max_id_chars": (256, "Longest entity id, relation end, skill target or argument, activity object, "
+    "limits.max_id_chars": (128, "Longest entity id, relation end, skill target or argument, activity object, "
                                  "~/query entity_id or ~/forget id, in characters."),
     "limits.max_label_chars": (128, "Longest label, predicate, state, skill, skill status, activity verb or "
                                     "~/query store name."),

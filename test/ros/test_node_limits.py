@@ -1,0 +1,150 @@
+"""Oversized and odd input, and hostile service arguments, against the real node over real DDS: each class is
+refused (or cleaned) and counted per limit on /diagnostics, a sane question is answered right after each, every
+call is answered, and SIGINT still ends the node quickly with its database sound."""
+
+import math
+import sqlite3
+import time
+
+from memory_node.msg import Activity, SkillFeedback, Utterance
+from memory_node.ros import conversions as conv
+from memory_node.srv import Query, Sync
+from ros_messages import T0, S, entity, graph
+from test_node_fuzz import diagnostics
+
+INVISIBLE = ("\u202e", "\u202d", "\u2066", "\u200b", "\ufeff", "\ufffd", "\x1b")
+BIG = "x" * 20_000
+
+
+def _kitchen():
+    return graph(T0, [entity("table_1", "table"), entity("mug_1", "mug", x=0.1)], [("mug_1", "on", "table_1")])
+
+
+def _named(name="", label="cup", ent_id="cup_9", **attrs):
+    e = entity(ent_id, label, **attrs)
+    e.name = name
+    return e
+
+
+def _assert_sane(client, latencies):
+    started = time.monotonic()
+    answer = client.ask("where is the mug?", timeout=10)
+    latencies.append(time.monotonic() - started)
+    assert answer.success and "table" in answer.answer and "table_1" in answer.answer_ids, answer
+
+
+def test_oversized_and_odd_messages_are_refused_counted_and_harm_nothing(start_node, tmp_path):
+    db = tmp_path / "limits.db"
+    node, client = start_node(database_path=db, diagnostics_period=0.2)
+    client.publish_scene_graph(_kitchen())
+    client.sync(timeout=30)
+    latencies: list[float] = []
+    _assert_sane(client, latencies)
+    start = diagnostics(client)
+
+    t = [T0]
+
+    def g(*entities, relations=()):
+        t[0] += S
+        return graph(t[0], list(entities), list(relations))
+
+    # each: (input, message, the limit that must refuse it)
+    refused = [
+        ("scene_graphs", g(_named(name=BIG)), "max_name_chars"),
+        ("scene_graphs", g(_named(label="cup" + BIG)), "max_label_chars"),
+        ("scene_graphs", g(_named(ent_id="cup_" + BIG)), ""),  # the record model's id rule drops it first
+        ("scene_graphs", g(_named(room="k" * 129)), "max_room_chars"),
+        ("scene_graphs", g(_named(color="blue" * 100)), "max_attribute_value_chars"),
+        ("scene_graphs", g(_named(**{f"k{i}": "v" for i in range(65)})), "max_attributes"),
+        ("scene_graphs", g(_named(states=[f"s{i}" for i in range(33)])), "max_states"),
+        ("skill_feedback", SkillFeedback(robot="vega", skill="open", args=["a"] * 257), "max_list_items"),
+        ("skill_feedback", SkillFeedback(robot="vega" * 100, skill="open"), "max_name_chars"),
+        ("utterances", Utterance(speaker="s" * 257, text="my mug is the blue one"), "max_name_chars"),
+        ("activities", Activity(actor="ann", verb="pour" * 40, objects=["kettle"]), "max_label_chars"),
+    ]
+    publish = {"scene_graphs": client.publish_scene_graph, "skill_feedback": client.publish_skill_feedback,
+               "utterances": client.publish_utterance, "activities": client.publish_activity}
+    for input_name, msg, _limit in refused:
+        publish[input_name](msg)
+        client.sync(timeout=30)
+        _assert_sane(client, latencies)
+        assert node.alive()
+
+    # odd Unicode in every text field of a message that is otherwise fine: stored cleaned, said back clean
+    odd = _named(name="\u202eAnn's\u200b cup\ufeff", label="cup", ent_id="cup_7", room="kitchen\u2066")
+    client.publish_scene_graph(g(odd))
+    client.publish_utterance(Utterance(speaker="\u202eann", text="\u200bmy mug is the red one\x1b"))
+    client.publish_utterance(Utterance(speaker="ann", text="\u202e\u200b\ufeff"))  # nothing left: refused
+    client.sync(timeout=30)
+    end = diagnostics(client)
+    assert end["internal_errors"] == "0", end["last_error"]
+    for input_name in publish:
+        expected = sum(1 for name, _, _ in refused if name == input_name) + (input_name == "utterances")
+        assert int(end[f"rejected_{input_name}"]) - int(start[f"rejected_{input_name}"]) == expected, input_name
+    for limit in {lim for _, _, lim in refused} - {""}:
+        assert int(end.get(f"over_limits.{limit}", 0)) >= 1, limit
+    assert not any(ch in end["last_error"] for ch in INVISIBLE)
+
+    answer = client.ask("\u202e\ufffd\U0001F984 where is Ann's cup? \u200b", timeout=10)
+    assert not any(ch in answer.answer + answer.error for ch in INVISIBLE), answer
+    assert "cup_7" in answer.evidence_ids and "kitchen" in answer.answer_ids, answer
+    records = client.query(store="entities", entity_id="cup_7").records
+    assert records and not any(ch in records[0].json for ch in INVISIBLE) and "Ann's cup" in records[0].json
+    _assert_sane(client, latencies)
+    print(f"sane question after each class: median {sorted(latencies)[len(latencies) // 2] * 1000:.0f} ms, "
+          f"max {max(latencies) * 1000:.0f} ms")
+
+    started = time.monotonic()
+    assert node.stop() == 0
+    assert time.monotonic() - started < 2.0 + 1.0  # the node's 2 s, and the wait for the process itself
+    con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    assert con.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    # nothing of a refused message was stored
+    assert con.execute("SELECT id FROM entities WHERE id LIKE 'cup_%'").fetchall() == [("cup_7",)]
+    con.close()
+
+
+def test_hostile_service_arguments_are_answered_with_one_line(start_node):
+    node, client = start_node(**{"limits.max_sync_wait_s": 2.0})
+    client.publish_scene_graph(_kitchen())
+    client.sync(timeout=30)
+    latencies: list[float] = []
+
+    def check(response, *words):
+        text = response.error
+        assert text and "internal error" not in text and "\n" not in text, text
+        assert all(w in text for w in words), (text, words)
+        _assert_sane(client, latencies)
+
+    check(client.ask("where is the mug? " + "x" * 1_000_000, timeout=30), "limits.max_text_length")
+    check(client.ask("where is the mug?", speaker="\u202e" * 300), "limits.max_name_chars")
+    for as_of in (-1, -2 ** 31 * S):
+        check(client.ask("where is the mug?", as_of_ns=as_of), "before the epoch")
+        check(client.scene_graph(as_of_ns=as_of), "before the epoch")
+    before = client.ask("where is the mug?", as_of_ns=T0 - S)
+    assert before.success and "knew nothing" in before.answer and "table" not in before.answer
+    assert client.scene_graph(as_of_ns=T0 - S).graph.entities == []
+
+    reply = client.plan("bring me the mug", robot="\u202e../../etc/passwd")
+    check(reply, "vega", "g1")
+    assert not reply.success and "share/memory_node" not in reply.error and "tried" not in reply.error
+    check(client.plan("bring me the mug", robot="spot"), "robots: ", "vega")
+
+    check(client.query(store="entities", text="mug " * 250_000, timeout=30), "limits.max_text_length")
+    check(client.query(store="entities", room="r" * 1000), "limits.max_room_chars")
+    check(client.query(store="entities", since_ns=-5 * S), "before the epoch")
+    req = Query.Request(store="entities", limit=2 ** 32 - 1)
+    assert len(client.call("query", req).records) <= 1000
+    check(client.forget(ids=["x"] * 300), "limits.max_list_items")
+
+    # refused (answered at once) or capped at limits.max_sync_wait_s: never waited on forever
+    for timeout in (math.inf, math.nan, -1.0, 1e30):
+        started = time.monotonic()
+        resp = client.call("sync", Sync.Request(scene_graphs=10 ** 9, timeout=timeout), timeout=30)
+        assert not resp.reached and time.monotonic() - started < 10, timeout
+    _assert_sane(client, latencies)
+    assert node.alive()
+    started = time.monotonic()
+    assert node.stop() == 0
+    assert time.monotonic() - started < 3.0
+    assert conv.optional_ns(conv.ns_to_stamp(-S)) == -S  # a time before the epoch is never read as "now"
