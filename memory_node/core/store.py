@@ -151,13 +151,14 @@ class MemoryStore:
             raise
 
     @classmethod
-    def open_reader(cls, path: str | Path, frame_dir: str | Path | None = None) -> MemoryStore:
+    def open_reader(cls, path: str | Path, frame_dir: str | Path | None = None,
+                    limits: InputLimits | None = None) -> MemoryStore:
         """A read-only store on the memory file a writer has opened, for reading on another thread.
 
         Every read method works; every write raises ``sqlite3.OperationalError``. Reads run outside any
         transaction (each statement sees what the writer has committed) unless grouped by ``snapshot()``.
         """
-        return cls(path, frame_dir, read_only=True)
+        return cls(path, frame_dir, read_only=True, limits=limits)
 
     def _connect_reader(self, in_memory: bool) -> sqlite3.Connection:
         if in_memory:

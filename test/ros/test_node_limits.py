@@ -148,3 +148,70 @@ def test_hostile_service_arguments_are_answered_with_one_line(start_node):
     assert node.stop() == 0
     assert time.monotonic() - started < 3.0
     assert conv.optional_ns(conv.ns_to_stamp(-S)) == -S  # a time before the epoch is never read as "now"
+
+
+def test_a_request_past_its_deadline_is_answered_too_long_and_nothing_is_sent(start_node):
+    """requests.deadline_s = 0: every reading request overruns, deterministically; each is answered (success
+    false, "took too long"), no plan reaches ~/plans, and ingestion and /diagnostics go on."""
+    from memory_node.msg import Plan
+
+    node, client = start_node(diagnostics_period=0.2, **{"requests.deadline_s": 0.0})
+    client.publish_scene_graph(_kitchen())
+    client.sync(timeout=30)
+    plans: list = []
+    client.node.create_subscription(Plan, f"{client.namespace}memory_node/plans", plans.append, 10)
+    for reply in (client.ask("where is the mug?"), client.plan("bring me the mug"),
+                  client.query(store="entities", text="mug")):
+        assert "took too long" in reply.error and "internal error" not in reply.error, reply
+    assert client.scene_graph().error.startswith("~/scene_graph took too long")
+    client.publish_scene_graph(graph(T0 + S, [entity("cup_1", "cup")], []))
+    client.sync(timeout=30)  # ingestion goes on
+    values = diagnostics(client)
+    assert int(values["request_timeouts"]) >= 4 and values["internal_errors"] == "0"
+    client.spin(0.5)
+    assert plans == []  # a plan answered "too long" never reaches the controller
+    started = time.monotonic()
+    assert node.stop() == 0 and time.monotonic() - started < 3.0
+
+
+def test_ctrl_c_ends_the_node_while_a_request_runs(start_node, tmp_path):
+    """A question held by a model that takes 20 s: meanwhile a graph is ingested, ~/query answers, /diagnostics
+    publishes, and SIGINT ends the node within 2 s with its database sound."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "planning"))
+    from llm_server import ScriptedLlm, reply  # noqa: PLC0415
+    from memory_node.srv import Ask
+
+    db = tmp_path / "slow.db"
+    with ScriptedLlm([reply(content="too late", sleep_s=20.0)]) as server:
+        node, client = start_node(database_path=db, diagnostics_period=0.2,
+                                  **{"llm.enabled": True, "llm.base_url": server.url, "llm.model": "scripted",
+                                     "llm.timeout_s": 30.0})
+        client.publish_scene_graph(_kitchen())
+        client.sync(timeout=30)
+        pending = client.clients["ask"].call_async(Ask.Request(question="where is the mug?"))
+        deadline = time.monotonic() + 20
+        while server.calls == 0 and time.monotonic() < deadline:  # the model has the question
+            client.spin(0.01)
+        assert server.calls == 1
+        t0 = time.monotonic()
+        client.publish_scene_graph(graph(T0 + S, [entity("cup_1", "cup")], []))
+        client.sync(timeout=10)
+        t1 = time.monotonic()
+        assert [r.id for r in client.query(store="entities", entity_id="cup_1").records] == ["cup_1"]
+        t2 = time.monotonic()
+        assert diagnostics(client)["internal_errors"] == "0"
+        print(f"while a request runs: graph ingested in {(t1 - t0) * 1000:.0f} ms, ~/query answered in "
+              f"{(t2 - t1) * 1000:.0f} ms, /diagnostics in {(time.monotonic() - t2) * 1000:.0f} ms")
+        assert not pending.done(), pending.result()
+        started = time.monotonic()
+        assert node.stop() == 0
+        stopped_s = time.monotonic() - started
+        print(f"SIGINT with a request in flight: node gone in {stopped_s * 1000:.0f} ms")
+        assert stopped_s < 2.0 + 0.5  # the target, and the test's own wait for the process
+    con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    assert con.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    assert con.execute("SELECT COUNT(*) FROM entities WHERE id='cup_1'").fetchone()[0] == 1
+    con.close()
