@@ -274,11 +274,12 @@ def approach_from_msg(msg: PoseMsg, frame_id: str = "map") -> Pose | None:
 
 
 def plan_to_msg(plan: Plan, stamp_ns: int) -> PlanMsg:
-    steps = [SkillCallMsg(skill=s.skill, args=list(s.args), text=s.text,
+    # what a plan says is shown to people: no stored name's bidi or control characters in it (core/text.py)
+    steps = [SkillCallMsg(skill=s.skill, args=list(s.args), text=clean_text(s.text),
                           arg_positions=[_point_msg(p) for p in s.arg_positions], approach=approach_to_msg(s.approach))
              for s in plan.steps]
     msg = PlanMsg(robot=plan.robot, instruction=plan.instruction, steps=steps,
-                  evidence_ids=list(plan.evidence_ids), explanation=plan.explanation)
+                  evidence_ids=list(plan.evidence_ids), explanation=clean_text(plan.explanation))
     msg.header.stamp = ns_to_stamp(stamp_ns)
     msg.header.frame_id = "map"
     return msg

@@ -378,7 +378,7 @@ class _MemoryNodeBase:
             except Exception as err:  # noqa: BLE001 - the node must keep serving whatever one message does
                 self.internal_errors += 1
                 self._reject(input_name, f"internal error: {type(err).__name__}: {err}")
-                self.get_logger().error(f"{input_name}: {type(err).__name__}: {err}")
+                self.get_logger().error(clean_text(f"{input_name}: {type(err).__name__}: {err}"))
             finally:
                 self.write_times.add(input_name, time.perf_counter() - started)
                 with self._counts_changed:
@@ -434,7 +434,7 @@ class _MemoryNodeBase:
                     self.over_limit[limit] = self.over_limit.get(limit, 0) + 1
                 return self._fail(response, str(err))
             except Exception as err:  # noqa: BLE001
-                self.get_logger().error(f"service error: {type(err).__name__}: {err}")
+                self.get_logger().error(clean_text(f"service error: {type(err).__name__}: {err}"))
                 return self._fail(response, f"internal error: {type(err).__name__}: {err}")
         return callback
 
