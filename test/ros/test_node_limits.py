@@ -215,3 +215,51 @@ def test_ctrl_c_ends_the_node_while_a_request_runs(start_node, tmp_path):
     assert con.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
     assert con.execute("SELECT COUNT(*) FROM entities WHERE id='cup_1'").fetchone()[0] == 1
     con.close()
+
+
+def test_fuzzed_service_arguments_are_always_answered(start_node):
+    """hypothesis draws the arguments of every service (odd and huge texts, any times, any limits and id
+    lists): each call is answered, with a reason when refused, never an internal error; a sane question is
+    answered right after; the node lives."""
+    from hypothesis import HealthCheck, Phase, given, settings
+    from hypothesis import strategies as st
+    from memory_node.srv import Ask, Forget, GetSceneGraph, PlanTask
+    from test_fuzz_conversions import odd_text
+
+    node, client = start_node(**{"limits.max_sync_wait_s": 0.5})
+    client.publish_scene_graph(_kitchen())
+    client.sync(timeout=30)
+    times = st.builds(conv.ns_to_stamp, st.one_of(st.integers(-2 ** 31 * S, 2 ** 31 * S), st.just(0)))
+    requests = st.one_of(
+        st.builds(lambda q, t, s: ("ask", Ask.Request(question=q, as_of=t, speaker=s)), odd_text, times, odd_text),
+        st.builds(lambda i, r, s: ("plan", PlanTask.Request(instruction=i, robot=r, speaker=s)), odd_text,
+                  st.one_of(st.just(""), st.just("g1"), odd_text), odd_text),
+        st.builds(lambda k, x, r, e, t, n, a, b: ("query", Query.Request(store=k, text=x, room=r, entity_id=e,
+                                                                         as_of=t, limit=n, since=a, until=b)),
+                  st.one_of(st.sampled_from(["", "entities", "events", "relations", "history", "frames"]), odd_text),
+                  odd_text, odd_text, odd_text, times, st.integers(0, 2 ** 32 - 1), times, times),
+        st.builds(lambda r, t: ("scene_graph", GetSceneGraph.Request(room=r, as_of=t)), odd_text, times),
+        st.builds(lambda ids, r: ("forget", Forget.Request(ids=ids, room=r)),
+                  st.lists(odd_text, max_size=300), odd_text),
+        st.builds(lambda t: ("sync", Sync.Request(scene_graphs=10 ** 6, timeout=t)), st.floats()))
+
+    @settings(max_examples=30, deadline=None, suppress_health_check=list(HealthCheck),
+              phases=(Phase.explicit, Phase.reuse, Phase.generate), database=None)
+    @given(call=requests)
+    def run(call):
+        name, request = call
+        if name == "forget":  # a real request: it may remove what it names, but the kitchen must stay
+            kept = {"mug_1", "table_1", "kitchen"}
+            request.ids = [i for i in request.ids if i.strip() not in kept]
+            request.room = "" if request.room.strip().lower() in kept else request.room
+            if not request.ids and not request.room.strip():
+                return
+        response = client.call(name, request, timeout=30)
+        error = getattr(response, "error", "")
+        assert "internal error" not in error and "\n" not in error, error
+        assert not any(ch in error for ch in INVISIBLE), error
+        assert node.alive()
+
+    run()
+    _assert_sane(client, [])
+    assert diagnostics(client)["internal_errors"] == "0"
