@@ -602,7 +602,8 @@ class _MemoryNodeBase:
                   **{f"ignored_{k}": v for k, v in self.ignored.items()},
                   **{f"over_limits.{k}": v for k, v in sorted(self.over_limit.items())}, "active": self.active,
                   "frames_admitted": self.inputs.frames_admitted, "current_room": self.inputs.current_room,
-                  "internal_errors": self.internal_errors, "request_timeouts": self.request_timeouts, "storage_errors": self.storage_errors,
+                  "internal_errors": self.internal_errors, "request_timeouts": self.request_timeouts,
+                  "storage_errors": self.storage_errors,
                   "last_error": self.errors[-1] if self.errors else "",
                   "llm_enabled": self.llm is not None, **self.llm_stats.as_dict(), **self.write_times.summary()}
         status.values = [KeyValue(key=k, value=str(v)) for k, v in values.items()]
