@@ -62,6 +62,9 @@ class TextEmbedder(Protocol):
 
 
 _BLAS: Any = None
+# the node encodes on two request threads; threadpoolctl's limit saves and restores one process-wide setting,
+# so two overlapping limits would restore each other's value: one holder at a time
+_BLAS_LOCK = threading.RLock()
 
 
 @contextlib.contextmanager
@@ -69,18 +72,19 @@ def single_blas_thread() -> Iterator[None]:
     """Hold numpy's BLAS pool to one thread (no-op when threadpoolctl is missing). The controller that
     finds the loaded BLAS libraries is built once: building it costs ~1 ms, limiting with it ~50 us."""
     global _BLAS
-    if _BLAS is None:
-        try:
-            from threadpoolctl import ThreadpoolController
-        except ImportError:  # pragma: no cover - threadpoolctl is in requirements.txt
-            _BLAS = False
-        else:
-            _BLAS = ThreadpoolController()
-    if not _BLAS:
-        yield
-        return
-    with _BLAS.limit(limits=1, user_api="blas"):
-        yield
+    with _BLAS_LOCK:
+        if _BLAS is None:
+            try:
+                from threadpoolctl import ThreadpoolController
+            except ImportError:  # pragma: no cover - threadpoolctl is in requirements.txt
+                _BLAS = False
+            else:
+                _BLAS = ThreadpoolController()
+        if not _BLAS:
+            yield
+            return
+        with _BLAS.limit(limits=1, user_api="blas"):
+            yield
 
 
 def model_dir() -> Path:
