@@ -5,8 +5,9 @@
 A publisher thread sends, ``--rate`` times a second on each of scene_graph, user_utterance, skill_feedback and
 activity, a message the node must refuse or clean (a 20 KB name, a 1 MB label, a graph over the attribute
 limit, bidi and zero-width text, 300 skill arguments, an 8 KB verb); meanwhile the main thread asks "where is
-the mug?" back to back. Prints the question's median / p99 / max latency, the messages sent and what
-/diagnostics counted, and how long SIGINT took to end the node.
+the mug?" back to back, with a 1 MB ~/query text and a 1 MB question every 50 questions. Prints the
+question's median / p99 / max latency, the messages sent and what /diagnostics counted, the node's resident
+memory (now and peak), and how long SIGINT took to end the node.
 """
 
 from __future__ import annotations
@@ -93,19 +94,31 @@ def main(argv: list[str] | None = None) -> int:
             next_t += period
             time.sleep(max(0.0, next_t - time.monotonic()))
 
+    def rss() -> dict[str, str]:
+        status = Path(f"/proc/{node.proc.pid}/status").read_text()
+        return {k: v.strip() for k, v in (line.split(":", 1) for line in status.splitlines()) if k in ("VmRSS", "VmHWM")}
+
+    client.ask("where is the mug?", timeout=30)
+    before = rss()
     thread = threading.Thread(target=flood, daemon=True)
     thread.start()
     latencies: list[float] = []
     wrong = 0
     end = time.monotonic() + args.seconds
+    hostile_requests = 0
     while time.monotonic() < end:
         t = time.perf_counter()
         answer = client.ask("where is the mug?", timeout=30)
         latencies.append(time.perf_counter() - t)
         wrong += int(not (answer.success and "table_1" in answer.answer_ids))
+        if len(latencies) % 50 == 0:  # and now and then a 1 MB request (refused: over limits.max_text_length)
+            client.query(store="entities", text="mug " * 250_000, timeout=30)
+            client.ask("\u202e" + "where is the mug? " * 60_000, timeout=30)
+            hostile_requests += 2
     stop.set()
     thread.join()
     client.spin(1.5)
+    after = rss()
     started = time.monotonic()
     code = node.stop()
     stopped = time.monotonic() - started
@@ -115,6 +128,8 @@ def main(argv: list[str] | None = None) -> int:
           f"p99 {_pct(latencies, 0.99) * 1000:.1f} ms, max {max(latencies) * 1000:.1f} ms, wrong {wrong}")
     print("diagnostics: " + ", ".join(f"{k}={v}" for k, v in sorted(last.items())
                                       if k.startswith(("rejected_", "over_limits", "ingested_", "internal"))))
+    print(f"{hostile_requests} requests of 1 MB among them; node RSS before the flood {before.get('VmRSS')}, "
+          f"after {after.get('VmRSS')}, peak {after.get('VmHWM')}")
     print(f"SIGINT: exit {code} in {stopped * 1000:.0f} ms")
     publisher.destroy_node()
     client.close()
