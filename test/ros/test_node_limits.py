@@ -263,3 +263,29 @@ def test_fuzzed_service_arguments_are_always_answered(start_node):
     run()
     _assert_sane(client, [])
     assert diagnostics(client)["internal_errors"] == "0"
+
+
+def test_a_database_written_before_the_limits_is_served(start_node, tmp_path):
+    """A memory holding a 100 KB name, label, room and colour (written with the limits lifted, as before they
+    existed) is opened by the node; the question that once stalled it is answered, the record is readable."""
+    from memory_node import Memory
+    from memory_node.core.limits import InputLimits
+
+    db = tmp_path / "old.db"
+    long = "".join(f"z{i % 97}q " for i in range(100_000))[:100_000]
+    lifted = InputLimits(**{f: 10 ** 9 for f in ("max_name_chars", "max_label_chars", "max_room_chars",
+                                                 "max_attribute_value_chars")})
+    with Memory(db, limits=lifted) as old:
+        old.observe("table_1", "table", position=(1, 2, 0), room="kitchen", t=T0 / S)
+        old.observe("mug_1", "mug", position=(1, 2, 0.8), room="kitchen", on="table_1", t=T0 / S)
+        old.observe("odd_1", long.replace(" ", ""), room=long, name=long, attributes={"color": long},
+                    t=T0 / S + 1)
+    node, client = start_node(database_path=db)
+    for question in ("\u202e\ufffd\U0001F984 where is the mug? \u200b", "where is the widget?"):
+        answer = client.ask(question, timeout=30)
+        assert answer.answer and "took too long" not in answer.error, answer
+        assert not any(ch in answer.answer for ch in INVISIBLE)
+    _assert_sane(client, [])
+    records = client.query(store="entities", entity_id="odd_1").records
+    assert records and long in records[0].json
+    assert node.stop() == 0
