@@ -3,6 +3,7 @@ refused (or cleaned) and counted per limit on /diagnostics, a sane question is a
 call is answered, and SIGINT still ends the node quickly with its database sound."""
 
 import math
+import os
 import sqlite3
 import time
 
@@ -243,7 +244,8 @@ def test_fuzzed_service_arguments_are_always_answered(start_node):
                   st.lists(odd_text, max_size=300), odd_text),
         st.builds(lambda t: ("sync", Sync.Request(scene_graphs=10 ** 6, timeout=t)), st.floats()))
 
-    @settings(max_examples=30, deadline=None, suppress_health_check=list(HealthCheck),
+    @settings(max_examples=int(os.environ.get("MEMORY_NODE_FUZZ_EXAMPLES", "30")), deadline=None,
+              suppress_health_check=list(HealthCheck),
               phases=(Phase.explicit, Phase.reuse, Phase.generate), database=None)
     @given(call=requests)
     def run(call):
