@@ -51,6 +51,8 @@ class CategoryMap:
     containers: frozenset[str] = frozenset()
     measures: frozenset[str] = frozenset()
     attributes: dict[str, tuple[str, ...]] = field(default_factory=dict)  # word -> attribute keys
+    # (size of word_category, its longest key), refreshed when the map grows
+    _longest_cached: tuple[int, int] = field(default=(-1, 0), repr=False, compare=False)
 
     @classmethod
     def from_dict(cls, data: dict) -> CategoryMap:
@@ -114,17 +116,29 @@ class CategoryMap:
         if not ws:
             return None
         last_forms = list(dict.fromkeys([ws[-1], singular(ws[-1])]))
-        for i in range(len(ws)):
+        # endings longer than the longest known word cannot match: skipping them keeps a stored label of any
+        # length (20 KB, one word or thousands) to a bounded number of lookups instead of quadratic joins
+        longest = self._longest_word()
+        first, size = len(ws) - 1, 0
+        while first > 0 and size + len(ws[first - 1]) <= longest:
+            first -= 1
+            size += len(ws[first])
+        for i in range(first, len(ws)):
             for last in last_forms:
                 k = "".join(ws[i:-1]) + last
                 if k in self.word_category:
                     return i, k, "".join(ws[i:-1]) + singular(ws[-1])
         for last in last_forms:
-            for j in range(_MIN_PART, len(last) - _MIN_PART + 1):
+            for j in range(max(_MIN_PART, len(last) - longest), len(last) - _MIN_PART + 1):
                 part = last[j:]
                 if part in self.word_category:
                     return len(ws) - 1, part, singular(part)
         return None
+
+    def _longest_word(self) -> int:
+        if self._longest_cached[0] != len(self.word_category):  # the map is filled after construction
+            self._longest_cached = (len(self.word_category), max(map(len, self.word_category), default=0))
+        return self._longest_cached[1]
 
     def known_ending(self, ws: list[str]) -> int | None:
         """Where the longest known ending of these words starts (None: no known word ends them)."""

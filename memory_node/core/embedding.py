@@ -35,6 +35,10 @@ _HEADS = 12
 _FIRST_WORD_ID = 1996
 _PIECE_COST = 4.0
 _UNKNOWN_CHAR_COST = 3.0
+# a glued label longer than this is left whole: household compounds are 2-3 words ("wineglassholder" is 15
+# characters), and the split is a dynamic programme over (start, end) pairs, so an unbounded word (a stored
+# 20 KB label) made one question take minutes
+MAX_SPLIT_CHARS = 48
 _SPLIT_STOPWORDS = frozenset(
     "and are but can could did does for from had has have her him his how its may not our she the their "
     "them then there they this was were what when who why will with would you your".split())
@@ -58,6 +62,9 @@ class TextEmbedder(Protocol):
 
 
 _BLAS: Any = None
+# the node encodes on two request threads; threadpoolctl's limit saves and restores one process-wide setting,
+# so two overlapping limits would restore each other's value: one holder at a time
+_BLAS_LOCK = threading.RLock()
 
 
 @contextlib.contextmanager
@@ -65,18 +72,19 @@ def single_blas_thread() -> Iterator[None]:
     """Hold numpy's BLAS pool to one thread (no-op when threadpoolctl is missing). The controller that
     finds the loaded BLAS libraries is built once: building it costs ~1 ms, limiting with it ~50 us."""
     global _BLAS
-    if _BLAS is None:
-        try:
-            from threadpoolctl import ThreadpoolController
-        except ImportError:  # pragma: no cover - threadpoolctl is in requirements.txt
-            _BLAS = False
-        else:
-            _BLAS = ThreadpoolController()
-    if not _BLAS:
-        yield
-        return
-    with _BLAS.limit(limits=1, user_api="blas"):
-        yield
+    with _BLAS_LOCK:
+        if _BLAS is None:
+            try:
+                from threadpoolctl import ThreadpoolController
+            except ImportError:  # pragma: no cover - threadpoolctl is in requirements.txt
+                _BLAS = False
+            else:
+                _BLAS = ThreadpoolController()
+        if not _BLAS:
+            yield
+            return
+        with _BLAS.limit(limits=1, user_api="blas"):
+            yield
 
 
 def model_dir() -> Path:
@@ -127,6 +135,7 @@ class Embedder:
         self._w: dict[str, np.ndarray] = {}
         self._layers = 0
         self._ranks: dict[str, int] | None = None
+        self._longest_word = 0
 
     @property
     def loaded(self) -> bool:
@@ -168,12 +177,14 @@ class Embedder:
         most common words wins, and only when it beats leaving the word whole; unknown pieces and stop
         words are never split off. Returns the word unchanged when the vocabulary is unavailable."""
         ranks = self._word_ranks()
-        if not ranks or word in ranks or not word.isalpha() or not word.isascii():
+        if (not ranks or len(word) > MAX_SPLIT_CHARS or word in ranks or not word.isalpha()
+                or not word.isascii()):
             return word
         n = len(word)
+        longest = self._longest_word
         best: list[tuple[float, list[str] | None]] = [(0.0, [])] + [(math.inf, None)] * n
         for j in range(3, n + 1):
-            for i in range(j - 2):
+            for i in range(max(0, j - longest), j - 2):  # no piece is longer than the vocabulary's longest word
                 piece, prefix = word[i:j], best[i][1]
                 rank = ranks.get(piece)
                 if rank is None or prefix is None or piece in _SPLIT_STOPWORDS:
@@ -198,6 +209,7 @@ class Embedder:
                 if w.isalpha() and w.isascii():
                     ranks.setdefault(w, i + 1)
             self._ranks = ranks
+            self._longest_word = max((len(w) for w in ranks), default=0)
         return self._ranks
 
     def encode(self, texts: Sequence[str]) -> np.ndarray:
@@ -205,7 +217,9 @@ class Embedder:
         if not texts:
             return np.zeros((0, 384), dtype=np.float32)
         self.load()
-        encodings = self._tokenizer.encode_batch(list(texts))
+        # the model reads MAX_TOKENS tokens at most, and a token is rarely over 8 characters: cutting before
+        # the tokenizer keeps a 1 MB text from costing seconds to tokenize for 256 tokens
+        encodings = self._tokenizer.encode_batch([t[:MAX_TOKENS * 8] for t in texts])
         out = np.empty((len(encodings), self._w["embeddings.word_embeddings.weight"].shape[1]), np.float32)
         # batches of similar length waste little on padding
         order = sorted(range(len(encodings)), key=lambda i: len(encodings[i].ids))

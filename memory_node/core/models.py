@@ -175,7 +175,7 @@ def is_local_id(entity_id: str) -> bool:
 
 def _check_id(v: str) -> str:
     if not _ID_RE.match(v):
-        raise ValueError(f"id {v!r} must be 1-128 characters of letters, digits and _ . : / -")
+        raise ValueError(f"id {v[:40]!r} must be 1-128 characters of letters, digits and _ . : / -")
     return v
 
 

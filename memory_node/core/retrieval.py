@@ -53,6 +53,7 @@ log = logging.getLogger(__name__)
 
 DEFAULT_LIMIT = 12
 KINDS = ("entities", "events")
+PHRASE_CHARS = 256  # characters of a label or name an entity phrase is embedded from
 
 EXACT_SCORE = 1.0
 LEXICAL_MIN, LEXICAL_MAX = 0.5, 0.9
@@ -615,6 +616,9 @@ class Retriever:
     def _entity_phrase(self, label: str, name: str) -> str:
         """What an entity is, in words the model knows: compound labels split ("wine glass"), and its
         name; rooms are their name ("bedroom")."""
+        # a phrase says what a thing is in a few words; a long stored name (from before the input limits)
+        # is compared by its start, so its cost and its cache entry stay bounded
+        label, name = label[:PHRASE_CHARS], name[:PHRASE_CHARS]
         key = (label, name)
         phrase = self._phrases.get(key)
         if phrase is None:

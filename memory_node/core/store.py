@@ -52,6 +52,7 @@ from .models import (
     normalize_label,
     normalize_state,
 )
+from .limits import DEFAULT_LIMITS, InputLimits
 from .rules import apply_utterance
 from .schema import MIGRATIONS, SCHEMA_VERSION, statements
 from .writer_lock import MemoryInUse, WriterLock  # noqa: F401 - MemoryInUse: what a refused writer raises
@@ -107,12 +108,15 @@ class MemoryStore:
                  position_tolerance: float = DEFAULT_POSITION_TOLERANCE, read_only: bool = False,
                  sighting_gap: float = DEFAULT_SIGHTING_GAP,
                  skill_state_effects: SkillStateEffects | None = None,
-                 skill_location_effects: SkillLocationEffects | None = None, exclusive: bool = False):
+                 skill_location_effects: SkillLocationEffects | None = None, exclusive: bool = False,
+                 limits: InputLimits | None = None):
         """``exclusive``: take the file's writer lock (core/writer_lock.py), so a second process that asks
         for it too (a second node, a CLI forget) is refused with ``MemoryInUse`` instead of writing beside
         this one."""
         self.path = Path(path)
         self._lock: WriterLock | None = None
+        # every write passes these (core/limits.py): fields over a limit refuse the message, text is cleaned
+        self.limits = limits or DEFAULT_LIMITS
         # what a successful skill leaves true (core.models.DEFAULT_SKILL_STATE_EFFECTS says the format)
         self.skill_state_effects = dict(DEFAULT_SKILL_STATE_EFFECTS if skill_state_effects is None
                                         else skill_state_effects)
@@ -180,13 +184,14 @@ class MemoryStore:
             self._lock = None
 
     @classmethod
-    def open_reader(cls, path: str | Path, frame_dir: str | Path | None = None) -> MemoryStore:
+    def open_reader(cls, path: str | Path, frame_dir: str | Path | None = None,
+                    limits: InputLimits | None = None) -> MemoryStore:
         """A read-only store on the memory file a writer has opened, for reading on another thread.
 
         Every read method works; every write raises ``sqlite3.OperationalError``. Reads run outside any
         transaction (each statement sees what the writer has committed) unless grouped by ``snapshot()``.
         """
-        return cls(path, frame_dir, read_only=True)
+        return cls(path, frame_dir, read_only=True, limits=limits)
 
     def _connect_reader(self, in_memory: bool) -> sqlite3.Connection:
         if in_memory:
@@ -373,6 +378,7 @@ class MemoryStore:
         itself, parts the converter dropped) is listed in ``IngestResult.rejected`` and the rest is stored;
         with ``strict`` the whole message is refused instead: ``RejectedInput`` with every reason, nothing
         stored."""
+        graph = self.limits.scene_graph(graph)
         t = graph.stamp_ns
         with self._tx():
             obs_id = self._record_observation(
@@ -596,6 +602,7 @@ class MemoryStore:
                              [(ev.id, e) for e in dict.fromkeys(ev.entity_ids) if e])
 
     def ingest_skill_feedback(self, fb: SkillFeedbackObservation) -> IngestResult:
+        fb = self.limits.skill_feedback(fb)
         outcome = "succeeded" if fb.success else f"failed ({fb.status or 'FAILURE'})"
         text = f"{fb.robot or 'robot'} {fb.skill}({', '.join(fb.args)}) {outcome}"
         if fb.message:
@@ -701,6 +708,7 @@ class MemoryStore:
         return 1
 
     def ingest_utterance(self, utt: UtteranceObservation) -> IngestResult:
+        utt = self.limits.utterance(utt)
         if not utt.text.strip():
             raise InvalidInput("utterance text is empty")
         with self._tx():
@@ -715,6 +723,7 @@ class MemoryStore:
     def ingest_activity(self, act: ActivityObservation) -> IngestResult:
         """An observed action as an ``activity`` event (append-only, like skill feedback): it is evidence
         for consolidation (core/consolidation.py), which runs later and never here."""
+        act = self.limits.activity(act)
         said = act.text or " ".join([act.verb.replace("-", " "), *act.objects])
         text = f"{act.actor or 'someone'}: {said}" + (f" (in {act.location})" if act.location else "")
         with self._tx():
@@ -957,6 +966,12 @@ class MemoryStore:
             return None
         return {"id": row[0], "kind": row[1], "stamp_ns": row[2], "source": row[3],
                 "summary": json.loads(row[4])}
+
+    def first_stamp_ns(self) -> int | None:
+        """Event time of the oldest observation memory holds (None when it holds none): before it, memory
+        knew nothing, and a question "as of" then is answered so."""
+        row = self._db.execute("SELECT MIN(stamp_ns) FROM observations").fetchone()
+        return row[0] if row else None
 
     def counts(self) -> dict[str, int]:
         out = {}

@@ -129,3 +129,28 @@ def plural(noun: str) -> str:
     else:
         out = w + "s"
     return f"{head} {out}" if head else out
+
+
+# Characters that change how text is shown without being text: bidi overrides and isolates, zero-width
+# characters, the BOM (all Cf), C0/C1 controls (Cc), lone surrogates (Cs), private-use (Co) and unassigned
+# (Cn) code points, and U+FFFD, which only says a decoder met bytes that were not text. A name or reply that
+# keeps them renders reversed or invisible in a user interface (a stored "\u202emug" reads "gum").
+_INVISIBLE_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn"})
+_LINE_BREAKS = frozenset("\t\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029")
+
+
+def clean_text(text: str) -> str:
+    """``text`` as memory stores, parses and says it: Unicode NFKC (full-width and compatibility forms folded:
+    "ｍｕｇ" -> "mug"), tabs and line breaks made spaces, every invisible or control character above removed.
+    Linear in the text's length; printable text in any script is kept as it is."""
+    import unicodedata
+
+    if text.isascii() and text.isprintable():
+        return text  # the common case, without building a new string
+    out = []
+    for ch in unicodedata.normalize("NFKC", text):
+        if ch in _LINE_BREAKS:
+            out.append(" ")
+        elif ch != "\ufffd" and unicodedata.category(ch) not in _INVISIBLE_CATEGORIES:
+            out.append(ch)
+    return "".join(out)

@@ -47,6 +47,9 @@ class MemoryView(Protocol):
 
 POSSESSION_SCORE = 4.0  # above any attribute or hint: "my mug" is that mug, wherever it is
 DEFAULT_SPEAKER = "user"
+# characters of a stored label or name a phrase is compared with: longer ones (stored before the input
+# limits) are never said whole, and comparing them whole made a request cost their length
+MATCH_CHARS = 256
 _OWNER_RE = re.compile(r"^(?:the\s+)?(?P<owner>my|our|mine|[a-z][a-z0-9_\-]*'s)\s+(?P<rest>.+)$")
 _PRONOUNS = frozenset({"it", "them", "that", "this", "him", "her"})
 _ROBOT_WORDS = frozenset({"you", "the robot", "robot"})
@@ -294,8 +297,10 @@ class Grounder:
         plural_only: list[Candidate] = []  # a plural label reached from a singular noun: "my glass" -> glasses
         for ent in self._pool():
             for field_name, base, value in (("id", 3.0, ent.id), ("name", 2.0, ent.name), ("label", 1.0, ent.label)):
-                # labels are sometimes plural ("cutlets", "slippers"): compare singular to singular too
-                forms = (norm(value), key(value)) if value else ()
+                # labels are sometimes plural ("cutlets", "slippers"): compare singular to singular too. A
+                # value longer than anyone says (stored before the input limits) is not compared at all, so
+                # a request costs the same whatever memory once took in
+                forms = (norm(value), key(value)) if value and len(value) <= MATCH_CHARS else ()
                 k = next((x for x in forms if x in keys), "")
                 if k:
                     span = keys[k]
@@ -319,10 +324,10 @@ class Grounder:
         out: list[Candidate] = []
         for ent in self._pool():
             if ent.label not in by_label:
-                by_label[ent.label] = self.names.match(ref.head, ref.compound, ent.label)
+                by_label[ent.label] = self.names.match(ref.head, ref.compound, ent.label[:MATCH_CHARS])
             m = by_label[ent.label]
             if m is None and ent.name:
-                m = self.names.match(ref.head, ref.compound, ent.name)
+                m = self.names.match(ref.head, ref.compound, ent.name[:MATCH_CHARS])
             if m is not None:
                 out.append(Candidate(entity=ent, score=m.score, reasons=(f"{m.how}: {ent.label}",)))
         if out:

@@ -12,9 +12,12 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Callable
+from datetime import datetime, timezone
 
-from ..core.models import Answer, PlanResult
+from ..core.limits import check_time_ns
+from ..core.models import Answer, InvalidInput, PlanResult
 from ..core.store import MemoryStore
+from ..core.text import clean_text
 from ..language.conversation import Conversation
 from ..language.followup import follow_up
 from ..language.grounding import Grounder
@@ -84,7 +87,39 @@ def understand(store: MemoryStore, text: str, prefer: Kind | None = None) -> Req
 def answer_question(store: MemoryStore, question: str, as_of_ns: int | None = None, speaker: str = "",
                     conversation: Conversation | None = None, request: Request | None = None) -> Answer:
     """Answer from memory as it stood at ``as_of_ns`` (now when None), for ``speaker`` ("" = whoever spoke
-    to the robot last: "my mug" is theirs). ``conversation`` keeps what each speaker referred to ("it")."""
+    to the robot last: "my mug" is theirs). ``conversation`` keeps what each speaker referred to ("it").
+
+    The question and speaker pass memory's limits and are cleaned (core/limits.py) before anything reads
+    them, and the reply is cleaned too: a name stored before the limits may still hold a bidi override."""
+    try:
+        question = store.limits.text(question or "", "question", "max_text_length")
+        speaker = store.limits.text(speaker or "", "speaker", "max_name_chars").strip()
+        check_time_ns(as_of_ns, "as_of")
+    except InvalidInput as e:
+        return Answer(success=False, answer=f"I cannot take that question: {e}.", error=str(e))
+    before = _before_memory(store, as_of_ns)
+    if before is not None:
+        return before
+    answer = _answer_question(store, question, as_of_ns, speaker, conversation, request)
+    answer.answer, answer.error = clean_text(answer.answer), clean_text(answer.error)
+    return answer
+
+
+def _before_memory(store: MemoryStore, as_of_ns: int | None) -> Answer | None:
+    """A question about a time before memory's first record: memory knew nothing then (not "now")."""
+    if as_of_ns is None:
+        return None
+    first = store.first_stamp_ns()
+    if first is not None and as_of_ns >= first:
+        return None
+    start = ("I hold no records yet" if first is None else
+             f"my first record is from {datetime.fromtimestamp(first / 1e9, timezone.utc):%Y-%m-%d %H:%M:%S} UTC")
+    return Answer(success=True, confidence=1.0,
+                  answer=f"I knew nothing yet at that time: {start}.")
+
+
+def _answer_question(store: MemoryStore, question: str, as_of_ns: int | None, speaker: str,
+                     conversation: Conversation | None, request: Request | None) -> Answer:
     if not question or not question.strip():
         return Answer(success=False, answer="I did not hear a question.", error="empty question")
     try:
@@ -174,7 +209,22 @@ def plan_request(store: MemoryStore, library: SkillLibrary, instruction: str, ro
                  as_of_ns: int | None = None, speaker: str = "", conversation: Conversation | None = None,
                  request: Request | None = None) -> PlanResult:
     """Plan ``instruction`` for ``robot`` (the library's robot when None) over memory at ``as_of_ns``, for
-    ``speaker`` ("" = whoever spoke to the robot last: "my mug" is theirs)."""
+    ``speaker`` ("" = whoever spoke to the robot last: "my mug" is theirs). Cleaned and limited like a
+    question (see ``answer_question``)."""
+    try:
+        instruction = store.limits.text(instruction or "", "instruction", "max_text_length")
+        speaker = store.limits.text(speaker or "", "speaker", "max_name_chars").strip()
+        check_time_ns(as_of_ns, "as_of")
+    except InvalidInput as e:
+        return PlanResult(success=False, error=str(e))
+    result = _plan_request(store, library, instruction, robot, as_of_ns, speaker, conversation, request)
+    result.error = clean_text(result.error)
+    return result
+
+
+def _plan_request(store: MemoryStore, library: SkillLibrary, instruction: str, robot: str | None,
+                  as_of_ns: int | None, speaker: str, conversation: Conversation | None,
+                  request: Request | None) -> PlanResult:
     robot = robot or library.robot
     if robot != library.robot:
         return PlanResult(success=False, error=f"robot {robot!r} does not match skill library {library.robot!r}")

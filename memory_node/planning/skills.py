@@ -8,6 +8,7 @@ load error naming the file and the skill rather than a plan that silently valida
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -36,6 +37,7 @@ STRUCTURAL_PREDICATES: dict[str, int] = {
 }
 
 _PRED_RE = re.compile(r"^(?P<neg>not\s+)?(?P<name>[a-z_][a-z0-9_]*)\s*(?:\((?P<args>[^()]*)\))?$")
+log = logging.getLogger(__name__)
 _NAME_RE = re.compile(r"^[a-z][a-z0-9_]*$")
 
 
@@ -258,6 +260,7 @@ class SkillLibrary(BaseModel):
         return out
 
 
+
 def _location_effects(skill: Skill) -> tuple[tuple[int, str, int | str], ...]:
     names = [a.name for a in skill.args]
     located = {e.args[0] for e in skill.effects if e.name == "located" and not e.negated}
@@ -273,6 +276,8 @@ def _location_effects(skill: Skill) -> tuple[tuple[int, str, int | str], ...]:
 
 
 def _library_folders() -> list[Path]:
+    """The installed share directory when ament knows the package, else the source tree (tests and
+    ``pip install -e .`` run without an ament install)."""
     candidates: list[Path] = []
     try:
         from ament_index_python.packages import get_package_share_directory
@@ -285,19 +290,20 @@ def _library_folders() -> list[Path]:
 
 
 def known_robots() -> list[str]:
-    """The robots a skill library is installed for (what an unknown ``robot`` is told to choose from)."""
-    return sorted({p.stem for folder in _library_folders() if folder.is_dir() for p in folder.glob("*.yaml")})
+    """The robots a skill library ships for ("g1", "vega"), for a reply naming them."""
+    return sorted({p.stem for folder in _library_folders() if folder.is_dir() for p in folder.glob("*.yaml")
+                   if _NAME_RE.match(p.stem)})
 
 
 def default_library_path(robot: str) -> Path:
-    """Where ``<robot>.yaml`` lives: the installed share directory when ament knows the package, else the
-    source tree (tests and ``pip install -e .`` run without an ament install)."""
-    if not _NAME_RE.match(robot):
-        raise SkillLibraryError(f"robot name {robot!r} must be lower-case letters, digits and _")
+    """Where ``<robot>.yaml`` lives (see ``_library_folders``). The error names the robots that exist, never
+    the folders searched: it is said to whoever sent the request."""
+    if not _NAME_RE.match(robot) or len(robot) > 64:  # a file name, so a name, not a path or a megabyte
+        raise SkillLibraryError(f"no skill library for robot {robot[:64]!r}; robots: {', '.join(known_robots())}")
     candidates = _library_folders()
     for folder in candidates:
         path = folder / f"{robot}.yaml"
         if path.is_file():
             return path
-    tried = ", ".join(str(c / f"{robot}.yaml") for c in candidates)
-    raise SkillLibraryError(f"no skill library for robot {robot!r} (tried {tried})")
+    log.debug("no %s.yaml in %s", robot, ", ".join(map(str, candidates)))
+    raise SkillLibraryError(f"no skill library for robot {robot!r}; robots: {', '.join(known_robots())}")

@@ -32,6 +32,7 @@ from memory_node.core.models import (
     SkillFeedbackObservation,
     UtteranceObservation,
 )
+from memory_node.core.text import clean_text
 from memory_node.msg import Activity as ActivityMsg
 from memory_node.msg import Entity as EntityMsg
 from memory_node.msg import MemoryRecord as MemoryRecordMsg
@@ -54,9 +55,10 @@ def ns_to_stamp(ns: int) -> Time:
 
 
 def optional_ns(stamp: Time) -> int | None:
-    """A zero time means "unset" (now, no bound) in every request of the contract."""
+    """A zero time means "unset" (now, no bound) in every request of the contract. A negative one is given
+    back as it is (a time before the epoch is refused by the caller, never read as "now")."""
     ns = stamp_to_ns(stamp)
-    return ns if ns > 0 else None
+    return ns if ns != 0 else None
 
 
 def _first_error(err: ValidationError) -> str:
@@ -272,11 +274,12 @@ def approach_from_msg(msg: PoseMsg, frame_id: str = "map") -> Pose | None:
 
 
 def plan_to_msg(plan: Plan, stamp_ns: int) -> PlanMsg:
-    steps = [SkillCallMsg(skill=s.skill, args=list(s.args), text=s.text,
+    # what a plan says is shown to people: no stored name's bidi or control characters in it (core/text.py)
+    steps = [SkillCallMsg(skill=s.skill, args=list(s.args), text=clean_text(s.text),
                           arg_positions=[_point_msg(p) for p in s.arg_positions], approach=approach_to_msg(s.approach))
              for s in plan.steps]
     msg = PlanMsg(robot=plan.robot, instruction=plan.instruction, steps=steps,
-                  evidence_ids=list(plan.evidence_ids), explanation=plan.explanation)
+                  evidence_ids=list(plan.evidence_ids), explanation=clean_text(plan.explanation))
     msg.header.stamp = ns_to_stamp(stamp_ns)
     msg.header.frame_id = "map"
     return msg
@@ -293,11 +296,11 @@ def plan_from_msg(msg: PlanMsg) -> Plan:
 
 def fill_ask_response(answer: Answer, response):
     response.success = answer.success
-    response.answer = answer.answer
+    response.answer = clean_text(answer.answer)
     response.answer_ids = list(answer.answer_ids)
     response.evidence_ids = list(answer.evidence_ids)
     response.confidence = float(answer.confidence)
-    response.error = answer.error
+    response.error = clean_text(answer.error)
     return response
 
 

@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from memory_node.core.limits import InputLimits
 from memory_node.core.models import FrameObservation, InvalidInput, MapInfo
 from memory_node.core.store import MemoryStore
 from memory_node.perception.frames import decode_compressed
@@ -46,7 +47,8 @@ def open_store(db_path, params: dict[str, Any]) -> MemoryStore:
                        position_tolerance=float(params["position_tolerance"]),
                        sighting_gap=float(params["sighting_gap"]),
                        skill_state_effects=library.state_effects(),
-                       skill_location_effects=library.location_effects(), exclusive=True)
+                       skill_location_effects=library.location_effects(), exclusive=True,
+                       limits=InputLimits.from_params(params))
 
 
 class InputIngestor:

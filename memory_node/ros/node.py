@@ -1,13 +1,17 @@
 """The memory_node ROS 2 node: thin glue between topics/services and the memory engine.
 
 Threading: every callback that writes memory runs on one single-threaded executor, in arrival order, so
-the store has exactly one writer and reads see whole messages. Two kinds of request would hold that executor
-up, so small companion nodes serve them on executor threads of their own, under this node's service names:
-``~/sync`` (it blocks while it waits; its companion only reads the ingest counters), and, in LLM mode,
-``~/ask`` and ``~/plan`` (a model may take seconds; their companion reads memory through its own read-only
-SQLite connection, which sees each message the writer has committed, and runs any fallback to the
-deterministic path there too). Without an LLM, ``~/ask`` and ``~/plan`` stay on the main executor: they
-take milliseconds and read the writer's connection.
+the store has exactly one writer and reads see whole messages. Requests must not hold that executor up, so
+small companion nodes serve them on executor threads of their own, under this node's service names:
+``~/sync`` (it blocks while it waits; its companion only reads the ingest counters), and ``~/ask``,
+``~/plan``, ``~/query`` and ``~/scene_graph``: their companion hands each request to a worker thread
+(ros/request_worker.py; one for ~/ask and ~/plan, one for ~/query and ~/scene_graph, so a lookup does not
+wait behind a model) that reads memory through a read-only SQLite connection of its own (it sees each message
+the writer has committed), and answers "took too long" with success false when the worker has not finished
+within ``requests.deadline_s`` (LLM mode: plus ``llm.timeout_s``). A request only reads, so one abandoned at
+its deadline leaves nothing half-written; its reads are interrupted, and its result is dropped. ``~/forget``
+writes, so it stays on the main executor. The parser and the conversation state are used by the ~/ask and
+~/plan worker only; ingestion, ``/diagnostics`` and Ctrl-C go on while a request runs.
 (rclpy's MultiThreadedExecutor was tried first: with it a message waited 5-2700 ms before its callback ran,
 median ~130 ms, against ~1 ms on a single-threaded executor.)
 """
@@ -16,6 +20,7 @@ from __future__ import annotations
 
 import gc
 import os
+import re
 import sqlite3
 import sys
 import threading
@@ -38,9 +43,11 @@ from sensor_msgs.msg import CameraInfo, CompressedImage, Image
 from visualization_msgs.msg import MarkerArray
 
 from memory_node.core.consolidation import run_consolidation
+from memory_node.core.limits import check_seconds, check_time_ns
 from memory_node.core.models import InvalidInput
 from memory_node.core.query import query as query_memory
 from memory_node.core.store import IncompatibleMemory, MemoryInUse, MemoryNotWritable, MemoryStore
+from memory_node.core.text import clean_text
 from memory_node.msg import Activity, SceneGraph, SkillFeedback, Utterance
 from memory_node.msg import Plan as PlanMsg
 from memory_node.language import Conversation, ParserUnavailable, parse
@@ -52,12 +59,14 @@ from memory_node.ros import conversions as conv
 from memory_node.ros.ingest import InputIngestor, open_store
 from memory_node.ros.markers import memory_markers
 from memory_node.ros.parameters import ParameterError, declare_parameters
+from memory_node.ros.request_worker import RequestTimeout, RequestWorker
 from memory_node.ros.shutdown import ExecutorThread, ShutdownSignals, spin_until_shutdown
 from memory_node.ros.write_times import WriteTimes
 from memory_node.srv import Ask, Forget, GetSceneGraph, PlanTask, Query, Sync
 
 INACTIVE_ERROR = ("memory_node is inactive (lifecycle): inputs are ignored and requests refused until it is "
                   "activated")
+_LIMIT_NAMED = re.compile(r"limits\.(max_[a-z_]+)")  # how core/limits.py names the limit that refused
 INPUTS = ("scene_graphs", "skill_feedback", "utterances", "images", "depth", "camera_info", "maps", "poses",
           "activities")
 
@@ -77,9 +86,25 @@ PARAMETERS: dict[str, tuple[Any, str]] = {
                            "keep the last N (measured: 300 graphs sent at once with N = 200 lost 90)."),
     "limits.max_entities_per_graph": (20000, "Scene graphs with more entities are rejected whole."),
     "limits.max_relations_per_graph": (100000, "Scene graphs with more relations are rejected whole."),
-    "limits.max_text_length": (4000, "Longest utterance, question or instruction accepted, in characters."),
+    "limits.max_text_length": (4000, "Longest utterance, question, instruction, ~/query text, skill feedback "
+                                     "message or activity text accepted, in characters."),
+    "limits.max_id_chars": (128, "Longest entity id, relation end, skill target or argument, activity object, "
+                                 "~/query entity_id or ~/forget id, in characters."),
+    "limits.max_label_chars": (128, "Longest label, predicate, state, skill, skill status, activity verb or "
+                                    "~/query store name."),
+    "limits.max_name_chars": (256, "Longest entity name, speaker, actor, robot or graph source."),
+    "limits.max_room_chars": (128, "Longest room (entity, graph, request) or activity location."),
+    "limits.max_attribute_key_chars": (64, "Longest attribute key of an entity."),
+    "limits.max_attribute_value_chars": (256, "Longest attribute value of an entity."),
+    "limits.max_attributes": (64, "Most attributes one entity may carry."),
+    "limits.max_states": (32, "Most states one entity may carry."),
+    "limits.max_list_items": (256, "Most skill arguments, activity objects or ~/forget ids in one message."),
     "limits.max_image_pixels": (3840 * 2160, "Largest camera image accepted (width x height)."),
     "limits.query_limit": (12, "Records ~/query returns when the request's limit is 0."),
+    "limits.max_query_records": (1000, "Most records one ~/query returns, whatever its limit asks (bounds a "
+                                       "reply's size and the memory it takes)."),
+    "limits.max_sync_wait_s": (60.0, "Longest a ~/sync waits for its counts, whatever timeout it asks; a "
+                                     "negative or non-finite timeout is refused."),
     "retention.frames_per_room": (0, "Keep at most this many newest frames per room (0 = no limit); older "
                                      "frames and their files are deleted at each diagnostics period."),
     "retention.max_frame_age_s": (0.0, "Delete frames older than this many seconds before the newest "
@@ -94,6 +119,9 @@ PARAMETERS: dict[str, tuple[Any, str]] = {
     "consolidation_period": (60.0, "Seconds between consolidation runs (routines, habits, preferences from "
                                    "skill and activity events; skipped when nothing changed). 0 = only on "
                                    "demand, when ~/ask or ~/query needs knowledge that is out of date."),
+    "requests.deadline_s": (5.0, "Seconds ~/ask, ~/plan, ~/query and ~/scene_graph may take (in LLM mode "
+                                 "llm.timeout_s more for ~/ask and ~/plan); then the request is answered "
+                                 "success false, 'took too long', and nothing was changed."),
     "llm.enabled": (False, "Answer ~/ask and plan ~/plan through an LLM (any OpenAI-compatible endpoint) with "
                            "memory tools; every LLM plan passes the same validator, and any error, timeout, "
                            "malformed output or spent budget falls back to the deterministic path. Served on "
@@ -173,11 +201,15 @@ class _MemoryNodeBase:
         self.configured = False
         self.companion_threads: list[ExecutorThread] = []
         self.companions: list[Node] = []
-        self.reader: MemoryStore | None = None
+        self.reader: MemoryStore | None = None  # ~/ask and ~/plan read through it, on their worker
+        self.lookup_reader: MemoryStore | None = None  # ~/query and ~/scene_graph, on theirs
+        self.workers: dict[str, RequestWorker] = {}
         self.ingested = {k: 0 for k in INPUTS}   # processed (stored, rejected or ignored): what ~/sync waits on
         self.rejected = {k: 0 for k in INPUTS}
+        self.over_limit: dict[str, int] = {}  # limits.<name> -> messages and requests it refused
         self.ignored = {k: 0 for k in INPUTS}    # arrived while the node was inactive (lifecycle)
         self.write_times = WriteTimes()  # per input callback, reported in /diagnostics
+        self.request_timeouts = 0  # requests answered "took too long" at their deadline
         self.internal_errors = 0  # rejections that were not a documented InvalidInput: a bug to look at
         self.storage_errors = 0  # writes memory could not take (disk full, read-only medium)
         self.last_write_failed = False
@@ -260,6 +292,7 @@ class _MemoryNodeBase:
             raise StartupError(f"database_path {db_path} is not a memory database ({err})") from None
         except OSError as err:
             raise StartupError(f"database_path {db_path}: {err.strerror or err}") from None
+        self.limits = self.store.limits  # the same limits guard requests (core/limits.py)
         self.configured = True
         self.get_logger().info(f"memory at {db_path} ({self.store.counts()['entities']} entities); "
                                f"robot {self.robot}, skills {', '.join(self.library.names())}")
@@ -271,7 +304,11 @@ class _MemoryNodeBase:
         self.llm_stats = LlmStats()
         self.llm = self._llm_planner(p)
         # LLM mode reads memory on its own thread through its own connection (see module docstring)
-        self.reader = MemoryStore.open_reader(db_path, frame_dir=self.store.frame_dir) if self.llm else None
+        # requests read memory on the worker thread through their own connection (see module docstring)
+        self.reader = MemoryStore.open_reader(db_path, frame_dir=self.store.frame_dir, limits=self.limits)
+        self.lookup_reader = MemoryStore.open_reader(db_path, frame_dir=self.store.frame_dir, limits=self.limits)
+        self.workers = {"language": RequestWorker(f"{self.get_name()}_language", self._interrupt(self.reader)),
+                        "lookup": RequestWorker(f"{self.get_name()}_lookup", self._interrupt(self.lookup_reader))}
 
         # what each input message does to memory, shared with `memory-node replay` (ros/ingest.py)
         self.inputs = InputIngestor(self.store, p, now_ns=lambda: self.get_clock().now().nanoseconds,
@@ -305,22 +342,20 @@ class _MemoryNodeBase:
         def srv(srv_type, name, callback) -> None:
             self._entities.append(("service", self.create_service(srv_type, name, callback)))
 
-        srv(Query, "~/query", self._service(self.on_query))
-        srv(GetSceneGraph, "~/scene_graph", self._service(self.on_get_scene_graph))
         srv(Forget, "~/forget", self._service(self.on_forget))
-        # ~/sync, and in LLM mode ~/ask and ~/plan, of this node, served by companion nodes on threads of
-        # their own (see module docstring); start_companions() spins each on its own executor
+        # ~/sync and the reading requests of this node, served by companion nodes on threads of their own
+        # (see module docstring); start_companions() spins each on its own executor
         own = self.get_fully_qualified_name()
         self.sync_node = self._companion("sync")
         self.sync_node.create_service(Sync, f"{own}/sync", self.on_sync)
-        self.llm_node = self._companion("llm") if self.llm else None
-        if self.llm_node is not None:
-            self.llm_node.create_service(Ask, f"{own}/ask", self._service(self.on_ask))
-            self.llm_node.create_service(PlanTask, f"{own}/plan", self._service(self.on_plan))
-        else:
-            srv(Ask, f"{own}/ask", self._service(self.on_ask))
-            srv(PlanTask, f"{own}/plan", self._service(self.on_plan))
-        self.companions = [n for n in (self.sync_node, self.llm_node) if n is not None]
+        # one companion per worker: a callback waits for its worker, so a lookup must not wait behind a question
+        self.language_node, self.lookup_node = self._companion("language"), self._companion("lookup")
+        for companion, srv_type, name, handler in (
+                (self.language_node, Ask, "ask", self.on_ask), (self.language_node, PlanTask, "plan", self.on_plan),
+                (self.lookup_node, Query, "query", self.on_query),
+                (self.lookup_node, GetSceneGraph, "scene_graph", self.on_get_scene_graph)):
+            companion.create_service(srv_type, f"{own}/{name}", self._request(name, handler))
+        self.companions = [self.sync_node, self.language_node, self.lookup_node]
 
         self.plans_pub = self.create_publisher(PlanMsg, "~/plans", PLANS_QOS)
         self.markers_pub = self.create_publisher(MarkerArray, "~/markers", 1)
@@ -359,12 +394,18 @@ class _MemoryNodeBase:
         self.active = False
         if companions and not self.stop_companions():
             companions = False
+        workers = getattr(self, "workers", {})
+        for worker in workers.values():
+            worker.stop()
         if companions:
             for companion in self.companions:
                 companion.destroy_node()
-            if self.reader is not None:
-                self.reader.close()
-        self.companions, self.reader = [], None
+            # a request still running past its deadline keeps its reader: that one is left to the process exit
+            for reader, worker in ((self.reader, workers.get("language")),
+                                   (getattr(self, "lookup_reader", None), workers.get("lookup"))):
+                if reader is not None and not (worker is not None and worker.busy):
+                    reader.close()
+        self.companions, self.reader, self.lookup_reader, self.workers = [], None, None, {}
         destroy = {"subscription": self.destroy_subscription, "service": self.destroy_service,
                    "publisher": self.destroy_publisher, "timer": self.destroy_timer}
         for kind, entity in reversed(getattr(self, "_entities", [])):
@@ -437,7 +478,7 @@ class _MemoryNodeBase:
             except Exception as err:  # noqa: BLE001 - the node must keep serving whatever one message does
                 self.internal_errors += 1
                 self._reject(input_name, f"internal error: {type(err).__name__}: {err}")
-                self.get_logger().error(f"{input_name}: {type(err).__name__}: {err}")
+                self.get_logger().error(clean_text(f"{input_name}: {type(err).__name__}: {err}"))
             finally:
                 self.write_times.add(input_name, time.perf_counter() - started)
                 with self._counts_changed:
@@ -446,9 +487,41 @@ class _MemoryNodeBase:
         return callback
 
     def _reject(self, input_name: str, reason: str) -> None:
+        reason = clean_text(reason)
         self.rejected[input_name] += 1
+        for limit in _LIMIT_NAMED.findall(reason)[:1]:  # which limit refused it, counted per limit
+            self.over_limit[limit] = self.over_limit.get(limit, 0) + 1
         self.errors = (self.errors + [f"{input_name}: {reason}"])[-20:]
         self.get_logger().warning(f"rejected {input_name}: {reason}", throttle_duration_sec=1.0)
+
+    def _request(self, name: str, handler):
+        """A reading request, run on the worker within its deadline (see module docstring). The worker
+        fills a response of its own: one it finishes after the deadline is never sent."""
+        serve = self._service(handler)
+        worker = self.workers["language" if name in ("ask", "plan") else "lookup"]
+        deadline = float(self.p["requests.deadline_s"])
+        if self.llm is not None and name in ("ask", "plan"):
+            deadline += float(self.p["llm.timeout_s"])
+
+        def callback(request, response):
+            if not self.active:
+                return self._fail(response, INACTIVE_ERROR)
+            try:
+                result = worker.run(lambda: serve(request, type(response)()), deadline, self.stopping)
+            except RequestTimeout as err:
+                self.request_timeouts += 1
+                self.get_logger().warning(f"~/{name} {err}", throttle_duration_sec=1.0)
+                return self._fail(response, f"~/{name} {err}; nothing was changed (requests.deadline_s)")
+            if name == "plan" and result.success:
+                self.plans_pub.publish(result.plan)  # only a plan answered in time reaches the controller
+            return result
+        return callback
+
+    @staticmethod
+    def _interrupt(reader: MemoryStore):
+        """For a request that overran its deadline: stop the SQL it runs (sqlite3 allows this from another
+        thread)."""
+        return lambda: reader.db.interrupt()
 
     def _service(self, handler):
         def callback(request, response):
@@ -457,9 +530,11 @@ class _MemoryNodeBase:
             try:
                 return handler(request, response)
             except (InvalidInput, MemoryNotWritable) as err:
+                for limit in _LIMIT_NAMED.findall(str(err))[:1]:
+                    self.over_limit[limit] = self.over_limit.get(limit, 0) + 1
                 return self._fail(response, str(err))
             except Exception as err:  # noqa: BLE001
-                self.get_logger().error(f"service error: {type(err).__name__}: {err}")
+                self.get_logger().error(clean_text(f"service error: {type(err).__name__}: {err}"))
                 return self._fail(response, f"internal error: {type(err).__name__}: {err}")
         return callback
 
@@ -468,16 +543,22 @@ class _MemoryNodeBase:
         if hasattr(response, "success"):
             response.success = False
         if hasattr(response, "error"):
-            response.error = message
+            response.error = clean_text(message)
         return response
 
-    def _check_text(self, text: str, what: str) -> str:
-        return self.inputs.check_text(text, what)
+    def _text(self, value: str, what: str, limit: str = "max_text_length") -> str:
+        """A request field under its limit, cleaned (InvalidInput: the request is answered with why)."""
+        return self.limits.text(value, what, limit).strip()
+
+    @staticmethod
+    def _time(stamp, what: str) -> int | None:
+        return check_time_ns(conv.optional_ns(stamp), what)
 
     # ---- inputs --------------------------------------------------------------------------------
 
     def _reject_part(self, input_name: str, reason: str) -> None:
         """Part of a message was dropped: count it and say why, the rest was stored."""
+        reason = clean_text(reason)
         self.errors = (self.errors + [f"{input_name}: {reason}"])[-20:]
         self.rejected[input_name] += 1
         self.get_logger().warning(f"dropped part of {input_name}: {reason}", throttle_duration_sec=1.0)
@@ -506,59 +587,69 @@ class _MemoryNodeBase:
     # ---- services ------------------------------------------------------------------------------
 
     def on_ask(self, request: Ask.Request, response: Ask.Response) -> Ask.Response:
-        question = self._check_text(request.question, "question")
-        as_of = conv.optional_ns(request.as_of)
-        if self.llm is not None and self.reader is not None:  # on the LLM thread: read through the reader
-            answer, account = self.llm.answer(self.reader, question, as_of_ns=as_of, speaker=request.speaker,
+        question = self._text(request.question, "question")
+        speaker = self._text(request.speaker, "speaker", "max_name_chars")
+        as_of = self._time(request.as_of, "as_of")
+        if self.llm is not None:
+            answer, account = self.llm.answer(self.reader, question, as_of_ns=as_of, speaker=speaker,
                                               conversation=self.conversation)
             self._count_llm(account)
         else:
-            answer = answer_question(self.store, question, as_of_ns=as_of, speaker=request.speaker.strip(),
+            answer = answer_question(self.reader, question, as_of_ns=as_of, speaker=speaker,
                                      conversation=self.conversation)
         return conv.fill_ask_response(answer, response)
 
     def on_plan(self, request: PlanTask.Request, response: PlanTask.Response) -> PlanTask.Response:
-        instruction = self._check_text(request.instruction, "instruction")
-        robot = request.robot.strip() or self.robot
+        instruction = self._text(request.instruction, "instruction")
+        speaker = self._text(request.speaker, "speaker", "max_name_chars")
+        robot = self._text(request.robot, "robot", "max_name_chars") or self.robot
         try:
             library = self._library(robot)
-        except (FileNotFoundError, OSError):
-            raise InvalidInput(f"no skill library for robot {robot!r}") from None
-        if self.llm is not None and self.reader is not None:  # on the LLM thread: read through the reader
-            result, account = self.llm.plan(self.reader, library, instruction, robot=robot, speaker=request.speaker,
+        except SkillLibraryError as err:  # names the robots that exist
+            raise InvalidInput(str(err)) from None
+        except OSError:
+            raise InvalidInput(f"the skill library for robot {robot!r} cannot be read") from None
+        if self.llm is not None:
+            result, account = self.llm.plan(self.reader, library, instruction, robot=robot, speaker=speaker,
                                             conversation=self.conversation)
             self._count_llm(account)
         else:
-            result = plan_request(self.store, library, instruction, robot=robot, speaker=request.speaker.strip(),
+            result = plan_request(self.reader, library, instruction, robot=robot, speaker=speaker,
                                   conversation=self.conversation)
         response.success = result.success
         response.error = result.error
         if result.success and result.plan is not None:
             response.plan = conv.plan_to_msg(result.plan, self.get_clock().now().nanoseconds)
-            self.plans_pub.publish(response.plan)
         return response
 
     def on_query(self, request: Query.Request, response: Query.Response) -> Query.Response:
-        records = query_memory(self.store, kind=request.store, text=request.text, room=request.room,
-                               entity_id=request.entity_id, as_of_ns=conv.optional_ns(request.as_of),
-                               limit=request.limit or int(self.p["limits.query_limit"]),
-                               since_ns=conv.optional_ns(request.since), until_ns=conv.optional_ns(request.until))
+        records = query_memory(self.lookup_reader, kind=self._text(request.store, "store", "max_label_chars"),
+                               text=self._text(request.text, "text"),
+                               room=self._text(request.room, "room", "max_room_chars"),
+                               entity_id=self._text(request.entity_id, "entity_id", "max_id_chars"),
+                               as_of_ns=self._time(request.as_of, "as_of"),
+                               limit=min(request.limit or int(self.p["limits.query_limit"]),
+                                         int(self.p["limits.max_query_records"])),
+                               since_ns=self._time(request.since, "since"), until_ns=self._time(request.until, "until"))
         response.records = [conv.memory_record_to_msg(r) for r in records]
         return response
 
     def on_get_scene_graph(self, request: GetSceneGraph.Request, response: GetSceneGraph.Response):
-        as_of = conv.optional_ns(request.as_of)
-        room = request.room.strip()
-        entities = self.store.entities(room=room or None, as_of_ns=as_of)
-        relations = self.store.relations(as_of_ns=as_of, room=room or None)
+        as_of = self._time(request.as_of, "as_of")
+        room = self._text(request.room, "room", "max_room_chars")
+        reader = self.lookup_reader
+        with reader.snapshot():  # one committed state for both reads
+            entities = reader.entities(room=room or None, as_of_ns=as_of)
+            relations = reader.relations(as_of_ns=as_of, room=room or None)
         stamp = as_of if as_of is not None else self.get_clock().now().nanoseconds
         response.graph = conv.scene_graph_to_msg(stamp, entities, relations, room=room, complete=bool(room))
         return response
 
     def on_forget(self, request: Forget.Request, response: Forget.Response) -> Forget.Response:
         response.removed = self.store.forget(
-            ids=list(request.ids), room=request.room.strip(), since_ns=conv.optional_ns(request.since),
-            until_ns=conv.optional_ns(request.until), everything=request.everything)
+            ids=self.limits.items(request.ids, "ids", "max_id_chars", "max_list_items"),
+            room=self._text(request.room, "room", "max_room_chars"), since_ns=self._time(request.since, "since"),
+            until_ns=self._time(request.until, "until"), everything=request.everything)
         self.inputs.changed = True
         self.get_logger().info(f"forgot {response.removed} records")
         return response
@@ -566,7 +657,12 @@ class _MemoryNodeBase:
     def on_sync(self, request: Sync.Request, response: Sync.Response) -> Sync.Response:
         wanted = {"scene_graphs": request.scene_graphs, "skill_feedback": request.skill_feedback,
                   "utterances": request.utterances, "images": request.images, "activities": request.activities}
-        deadline = time.monotonic() + max(0.0, min(float(request.timeout), 60.0))
+        try:
+            wait = check_seconds(float(request.timeout), "timeout", most=float(self.p["limits.max_sync_wait_s"]))
+        except InvalidInput as err:  # Sync has no error field: answered at once, not reached, said in the log
+            self.get_logger().warning(f"~/sync refused: {err}", throttle_duration_sec=1.0)
+            wait = 0.0
+        deadline = time.monotonic() + wait
         with self._counts_changed:
             while True:
                 reached = all(self.ingested[k] >= v for k, v in wanted.items())
@@ -605,9 +701,11 @@ class _MemoryNodeBase:
         values = {**{f"stored_{k}": v for k, v in counts.items()},
                   **{f"ingested_{k}": v for k, v in self.ingested.items()},
                   **{f"rejected_{k}": v for k, v in self.rejected.items()},
-                  **{f"ignored_{k}": v for k, v in self.ignored.items()}, "active": self.active,
+                  **{f"ignored_{k}": v for k, v in self.ignored.items()},
+                  **{f"over_limits.{k}": v for k, v in sorted(self.over_limit.items())}, "active": self.active,
                   "frames_admitted": self.inputs.frames_admitted, "current_room": self.inputs.current_room,
-                  "internal_errors": self.internal_errors, "storage_errors": self.storage_errors,
+                  "internal_errors": self.internal_errors, "request_timeouts": self.request_timeouts,
+                  "storage_errors": self.storage_errors,
                   "last_error": self.errors[-1] if self.errors else "",
                   "llm_enabled": self.llm is not None, **self.llm_stats.as_dict(), **self.write_times.summary()}
         status.values = [KeyValue(key=k, value=str(v)) for k, v in values.items()]

@@ -85,7 +85,11 @@ def test_whatever_the_conversion_keeps_the_store_ingests(tmp_path_factory, msgs)
     try:
         for i, msg in enumerate(msgs):
             graph = conv.scene_graph_from_msg(msg, (i + 1) * 10**9)
-            result = store.ingest_scene_graph(graph)
+            try:
+                result = store.ingest_scene_graph(graph)
+            except InvalidInput as err:  # a field over its limit (core/limits.py): the graph refused whole
+                assert "over limits." in str(err)
+                continue
             assert len(result.rejected) >= len(graph.rejected)
         assert store.db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
     finally:

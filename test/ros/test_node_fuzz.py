@@ -14,13 +14,16 @@ from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy, qos_profi
 from sensor_msgs.msg import CompressedImage, Image
 
 from memory_node.core.models import InvalidInput
+from memory_node.core.limits import InputLimits
 from memory_node.core.store import MemoryStore
+from memory_node.core.text import clean_text
 from memory_node.msg import Activity, SkillFeedback, Utterance
 from memory_node.ros import conversions as conv
 from ros_messages import T0, S, entity, graph
 from test_fuzz_conversions import image_msgs, odd_text, scene_graph_msgs
 
 MAX_ENTITIES, MAX_TEXT = 6, 300  # small limits so oversized messages are cheap to make
+LIMITS = InputLimits(max_entities_per_graph=MAX_ENTITIES, max_text_length=MAX_TEXT)  # the node's, as started
 INPUTS = ("scene_graphs", "skill_feedback", "utterances", "activities", "images", "poses", "maps")
 
 
@@ -69,24 +72,27 @@ def publish(client, pubs, batch, shadow: MemoryStore, stamp: list[int]) -> dict[
             expect["scene_graphs"] += 1
         else:
             # the node converts the message it receives: compute from a copy as it went over the wire
-            converted = conv.scene_graph_from_msg(_wire_copy(g), stamp[0])
-            expect["scene_graphs"] += len(shadow.ingest_scene_graph(converted).rejected)
+            try:
+                converted = conv.scene_graph_from_msg(_wire_copy(g), stamp[0])
+                expect["scene_graphs"] += len(shadow.ingest_scene_graph(converted).rejected)
+            except InvalidInput:  # a field over a limit (core/limits.py): refused whole, counted once
+                expect["scene_graphs"] += 1
         client.publish_scene_graph(g)
     # expectations from the messages as they arrive: a NUL ends a string on the wire ("a\x00b" -> "a")
     for text in texts:
         said = _wire_copy(Utterance(speaker="fuzz", text=text)).text
-        expect["utterances"] += int(len(said) > MAX_TEXT or not said.strip())
+        expect["utterances"] += int(len(said) > MAX_TEXT or not clean_text(said).strip())
         client.publish_utterance(Utterance(speaker="fuzz", text=text))
     for skill, message in skills:
         wired = _wire_copy(SkillFeedback(robot="vega", skill=skill, message=message))
-        expect["skill_feedback"] += int(len(wired.message) > MAX_TEXT or not wired.skill.strip())
+        expect["skill_feedback"] += int(len(wired.message) > MAX_TEXT or not clean_text(wired.skill).strip()
+                                        or len(wired.skill) > LIMITS.max_label_chars)
         client.publish_skill_feedback(SkillFeedback(robot="vega", skill=skill, message=message))
     for verb, objects, text in acts:
         msg = Activity(verb=verb, objects=objects, text=text)
         wired = _wire_copy(msg)
         try:
-            conv.activity_from_msg(wired, 1)
-            expect["activities"] += int(len(wired.text) > MAX_TEXT)
+            LIMITS.activity(conv.activity_from_msg(wired, 1))
         except InvalidInput:
             expect["activities"] += 1
         client.publish_activity(msg)
@@ -134,7 +140,7 @@ def test_fuzzed_input_is_rejected_counted_and_harms_nothing(start_node, tmp_path
     for pub in pubs.values():
         while pub.get_subscription_count() == 0:
             client.spin(0.05)
-    shadow = MemoryStore(tmp_path / "shadow.db")
+    shadow = MemoryStore(tmp_path / "shadow.db", limits=LIMITS)
     # ids the fuzzer never draws (upper case), in a room it never names
     kept = graph(T0, [entity("KEYS_1", "keys", room="HALL"), entity("BOWL_1", "bowl", room="HALL")],
                  [("KEYS_1", "in", "BOWL_1")], room="HALL")
