@@ -28,6 +28,7 @@ from __future__ import annotations
 import collections
 import json
 import math
+import sys
 import threading
 import time
 from collections import Counter, deque
@@ -36,6 +37,7 @@ from typing import Any
 
 import numpy as np
 import rclpy
+import yaml
 from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus, KeyValue
 from geometry_msgs.msg import PoseStamped
 from rcl_interfaces.msg import ParameterDescriptor
@@ -103,7 +105,9 @@ PARAMETERS: dict[str, tuple[Any, str]] = {
                                       "this many pixel footprints (a mask spanning two surfaces); 0 = off."),
     "lifting.depth_noise": (0.0, "Metres at 1 m: the depth sensor's noise (grows with depth squared); steps "
                                  "within 3 sigma of it are not edges. 0 for exact (simulated) depth."),
-    "sync_tolerance": (0.02, "Seconds between the stamps of colour, depth and segmentation of one frame."),
+    "sync_tolerance": (0.0, "Seconds between the stamps of colour, depth and segmentation of one frame; 0 = "
+                            "half the colour images' period (20-100 ms): separate colour and depth streams "
+                            "stamp one capture tens of ms apart."),
     "pose_tolerance": (0.1, "Seconds between a frame's stamp and the nearest camera pose."),
     "max_image_pixels": (3840 * 2160, "Larger images are rejected."),
     "diagnostics_period": (1.0, "Seconds between /diagnostics messages."),
@@ -111,6 +115,30 @@ PARAMETERS: dict[str, tuple[Any, str]] = {
 }
 
 INPUTS = ("images", "depth", "segmentation", "labels", "camera_info", "poses")
+
+
+def command_line_parameters(argv: list[str], node_name: str) -> dict[str, Any]:
+    """``-p name:=value`` / ``--param node:name:=value`` overrides within ``--ros-args`` as rcl reads them
+    (values in YAML), for this node or any."""
+    out: dict[str, Any] = {}
+    in_ros, i = False, 0
+    while i < len(argv):
+        arg = argv[i]
+        if arg == "--ros-args":
+            in_ros = True
+        elif arg == "--":
+            in_ros = False
+        elif in_ros and arg in ("-p", "--param") and i + 1 < len(argv):
+            i += 1
+            name, sep, raw = argv[i].partition(":=")
+            node, _, plain = name.rpartition(":")
+            if sep and (not node or node == node_name):
+                try:
+                    out[plain] = yaml.safe_load(raw)
+                except yaml.YAMLError:
+                    out[plain] = raw
+        i += 1
+    return out
 
 
 def typed_parameter(name: str, value: Any, default: Any) -> Any:
@@ -184,7 +212,12 @@ class PerceptionNode(Node):
             # dynamic typing: a value of another type (0 where 4.0 is declared) reaches typed_parameter, which
             # converts it or refuses it with one line, instead of rclpy's exception at declaration
             self.declare_parameter(name, default, ParameterDescriptor(description=description, dynamic_typing=True))
-        p = {name: typed_parameter(name, self.get_parameter(name).value, PARAMETERS[name][0]) for name in PARAMETERS}
+        given = {name: self.get_parameter(name).value for name in PARAMETERS}
+        # rcl keeps a params file's value when a command-line override of the same name has another type
+        # (measured: the file's confirm_after 3 stays under -p association.confirm_after:=1.5); such an
+        # override is taken from the command line here, so it is converted or refused like any other
+        given.update({k: v for k, v in command_line_parameters(sys.argv, self.get_name()).items() if k in given})
+        p = {name: typed_parameter(name, given[name], PARAMETERS[name][0]) for name in PARAMETERS}
         self.p = p
         # configuration errors stop the node here, with the reason (main() logs it)
         self.pose_source = str(p["pose_source"])
@@ -233,6 +266,11 @@ class PerceptionNode(Node):
         self.failed = 0
         self.graphs_published = 0
         self.latency = LatencyWindow()
+        # frames arriving but none processed: counts at the last frame that was processed, and whether the
+        # stall was logged (once per stall)
+        self._images_at_progress = 0
+        self._stall_logged = False
+        self._busy = False
 
         sensor_qos = QoSProfile(history=HistoryPolicy.KEEP_LAST, depth=5, reliability=ReliabilityPolicy.BEST_EFFORT)
         latched = QoSProfile(history=HistoryPolicy.KEEP_LAST, depth=1, reliability=ReliabilityPolicy.RELIABLE,
@@ -369,6 +407,7 @@ class PerceptionNode(Node):
             frame = self.mailbox.take(timeout=0.1)
             if frame is None:
                 continue
+            self._busy = True
             try:
                 self.process(frame)
             except InvalidInput as err:
@@ -378,6 +417,8 @@ class PerceptionNode(Node):
                 self.failed += 1
                 self._reject("images", f"internal error: {type(err).__name__}: {err}", frame.stamp_ns)
                 self.get_logger().error(f"perception failed on a frame: {type(err).__name__}: {err}")
+            finally:
+                self._busy = False
 
     def _flush_graphs(self) -> None:
         """Publish the held graphs, in order, once memory listens (the worker and a timer both call it)."""
@@ -399,6 +440,8 @@ class PerceptionNode(Node):
             self._held.append(conv.observation_to_msg(result.graph))
         self._flush_graphs()
         self.processed += 1
+        self._images_at_progress = self.received["images"]
+        self._stall_logged = False
         for stage in STAGES:
             self.latency.add(stage, result.timings_ms[stage])
         self.latency.add("frame", total_ms)
@@ -419,16 +462,40 @@ class PerceptionNode(Node):
                 "graphs_published": self.graphs_published, "tracks": len(self.pipeline.tracker.confirmed()),
                 **{f"received_{k}": self.received[k] for k in INPUTS},
                 **{f"rejected_{k}": self.rejected[k] for k in INPUTS},
-                "waiting_for": self.assembler.missing(), "detector": self.pipeline.detector.name,
+                "waiting_for": self.assembler.missing(), "sync_tolerance_ms": f"{self.assembler.tolerance_ns / 1e6:.0f}",
+                "detector": self.pipeline.detector.name,
                 "last_error": self.errors[-1] if self.errors else "", **self.latency.summary()}
+
+    STALL_IMAGES = 3  # colour images since the last processed frame before the node says it is stuck
+
+    def stalled(self) -> str:
+        """Why colour images arrive and no frame is processed ('' when frames are processed, or none arrive):
+        what the newest colour image lacks (a depth image too far off in time, no pose, ...), or why the
+        frames that were put together failed."""
+        with self._lock:
+            waiting = self.received["images"] - self._images_at_progress
+            if waiting < self.STALL_IMAGES or self._busy:
+                return ""
+            lacks = self.assembler.missing()
+        if lacks:
+            return f"{waiting} colour images since the last processed frame; none became a frame: waiting for {lacks}"
+        if self.errors:
+            return f"{waiting} colour images since the last processed frame; frames fail: {self.errors[-1]}"
+        return ""
 
     def publish_status(self) -> None:
         values = self.status_values()
         status = DiagnosticStatus(name="memory_node: perception", hardware_id=str(self.p["source"]))
         bad = sum(self.rejected.values()) + self.failed
-        status.level = DiagnosticStatus.OK if bad == 0 else DiagnosticStatus.WARN
+        stall = self.stalled()
+        status.level = DiagnosticStatus.OK if bad == 0 and not stall else DiagnosticStatus.WARN
         status.message = (f"{self.processed} frames processed, {self.mailbox.dropped} dropped (stale), "
                           f"{self.graphs_published} graphs published" + (f"; {bad} inputs rejected" if bad else ""))
+        if stall:
+            status.message = f"frames arrive but none is processed: {stall}"
+            if not self._stall_logged:
+                self._stall_logged = True
+                self.get_logger().warning(status.message)
         status.values = [KeyValue(key=k, value=str(v)) for k, v in values.items()]
         diag = DiagnosticArray(status=[status])
         diag.header.stamp = self.get_clock().now().to_msg()
