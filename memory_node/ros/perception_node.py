@@ -95,7 +95,8 @@ PARAMETERS: dict[str, tuple[Any, str]] = {
     "instance_ids": (False, "Use the detector's instance keys as entity ids (the simulator's segment table "
                             "names its entities; only the segmentation detector has such keys); false = ids "
                             "from association over time."),
-    "association.confirm_after": (3, "Sightings before a new object is published."),
+    "association.confirm_after": (3, "Frames (views) a new object must be seen in before it is published, however "
+                                     "far apart."),
     "association.max_distance": (0.25, "Metres: base centre-distance gate of association."),
     "association.union_extent": (True, "Report the union of the boxes seen of an object (partial views of a "
                                        "table add up to the table) rather than their running mean."),
