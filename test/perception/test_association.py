@@ -335,3 +335,23 @@ def test_in_view_projects_the_object_into_the_frame():
     assert not in_view(frame, np.array([2.0, 6.0, 0.8]), np.full(3, 0.1))  # far off to the side
     assert not in_view(frame, np.array([2.2, 0.0, 0.2]), np.full(3, 0.1))  # under the table top: hidden
     assert not in_view(frame, mug + [6.0, 0, 0], np.full(3, 0.01))  # too small to see from there
+
+
+def test_partial_views_of_big_furniture_that_touch_are_one_track_small_things_side_by_side_are_two():
+    params = AssociationParams(confirm_after=1, union_extent=True)
+    tracker = ObjectTracker(params)
+    # the near half of a 2 m table, then its far half: centres 1 m apart (beyond the gate), boxes meeting
+    tracker.update([Sighting("table", Box3D(np.array([0.0, 0.0, 0.0]), np.array([1.0, 0.9, 0.75])))], S)
+    tracker.update([Sighting("table", Box3D(np.array([1.02, 0.0, 0.0]), np.array([2.0, 0.9, 0.75])))], 2 * S)
+    (table,) = tracker.confirmed()
+    assert np.allclose(table.box.min[:2], [0, 0]) and np.allclose(table.box.max[:2], [2, 0.9])
+    # two chairs 2 cm apart: small footprints, two tracks
+    tracker = ObjectTracker(params)
+    tracker.update([Sighting("chair", Box3D(np.array([0.0, 0.0, 0.0]), np.array([0.45, 0.45, 0.9])))], S)
+    tracker.update([Sighting("chair", Box3D(np.array([0.47, 0.0, 0.0]), np.array([0.92, 0.45, 0.9])))], 2 * S)
+    assert len(tracker.confirmed()) == 2
+    # two tables 20 cm apart: two tracks
+    tracker = ObjectTracker(params)
+    tracker.update([Sighting("table", Box3D(np.array([0.0, 0.0, 0.0]), np.array([1.0, 0.9, 0.75])))], S)
+    tracker.update([Sighting("table", Box3D(np.array([1.2, 0.0, 0.0]), np.array([2.2, 0.9, 0.75])))], 2 * S)
+    assert len(tracker.confirmed()) == 2
