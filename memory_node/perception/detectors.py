@@ -35,7 +35,7 @@ class DetectorConfig:
     nms: float = 0.45  # learned detectors: IoU above which boxes of one class are merged
     image_size: int = 320  # learned detectors: the network input's long side
     depth_noise: float = 0.0  # depth masks: the sensor's noise at 1 m (as lifting.depth_noise)
-    vocabulary: tuple[str, ...] = ()  # open-vocabulary detectors (YOLO-World, YOLOE): the class names
+    vocabulary: tuple[str, ...] = ()  # yolo: the classes to keep (all when empty; a YOLO-World / YOLOE checkpoint: of its saved vocabulary)
     confidence: float = 0.25  # detections below this score are dropped
     min_pixels: int = 30  # masks smaller than this are too few points to lift
     device: str = "cpu"
