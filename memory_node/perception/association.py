@@ -8,10 +8,14 @@ mug's moves by millimetres. Within the gates, pairs are taken greedily by cost (
 IoU when the boxes overlap better): frames hold a handful of objects of a label, where greedy and optimal
 assignment agree in practice.
 
-A new track is tentative until ``confirm_after`` sightings (false positives of a learned detector rarely
-persist; DimOS keeps an object after 6, a simulator's exact segmentation needs 1-2); tentative tracks not
-seen again within ``tentative_timeout_ns`` are dropped. Confirmed tracks are kept: whether an unseen object
-is gone is memory's decision (complete views), not the tracker's.
+A new track is tentative until it was seen in ``confirm_after`` distinct frames (false positives of a
+learned detector rarely persist; DimOS keeps an object after 6, a simulator's exact segmentation needs 1-2),
+however long apart: a robot that looks at a thing, turns away and comes back minutes later confirms it. A
+tentative track is dropped when it was in view (inside the image, not hidden behind something nearer: the
+pipeline's ``in_view``) in ``tentative_misses`` frames without being detected: that is evidence it is not
+there, while time out of view is none. ``tentative_timeout_ns`` adds a clock-based expiry (off by default)
+and ``max_tentative`` bounds their number. Confirmed tracks are kept: whether an unseen object is gone is
+memory's decision (complete views), not the tracker's.
 
 Ids are stable across frames (the track keeps its id), deterministic across replays (derived from the
 source, label, first sighting time and place, so the same recording gives the same ids), and across restarts
@@ -22,7 +26,7 @@ from __future__ import annotations
 
 import hashlib
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -45,8 +49,16 @@ class AssociationParams:
     size_gate_factor: float = 0.5  # gate grows to this times the track's largest extent (big furniture)
     class_max_distance: Mapping[str, float] = field(default_factory=dict)  # label -> gate (m), overrides both
     min_iou: float = 0.1  # boxes overlapping at least this much match whatever their centres' distance
-    confirm_after: int = 3  # sightings before a track is published
-    tentative_timeout_ns: int = 5_000_000_000  # a tentative track unseen this long is dropped
+    # Big things (a footprint side of at least contact_min_side) match a sighting whose box touches theirs
+    # (within contact_gap), at the worst cost: two partial views of one table or rug barely meet, their
+    # centres beyond the gate and their IoU near 0 (measured on TestScene1's tour: 24 such duplicates of
+    # furniture and rugs, 16 of them before tracks waited for views); two chairs or mugs side by side stay two.
+    contact_min_side: float = 0.6
+    contact_gap: float = 0.05
+    confirm_after: int = 3  # frames a track is seen in before it is published
+    tentative_misses: int = 3  # frames a tentative track was in view but not detected before it is dropped
+    tentative_timeout_ns: int = 0  # > 0: a tentative track unseen this long (stamps) is dropped too
+    max_tentative: int = 500  # at most this many tentative tracks (the least recently seen go first)
     smoothing_window: int = 10  # centre and size are the running mean of at most this many sightings
     size_tolerance: float = 0.05  # m: the published size changes only when it moves more than this
     label_groups: tuple[frozenset[str], ...] = DEFAULT_LABEL_GROUPS
@@ -63,7 +75,8 @@ class AssociationParams:
     union_extent: bool = False
 
     def __post_init__(self) -> None:
-        if self.max_distance <= 0 or self.confirm_after < 1 or self.smoothing_window < 1 or not 0 < self.min_iou <= 1:
+        if self.max_distance <= 0 or self.confirm_after < 1 or self.smoothing_window < 1 or not 0 < self.min_iou <= 1 \
+                or self.tentative_misses < 1 or self.tentative_timeout_ns < 0 or self.max_tentative < 1:
             raise InvalidInput(f"invalid association parameters {self}")
 
     def gate(self, label: str, box: Box3D) -> float:
@@ -108,6 +121,7 @@ class Track:
     smoothed: int = 1  # sightings in the running mean (restarts when an instance-keyed track moved)
     extent: Box3D | None = None  # union of the boxes seen since it last moved (union_extent)
     bottom_seen: bool = True  # some sighting since it last moved showed its lowest part (not ``bottom_cut``)
+    misses: int = 0  # frames it was in view but not detected while tentative
 
     @property
     def box(self) -> Box3D:
@@ -187,11 +201,16 @@ class ObjectTracker:
             costs.append(dist / gate)
         if iou >= p.min_iou:
             costs.append(1.0 - iou)
+        if not costs and max(float(track.box.size[:2].max()), float(s.box.size[:2].max())) >= p.contact_min_side \
+                and track.box.gap(s.box) <= p.contact_gap:
+            costs.append(1.0)
         return min(costs) if costs else None
 
-    def update(self, sightings: Iterable[Sighting], stamp_ns: int) -> list[Track]:
+    def update(self, sightings: Iterable[Sighting], stamp_ns: int,
+               in_view: Callable[[Track], bool] | None = None) -> list[Track]:
         """Match one frame's sightings; returns the confirmed tracks seen in this frame (newly confirmed
-        ones included), in a stable order."""
+        ones included), in a stable order. ``in_view`` tells whether a track should have been seen in this
+        frame (the pipeline projects it into the camera); without it no tentative track counts a miss."""
         seen = list(sightings)
         if self.params.instance_ids:
             return self._update_by_instance(seen, stamp_ns)
@@ -220,8 +239,18 @@ class ObjectTracker:
                 self._absorb(t, s, stamp_ns)
             if t.confirmed:
                 out.append(t)
+        if in_view is not None:
+            self._count_misses(stamp_ns, in_view)
         self._drop_stale(stamp_ns)
         return sorted(out, key=lambda t: t.id)
+
+    def _count_misses(self, stamp_ns: int, in_view: Callable[[Track], bool]) -> None:
+        for tid in [tid for tid, t in self.tracks.items()
+                    if not t.confirmed and t.last_seen_ns != stamp_ns and in_view(t)]:
+            t = self.tracks[tid]
+            t.misses += 1
+            if t.misses >= self.params.tentative_misses:
+                del self.tracks[tid]
 
     def _update_by_instance(self, seen: list[Sighting], stamp_ns: int) -> list[Track]:
         out: list[Track] = []
@@ -259,7 +288,8 @@ class ObjectTracker:
         return t
 
     def _absorb(self, t: Track, s: Sighting, stamp_ns: int) -> None:
-        t.sightings += 1
+        if stamp_ns != t.last_seen_ns:  # one frame (one stamp) is one view, however often it comes
+            t.sightings += 1
         t.smoothed += 1
         w = 1.0 / min(t.smoothed, self.params.smoothing_window)
         t.center = (1.0 - w) * t.center + w * s.box.center
@@ -295,9 +325,13 @@ class ObjectTracker:
 
     def _drop_stale(self, stamp_ns: int) -> None:
         timeout = self.params.tentative_timeout_ns
-        for tid in [tid for tid, t in self.tracks.items()
-                    if not t.confirmed and stamp_ns - t.last_seen_ns > timeout]:
-            del self.tracks[tid]
+        tentative = [t for t in self.tracks.values() if not t.confirmed]
+        for t in tentative:
+            if timeout and stamp_ns - t.last_seen_ns > timeout:
+                del self.tracks[t.id]
+        tentative = sorted((t for t in tentative if t.id in self.tracks), key=lambda t: t.last_seen_ns)
+        for t in tentative[:max(0, len(tentative) - self.params.max_tentative)]:
+            del self.tracks[t.id]
 
     def confirmed(self) -> list[Track]:
         return sorted((t for t in self.tracks.values() if t.confirmed), key=lambda t: t.id)

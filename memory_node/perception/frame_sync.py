@@ -3,8 +3,11 @@
 ``FrameAssembler`` collects the parts of a frame as they arrive on their own topics (colour, depth, an
 optional segmentation image, camera poses, intrinsics) and returns an ``RgbdFrame`` once a colour image has
 depth (and segmentation) stamped within ``sync_tolerance_ns`` of it and a camera pose within
-``pose_tolerance_ns``. Registered RGB-D drivers and the simulator stamp colour and depth alike; poses come
-at their own rate, so the nearest one is taken. A colour image that never completes (its depth was lost on
+``pose_tolerance_ns``. Registered RGB-D drivers and the simulator stamp colour and depth alike; cameras
+whose colour and depth are separate streams stamp them apart (30 ms is common), so the default tolerance
+(``sync_tolerance_ns`` 0) is an approximate-time policy fitted to the camera's rate: half the median period
+of the colour images, at least 20 ms and at most 100 ms (50 ms until two images came). Poses come at their
+own rate, so the nearest one is taken. A colour image that never completes (its depth was lost on
 a best-effort topic) is dropped once a newer frame completes or when more than ``history`` wait.
 
 "Nearest" is only decided once nothing nearer can still come: a part stamped exactly with the image, or one
@@ -40,7 +43,9 @@ class _Part:
 
 
 class FrameAssembler:
-    def __init__(self, *, needs_segmentation: bool = False, sync_tolerance_ns: int = 20_000_000,
+    AUTO_MIN_NS, AUTO_MAX_NS, AUTO_FIRST_NS = 20_000_000, 100_000_000, 50_000_000
+
+    def __init__(self, *, needs_segmentation: bool = False, sync_tolerance_ns: int = 0,
                  pose_tolerance_ns: int = 100_000_000, history: int = 8) -> None:
         if sync_tolerance_ns < 0 or pose_tolerance_ns < 0 or history < 1:
             raise InvalidInput("frame assembly tolerances must be >= 0 and history >= 1")
@@ -54,6 +59,8 @@ class FrameAssembler:
         self._seg: list[_Part] = []
         self._poses: list[tuple[int, CameraPose]] = []
         self.dropped = Counter[str]()  # why colour images never became frames
+        self.completed = 0  # frames put together
+        self._rgb_stamps: list[int] = []  # the last colour stamps seen, for the camera's period
 
     # ---- parts -----------------------------------------------------------------------------------------
 
@@ -68,7 +75,18 @@ class FrameAssembler:
         return self._complete()
 
     def add_rgb(self, stamp_ns: int, rgb: np.ndarray, frame_id: str = "") -> RgbdFrame | None:
+        self._rgb_stamps = sorted({*self._rgb_stamps, stamp_ns})[-2 * self.history:]
         return self._add(self._rgb, _Part(stamp_ns, rgb, frame_id))
+
+    @property
+    def tolerance_ns(self) -> int:
+        """The colour/depth stamp tolerance in force: the fixed one, or half the colour period (see above)."""
+        if self.sync_tolerance_ns > 0:
+            return self.sync_tolerance_ns
+        if len(self._rgb_stamps) < 2:
+            return self.AUTO_FIRST_NS
+        period = float(np.median(np.diff(self._rgb_stamps)))
+        return int(min(max(period / 2.0, self.AUTO_MIN_NS), self.AUTO_MAX_NS))
 
     def add_depth(self, stamp_ns: int, depth_m: np.ndarray) -> RgbdFrame | None:
         return self._add(self._depth, _Part(stamp_ns, depth_m))
@@ -105,16 +123,17 @@ class FrameAssembler:
         """The newest colour image that has every other part; older waiting ones are dropped."""
         if self.intrinsics is None:
             return None
+        tolerance = self.tolerance_ns
         for i in range(len(self._rgb) - 1, -1, -1):
             rgb = self._rgb[i]
             settled = i < len(self._rgb) - 1  # a newer image waits: no part nearer to this one will come
-            depth = self._nearest(self._depth, rgb.stamp_ns, self.sync_tolerance_ns, settled)
-            seg = self._nearest(self._seg, rgb.stamp_ns, self.sync_tolerance_ns, settled) \
-                if self.needs_segmentation else None
+            depth = self._nearest(self._depth, rgb.stamp_ns, tolerance, settled)
+            seg = self._nearest(self._seg, rgb.stamp_ns, tolerance, settled) if self.needs_segmentation else None
             pose = self._pose_at(rgb.stamp_ns, settled)
             if depth is None or pose is None or (self.needs_segmentation and seg is None):
                 continue
             self.dropped["incomplete"] += i  # older colour images that never completed
+            self.completed += 1
             del self._rgb[:i + 1]
             self._depth = [p for p in self._depth if p.stamp_ns > depth.stamp_ns]
             if seg is not None:
@@ -126,20 +145,35 @@ class FrameAssembler:
         return None
 
     def missing(self) -> str:
-        """What the newest waiting colour image lacks, for diagnostics ('' when nothing waits)."""
+        """What the newest waiting colour image lacks, and how far the nearest of each part was, for
+        diagnostics ('' when nothing waits)."""
         if not self._rgb:
             return ""
         rgb = self._rgb[-1]
+        tolerance = self.tolerance_ns
         lacks = []
         if self.intrinsics is None:
-            lacks.append("camera info")
-        if self._nearest(self._depth, rgb.stamp_ns, self.sync_tolerance_ns, settled=False) is None:
-            lacks.append("depth")
-        if self.needs_segmentation and self._nearest(self._seg, rgb.stamp_ns, self.sync_tolerance_ns,
-                                                     settled=False) is None:
-            lacks.append("segmentation")
-        if self._pose_at(rgb.stamp_ns, settled=False) is None:
-            lacks.append("camera pose")
+            lacks.append("camera info (none received)")
+
+        def off(stamps: list[int], what: str, limit_ns: int, name: str) -> None:
+            if not stamps:
+                lacks.append(f"{what} (none waiting)")
+                return
+            nearest = min(stamps, key=lambda t: abs(t - rgb.stamp_ns))
+            gap = nearest - rgb.stamp_ns
+            if abs(gap) > limit_ns:
+                lacks.append(f"{what} (the nearest is {gap / 1e6:+.0f} ms from the colour image; {name} "
+                             f"{limit_ns / 1e6:.0f} ms)")
+
+        off([p.stamp_ns for p in self._depth], "depth", tolerance, "sync_tolerance")
+        if self.needs_segmentation:
+            off([p.stamp_ns for p in self._seg], "segmentation", tolerance, "sync_tolerance")
+        off([t for t, _ in self._poses], "camera pose", self.pose_tolerance_ns, "pose_tolerance")
+        if not lacks and (self._nearest(self._depth, rgb.stamp_ns, tolerance, settled=False) is None
+                          or self._pose_at(rgb.stamp_ns, settled=False) is None
+                          or self.needs_segmentation
+                          and self._nearest(self._seg, rgb.stamp_ns, tolerance, settled=False) is None):
+            lacks.append("a part stamped at or after the colour image (a nearer one may still come)")
         return ", ".join(lacks)
 
 

@@ -12,6 +12,8 @@ import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from memory_node.core.models import EntityObservation, Point, RelationObservation, SceneGraphObservation
 from memory_node.core.store import ROOM_LABEL
 
@@ -24,6 +26,26 @@ from .relations import DEFAULT_CONTAINER_LABELS, DEFAULT_OPENING_LABELS, PlacedO
 from .rooms import RoomMap
 
 STAGES = ("detect", "lift", "color", "associate", "relations")
+
+
+def in_view(frame: RgbdFrame, center: np.ndarray, size: np.ndarray, *, margin: float = 0.05,
+            min_pixels: float = 10.0, max_depth: float = 8.0) -> bool:
+    """Whether a detector should have seen an object with this centre and size in ``frame``: its centre
+    projects inside the image (``margin`` of the size in from the edges), it spans at least ``min_pixels``,
+    and the depth there is not nearer than its front (something in front hides it)."""
+    k = frame.intrinsics
+    p = frame.pose.rotation.T @ (np.asarray(center, float) - frame.pose.position)
+    z = float(p[2])
+    if not 0.1 < z <= max_depth:
+        return False
+    u, v = k.fx * p[0] / z + k.cx, k.fy * p[1] / z + k.cy
+    if not (margin * k.width <= u < (1 - margin) * k.width and margin * k.height <= v < (1 - margin) * k.height):
+        return False
+    extent = float(np.max(size))
+    if k.fx * extent / z < min_pixels:
+        return False
+    d = float(frame.depth_m[int(v), int(u)])
+    return not (np.isfinite(d) and d < z - max(0.1, 0.5 * extent))
 
 
 @dataclass
@@ -80,7 +102,7 @@ class PerceptionPipeline:
                                       bottom_cut=b.y1 >= frame.depth_m.shape[0]))
 
         t0 = time.perf_counter()
-        seen = self.tracker.update(sightings, frame.stamp_ns)
+        seen = self.tracker.update(sightings, frame.stamp_ns, in_view=lambda t: in_view(frame, t.position, t.size))
         timings["associate"] = (time.perf_counter() - t0) * 1e3
 
         t0 = time.perf_counter()

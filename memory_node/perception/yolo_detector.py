@@ -24,10 +24,12 @@ from types import ModuleType
 
 import numpy as np
 
-from memory_node.core.models import InvalidInput, normalize_label
+from memory_node.core.models import InvalidInput
 
 from .camera import RgbdFrame
 from .detection import Detection, Detector, PixelBox
+from .detector_labels import DetectorLabels, default_labels
+from .detectors import DetectorConfig, register, with_masks
 
 #: what ultralytics reads from the environment (ultralytics/utils/__init__.py): YOLO_OFFLINE skips the DNS
 #: probe at import (it makes ``ONLINE`` false, which also keeps analytics off), YOLO_AUTOINSTALL=0 makes a
@@ -89,7 +91,9 @@ def pixel_box(xyxy: np.ndarray, width: int, height: int) -> PixelBox | None:
 class YoloDetector(Detector):
     """Detections from an ultralytics YOLO checkpoint (``.pt``; detection, segmentation, YOLO-World or YOLOE).
 
-    Labels are the model's class names (normalised), optionally limited to ``keep_labels``; ``min_score``
+    Labels are the model's class names as memory's labels (``detector_labels.py``: COCO's "couch" is a sofa),
+    without the classes memory does not keep (``ignore_labels``, class names or labels; None = the shipped
+    list of people and animals), optionally limited to ``keep_labels``; ``min_score``
     and ``iou`` are the confidence and NMS thresholds; ``image_size`` is the inference size (the long side,
     a multiple of 32: 320 suits a 320x240 camera). Masks come at the frame's size (``retina_masks``). A mask
     that covers no pixel after thresholding leaves the detection box-only (a mask stage may still add one).
@@ -100,7 +104,8 @@ class YoloDetector(Detector):
 
     def __init__(self, weights: str | Path, *, min_score: float = 0.25, iou: float = 0.7, image_size: int = 320,
                  max_detections: int = 50, device: str = "cpu", keep_labels: Iterable[str] | None = None,
-                 threads: int | None = None) -> None:
+                 threads: int | None = None, labels: DetectorLabels | None = None,
+                 ignore_labels: Iterable[str] | None = None) -> None:
         if not 0.0 <= min_score <= 1.0 or not 0.0 <= iou <= 1.0:
             raise InvalidInput(f"min_score and iou must be in [0, 1], got {min_score}, {iou}")
         if image_size < 32 or image_size % 32:
@@ -123,8 +128,9 @@ class YoloDetector(Detector):
         if self.model.task not in TASKS:
             raise InvalidInput(f"YOLO detector: {self.weights.name} is a {self.model.task!r} model; "
                                f"only {', '.join(TASKS)} models give detections")
-        self.labels = {int(i): normalize_label(str(n)) for i, n in self.model.names.items()}
-        self.keep_labels = None if keep_labels is None else frozenset(normalize_label(x) for x in keep_labels)
+        names = labels or default_labels()
+        self.labels = names.table(self.model.names, ignore_labels)
+        self.keep_labels = None if keep_labels is None else frozenset(names.label(x) for x in keep_labels)
         self._args = dict(imgsz=image_size, conf=min_score, iou=iou, max_det=max_detections, device=device,
                           retina_masks=True, verbose=False, save=False)
         if self.keep_labels is not None:
@@ -134,6 +140,8 @@ class YoloDetector(Detector):
                                    f"{self.weights.name} (it has {len(self.labels)}, e.g. "
                                    f"{sorted(self.labels.values())[:5]})")
             self._args["classes"] = sorted(i for i, n in self.labels.items() if n in self.keep_labels)
+        elif len(self.labels) < len(self.model.names):  # ignored classes are not even predicted
+            self._args["classes"] = sorted(self.labels)
         self.device = device
         self.segments = self.model.task == "segment"
         # warm-up: the first call builds the predictor (and would surface any run-time fetch at start-up)
@@ -163,7 +171,22 @@ class YoloDetector(Detector):
             box = pixel_box(xyxy[k], w, h)
             if box is None:
                 continue
+            label = self.labels.get(int(classes[k]))
+            if label is None:
+                continue
             mask = None if masks is None or not masks[k].any() else masks[k]
-            out.append(Detection(label=self.labels.get(int(classes[k]), str(classes[k])),
+            out.append(Detection(label=label,
                                  score=min(max(float(scores[k]), 0.0), 1.0), box=box, mask=mask))
         return out
+
+
+def _yolo(config: DetectorConfig) -> Detector:
+    detector = YoloDetector(config.weights_path, min_score=config.confidence, iou=config.nms,
+                            image_size=config.image_size, device=config.device, ignore_labels=config.ignore_labels,
+                            keep_labels=config.vocabulary or None)
+    # a segmentation model brings its own masks; a box model's come from the mask stage (depth or SAM)
+    return detector if detector.segments and not config.mask_weights_path else with_masks(detector, config)
+
+
+register("yolo")(_yolo)
+register("ultralytics")(_yolo)

