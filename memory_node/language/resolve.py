@@ -45,6 +45,8 @@ class Candidate:
     score: float
     reasons: tuple[str, ...]
     hint_holds: bool | None = None  # the location hint holds (None: the phrase had none)
+    confidence: float = 1.0  # how sure the name match is, 0..1 (``names.CONFIDENCE``); hints do not change it
+    how: str = "exact"  # exact, head noun, everyday name, wordnet synonym / kind / broader, part, similar, ...
 
 
 def room_key(room_id: str) -> str:
