@@ -433,7 +433,9 @@ class Grounder:
         out = []
         for ent in pool:
             c = cos.get(ent.label, 0.0)
-            shared = bool(comp) and all(w in self.names.label_words(ent.label) for w in comp)
+            lw = self.names.label_words(ent.label)
+            # the label carries the words said before the head, and more ("coffee maker"; not "tv" for "tv unit")
+            shared = bool(comp) and len(lw) > len(comp) and all(w in lw for w in comp)
             if c < SIMILAR_MIN_COSINE and not (shared and c >= SIMILAR_SHARED_COSINE):
                 continue
             if not self.names.compatible(ref.compound, ref.head, ent.label):

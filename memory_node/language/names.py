@@ -159,6 +159,10 @@ class Names:
     def label_phrases(self, label: str) -> list[str]:
         """How WordNet may list a label: glued ("dishwasher", "wineglass"), split ("garbage can", "coffee
         maker"), else its head word ("tvstand" -> stand); the first it knows, or []."""
+        return [p for p, _ in self._label_senses(label)]
+
+    def _label_senses(self, label: str) -> list[tuple[str, bool]]:
+        """``label_phrases`` with whether the phrase is the whole label (False: only its head word)."""
         wn = self.wordnet
         if wn is None:
             return []
@@ -166,8 +170,8 @@ class Names:
         whole = [norm(label), " ".join(lw)]
         known = [p for p in dict.fromkeys(whole) if wn.known(p)]
         if known:
-            return known[:1]
-        return [lw[-1]] if len(lw) > 1 and wn.known(lw[-1]) else []
+            return [(known[0], True)]
+        return [(lw[-1], False)] if len(lw) > 1 and wn.known(lw[-1]) else []
 
     def said_phrase(self, compound: list[str], head: str) -> tuple[str, list[str]]:
         """The said noun as WordNet knows it: the whole phrase ("trash can") when listed, else its head,
@@ -197,9 +201,11 @@ class Names:
         if said and wn is not None and not (said in GENERIC_NOUNS or singular(said) in GENERIC_NOUNS):
             lw = self.label_words(label)
             if all(r in lw for r in rest):  # "coffee machine" must not be read as any machine
-                for lp in self.label_phrases(label):
+                for lp, whole in self._label_senses(label):
                     rel = wn.relation(said, lp)
-                    if rel is None:
+                    if rel is None or (not whole and rel.how == "hyponym"):
+                        # a label known by its head only ("dishwashing liquid" -> liquid) is a narrower thing
+                        # than its head: "coffee" is a liquid but not that one
                         continue
                     if rel.how == "synonym":
                         out = KindMatch(SYNONYM_SCORE, "wordnet synonym")
@@ -225,6 +231,8 @@ class Names:
         lps = self.label_phrases(label)
         if not said or not lps:
             return True  # WordNet cannot say: leave it to the other signals
+        if compound and lw[-1] in (singular(norm(head)), norm(head)):
+            return True  # two kinds of one thing ("dining table" / kitchen table): similarity decides
         return any(wn.relation(said, lp) is not None for lp in lps)
 
     def category_key(self, noun: str) -> str:

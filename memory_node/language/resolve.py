@@ -125,6 +125,23 @@ def resolve_rooms(text: str, entities: Iterable[Entity]) -> list[Entity]:
     return exact or [r for r in rooms if room_key(r.id) in keys]
 
 
+def rooms_said(text: str, entities: Iterable[Entity]) -> list[Entity]:
+    """Rooms memory holds whose name appears anywhere in the words ("... the chair in the living room" ->
+    livingroom_2), as written ("living room") or glued as ids are ("livingroom"); longest name first."""
+    ws = words(text.lower())
+    spans = {norm("".join(ws[i:j])) for i in range(len(ws)) for j in range(i + 1, min(len(ws), i + 3) + 1)}
+    out = []
+    for r in entities:
+        if r.label != ROOM_LABEL:
+            continue
+        names = {norm(r.name)} if r.name else set()
+        names.add(room_key(r.id))
+        names.discard("")
+        if names & spans:
+            out.append(r)
+    return out
+
+
 def _anchor_ids(hint: list[str], entities: list[Entity]) -> set[str]:
     """What the hint phrase names: rooms first ("in the kitchen"), else the best-matching entities."""
     if not hint:
