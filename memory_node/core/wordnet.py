@@ -172,6 +172,19 @@ class WordNet:
         up = self._ancestors(ss[0])
         return [_name(s) for s, d in sorted(up.items(), key=lambda x: (x[1], x[0].name())) if 0 < d <= depth]
 
+    def kinds(self, phrase: str, steps: int, min_depth: int) -> frozenset[str]:
+        """The kinds the phrase's commonest physical sense is, up to ``steps`` is-a steps up and no nearer
+        WordNet's root than ``min_depth`` ("plum" -> edible fruit, produce; not "food", "matter")."""
+        ss = self.senses(phrase)
+        if not ss:
+            return frozenset()
+        out = set()
+        with self._lock:
+            for s, d in self._ancestors(ss[0]).items():
+                if 0 < d <= steps and s.min_depth() >= min_depth:
+                    out.add(s.name())
+        return frozenset(out)
+
     # ---- relations -------------------------------------------------------------------------------------
 
     def relation(self, said: str, label: str, max_distance: int = MAX_HYPONYM_DISTANCE) -> Relation | None:
@@ -222,11 +235,13 @@ class WordNet:
                         return True
         return False
 
-    def similarity(self, a: str, b: str) -> float:
-        """Wu-Palmer similarity of the two phrases' closest physical senses (0 when either is unknown)."""
+    def similarity(self, a: str, b: str, first_only: bool = False) -> float:
+        """Wu-Palmer similarity of the two phrases' closest physical senses (with ``first_only``, of their
+        commonest ones); 0 when either is unknown."""
         best = 0.0
-        for x in self.senses(a):
-            for y in self.senses(b):
+        n = 1 if first_only else MAX_SENSES
+        for x in self.senses(a)[:n]:
+            for y in self.senses(b)[:n]:
                 with self._lock:
                     s = x.wup_similarity(y) or 0.0
                 best = max(best, s)
