@@ -167,11 +167,19 @@ class Names:
         if wn is None:
             return []
         lw = self.label_words(label)
-        whole = [norm(label), " ".join(lw)]
+        glued = norm(label)
+        whole = [glued, " ".join(lw)]
+        if len(lw) == 1 and glued.isalpha():
+            # a glued label the embedder's vocabulary left whole ("garbagecan"): WordNet's own compounds
+            whole += [f"{glued[:i]} {glued[i:]}" for i in range(3, len(glued) - 2)]
         known = [p for p in dict.fromkeys(whole) if wn.known(p)]
         if known:
             return [(known[0], True)]
-        return [(lw[-1], False)] if len(lw) > 1 and wn.known(lw[-1]) else []
+        if len(lw) > 1:
+            return [(lw[-1], False)] if wn.known(lw[-1]) else []
+        # else its longest ending WordNet lists as a word ("mousemat" -> mat)
+        head = next((glued[i:] for i in range(3, len(glued) - 2) if wn.known(glued[i:])), "")
+        return [(head, False)] if head else []
 
     def said_phrase(self, compound: list[str], head: str) -> tuple[str, list[str]]:
         """The said noun as WordNet knows it: the whole phrase ("trash can") when listed, else its head,
