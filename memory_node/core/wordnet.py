@@ -114,6 +114,7 @@ class WordNet:
         self._lock = threading.RLock()
         self._senses: dict[str, tuple[Any, ...]] = {}
         self._up: dict[Any, dict[Any, int]] = {}
+        self._kind_of: dict[tuple[str, str, int], int | None] = {}
 
     # ---- senses ----------------------------------------------------------------------------------------
 
@@ -199,6 +200,12 @@ class WordNet:
 
     def is_kind_of(self, phrase: str, category: str, max_distance: int = 8) -> int | None:
         """Is-a steps from the phrase's senses up to the category's ("apple" -> "food": 3), or None."""
+        memo = (phrase, category, max_distance)
+        if memo not in self._kind_of:
+            self._kind_of[memo] = self._steps_up(phrase, category, max_distance)
+        return self._kind_of[memo]
+
+    def _steps_up(self, phrase: str, category: str, max_distance: int) -> int | None:
         cats = set(self.senses(category))
         best: int | None = None
         for s in self.senses(phrase):

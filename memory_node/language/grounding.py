@@ -339,7 +339,7 @@ class Grounder:
             if m is not None:
                 out.append(Candidate(entity=ent, score=m.score, reasons=(f"{m.how}: {ent.label}",),
                                      confidence=m.confidence, how=m.how))
-        if not out or {c.how for c in out} == {"wordnet kind"} and len({c.entity.label for c in out}) > 1:
+        if not out or {c.how for c in out} <= {"wordnet kind", "kind"} and len({c.entity.label for c in out}) > 1:
             category = self._category(ref)
             if category:
                 return category, "category"

@@ -86,6 +86,7 @@ class Names:
         self.categories = categories
         self._label_words: dict[str, tuple[str, ...]] = {}
         self._lexical: dict[tuple[str, str], KindMatch | None] = {}
+        self._label_wn: dict[str, list[tuple[str, bool]]] = {}
         self._wordnet: WordNet | None | bool = False  # False: not loaded yet
 
     @property
@@ -163,6 +164,12 @@ class Names:
 
     def _label_senses(self, label: str) -> list[tuple[str, bool]]:
         """``label_phrases`` with whether the phrase is the whole label (False: only its head word)."""
+        cached = self._label_wn.get(label)
+        if cached is None:
+            cached = self._label_wn[label] = self._read_label_senses(label)
+        return cached
+
+    def _read_label_senses(self, label: str) -> list[tuple[str, bool]]:
         wn = self.wordnet
         if wn is None:
             return []
