@@ -278,10 +278,10 @@ def test_tidybot_all_scenarios() -> None:
     r = tidybot_report(scenarios)
     _print(r)
     # floors below what this reaches with the shipped category map, which holds no TidyBot-specific names
-    # (83.9% accuracy, 97.8% answered, 85.8% right when answering with WordNet in the vote, 81.5% without;
+    # (82.3% accuracy, 95.4% answered, 86.3% right when answering with WordNet in the vote, 81.5% without;
     # the map before issue 9, which held 605 of TidyBot's object names word for word, reached 88.8% -- see
     # memory_node/bench/placement_eval.py)
-    assert r["accuracy"] >= 0.81 and r["answered"] >= 0.95
+    assert r["accuracy"] >= 0.80 and r["answered"] >= 0.93
     assert r["accuracy"] >= r["majority_baseline"] + 0.50
     assert r["precision"] >= 0.82
     # facts and rules alone: fewer answers, more often right (47.0%, 48.8% answered, 96.3% right)
