@@ -38,7 +38,8 @@ PHYSICAL_LEXNAMES = frozenset({"noun.artifact", "noun.food", "noun.plant", "noun
                                "noun.substance", "noun.Tops"})
 MAX_SENSES = 4  # the commoner senses of a word only: rare ones relate too much ("plate" the home base)
 MAX_HYPONYM_DISTANCE = 4  # "food" -> an apple is 3 steps; further is a different thing in practice
-MAX_PART_DEPTH = 4  # a thing's parts may be listed on one of its kinds (a car door, of any car)
+MAX_PART_DEPTH = 4
+MAX_CACHED_WORDS = 200_000  # a thing's parts may be listed on one of its kinds (a car door, of any car)
 _POS_OF = {"noun": 1, "verb": 2, "adj": 3, "adv": 4}
 
 
@@ -130,6 +131,8 @@ class WordNet:
                 except Exception:  # noqa: BLE001 - a malformed word is simply not in WordNet
                     found = []
             cached = tuple(s for s in found if s.lexname() in PHYSICAL_LEXNAMES)[:MAX_SENSES]
+            if len(self._senses) > MAX_CACHED_WORDS:
+                self._senses.clear()  # words said are unbounded (typos, junk): the cache is not
             self._senses[k] = cached
         return cached
 
@@ -202,6 +205,8 @@ class WordNet:
         """Is-a steps from the phrase's senses up to the category's ("apple" -> "food": 3), or None."""
         memo = (phrase, category, max_distance)
         if memo not in self._kind_of:
+            if len(self._kind_of) > MAX_CACHED_WORDS:
+                self._kind_of.clear()
             self._kind_of[memo] = self._steps_up(phrase, category, max_distance)
         return self._kind_of[memo]
 

@@ -273,8 +273,8 @@ class Grounder:
         return [e for e in self.world.entities.values() if include_rooms or e.label != ROOM_LABEL]
 
     def _kind(self, ref: ObjectRef, every: bool = False) -> tuple[list[Candidate], str]:
-        """Entities the noun names: exact label / name / id, then head noun, everyday name and kind, then
-        similarity through the retrieval pipeline."""
+        """Entities the noun names: exact label / name / id, then a part naming its whole, then head noun,
+        everyday name, WordNet and kind (a category noun: every thing of it), then MiniLM similarity."""
         if ref.of_noun and ref.head:
             # "a carton of milk", "a bottle of water": the thing held, or a label naming both (milkcarton)
             held = ObjectRef(text=ref.of_noun, head=ref.of_noun.split()[-1], compound=ref.of_noun.split()[:-1])

@@ -13,7 +13,9 @@ weaker than the one before and reported as such (``KindMatch.how``):
    the noun a narrower kind of the label ("fridge" -> refrigerator); fewer is-a steps score higher;
 4. **kind**: the noun names a category of the category map ("fruit", "cutlery", "drinks") and the label
    is one of its members;
-5. **similarity** (``grounding.py``, through ``core/retrieval.py``): MiniLM, above a strict threshold.
+5. **similarity** (``grounding.py``): MiniLM similarity of the phrase to each label memory holds, above a
+   strict threshold (lower when the label carries the words said before the head: "coffee machine" ~
+   coffee maker).
 
 WordNet also says no: where it knows both the noun and the label and relates them in no way, a head-word
 everyday name or a similarity hit is dropped ("specs" is not a wine glass, "sponge" not a mouse mat, a
@@ -50,6 +52,7 @@ HYPONYM_SCORE = 0.6  # the noun said is a narrower kind of the label ("armchair"
 CONFIDENCE = {"exact": 1.0, "head noun": 0.8, "contents": 0.75, "everyday name": 0.8, "wordnet synonym": 0.85,
               "wordnet kind": 0.75, "wordnet broader": 0.6, "part": 0.7, "kind": 0.7, "category": 0.7,
               "any thing": 0.7, "similar": 0.45}
+MAX_MEMO = 200_000  # (phrase, label) WordNet readings kept
 # Nouns that name no kind of thing at all: "any objects on the counter?" asks about whatever is there
 GENERIC_NOUNS = frozenset({"object", "thing", "item", "stuff", "something", "anything", "everything",
                            "belonging", "objects", "things", "items"})
@@ -64,9 +67,9 @@ class KindMatch:
     def __post_init__(self) -> None:
         if not self.confidence:
             base = CONFIDENCE.get(self.how, 0.5)
-            # a kind several is-a steps away is a weaker reading than one step ("food" for an apple)
-            object.__setattr__(self, "confidence", round(min(base, base - (HYPERNYM_SCORE - self.score))
-                                                         if self.how == "wordnet kind" else base, 3))
+            if self.how == "wordnet kind":  # a kind several is-a steps away is a weaker reading than one step
+                base -= HYPERNYM_SCORE - self.score
+            object.__setattr__(self, "confidence", round(base, 3))
 
 
 @dataclass(frozen=True)
@@ -210,6 +213,8 @@ class Names:
         memo = (" ".join([*compound, head]), label)
         if memo in self._lexical:
             return self._lexical[memo]
+        if len(self._lexical) > MAX_MEMO:
+            self._lexical.clear()  # a long-running node meets new phrases forever: bound the memo
         out: KindMatch | None = None
         said, rest = self.said_phrase(compound, head)
         wn = self.wordnet
