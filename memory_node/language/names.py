@@ -44,10 +44,11 @@ HEAD_SCORE = 0.8  # below an exact label match (1.0): "table" for coffeetable is
 NAME_SCORE = 0.7
 KIND_SCORE = 0.6
 # WordNet stage (ranked between everyday names and the category map's kinds)
-SYNONYM_SCORE = 0.75
-HYPERNYM_SCORE = 0.7  # the label is a kind of the noun said, one is-a step away; less per further step
-HYPERNYM_STEP = 0.05
-HYPONYM_SCORE = 0.6  # the noun said is a narrower kind of the label ("armchair" for a chair)
+# (below an everyday name, which is written for a household's sense: WordNet's "cupboard" is also a closet)
+SYNONYM_SCORE = 0.65
+HYPERNYM_SCORE = 0.62  # the label is a kind of the noun said, one is-a step away; less per further step
+HYPERNYM_STEP = 0.02
+HYPONYM_SCORE = 0.55  # the noun said is a narrower kind of the label ("armchair" for a chair)
 # How sure a match is (0..1), by how it was made: what the dispatcher weighs to act or to ask back
 CONFIDENCE = {"exact": 1.0, "head noun": 0.8, "contents": 0.75, "everyday name": 0.8, "wordnet synonym": 0.85,
               "wordnet kind": 0.75, "wordnet broader": 0.6, "part": 0.7, "kind": 0.7, "category": 0.7,
@@ -68,7 +69,7 @@ class KindMatch:
         if not self.confidence:
             base = CONFIDENCE.get(self.how, 0.5)
             if self.how == "wordnet kind":  # a kind several is-a steps away is a weaker reading than one step
-                base -= HYPERNYM_SCORE - self.score
+                base -= 2.5 * (HYPERNYM_SCORE - self.score)
             object.__setattr__(self, "confidence", round(base, 3))
 
 
