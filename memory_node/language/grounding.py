@@ -22,7 +22,7 @@ from ..core.text import indefinite, key, plural, stem
 from . import lexicon as lx
 from .conversation import Conversation
 from .names import CATEGORY_BONUS, CONFIDENCE, GENERIC_NOUNS, Names, default_names
-from .request import ObjectRef
+from .request import Anchor, ObjectRef
 from .resolve import _attribute_words as attribute_words
 from .resolve import NEAR_WORDS, UNDER_WORDS, Candidate, _distance, _HintTest, _rank, norm, resolve_entities, resolve_rooms, room_key, \
     singular, split_hint, words
@@ -166,6 +166,10 @@ class Grounder:
         ambiguous and lists the candidates (recency alone never decides). Plurals, "all", "every" and counts
         take them all. A room or anchor that cannot be placed makes the result "none", saying so."""
         want = want or wanted(ref)
+        if ref.room and ref.anchor is None:
+            # a room slot (a reader may fill it rather than an anchor) is a filter like "in the kitchen"
+            room = ObjectRef(text=ref.room, head=ref.room.split()[-1], modifiers=ref.room.split()[:-1])
+            ref = ref.model_copy(update={"anchor": Anchor(relation="in", ref=room)})
         speaker = self.speaker if (ref.owner == "speaker" or ref.pronoun) else self._speaker
         if ref.pronoun and ref.pronoun not in ("one", "ones"):
             ids = [i for i in (self.conversation.last(speaker) if self.conversation else []) if i in self.world.entities]

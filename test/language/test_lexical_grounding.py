@@ -13,6 +13,7 @@ from memory_node.core.wordnet import PHYSICAL_LEXNAMES, default_wordnet
 from memory_node.language import parse
 from memory_node.language.grounding import ASK_BELOW, Grounder, Grounding
 from memory_node.language.names import default_names
+from memory_node.language.request import ObjectRef
 from memory_node.planning.world import WorldState
 
 pytest.importorskip("spacy")
@@ -130,6 +131,11 @@ def test_ambiguity_lists_ranked_options_with_rooms(store: MemoryStore) -> None:
                             "living room?")
     one = ground(store, "where is the chair in the living room?")
     assert one.status == "unique" and one.ids[0] == "chair_2" and one.confidence == 1.0
+    # the same room given as the request's room slot (as a learned reader may fill it) filters alike
+    world = WorldState.from_store(store)
+    for room, want in (("living room", "chair_2"), ("kitchen", "chair_1")):
+        slot = Grounder(store, world).ground(ObjectRef(text="the chair", head="chair", determiner="the", room=room))
+        assert slot.status == "unique" and slot.ids[0] == want, (room, slot)
 
 
 def test_confidence_orders_how_a_name_matched(store: MemoryStore) -> None:
