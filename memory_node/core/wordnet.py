@@ -36,6 +36,7 @@ LEXNAMES_MAN = "/usr/share/man/man5/lexnames.5WN.gz"
 # WordNet's lexicographer files of things a robot can see, hold or walk up to
 PHYSICAL_LEXNAMES = frozenset({"noun.artifact", "noun.food", "noun.plant", "noun.animal", "noun.object",
                                "noun.substance", "noun.Tops"})
+HOUSEHOLD_LEXNAMES = frozenset({"noun.artifact", "noun.food"})
 MAX_SENSES = 4  # the commoner senses of a word only: rare ones relate too much ("plate" the home base)
 MAX_HYPONYM_DISTANCE = 4  # "food" -> an apple is 3 steps; further is a different thing in practice
 MAX_PART_DEPTH = 4
@@ -116,6 +117,7 @@ class WordNet:
         self._senses: dict[str, tuple[Any, ...]] = {}
         self._up: dict[Any, dict[Any, int]] = {}
         self._kind_of: dict[tuple[str, str, int], int | None] = {}
+        self._label_senses: dict[str, tuple[Any, ...]] = {}
 
     # ---- senses ----------------------------------------------------------------------------------------
 
@@ -134,6 +136,26 @@ class WordNet:
             if len(self._senses) > MAX_CACHED_WORDS:
                 self._senses.clear()  # words said are unbounded (typos, junk): the cache is not
             self._senses[k] = cached
+        return cached
+
+    def label_senses(self, phrase: str) -> tuple[Any, ...]:
+        """The senses a memory label has in a home: a label is a class of things a mapper saw in a house,
+        so where it names an artifact or a food its plant and animal senses go ("mouse" the device, "box"
+        the container, "bananas" the fruit; an "orchid" stays a plant), and of several senses the ones
+        WordNet's tagged corpus uses at least half as often as the commonest ("closet" the cupboard, not
+        the water closet)."""
+        k = "_".join(phrase.lower().split())
+        cached = self._label_senses.get(k)
+        if cached is None:
+            ss = self.senses(phrase)
+            home = tuple(s for s in ss if s.lexname() in HOUSEHOLD_LEXNAMES)
+            ss = home or ss
+            with self._lock:
+                counts = [sum(lm.count() for lm in s.lemmas() if lm.name().lower() == k) for s in ss]
+            top = max(counts, default=0)
+            if top >= 2:
+                ss = tuple(s for s, c in zip(ss, counts) if 2 * c >= top)
+            cached = self._label_senses[k] = tuple(ss)
         return cached
 
     def known(self, phrase: str) -> bool:
@@ -192,8 +214,9 @@ class WordNet:
     # ---- relations -------------------------------------------------------------------------------------
 
     def relation(self, said: str, label: str, max_distance: int = MAX_HYPONYM_DISTANCE) -> Relation | None:
-        """How the said noun relates to the label noun (both phrases WordNet may list), or None."""
-        a, b = self.senses(said), self.senses(label)
+        """How the said noun (any of its commoner senses) relates to the label noun (its senses in a home,
+        ``label_senses``), or None."""
+        a, b = self.senses(said), self.label_senses(label)
         if not a or not b:
             return None
         return _relation(self, a, b, max_distance)
@@ -213,7 +236,7 @@ class WordNet:
     def _steps_up(self, phrase: str, category: str, max_distance: int) -> int | None:
         cats = set(self.senses(category))
         best: int | None = None
-        for s in self.senses(phrase):
+        for s in self.label_senses(phrase):
             up = self._ancestors(s)
             for c in cats:
                 d = up.get(c)

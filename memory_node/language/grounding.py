@@ -377,9 +377,10 @@ class Grounder:
         said = singular(norm(ref.head))
         kinds: dict[str, int] = {}
         for label in {e.label for e in self._pool()}:
-            for lp in self.names.label_phrases(label):
+            for lp, whole in self.names._label_senses(label):
                 d = wn.is_kind_of(lp, said, max_distance=CATEGORY_MAX_STEPS)
-                if d is not None and d >= 1:
+                # "chinese food" is food too: a label read by its head word counts when the head is the noun
+                if d is not None and (d >= 1 or not whole):
                     kinds[label] = d
                     break
         if len(kinds) < 2:

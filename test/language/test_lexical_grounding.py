@@ -153,3 +153,24 @@ def test_wordnet_lookups_are_cached_per_word(store: MemoryStore) -> None:
     before = dict(wn._senses)
     ground(store, "where is the telly?")
     assert wn._senses == before  # the second request looked up nothing new
+
+
+def test_labels_are_read_in_their_household_sense(tmp_path: Path) -> None:
+    """A label is a class of things in a home: its artifact and food senses, and its commoner ones, count
+    ("closet" the cupboard, not the water closet; "bananas" the fruit, not the plant)."""
+    s = MemoryStore(tmp_path / "home.db")
+    labels = ("closet", "toilet", "orchid", "bananas", "glasses", "waterglass", "mouse")
+    s.ingest_scene_graph(SceneGraphObservation(stamp_ns=T, source="test", entities=[
+        _e(f"{label}_1", label) for label in labels]))
+    try:
+        def ids(text: str, head: str) -> list[str]:
+            words = text.split()
+            return Grounder(s, WorldState.from_store(s)).ground(
+                ObjectRef(text=text, head=head, compound=words[:-1])).ids
+
+        assert ids("loo", "loo") == ["toilet_1"]  # not the closet, whose household sense is a cupboard
+        assert ids("plant", "plant") == ["orchid_1"]  # not the banana plant
+        assert ids("drinking glass", "glass") == ["waterglass_1"]  # not the spectacles
+        assert "mouse_1" not in ids("animal", "animal")  # the computer mouse is no animal here
+    finally:
+        s.close()
