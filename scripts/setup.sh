@@ -73,6 +73,8 @@ apt_need() {  # apt_need WHY DEB...
   "${as_root[@]}" apt-get update -qq
   DEBIAN_FRONTEND=noninteractive "${as_root[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 }
+# WordNet 3.0 for grounding everyday names (core/wordnet.py reads it with nltk; nothing is downloaded)
+apt_need "WordNet 3.0 for lexical grounding" wordnet-base
 pip_part() {  # pip_part NAME REQUIREMENTS-FILE WHAT [SIZE-AND-TIME]
   local stamp="$VENV/.memory_node_requirements_$1" want start
   want="$(sha256sum "$ROOT/$2" | cut -d' ' -f1)"

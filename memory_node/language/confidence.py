@@ -9,7 +9,8 @@ gets a confidence in 0..1:
 - the **way it matched** sets the prior (``PRIOR_BY_HOW``): an exact label, an id, a thing confirmed in the
   conversation or the previous request's thing are certain; an everyday name or the label's head noun
   nearly so; a category ("some fruit") less; MiniLM similarity, the last resort, least;
-- a grounder that scores its own matches (a ``confidence`` on the ``Grounding``) overrides the prior;
+- the grounder's own score of a candidate's name match (``Candidate.confidence``, ``names.CONFIDENCE``:
+  WordNet synonyms, kinds and parts, MiniLM similarity) overrides the prior;
 - every **word the phrase says that the entity does not explain** halves it: a compound noun ("medicine"
   cabinet, "dining" table) when memory holds another kind of the same head noun that the word may single
   out (a bathroom cabinet beside the cabinet; a kitchen table beside the coffee table), or, when the head
@@ -40,7 +41,7 @@ PRIOR_BY_HOW: dict[str, float] = {
     "everyday name": 0.9, "head noun": 0.85, "contents": 0.8, "purpose": 0.75, "kind": 0.65, "similar": 0.45,
 }
 DEFAULT_PRIOR = 0.8  # a way of matching this table does not know: trusted, not certain
-WEAK_HEAD = frozenset({"kind", "similar"})
+WEAK_HEAD = frozenset({"kind", "similar", "category", "wordnet broader"})
 WEAK_BUT_EXPLAINED = 0.7  # matched by kind or similarity, but every word said is a word of the thing
 # words that describe rather than name a kind of thing: weighed by attribute matching, not here
 _DESCRIBING = frozenset({"big", "small", "little", "large", "tiny", "huge", "old", "new", "other", "another", "same",

@@ -21,8 +21,8 @@ from ..core.store import ROOM_LABEL, MemoryStore
 from ..core.text import indefinite, key, plural, stem
 from . import lexicon as lx
 from .conversation import Conversation
-from .names import CATEGORY_BONUS, Names, default_names
-from .request import ObjectRef
+from .names import CATEGORY_BONUS, CONFIDENCE, GENERIC_NOUNS, Names, default_names
+from .request import Anchor, ObjectRef
 from .resolve import _attribute_words as attribute_words
 from .resolve import NEAR_WORDS, UNDER_WORDS, Candidate, _distance, _HintTest, _rank, norm, resolve_entities, resolve_rooms, room_key, \
     singular, split_hint, words
@@ -169,6 +169,10 @@ class Grounder:
         ambiguous and lists the candidates (recency alone never decides). Plurals, "all", "every" and counts
         take them all. A room or anchor that cannot be placed makes the result "none", saying so."""
         want = want or wanted(ref)
+        if ref.room and ref.anchor is None:
+            # a room slot (a reader may fill it rather than an anchor) is a filter like "in the kitchen"
+            room = ObjectRef(text=ref.room, head=ref.room.split()[-1], modifiers=ref.room.split()[:-1])
+            ref = ref.model_copy(update={"anchor": Anchor(relation="in", ref=room)})
         speaker = self.speaker if (ref.owner == "speaker" or ref.pronoun) else self._speaker
         if ref.pronoun and ref.pronoun not in ("one", "ones"):
             ids = [i for i in (self.conversation.last(speaker) if self.conversation else []) if i in self.world.entities]
@@ -189,7 +193,12 @@ class Grounder:
         if ref.purpose and (not ref.head or ref.head in ("something", "anything", "thing", "stuff", "somewhere",
                                                          "anywhere", "place")):
             return self._by_purpose(ref, want)
-        cands, how = self._kind(ref, every=want == "all")
+        if singular(norm(ref.head)) in GENERIC_NOUNS and not ref.compound and not ref.of_noun:
+            cands, how = self._generic(ref), "any thing"
+        else:
+            cands, how = self._kind(ref, every=want == "all")
+        if how in ("any thing", "category") and want == "one":
+            want = "all" if ref.plural else "any"  # a filter, not a name: there is no one "the object"
         if cands and self.excluded:
             cands = [c for c in cands if c.entity.id not in self.excluded]
             if not cands:
@@ -271,8 +280,8 @@ class Grounder:
         return [e for e in self.world.entities.values() if include_rooms or e.label != ROOM_LABEL]
 
     def _kind(self, ref: ObjectRef, every: bool = False) -> tuple[list[Candidate], str]:
-        """Entities the noun names: exact label / name / id, then head noun, everyday name and kind, then
-        similarity through the retrieval pipeline."""
+        """Entities the noun names: exact label / name / id, then a part naming its whole, then head noun,
+        everyday name, WordNet and kind (a category noun: every thing of it), then MiniLM similarity."""
         if ref.of_noun and ref.head:
             # "a carton of milk", "a bottle of water": the thing held, or a label naming both (milkcarton)
             held = ObjectRef(text=ref.of_noun, head=ref.of_noun.split()[-1], compound=ref.of_noun.split()[:-1])
@@ -280,6 +289,11 @@ class Grounder:
             for alt in (both, held):
                 cands, how = self._kind(alt, every)
                 if cands:
+                    if alt is held and ref.head in lx.PART_WORDS:  # "the door of the dishwasher"
+                        cands = [Candidate(entity=c.entity, score=c.score, reasons=(*c.reasons, f"its {ref.head}"),
+                                           confidence=min(c.confidence, CONFIDENCE["part"]), how="part")
+                                 for c in cands]
+                        how = "part"
                     return cands, how
         nominal = [m for m in ref.modifiers if m not in _COLOURS]
         noun_words = [*nominal, *ref.compound, ref.head] if ref.head else []
@@ -309,6 +323,9 @@ class Grounder:
                     (plural_only if weak else exact).append(c)
                     break
         full = key(" ".join(noun_words))
+        part = self._part(ref, exact, keys, len(noun_words))
+        if part:
+            return part, "part"
         if exact and not (len(noun_words) > 1 and max(keys.get(norm(c.entity.label), 0) for c in exact) < len(noun_words)
                           and full in self.names.names):
             # "the tv remote": a match that leaves the head unsaid is weaker than one that uses all the words
@@ -329,7 +346,12 @@ class Grounder:
             if m is None and ent.name:
                 m = self.names.match(ref.head, ref.compound, ent.name[:MATCH_CHARS])
             if m is not None:
-                out.append(Candidate(entity=ent, score=m.score, reasons=(f"{m.how}: {ent.label}",)))
+                out.append(Candidate(entity=ent, score=m.score, reasons=(f"{m.how}: {ent.label}",),
+                                     confidence=m.confidence, how=m.how))
+        if not out or {c.how for c in out} <= {"wordnet kind", "kind"} and len({c.entity.label for c in out}) > 1:
+            category = self._category(ref)
+            if category:
+                return category, "category"
         if out:
             best = max(c.score for c in out)
             # the category map's preference picks "the phone" of several kinds; "how many phones" counts them all
@@ -342,28 +364,98 @@ class Grounder:
             return plural_only, "exact"
         return self._similar(ref), "similar"
 
+    def _generic(self, ref: ObjectRef) -> list[Candidate]:
+        """"any objects on the counter?", "is there anything in the fridge": every thing memory holds (not
+        rooms, not people), for the anchor, room and attributes to narrow down."""
+        how = "any thing"
+        return [Candidate(entity=e, score=KIND_MATCH_SCORE, reasons=(f"{how}: {e.label}",),
+                          confidence=CONFIDENCE[how], how=how)
+                for e in self._pool() if not self.world.is_person(e.id)]
+
+    def _category(self, ref: ObjectRef) -> list[Candidate]:
+        """"is there food in the fridge", "any devices in the study": a noun WordNet lists above two or
+        more kinds of thing memory holds is a filter, not a name: every thing of those kinds matches
+        alike (an apple and a cupcake are both food)."""
+        wn = self.names.wordnet
+        if wn is None or ref.compound or not ref.head:
+            return []
+        said = singular(norm(ref.head))
+        kinds: dict[str, int] = {}
+        for label in {e.label for e in self._pool()}:
+            for lp, whole in self.names._label_senses(label):
+                d = wn.is_kind_of(lp, said, max_distance=CATEGORY_MAX_STEPS)
+                # "chinese food" is food too: a label read by its head word counts when the head is the noun
+                if d is not None and (d >= 1 or not whole):
+                    kinds[label] = d
+                    break
+        if len(kinds) < 2:
+            return []
+        how = "category"
+        return [Candidate(entity=e, score=KIND_MATCH_SCORE, reasons=(f"{how} {said}: {e.label}",),
+                          confidence=CONFIDENCE[how], how=how)
+                for e in self._pool() if e.label in kinds]
+
+    def _part(self, ref: ObjectRef, exact: list[Candidate], keys: dict[str, int], n: int) -> list[Candidate]:
+        """"the oven door", "the fridge handle", "the door of the dishwasher": a part names its whole when
+        the words before it name a thing memory holds and no thing is called by the whole phrase. A part is
+        a closed-class part word (``lexicon.PART_WORDS``) or a part WordNet lists for that kind of thing."""
+        if n < 2 or ref.of_noun:
+            return []
+        part = singular(norm(ref.head))
+        whole_words = [*[m for m in ref.modifiers if m not in _COLOURS], *ref.compound]
+        if not whole_words or any(keys.get(norm(c.entity.label), 0) == n for c in exact):
+            return []
+        whole = " ".join(whole_words)
+        wn = self.names.wordnet
+        if part not in lx.PART_WORDS and not (wn is not None and wn.is_part(part) and wn.has_part(whole, part)):
+            return []
+        sub = ObjectRef(text=whole, head=whole_words[-1], compound=whole_words[:-1])
+        found, how = self._kind(sub)
+        if not found or how not in ("exact", "everyday name", "wordnet synonym", "head noun"):
+            return []
+        return [Candidate(entity=c.entity, score=c.score, reasons=(*c.reasons, f"its {part}"),
+                          confidence=min(c.confidence, CONFIDENCE["part"]), how="part") for c in found]
+
     def _similar(self, ref: ObjectRef) -> list[Candidate]:
-        """Last resort: MiniLM similarity of the noun to the labels memory holds, through the retrieval
-        pipeline, kept only above ``SIMILAR_MIN_COSINE`` (remote ~ remote control 0.80, couch ~ sofa 0.86;
-        keys ~ keyboard 0.55 and cup ~ cupboard 0.31 stay out)."""
+        """Last resort: MiniLM similarity of the noun to each label memory holds (split into words, vectors
+        cached per distinct text), kept above ``SIMILAR_MIN_COSINE`` (remote ~ remote control 0.80, couch ~
+        sofa 0.86; keys ~ keyboard 0.55 and cup ~ cupboard 0.31 stay out), or above
+        ``SIMILAR_SHARED_COSINE`` when the label carries the words said before the head ("coffee machine" ~
+        coffee maker). WordNet vetoes a pair it knows to be different things (``Names.compatible``); only
+        labels memory holds are candidates."""
+        from ..core import similarity
+        from ..core.embedding import default_embedder
+
+        noun = ref.noun()
+        pool = self._pool()
+        labels = sorted({e.label for e in pool})
+        if not labels or not noun.strip():
+            return []
         try:
-            from ..core.retrieval import retriever_for
-            hits = retriever_for(self.store).search(ref.noun(), kind="entities", as_of_ns=self.world.as_of_ns,
-                                                    limit=8)
+            vecs = similarity._CACHE.vectors(default_embedder(), [noun, *labels])
         except Exception as e:  # noqa: BLE001 - similarity is optional: the model may be missing
             log.debug("similarity stage unavailable: %s", e)
+            vecs = None
+        if vecs is None:
             return []
-        head = singular(norm(ref.head))
+        cos = dict(zip(labels, (vecs[1:] @ vecs[0]).tolist()))
+        comp = [norm(c) for c in ref.compound]
         out = []
-        for rec in hits:
-            ent = self.world.entities.get(rec.id)
-            if ent is None or ent.label == ROOM_LABEL:
+        for ent in pool:
+            c = cos.get(ent.label, 0.0)
+            lw = self.names.label_words(ent.label)
+            # the label carries the words said before the head, and more ("coffee maker"; not "tv" for "tv unit")
+            shared = bool(comp) and len(lw) > len(comp) and all(w in lw for w in comp)
+            if c < SIMILAR_MIN_COSINE and not (shared and c >= SIMILAR_SHARED_COSINE):
                 continue
-            semantic = rec.score < 0.5
-            if semantic and 2 * rec.score >= SIMILAR_MIN_COSINE:
-                out.append(Candidate(entity=ent, score=0.4, reasons=(f"similar to {ent.label} ({2 * rec.score:.2f})",)))
-            elif not semantic and head in self.names.label_words(ent.label):
-                out.append(Candidate(entity=ent, score=0.5, reasons=(f"word of {ent.label}",)))
+            if not self.names.compatible(ref.compound, ref.head, ent.label):
+                continue  # WordNet knows both and they are different things, however close the vectors
+            out.append(Candidate(entity=ent, score=0.4 + 0.1 * c, reasons=(f"similar to {ent.label} ({c:.2f})",),
+                                 confidence=round(min(0.6, CONFIDENCE["similar"] + max(0.0, c - SIMILAR_MIN_COSINE)), 3),
+                                 how="similar"))
+        if out:  # the most similar label; others only when as close
+            best = max(c.score for c in out)
+            out = [c for c in out if c.score >= best - 0.01]
         return out
 
     def _by_purpose(self, ref: ObjectRef, want: Want) -> Grounding:
@@ -572,6 +664,11 @@ Want = Literal["one", "any", "all"]
 NEAR_FALLBACK_M = 2.5  # "by the shelf" of the one clearly nearest it: at most this far ...
 NEAR_MARGIN = 0.6  # ... and at most this share of the next nearest one's distance
 SIMILAR_MIN_COSINE = 0.78
+SIMILAR_SHARED_COSINE = 0.6  # ... enough when the label carries every word said before the head
+KIND_MATCH_SCORE = 0.6  # a filter noun ("food", "objects") matches every thing it covers alike
+CATEGORY_MAX_STEPS = 6  # is-a steps from a label up to a category word ("food" -> an apple: 3)
+ASK_BELOW = 0.6  # a grounding less sure than this is asked back, not acted on (``Grounding.should_ask``)
+CLOSE_MARGIN = 0.05  # a runner-up of another kind this close in score makes the best one a guess
 # attributes a person would tell two things apart by (a size in centimetres is not one of them)
 _TELLING_ATTRIBUTES = frozenset({"color", "colour", "material", "brand", "pattern", "shape", "owner", "label_text"})
 _COLOURS = lx.COLOUR_WORDS
@@ -598,6 +695,65 @@ class Grounding:
     def ids(self) -> list[str]:
         return [c.entity.id for c in self.candidates]
 
+    @property
+    def confidence(self) -> float:
+        """How sure the grounding is, 0..1: the best candidate's name-match confidence (exact label 1.0,
+        everyday name / WordNet synonym ~0.8, a kind or a part ~0.7, similarity <= 0.6), halved when a
+        runner-up of another kind is as good, and divided among tied candidates when ambiguous."""
+        if self.status == "none" or not self.candidates:
+            return 0.0
+        top = self.candidates[0]
+        if self.status == "ambiguous":
+            return round(top.confidence / len(self.candidates), 3)
+        if self.status == "all" or self.how in ("any thing", "category", "previous request", "purpose"):
+            return round(top.confidence, 3)
+        close = any(c.entity.label != top.entity.label and c.score >= top.score - CLOSE_MARGIN
+                    and c.confidence >= top.confidence - CLOSE_MARGIN for c in self.candidates[1:])
+        return round(top.confidence * (0.5 if close else 1.0), 3)
+
+    def should_ask(self, threshold: float = ASK_BELOW) -> bool:
+        """Ask back rather than act: ambiguous, or less sure than ``threshold``."""
+        return self.status == "ambiguous" or (self.status == "unique" and self.confidence < threshold)
+
+    def options(self, n: int = 3) -> list[Option]:
+        """The best candidates for a question back, best first: distinct entities with their confidence."""
+        out: list[Option] = []
+        for c in self.candidates:
+            if len(out) == n:
+                break
+            if all(o.id != c.entity.id for o in out):
+                out.append(Option(id=c.entity.id, label=c.entity.label, name=c.entity.name,
+                                  room=c.entity.room or "", confidence=round(c.confidence, 3), how=c.how))
+        return out
+
+    def question(self, n: int = 2) -> str:
+        """"Do you mean the garbage can (garbagecan_99) in the kitchen?"; two or more: "... or ...?"."""
+        opts = self.options(n)
+        if not opts:
+            return ""
+        return "Do you mean " + " or ".join(o.said() for o in opts) + "?"
+
+
+@dataclass(frozen=True)
+class Option:
+    """One candidate offered back to the user: entity id, label, room, and how sure and how matched."""
+
+    id: str
+    label: str
+    name: str
+    room: str
+    confidence: float
+    how: str
+
+    def said(self) -> str:
+        """"the garbage can (garbagecan_99) in the kitchen": the label split into words."""
+        words_ = default_names().label_words(self.label) if self.label.isalnum() else self.label.split()
+        noun = self.name or " ".join(words_)
+        room = re.sub(r"[_\-\s]*\d+$", "", self.room).replace("_", " ")
+        room = " ".join(default_names().label_words(room)) if room.isalnum() else room  # livingroom
+        where = f" in the {room or self.room}" if self.room else ""
+        return f"the {noun} ({self.id}){where}"
+
 
 def wanted(ref: ObjectRef) -> Want:
     if ref.determiner in ("all", "every", "both") or (ref.quantity or 0) > 1 or \
@@ -609,7 +765,8 @@ def wanted(ref: ObjectRef) -> Want:
 
 
 def _boost(c: Candidate, extra: float, why: str) -> Candidate:
-    return Candidate(entity=c.entity, score=c.score + extra, reasons=(*c.reasons, why), hint_holds=True)
+    return Candidate(entity=c.entity, score=c.score + extra, reasons=(*c.reasons, why), hint_holds=True,
+                     confidence=c.confidence, how=c.how)
 
 
 def _attribute_words(ent: Entity) -> set[str]:

@@ -8,9 +8,19 @@ weaker than the one before and reported as such (``KindMatch.how``):
    ``coffeetable``). Glued labels are split with the embedding model's own vocabulary (``Embedder.
    split_compound``), and the category map's known endings are used too ("cutleryfork" ends in fork);
 2. **everyday name**: ``config/language/names.yaml`` ("remote" -> remote control, "couch" -> sofa);
-3. **kind**: the noun names a category of the category map ("fruit", "cutlery", "drinks") and the label
+3. **WordNet** (``core/wordnet.py``): the noun and the label share a synset ("pants" -> trousers, "specs"
+   -> spectacles), the label is a kind of the noun ("bin" -> garbage can, "device" -> remote control) or
+   the noun a narrower kind of the label ("fridge" -> refrigerator); fewer is-a steps score higher;
+4. **kind**: the noun names a category of the category map ("fruit", "cutlery", "drinks") and the label
    is one of its members;
-4. **similarity** (``grounding.py``, through ``core/retrieval.py``): MiniLM, above a strict threshold.
+5. **similarity** (``grounding.py``): MiniLM similarity of the phrase to each label memory holds, above a
+   strict threshold (lower when the label carries the words said before the head: "coffee machine" ~
+   coffee maker).
+
+WordNet also says no: where it knows both the noun and the label and relates them in no way, a head-word
+everyday name or a similarity hit is dropped ("specs" is not a wine glass, "sponge" not a mouse mat, a
+"coffee machine" not a washing machine, though their spellings or vectors are close). Each match carries
+a confidence in 0..1 (``KindMatch.confidence``) for the caller to decide whether to ask back.
 """
 
 from __future__ import annotations
@@ -24,6 +34,7 @@ from ..core.categories import CategoryMap, default_map
 from ..core.embedding import default_embedder
 from ..core.resources import config_path
 from ..core.text import key, norm, singular, tokens
+from ..core.wordnet import WordNet, default_wordnet
 
 # What a thing comes in (a closed class of packaging words, not object names): "lotion bottle" is lotion.
 PACKAGING = frozenset({"bottle", "jar", "can", "tin", "box", "carton", "tube", "pack", "packet", "bag", "tub",
@@ -32,12 +43,34 @@ CATEGORY_BONUS = 0.05  # the category map files the label under the noun said (a
 HEAD_SCORE = 0.8  # below an exact label match (1.0): "table" for coffeetable is a weaker reading
 NAME_SCORE = 0.7
 KIND_SCORE = 0.6
+# WordNet stage (ranked between everyday names and the category map's kinds)
+# (below an everyday name, which is written for a household's sense: WordNet's "cupboard" is also a closet)
+SYNONYM_SCORE = 0.65
+HYPERNYM_SCORE = 0.62  # the label is a kind of the noun said, one is-a step away; less per further step
+HYPERNYM_STEP = 0.02
+HYPONYM_SCORE = 0.55  # the noun said is a narrower kind of the label ("armchair" for a chair)
+# How sure a match is (0..1), by how it was made: what the dispatcher weighs to act or to ask back
+CONFIDENCE = {"exact": 1.0, "head noun": 0.8, "contents": 0.75, "everyday name": 0.8, "wordnet synonym": 0.85,
+              "wordnet kind": 0.75, "wordnet broader": 0.6, "part": 0.7, "kind": 0.7, "category": 0.7,
+              "any thing": 0.7, "similar": 0.45}
+MAX_MEMO = 200_000  # (phrase, label) WordNet readings kept
+# Nouns that name no kind of thing at all: "any objects on the counter?" asks about whatever is there
+GENERIC_NOUNS = frozenset({"object", "thing", "item", "stuff", "something", "anything", "everything",
+                           "belonging", "objects", "things", "items"})
 
 
 @dataclass(frozen=True)
 class KindMatch:
     score: float
-    how: str  # "head noun", "everyday name", "kind"
+    how: str  # "head noun", "everyday name", "wordnet synonym", "wordnet kind", "wordnet broader", "kind"
+    confidence: float = 0.0
+
+    def __post_init__(self) -> None:
+        if not self.confidence:
+            base = CONFIDENCE.get(self.how, 0.5)
+            if self.how == "wordnet kind":  # a kind several is-a steps away is a weaker reading than one step
+                base -= 2.5 * (HYPERNYM_SCORE - self.score)
+            object.__setattr__(self, "confidence", round(base, 3))
 
 
 @dataclass(frozen=True)
@@ -56,6 +89,15 @@ class Names:
         self.purposes = purposes
         self.categories = categories
         self._label_words: dict[str, tuple[str, ...]] = {}
+        self._lexical: dict[tuple[str, str], KindMatch | None] = {}
+        self._label_wn: dict[str, list[tuple[str, bool]]] = {}
+        self._wordnet: WordNet | None | bool = False  # False: not loaded yet
+
+    @property
+    def wordnet(self) -> WordNet | None:
+        if self._wordnet is False:
+            self._wordnet = default_wordnet()
+        return self._wordnet  # type: ignore[return-value]
 
     @classmethod
     def load(cls) -> Names:
@@ -106,12 +148,113 @@ class Names:
                 return KindMatch(NAME_SCORE, "everyday name")
             # "the bedside table" -> nightstand; "the telly" -> any television ("tv" names it whole)
             if len(lw) > 1 and lw[-1] in self.name_heads.get(said, []) and not (comp and said != phrase):
-                if any(key(" ".join(lw)) == alt or alt.endswith(lw[-1]) for alt in self.names.get(said, [])):
+                if any(key(" ".join(lw)) == alt or alt.endswith(lw[-1]) for alt in self.names.get(said, [])) \
+                        and self.compatible(compound, head, label):
                     return KindMatch(NAME_SCORE - 0.1, "everyday name")
+        lexical = self.lexical(compound, head, label)
+        if lexical is not None:
+            return lexical
         cat = self.category_key(h)
         if cat and cat != lkey and cat in self.categories.chain(label)[1:]:
             return KindMatch(KIND_SCORE, "kind")
         return None
+
+    # ---- WordNet ---------------------------------------------------------------------------------------
+
+    def label_phrases(self, label: str) -> list[str]:
+        """How WordNet may list a label: glued ("dishwasher", "wineglass"), split ("garbage can", "coffee
+        maker"), else its head word ("tvstand" -> stand); the first it knows, or []."""
+        return [p for p, _ in self._label_senses(label)]
+
+    def _label_senses(self, label: str) -> list[tuple[str, bool]]:
+        """``label_phrases`` with whether the phrase is the whole label (False: only its head word)."""
+        cached = self._label_wn.get(label)
+        if cached is None:
+            cached = self._label_wn[label] = self._read_label_senses(label)
+        return cached
+
+    def _read_label_senses(self, label: str) -> list[tuple[str, bool]]:
+        wn = self.wordnet
+        if wn is None:
+            return []
+        lw = self.label_words(label)
+        glued = norm(label)
+        whole = [glued, " ".join(lw)]
+        if len(lw) == 1 and glued.isalpha():
+            # a glued label the embedder's vocabulary left whole ("garbagecan"): WordNet's own compounds
+            whole += [f"{glued[:i]} {glued[i:]}" for i in range(3, len(glued) - 2)]
+        known = [p for p in dict.fromkeys(whole) if wn.known(p)]
+        if known:
+            return [(known[0], True)]
+        if len(lw) > 1:
+            return [(lw[-1], False)] if wn.known(lw[-1]) else []
+        # else its longest ending WordNet lists as a word ("mousemat" -> mat)
+        head = next((glued[i:] for i in range(3, len(glued) - 2) if wn.known(glued[i:])), "")
+        return [(head, False)] if head else []
+
+    def said_phrase(self, compound: list[str], head: str) -> tuple[str, list[str]]:
+        """The said noun as WordNet knows it: the whole phrase ("trash can") when listed, else its head,
+        with the words left over that a label must then carry ("coffee machine" -> machine, [coffee])."""
+        wn = self.wordnet
+        h = singular(norm(head))
+        comp = [norm(c) for c in compound]
+        if wn is None or not h:
+            return "", comp
+        for p in dict.fromkeys([" ".join([*comp, head.lower()]), " ".join([*comp, h])]):
+            if comp and wn.known(p):
+                return p, []
+        # the head as said and as the tagger lemmatised it: "specs" is spectacles, its lemma "spec" is not
+        for p in dict.fromkeys([head.lower(), h, h + "s"]):
+            if wn.known(p):
+                return p, comp
+        return "", comp
+
+    def lexical(self, compound: list[str], head: str, label: str) -> KindMatch | None:
+        """The WordNet reading of the noun as ``label`` (see the module docstring), cached per pair."""
+        memo = (" ".join([*compound, head]), label)
+        if memo in self._lexical:
+            return self._lexical[memo]
+        if len(self._lexical) > MAX_MEMO:
+            self._lexical.clear()  # a long-running node meets new phrases forever: bound the memo
+        out: KindMatch | None = None
+        said, rest = self.said_phrase(compound, head)
+        wn = self.wordnet
+        if said and wn is not None and not (said in GENERIC_NOUNS or singular(said) in GENERIC_NOUNS):
+            lw = self.label_words(label)
+            if all(r in lw for r in rest):  # "coffee machine" must not be read as any machine
+                for lp, whole in self._label_senses(label):
+                    rel = wn.relation(said, lp)
+                    if rel is None or (not whole and rel.how == "hyponym"):
+                        # a label known by its head only ("dishwashing liquid" -> liquid) is a narrower thing
+                        # than its head: "coffee" is a liquid but not that one
+                        continue
+                    if rel.how == "synonym":
+                        out = KindMatch(SYNONYM_SCORE, "wordnet synonym")
+                    elif rel.how == "hypernym":
+                        out = KindMatch(round(HYPERNYM_SCORE - HYPERNYM_STEP * (rel.distance - 1), 3), "wordnet kind")
+                    elif rel.distance <= 2:
+                        out = KindMatch(HYPONYM_SCORE, "wordnet broader")
+                    break
+        self._lexical[memo] = out
+        return out
+
+    def compatible(self, compound: list[str], head: str, label: str) -> bool:
+        """False only where WordNet knows what was said and the label and relates them in no way, and the
+        label carries none of the words said besides the head: a spelling or vector neighbour is then
+        another thing ("specs" / wine glass, "sponge" / mouse mat, "coffee machine" / washing machine)."""
+        wn = self.wordnet
+        if wn is None:
+            return True
+        said, rest = self.said_phrase(compound, head)
+        lw = self.label_words(label)
+        if rest:
+            return any(r in lw for r in rest) or (bool(said) and self.lexical([], said, label) is not None)
+        lps = self.label_phrases(label)
+        if not said or not lps:
+            return True  # WordNet cannot say: leave it to the other signals
+        if compound and lw[-1] in (singular(norm(head)), norm(head)):
+            return True  # two kinds of one thing ("dining table" / kitchen table): similarity decides
+        return any(wn.relation(said, lp) is not None for lp in lps)
 
     def category_key(self, noun: str) -> str:
         """The category a noun names ("fruit", "drinks", "cutlery"), or ""."""

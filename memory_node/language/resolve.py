@@ -45,6 +45,8 @@ class Candidate:
     score: float
     reasons: tuple[str, ...]
     hint_holds: bool | None = None  # the location hint holds (None: the phrase had none)
+    confidence: float = 1.0  # how sure the name match is, 0..1 (``names.CONFIDENCE``); hints do not change it
+    how: str = "exact"  # exact, head noun, everyday name, wordnet synonym / kind / broader, part, similar, ...
 
 
 def room_key(room_id: str) -> str:
@@ -121,6 +123,23 @@ def resolve_rooms(text: str, entities: Iterable[Entity]) -> list[Entity]:
     rooms = [e for e in entities if e.label == ROOM_LABEL]
     exact = [r for r in rooms if norm(r.id) in keys or (r.name and norm(r.name) in keys)]
     return exact or [r for r in rooms if room_key(r.id) in keys]
+
+
+def rooms_said(text: str, entities: Iterable[Entity]) -> list[Entity]:
+    """Rooms memory holds whose name appears anywhere in the words ("... the chair in the living room" ->
+    livingroom_2), as written ("living room") or glued as ids are ("livingroom"); longest name first."""
+    ws = words(text.lower())
+    spans = {norm("".join(ws[i:j])) for i in range(len(ws)) for j in range(i + 1, min(len(ws), i + 3) + 1)}
+    out = []
+    for r in entities:
+        if r.label != ROOM_LABEL:
+            continue
+        names = {norm(r.name)} if r.name else set()
+        names.add(room_key(r.id))
+        names.discard("")
+        if names & spans:
+            out.append(r)
+    return out
 
 
 def _anchor_ids(hint: list[str], entities: list[Entity]) -> set[str]:

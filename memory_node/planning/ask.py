@@ -9,6 +9,8 @@ gives an explicit "not known" with confidence 0, never a guess.
 
 from __future__ import annotations
 
+import re
+
 
 from ..core.models import Answer, Entity, Relation, state_family
 from ..core.store import MemoryStore
@@ -104,6 +106,13 @@ def moment_of(ctx: Context, ent: Entity, time: TimeRef) -> tuple[int | None, str
     no such moment). Against event time, never the wall clock."""
     if time.clause:
         ev = ctx.grounder.anchor_event(time.clause, subject_id=ent.id)
+        if time.relation in ("before", "") and _moved_clause(time.clause) and \
+                (ev is None or ev.kind == "change"):
+            # "before it was (last) moved": memory's own history of the thing, not the first change event
+            # it happened to log (a thing that left view and came back elsewhere logs no move event)
+            stamp, evidence = _before_last_move(ctx, ent)
+            if stamp is not None:
+                return stamp, evidence, ""
         if ev is None:
             return None, "", f"I have no record of {time.clause} for {describe(ctx.world, ent.id)}."
         return (ev.stamp_ns - 1 if time.relation in ("before", "") else ev.stamp_ns), ev.id, ""
@@ -123,13 +132,9 @@ def moment_of(ctx: Context, ent: Entity, time: TimeRef) -> tuple[int | None, str
                 break
         return ent.first_seen_ns, ent.provenance, ""
     if time.moment == "previous":
-        # the place it had before its current one: the newest version whose location differs
-        history = ctx.store.history(ent.id)
-        current = ent.location.object if ent.location is not None else None
-        for version in reversed(history):
-            loc = version.entity.location
-            if loc is not None and loc.object != current:
-                return version.valid_from_ns, version.entity.provenance, ""
+        stamp, evidence = _before_last_move(ctx, ent)
+        if stamp is not None:
+            return stamp, evidence, ""
         return None, "", f"As far as I know, {describe(ctx.world, ent.id)} has not moved."
     now = memory_now(ctx.store, ctx.world.as_of_ns)
     if time.ago_s is not None:
@@ -138,6 +143,34 @@ def moment_of(ctx: Context, ent: Entity, time: TimeRef) -> tuple[int | None, str
         day_start = now - now % _DAY_NS - (_DAY_NS if time.day == "yesterday" else 0)
         return min(now, day_start + _PART_END_H[time.part_of_day] * 3_600_000_000_000), "", ""
     return None, "", ""
+
+
+def _moved_clause(clause: str) -> bool:
+    """"it was (last) moved", "someone moved it", "it got put away": a clause about the thing changing
+    place, whoever did it."""
+    from ..language.grounding import _MOVE_VERBS
+
+    return any(w in _MOVE_VERBS for w in re.findall(r"[a-z]+", clause.lower()))
+
+
+def _before_last_move(ctx: Context, ent: Entity) -> tuple[int | None, str]:
+    """The as-of time at which ``ent`` was still at the place it had before its LAST change of place, and the
+    record that says so: the newest version of its history up to now whose support differs from where it
+    is now (versions while it was out of view, with no support, are skipped), or, for a thing memory knows
+    by position only, whose position is further than the association radius from its current one."""
+    as_of = ctx.world.as_of_ns
+    history = [v for v in ctx.store.history(ent.id) if as_of is None or v.valid_from_ns <= as_of]
+    current = ent.location.object if ent.location is not None else None
+    here = ent.position
+    for version in reversed(history):
+        v = version.entity
+        if v.location is not None:
+            if v.location.object != current:
+                return version.valid_from_ns, v.provenance
+        elif current is None and here is not None and v.position is not None and \
+                v.position.distance(here) > ctx.store.association_radius:
+            return version.valid_from_ns, v.provenance
+    return None, ""
 
 
 def _where_was(ctx: Context, cands: list[Candidate], time: TimeRef) -> Answer:

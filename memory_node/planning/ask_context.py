@@ -67,9 +67,15 @@ class Context:
         ent = cand.entity
         room = self.world.room_of(ent.id) or ent.room
         rivals = bool(g.ref.compound) and rival_kinds(g.ref.head, ent.label, self.labels())
-        missing = unexplained(g.ref.modifiers, g.ref.compound, g.how, ent, room_key(room) if room else "",
+        how = getattr(cand, "how", "") or g.how
+        missing = unexplained(g.ref.modifiers, g.ref.compound, how, ent, room_key(room) if room else "",
                               rivals=rivals, head=g.ref.head)
-        return grounding_confidence(g.how, getattr(g, "confidence", None), missing)
+        # the grounder's own confidence in this candidate's name match; the first also carries what the
+        # grounding as a whole says (a runner-up of another label as good halves it)
+        own = getattr(cand, "confidence", None)
+        if cand is g.candidates[0] and getattr(g, "confidence", None) is not None:
+            own = g.confidence if own is None else min(own, g.confidence)
+        return grounding_confidence(how, own, missing)
 
     def one(self, ref: ObjectRef | None, want: Want | None = None) -> list[Candidate]:
         """The entity a phrase means, first, with the runners-up after it; ``Reply`` when none or a tie."""

@@ -16,9 +16,9 @@ from ..core.rules import explain_placement_any
 from ..core.store import MemoryStore
 from .drink import remembered_drink
 from ..language.grounding import Grounder
-from ..language.request import Intent, ObjectRef
 from ..language.confidence import ASK_BELOW
-from ..language.resolve import resolve_entities, resolve_rooms
+from ..language.request import Anchor, Intent, ObjectRef
+from ..language.resolve import resolve_entities, resolve_rooms, rooms_said
 from .affordances import not_graspable
 from .ask_context import Context, Reply
 from .ask_time import clock
@@ -66,8 +66,37 @@ class _PlanBuilder:
 
     # ---- intents ---------------------------------------------------------------------------------
 
+    def _room_filter(self) -> None:
+        """A room said with a command that moves nothing there ("find my book in the living room", "open the
+        closet in the living room", "go to the chair in the living room") says where the thing is: it
+        becomes the object's anchor, so a room that singles one out is always applied (never "which one?")."""
+        req = self.ctx.request
+        if req.intent not in (Intent.find, Intent.open, Intent.close, Intent.go):
+            return
+        ents = self.world.entities.values()
+        dest = req.destination
+        if req.intent != Intent.go and req.objects and req.objects[0].anchor is None and dest is not None and \
+                not dest.ref.anchor and resolve_rooms(dest.ref.words(), ents):
+            objs = [req.objects[0].model_copy(update={"anchor": dest}), *req.objects[1:]]
+            self.ctx.request = req.model_copy(update={"objects": objs, "destination": None})
+            return
+        ref = dest.ref if req.intent == Intent.go and dest is not None else (req.objects[0] if req.objects else None)
+        if ref is None or ref.anchor is not None or resolve_rooms(ref.words(), ents):
+            return
+        rooms = [r for r in rooms_said(req.text, ents) if not resolve_rooms(ref.words(), [r])]
+        if len(rooms) != 1:
+            return
+        room = rooms[0]
+        said = ObjectRef(text=room.name or room.id, head=room.name or room.id)
+        anchored = ref.model_copy(update={"anchor": Anchor(relation="in", ref=said)})
+        if req.intent == Intent.go and dest is not None:
+            self.ctx.request = req.model_copy(update={"destination": dest.model_copy(update={"ref": anchored})})
+        else:
+            self.ctx.request = req.model_copy(update={"objects": [anchored, *req.objects[1:]]})
+
     def run(self) -> None:
         """Plan the request's intent (``language.Intent``) from its typed parts."""
+        self._room_filter()
         req = self.ctx.request
         intent = req.intent.value
         if intent == "fetch":
@@ -348,8 +377,14 @@ class _PlanBuilder:
             raise PlanningError(f"{describe(self.world, obj)} was not where I last saw it; "
                                 "I do not know where it is now")
         if obj not in self.world.locations:
-            raise PlanningError(f"I have seen {describe(self.world, obj)} but do not know what it is on "
-                                "or in")
+            if ent.position is None:
+                raise PlanningError(f"I have seen {describe(self.world, obj)} but do not know what it is on "
+                                    "or in, nor where it stands")
+            # memory has its position but not its support: drive to the thing itself (the navigate skill
+            # takes an entity, whose last seen position the controller reads) and pick it from there
+            p = ent.position
+            self.notes.append(f"I do not know what {describe(self.world, obj)} is on; going to where I saw it "
+                              f"({p.x:.2f}, {p.y:.2f}, {p.z:.2f})")
         self._check_openable(self.state.closed_containers(obj))
 
     def _fetch_and_place(self, obj: str, relation: str, target: str) -> None:

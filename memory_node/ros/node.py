@@ -51,6 +51,7 @@ from memory_node.core.text import clean_text
 from memory_node.msg import Activity, SceneGraph, SkillFeedback, Utterance
 from memory_node.msg import Plan as PlanMsg
 from memory_node.language import Conversation, ParserUnavailable, parse
+from memory_node.language.names import default_names
 from memory_node.planning.dispatch import answer_question
 from memory_node.planning.llm import LlmAccount, LlmConfig, LlmPlanner, LlmStats
 from memory_node.planning.dispatch import plan_request
@@ -583,6 +584,13 @@ class _MemoryNodeBase:
             parse("where is the mug?")
         except ParserUnavailable as e:
             self.get_logger().error(f"request parser unavailable: {e}")
+        # WordNet (lexical grounding, ~1-4 s to index its nouns) loads here too, not on the first request
+        t = time.monotonic()
+        if default_names().wordnet is None:
+            self.get_logger().warning("WordNet 3.0 not installed (wordnet-base): everyday names beyond "
+                                      "config/language/names.yaml will not ground")
+        else:
+            self.get_logger().info(f"WordNet loaded in {time.monotonic() - t:.1f} s")
 
     # ---- services ------------------------------------------------------------------------------
 

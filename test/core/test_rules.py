@@ -278,9 +278,10 @@ def test_tidybot_all_scenarios() -> None:
     r = tidybot_report(scenarios)
     _print(r)
     # floors below what this reaches with the shipped category map, which holds no TidyBot-specific names
-    # (81.5% accuracy, 95.4% answered, 85.5% right when answering; the map before issue 9, which held 605
-    # of TidyBot's object names word for word, reached 88.8% -- see memory_node/bench/placement_eval.py)
-    assert r["accuracy"] >= 0.78 and r["answered"] >= 0.93
+    # (82.3% accuracy, 95.4% answered, 86.3% right when answering with WordNet in the vote, 81.5% without;
+    # the map before issue 9, which held 605 of TidyBot's object names word for word, reached 88.8% -- see
+    # memory_node/bench/placement_eval.py)
+    assert r["accuracy"] >= 0.80 and r["answered"] >= 0.93
     assert r["accuracy"] >= r["majority_baseline"] + 0.50
     assert r["precision"] >= 0.82
     # facts and rules alone: fewer answers, more often right (47.0%, 48.8% answered, 96.3% right)

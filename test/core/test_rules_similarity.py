@@ -149,6 +149,9 @@ def test_shared_kind_outweighs_a_slightly_closer_stranger(store: MemoryStore, mo
     e_apple = say(store, 1 * S, "put the apple in the bowl")
     e_crayon = say(store, 2 * S, "put the crayon in the box")
     monkeypatch.setattr(similarity, "CROSS_KIND_MIN", 0.0)  # let the stranger vote
+    # the map's kinds alone, with these fake vectors (WordNet's terms are tested in test/core/test_wordnet.py)
+    monkeypatch.setattr(similarity, "WN_WUP", 0.0)
+    monkeypatch.setattr(similarity, "WN_BONUS", 0.0)
     emb = FakeEmbedder("fake-kinds", table)
     ans = explain_placement(store, "plum", embedder=emb)
     assert (ans.receptacle, ans.support_event_ids) == ("bowl", [e_apple])

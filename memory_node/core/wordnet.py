@@ -1,0 +1,322 @@
+"""WordNet 3.0, read offline: which nouns name the same thing, a kind of it, or a part of it.
+
+People call things by names no label table lists ("pants", "specs", "telly", "bin"); memory's labels are
+class names from mappers and datasets ("trousers", "garbagecan", "tv"). WordNet (Princeton, 3.0) relates
+them without a hand table: synonyms share a synset ("specs" and "spectacles"), a kind is a hyponym
+("a bin" covers a garbage can: ashcan -> bin), and meronymy says what a thing has as parts.
+
+The database is the Debian package ``wordnet-base`` (``scripts/setup.sh`` installs it), read with nltk's
+``WordNetCorpusReader``; nothing is downloaded. Debian leaves out the ``lexnames`` file the reader wants
+(the names of WordNet's 45 lexicographer files); it is rebuilt from the package's own ``lexnames(5WN)``
+manual page. Only the noun index is loaded (~1 s instead of ~8 s for all four), and every lookup is cached
+per distinct word, so a request pays for each word once per process.
+
+Only "physical" senses count (artifacts, food, plants, animals, natural objects, substances, and the top
+nodes such as ``object``): "monitor" the person or "drawer" the draughtsman never match a household thing.
+"""
+
+from __future__ import annotations
+
+import gzip
+import io
+import logging
+import os
+import re
+import threading
+import warnings
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+WORDNET_DIRS = (os.environ.get("MEMORY_NODE_WORDNET", ""), "/usr/share/wordnet")
+LEXNAMES_MAN = "/usr/share/man/man5/lexnames.5WN.gz"
+# WordNet's lexicographer files of things a robot can see, hold or walk up to
+PHYSICAL_LEXNAMES = frozenset({"noun.artifact", "noun.food", "noun.plant", "noun.animal", "noun.object",
+                               "noun.substance", "noun.Tops"})
+HOUSEHOLD_LEXNAMES = frozenset({"noun.artifact", "noun.food"})
+MAX_SENSES = 4  # the commoner senses of a word only: rare ones relate too much ("plate" the home base)
+MAX_HYPONYM_DISTANCE = 4  # "food" -> an apple is 3 steps; further is a different thing in practice
+MAX_PART_DEPTH = 4
+MAX_CACHED_WORDS = 200_000  # a thing's parts may be listed on one of its kinds (a car door, of any car)
+_POS_OF = {"noun": 1, "verb": 2, "adj": 3, "adv": 4}
+
+
+@dataclass(frozen=True)
+class Relation:
+    """How a said noun relates to a label: ``synonym`` (a shared synset), ``hypernym`` (the said noun is a
+    kind the label is one of: "bin" for a garbage can), ``hyponym`` (the said noun is a narrower kind of the
+    label: "armchair" for a chair), with the number of is-a steps between them."""
+
+    how: str
+    distance: int
+    said: str  # the synsets' names, for explanations ("ashcan.n.01")
+    label: str
+
+
+def _lexnames_text() -> str:
+    """The ``lexnames`` file (``NN<TAB>name<TAB>pos``) from the manual page Debian ships with the data."""
+    with gzip.open(LEXNAMES_MAN, "rt", encoding="utf-8", errors="replace") as fh:
+        rows = re.findall(r"^(\d\d)\t([a-z]+\.[A-Za-z]+)", fh.read(), re.M)
+    if len(rows) < 45:
+        raise OSError(f"{LEXNAMES_MAN}: {len(rows)} lexicographer files found, WordNet 3.0 has 45")
+    return "".join(f"{n}\t{name}\t{_POS_OF[name.split('.')[0]]}\n" for n, name in rows)
+
+
+def _reader(root: str) -> Any:
+    import nltk
+    from nltk.corpus.reader.wordnet import NOUN, WordNetCorpusReader
+
+    if root not in nltk.data.path:
+        nltk.data.path.append(root)  # nltk reads corpora only from folders on its data path
+    lexnames = _lexnames_text()
+
+    class DebianWordNet(WordNetCorpusReader):  # type: ignore[misc]
+        def open(self, fileid: str) -> Any:  # noqa: A003 - nltk's name
+            if fileid == "lexnames":
+                return io.StringIO(lexnames)
+            return super().open(fileid)
+
+        def map_wn(self, version: str = "wordnet") -> None:
+            return None  # the mapping to other WordNet versions is for multilingual data, not used here
+
+        def _scan_satellites(self) -> None:
+            self.satellite_offsets = set()  # adjective satellites: nouns only here
+
+        def _load_lemma_pos_offset_map(self) -> None:
+            # index.noun only (lemma pos n_synsets n_pointers ptr... n_senses tagged offsets...)
+            with self.open("index.noun") as fp:
+                for line in fp:
+                    if line.startswith(" "):
+                        continue
+                    f = line.split()
+                    n, p = int(f[2]), int(f[3])
+                    self._lemma_pos_offset_map[f[0]][NOUN] = [int(x) for x in f[6 + p:6 + p + n]]
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # "multilingual functions are not available": not wanted
+        return DebianWordNet(root, None)
+
+
+def wordnet_dir() -> str:
+    """The folder holding WordNet's ``index.noun``, or "" when none is installed."""
+    return next((d for d in WORDNET_DIRS if d and (Path(d) / "index.noun").is_file()), "")
+
+
+class WordNet:
+    """Cached noun lookups over one WordNet reader (thread-safe: the reader's file handles are shared)."""
+
+    def __init__(self, root: str | None = None) -> None:
+        root = root or wordnet_dir()
+        if not root:
+            raise OSError("WordNet 3.0 is not installed (Debian package wordnet-base; scripts/setup.sh)")
+        self._wn = _reader(root)
+        self._lock = threading.RLock()
+        self._senses: dict[str, tuple[Any, ...]] = {}
+        self._up: dict[Any, dict[Any, int]] = {}
+        self._kind_of: dict[tuple[str, str, int], int | None] = {}
+        self._label_senses: dict[str, tuple[Any, ...]] = {}
+
+    # ---- senses ----------------------------------------------------------------------------------------
+
+    def senses(self, phrase: str) -> tuple[Any, ...]:
+        """The physical noun senses of a phrase ("trash can", "wineglass", "pants"), commonest first; the
+        phrase whole only (a compound WordNet does not list has none: its head is the caller's business)."""
+        k = "_".join(phrase.lower().split())
+        cached = self._senses.get(k)
+        if cached is None:
+            with self._lock:
+                try:
+                    found = self._wn.synsets(k, pos="n")
+                except Exception:  # noqa: BLE001 - a malformed word is simply not in WordNet
+                    found = []
+            cached = tuple(s for s in found if s.lexname() in PHYSICAL_LEXNAMES)[:MAX_SENSES]
+            if len(self._senses) > MAX_CACHED_WORDS:
+                self._senses.clear()  # words said are unbounded (typos, junk): the cache is not
+            self._senses[k] = cached
+        return cached
+
+    def label_senses(self, phrase: str) -> tuple[Any, ...]:
+        """The senses a memory label has in a home: a label is a class of things a mapper saw in a house,
+        so where it names an artifact or a food its plant and animal senses go ("mouse" the device, "box"
+        the container, "bananas" the fruit; an "orchid" stays a plant), and of several senses the ones
+        WordNet's tagged corpus uses at least half as often as the commonest ("closet" the cupboard, not
+        the water closet)."""
+        k = "_".join(phrase.lower().split())
+        cached = self._label_senses.get(k)
+        if cached is None:
+            ss = self.senses(phrase)
+            home = tuple(s for s in ss if s.lexname() in HOUSEHOLD_LEXNAMES)
+            ss = home or ss
+            with self._lock:
+                counts = [sum(lm.count() for lm in s.lemmas() if lm.name().lower() == k) for s in ss]
+            top = max(counts, default=0)
+            if top >= 2:
+                ss = tuple(s for s, c in zip(ss, counts) if 2 * c >= top)
+            cached = self._label_senses[k] = tuple(ss)
+        return cached
+
+    def known(self, phrase: str) -> bool:
+        return bool(self.senses(phrase))
+
+    def lemmas(self, phrase: str) -> list[str]:
+        """Synonyms of the phrase's senses ("specs" -> spectacles, eyeglasses, glasses), commonest first."""
+        out: dict[str, None] = {}
+        for s in self.senses(phrase):
+            with self._lock:
+                names = s.lemma_names()
+            for n in names:
+                out.setdefault(n.replace("_", " ").lower())
+        out.pop(" ".join(phrase.lower().split()), None)
+        return list(out)
+
+    def _ancestors(self, synset: Any) -> dict[Any, int]:
+        """Every hypernym (instance hypernyms too) with its fewest is-a steps, the synset itself at 0."""
+        cached = self._up.get(synset)
+        if cached is None:
+            cached, frontier, d = {synset: 0}, [synset], 0
+            with self._lock:
+                while frontier and d < 12:
+                    d += 1
+                    nxt = []
+                    for s in frontier:
+                        for h in (*s.hypernyms(), *s.instance_hypernyms()):
+                            if h not in cached:
+                                cached[h] = d
+                                nxt.append(h)
+                    frontier = nxt
+            self._up[synset] = cached
+        return cached
+
+    def hypernyms(self, phrase: str, depth: int = 3) -> list[str]:
+        """The kinds the phrase's commonest sense is ("garbage can" -> bin, container), nearest first."""
+        ss = self.senses(phrase)
+        if not ss:
+            return []
+        up = self._ancestors(ss[0])
+        return [_name(s) for s, d in sorted(up.items(), key=lambda x: (x[1], x[0].name())) if 0 < d <= depth]
+
+    def kinds(self, phrase: str, steps: int, min_depth: int) -> frozenset[str]:
+        """The kinds the phrase's commonest physical sense is, up to ``steps`` is-a steps up and no nearer
+        WordNet's root than ``min_depth`` ("plum" -> edible fruit, produce; not "food", "matter")."""
+        ss = self.senses(phrase)
+        if not ss:
+            return frozenset()
+        out = set()
+        with self._lock:
+            for s, d in self._ancestors(ss[0]).items():
+                if 0 < d <= steps and s.min_depth() >= min_depth:
+                    out.add(s.name())
+        return frozenset(out)
+
+    # ---- relations -------------------------------------------------------------------------------------
+
+    def relation(self, said: str, label: str, max_distance: int = MAX_HYPONYM_DISTANCE) -> Relation | None:
+        """How the said noun (any of its commoner senses) relates to the label noun (its senses in a home,
+        ``label_senses``), or None."""
+        a, b = self.senses(said), self.label_senses(label)
+        if not a or not b:
+            return None
+        return _relation(self, a, b, max_distance)
+
+    def related(self, said: str, label: str) -> bool:
+        return self.relation(said, label) is not None
+
+    def is_kind_of(self, phrase: str, category: str, max_distance: int = 8) -> int | None:
+        """Is-a steps from the phrase's senses up to the category's ("apple" -> "food": 3), or None."""
+        memo = (phrase, category, max_distance)
+        if memo not in self._kind_of:
+            if len(self._kind_of) > MAX_CACHED_WORDS:
+                self._kind_of.clear()
+            self._kind_of[memo] = self._steps_up(phrase, category, max_distance)
+        return self._kind_of[memo]
+
+    def _steps_up(self, phrase: str, category: str, max_distance: int) -> int | None:
+        cats = set(self.senses(category))
+        best: int | None = None
+        for s in self.label_senses(phrase):
+            up = self._ancestors(s)
+            for c in cats:
+                d = up.get(c)
+                if d is not None and d <= max_distance and (best is None or d < best):
+                    best = d
+        return best
+
+    def has_part(self, whole: str, part: str) -> bool:
+        """WordNet lists ``part`` (or a kind of it) among the parts of ``whole`` or of one of its kinds
+        ("car" has a "car door"; a "cabinet" has a "shelf")."""
+        wholes, parts = self.senses(whole), self.senses(part)
+        if not wholes or not parts:
+            return False
+        with self._lock:
+            for w in wholes:
+                for anc, d in self._ancestors(w).items():
+                    if d > MAX_PART_DEPTH:
+                        continue
+                    for m in anc.part_meronyms():
+                        for p in parts:
+                            if m == p or p in self._ancestors(m) or m in self._ancestors(p):
+                                return True
+        return False
+
+    def is_part(self, part: str) -> bool:
+        """The noun names a part of something in WordNet (a door, a handle, a lid, a shelf)."""
+        with self._lock:
+            for s in self.senses(part):
+                for anc, d in self._ancestors(s).items():
+                    if d <= 1 and anc.part_holonyms():
+                        return True
+        return False
+
+    def similarity(self, a: str, b: str, first_only: bool = False) -> float:
+        """Wu-Palmer similarity of the two phrases' closest physical senses (with ``first_only``, of their
+        commonest ones); 0 when either is unknown."""
+        best = 0.0
+        n = 1 if first_only else MAX_SENSES
+        for x in self.senses(a)[:n]:
+            for y in self.senses(b)[:n]:
+                with self._lock:
+                    s = x.wup_similarity(y) or 0.0
+                best = max(best, s)
+        return best
+
+
+def _relation(wn: WordNet, a: tuple[Any, ...], b: tuple[Any, ...], max_distance: int) -> Relation | None:
+    shared = set(a) & set(b)
+    if shared:
+        s = min(shared, key=lambda x: x.name())
+        return Relation("synonym", 0, s.name(), s.name())
+    best: Relation | None = None
+    for x in a:
+        for y in b:
+            d = wn._ancestors(y).get(x)  # the label is a kind of what was said
+            if d is not None and d <= max_distance and (best is None or d < best.distance):
+                best = Relation("hypernym", d, x.name(), y.name())
+            d = wn._ancestors(x).get(y)  # what was said is a kind of the label
+            if d is not None and d <= max_distance and (best is None or d < best.distance):
+                best = Relation("hyponym", d, x.name(), y.name())
+    return best
+
+
+def _name(synset: Any) -> str:
+    return synset.lemma_names()[0].replace("_", " ").lower()
+
+
+_LOCK = threading.Lock()
+
+
+@lru_cache(maxsize=1)
+def _default() -> WordNet | None:
+    try:
+        return WordNet()
+    except Exception as e:  # noqa: BLE001 - grounding works without it, with fewer everyday names
+        log.warning("WordNet unavailable, lexical grounding off: %s", e)
+        return None
+
+
+def default_wordnet() -> WordNet | None:
+    """The process's WordNet (loaded on first use, ~1 s), or None when it is not installed."""
+    with _LOCK:
+        return _default()
