@@ -3,6 +3,8 @@ Over a real SQLite memory; the phrases name things memory holds under other name
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from memory_node.core.models import Point
@@ -27,10 +29,12 @@ def _steps(result):
 
 def test_a_guess_is_asked_about_and_yes_finishes_it(flat, vega) -> None:
     conv = Conversation()
+    # memory holds no coffee machine: whatever the best guess is, it is asked about, not driven to
     asked = plan_request(flat, vega, "go to the coffee machine", speaker="anna", conversation=conv)
-    assert not asked.success and "Do you mean" in asked.error and "washingmachine_3" in asked.error
+    assert not asked.success and "Do you mean" in asked.error
+    guess = re.search(r"Do you mean the \w+ \((\w+)\)", asked.error).group(1)
     done = plan_request(flat, vega, "yes please", speaker="anna", conversation=conv)
-    assert _steps(done) == [("navigate_to", ["washingmachine_3"])]
+    assert _steps(done) == [("navigate_to", [guess])]
     # the confirmation is used once: a later "yes" does not repeat it
     assert not plan_request(flat, vega, "yes", speaker="anna", conversation=conv).success
 
@@ -58,7 +62,7 @@ def test_a_place_said_generically_is_any_sure_one_never_a_guess(flat, vega) -> N
 
 def test_a_question_about_a_guess_asks_back_instead_of_answering(flat) -> None:
     a = answer_question(flat, "where is the coffee machine?")
-    assert a.success and "Do you mean" in a.answer and a.confidence < 0.6 and a.answer_ids[0] == "washingmachine_3"
+    assert a.success and "Do you mean" in a.answer and a.confidence < 0.6 and a.answer_ids[0] in a.answer
 
 
 def test_brought_to_a_thing_is_put_there(flat, vega) -> None:
