@@ -14,7 +14,10 @@ import re
 
 from ..core.models import Answer, Entity, Relation, state_family
 from ..core.store import MemoryStore
+from ..core.text import singular
 from ..language.clause import EITHER_OR_NOTE
+from ..language.lexicon import COLOUR_WORDS
+from ..language.names import GENERIC_NOUNS
 from ..language.request import ObjectRef, TimeRef
 from ..language.resolve import Candidate
 from .ask_context import MAX_LISTED, Context
@@ -46,12 +49,36 @@ def where(ctx: Context) -> Answer:
         return _where_was(ctx, ctx.one(ref), req.time)
     if ref is None:
         return _where_answer(ctx.store, ctx.world, ctx.one(ref))  # replies that no object was named
+    if singular(ref.head.lower()) in GENERIC_NOUNS and not ref.compound:
+        return _identify(ctx, ref)
     g = ctx.ground(ref)
     if g.status == "all" and len(g.candidates) > 1:
         ctx.grounded.extend(g.ids)
         return _where_all(ctx, g.candidates)
     cands = ctx.settle(g)
     return _where_answer(ctx.store, ctx.world, cands)
+
+
+def _identify(ctx: Context, ref: ObjectRef) -> Answer:
+    """"What is the yellow thing on the bed?", "what's the object on the desk?": a thing said by its look and
+    place, not its name, asks which thing that is (the generic noun is a filter: ``names.GENERIC_NOUNS``)."""
+    g = ctx.ground(ref, "all")
+    # a colour said is what tells the thing apart: the grounder ranks by it, here it must hold
+    colours = {m.lower() for m in ref.modifiers if m.lower() in COLOUR_WORDS}
+    cands = [c for c in g.candidates if not colours or colours & {
+        v.lower() for k, v in c.entity.attributes.items() if k in ("color", "colour")}]
+    if g.status == "none" or not cands:
+        return Answer(success=True, answer=f"I have seen no {ref.text.strip().removeprefix('the ')}.",
+                      confidence=0.0)
+    found = [c.entity for c in cands][:MAX_LISTED]
+    ctx.grounded.extend(e.id for e in found)
+    places = "; ".join(ctx.place_of(e.id) for e in found)
+    more = f" and {len(cands) - MAX_LISTED} more" if len(cands) > MAX_LISTED else ""
+    said = ref.text.strip() or f"the {ref.noun()}"
+    text = f"{said} is {places}" if len(found) == 1 else f"{len(cands)} things fit {said}: {places}{more}"
+    return Answer(success=True, answer=sentence(text) + ".", answer_ids=[e.id for e in found],
+                  evidence_ids=_dedupe([e.provenance for e in found]),
+                  confidence=min(max(e.confidence, 0.01) for e in found) / (1 if len(found) == 1 else 2))
 
 
 def _where_all(ctx: Context, cands: list[Candidate]) -> Answer:

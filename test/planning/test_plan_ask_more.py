@@ -184,3 +184,15 @@ def test_turned_off_and_either_or_state_questions(mem) -> None:
     either = answer_question(mem.store, "Is the TV on or off")
     assert "is off" in either.answer and not either.answer.startswith(("Yes", "No"))
     assert "is open" in answer_question(mem.store, "are the fridges opened or closed?").answer
+
+
+def test_a_thing_said_by_its_look_and_place_is_identified(mem) -> None:
+    e = mem.ent
+    mem.scene(T0, [e("bed_1", "bed"), e("desk_1", "desk"), e("pear_1", "pear", attributes={"color": "yellow"}),
+                   e("book_1", "book", attributes={"color": "red"}), e("mug_1", "mug", attributes={"color": "blue"})],
+              [("pear_1", "on", "bed_1"), ("book_1", "on", "bed_1"), ("mug_1", "on", "desk_1")])
+    a = answer_question(mem.store, "what is the yellow thing on the bed?")
+    assert a.answer_ids == ["pear_1"] and "pear" in a.answer
+    assert set(answer_question(mem.store, "what's the object on the bed?").answer_ids) == {"pear_1", "book_1"}
+    none = answer_question(mem.store, "what is the green thing on the desk?")
+    assert none.confidence == 0 and not none.answer_ids
