@@ -1,0 +1,307 @@
+"""One policy for the rule reading and the learned reading of an utterance (``parser.parse`` calls ``combine``).
+
+The rules (``clause.py``, ``parts.py``, ``phrases.py``) carry structure the model does not: several parts,
+pronouns and follow-ups, times, memory ids, the full phrase of each thing. The model (``reader.py``) was
+trained on many writers' wording and knows how likely each intent is. So:
+
+1. Agreement (the model's top intent is the rules' intent): the rules' reading stands, its things filled from
+   the model's slots where the rules named none ("trash can. open."), a room the model tagged and the rules
+   dropped added as a filter ("go to the chair in the living room"). ``confidence`` = 1 - (1 - p) / 2, p the
+   model's probability of that intent: two independent readers agreeing halve the doubt of one.
+2. The rules failed (``unknown``; ``inform`` without a request the model would rather see; an intent about a
+   thing with no thing named) and the model is confident (p >= ``TAKE_OVER_AT``) of an intent whose thing its
+   slots found: the model's reading replaces it, its things read from the slot spans by the rules' own phrase
+   reader (owner, adjectives, compounds, anchors). ``confidence`` = p. When the rules' reading came from
+   several parts or resolved a pronoun from the utterance, it is never replaced (the structure is theirs).
+3. The rules failed and the model is not confident: the rules' reading stands with ``confidence`` = the
+   model's probability of the rules' intent (usually low: the robot asks back, with the model's best
+   readings as ``alternatives``).
+4. Disagreement within one family (``FAMILIES``: fetch and drink, put / put_away / put_back, where and
+   what_room, ...): the rules' more specific reading stands; ``confidence`` = (1 + P(family)) / 2.
+5. Disagreement on the family (a question against a command, fetch against put against go) with the model
+   confident (p >= ``DISAGREE_AT``): the rules' reading stands but ``confidence`` = the model's probability of
+   the rules' family, below ``ASK_BACK_BELOW``; the model's reading is the first alternative. Below
+   ``DISAGREE_AT`` the rules stand with ``confidence`` = (1 + P(rules' family)) / 2.
+
+``ASK_BACK_BELOW``: a reading whose confidence is below it should not be acted on or answered as if sure; the
+dispatcher asks back with ``alternatives``. Its value and the thresholds are checked against the writers'
+held-aside sets and ALFRED ``valid_seen`` by ``bench/reader_eval.py`` (accuracy per confidence band).
+
+``MEMORY_NODE_READER=off`` in the environment switches the model off (the rules read alone, confidence 1.0).
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import os
+from typing import Any
+
+from . import lexicon as lx
+from .request import (COMMAND_INTENTS, QUESTION_INTENTS, Alternative, Anchor, Intent, Kind, ObjectRef,
+                      Request)
+
+log = logging.getLogger(__name__)
+
+ASK_BACK_BELOW = 0.5  # below: ask back instead of acting (the dispatcher reads Request.confidence)
+TAKE_OVER_AT = 0.6  # the model's probability needed to replace a failed rule reading
+DISAGREE_AT = 0.7  # the model's probability at which a disagreement on the family is a doubt
+
+FAMILIES: dict[str, frozenset[str]] = {
+    "locate": frozenset({"where", "what_room"}),
+    "exists": frozenset({"exists", "count"}),
+    "contents": frozenset({"contents"}),
+    "state": frozenset({"state", "usable"}),
+    "describe": frozenset({"attribute", "which"}),
+    "time": frozenset({"when_seen", "when_did"}),
+    "events": frozenset({"around", "robot_did", "person_did", "happened_to", "habit"}),
+    "goes": frozenset({"goes_where"}),
+    "fetch": frozenset({"fetch", "drink"}),
+    "put": frozenset({"put", "put_away", "put_back"}),
+    "open": frozenset({"open"}),
+    "close": frozenset({"close"}),
+    "find": frozenset({"find"}),
+    "go": frozenset({"go"}),
+    "inform": frozenset({"inform"}),
+    "greeting": frozenset({"greeting"}),
+    "unknown": frozenset({"unknown"}),
+}
+_FAMILY_OF = {i: f for f, members in FAMILIES.items() for i in members}
+
+# intents whose request is about a thing (the model must have found one to take over)
+_ABOUT_THINGS = frozenset({"where", "what_room", "exists", "state", "usable", "attribute", "which", "count",
+                           "contents", "when_seen", "goes_where", "fetch", "put", "put_away", "put_back", "open",
+                           "close", "find", "happened_to"})
+_RELATIONS = {"in": "in", "inside": "in", "into": "in", "within": "in", "on": "on", "onto": "on", "atop": "on",
+              "upon": "on", "on top of": "on", "under": "under", "underneath": "under", "beneath": "under",
+              "below": "under", "near": "near", "by": "near", "beside": "near", "close to": "near",
+              "next to": "next_to", "above": "above", "over": "above", "behind": "behind",
+              "in front of": "in_front_of", "at": "at", "to": "at", "towards": "at", "toward": "at",
+              "from": "from", "off": "from", "out of": "from"}
+_SPEAKER = frozenset({"me", "us", "myself", "i"})
+
+
+def enabled() -> bool:
+    return os.environ.get("MEMORY_NODE_READER", "on").lower() not in ("off", "0", "false", "no")
+
+
+def family(intent: str) -> str:
+    return _FAMILY_OF.get(intent, intent)
+
+
+def _kind(intent: str) -> Kind:
+    i = Intent(intent)
+    return Kind.question if i in QUESTION_INTENTS else Kind.command if i in COMMAND_INTENTS else Kind.statement
+
+
+def rules_failed(req: Request) -> bool:
+    """The rules read no request they could serve."""
+    if req.intent in (Intent.unknown, Intent.inform):
+        return True
+    return req.intent.value in _ABOUT_THINGS and not req.destination and (
+        not req.objects or any("no thing named" in n for n in req.notes))
+
+
+def _structural(req: Request, parts: int) -> bool:
+    return parts > 1 or any("said before" in n for n in req.notes)
+
+
+def combine(rule: Request, doc: Any, parts: int = 1, reader: Any = None) -> Request:
+    """The one reading of an utterance (see the module docstring). ``doc`` is the parse the rules read first;
+    ``parts`` how many parts the rules found. Never raises: on any fault the rules' reading stands."""
+    if not enabled():
+        return rule
+    try:
+        if reader is None:
+            from .reader import default_reader
+
+            reader = default_reader()
+        if reader is None or doc is None or not len(doc):
+            return rule
+        reading = reader.read(doc)
+        return _decide(rule, reading, doc, parts, reader.meta.get("policy_calibration"))
+    except Exception as e:  # noqa: BLE001 - the rules' reading stands; the fault is logged
+        log.warning("learned reader failed on %r: %s", rule.text[:200], e)
+        return rule
+
+
+def _p_family(reading: Any, intent: str) -> float:
+    f = family(intent)
+    return sum(p for i, p in reading.probs.items() if family(i) == f)
+
+
+def _alternatives(reading: Any, but: str, doc: Any) -> list[Alternative]:
+    out = []
+    for intent, p in reading.top(3):
+        if intent == but or p < 0.05:
+            continue
+        out.append(Alternative(intent=Intent(intent), confidence=round(p, 3), objects=_things(reading, doc)))
+    return out
+
+
+CASES = ("agree", "took_over", "failed_kept", "same_family", "other_family")
+
+
+def decide(rule: Request, reading: Any, doc: Any, parts: int) -> tuple[Request, str]:
+    """The reading taken and which case of the module docstring chose it (confidence not yet set)."""
+    r, m, pm = rule.intent.value, reading.intent, reading.confidence
+    structural = _structural(rule, parts)
+    if m == r:
+        _supplement(rule, reading, doc, structural)
+        return rule, "agree"
+    if rules_failed(rule) and not structural and pm >= TAKE_OVER_AT and m != "unknown":
+        taken = _from_model(rule, reading, doc)
+        if taken is not None:
+            return taken, "took_over"
+    if rules_failed(rule):
+        rule.alternatives = _alternatives(reading, r, doc)
+        rule.notes.append(f"the learned reader doubts it: {m} {pm:.2f}")
+        return rule, "failed_kept"
+    if family(m) == family(r):
+        return rule, "same_family"
+    rule.alternatives = _alternatives(reading, r, doc)
+    if pm >= DISAGREE_AT:
+        rule.notes.append(f"the learned reader reads it as {m} ({pm:.2f})")
+    return rule, "other_family"
+
+
+def _logit(p: float) -> float:
+    p = min(max(p, 1e-4), 1 - 1e-4)
+    return math.log(p / (1 - p))
+
+
+def evidence(req: Request, reading: Any, case: str) -> list[float]:
+    """What the confidence of the reading taken is computed from: the model's probability of its intent and
+    of its family (as logits), and the case (one-hot)."""
+    i = req.intent.value
+    return [1.0, _logit(reading.probs.get(i, 0.0)), _logit(_p_family(reading, i)),
+            *(1.0 if case == c else 0.0 for c in CASES)]
+
+
+def confidence(req: Request, reading: Any, case: str, weights: list[float] | None) -> float:
+    """P(the intent taken is the one meant): a logistic regression over ``evidence`` fitted by
+    ``train_reader`` on its calibration split (``meta.json`` ``policy_calibration``); without it, the fixed
+    rules of the module docstring."""
+    if weights:
+        z = sum(w * x for w, x in zip(weights, evidence(req, reading, case)))
+        return 1.0 / (1.0 + math.exp(-max(min(z, 30.0), -30.0)))
+    p, pf = reading.probs.get(req.intent.value, 0.0), _p_family(reading, req.intent.value)
+    if case == "agree":
+        return 1.0 - (1.0 - p) / 2.0
+    if case == "took_over":
+        return p
+    if case == "failed_kept":
+        return p
+    if case == "same_family":
+        return (1.0 + pf) / 2.0
+    return min(pf, ASK_BACK_BELOW - 0.01) if reading.confidence >= DISAGREE_AT else (1.0 + pf) / 2.0
+
+
+def _decide(rule: Request, reading: Any, doc: Any, parts: int, weights: list[float] | None = None) -> Request:
+    req, case = decide(rule, reading, doc, parts)
+    req.confidence = round(confidence(req, reading, case, weights), 3)
+    if req.confidence < ASK_BACK_BELOW and not req.alternatives:
+        req.alternatives = _alternatives(reading, req.intent.value, doc)
+    return req
+
+
+# ---- building a request from the model's slots --------------------------------------------------------------
+
+
+def _ref(span: Any, doc: Any, text: str) -> ObjectRef:
+    """The rules' phrase reading of a slot span (owner, adjectives, compounds, anchors)."""
+    from .clause import Clause
+
+    root = doc[span.start:span.end].root
+    try:
+        ref = Clause(root.sent, text)._object(root)
+    except Exception:  # noqa: BLE001 - a plain phrase then
+        ref = ObjectRef(text=span.text, head=root.lemma_.lower())
+    return ref
+
+
+def _things(reading: Any, doc: Any) -> list[ObjectRef]:
+    refs = [_ref(s, doc, doc.text) for s in reading.slot("object") + reading.slot("object2")]
+    return [r for r in refs if r.head or r.pronoun]
+
+
+def _relation(reading: Any, slot: str, default: str) -> str:
+    spans = reading.slot(slot)
+    return _RELATIONS.get(spans[0].text.lower(), default) if spans else default
+
+
+def _from_model(rule: Request, reading: Any, doc: Any) -> Request | None:
+    intent = reading.intent
+    objects = _things(reading, doc)
+    needs = reading.slot("need")
+    dest_spans = reading.slot("destination")
+    if not objects and needs and intent in ("fetch", "where", "exists", "find"):
+        objects = [ObjectRef(text=needs[0].text, head="something", purpose=needs[0].text.lower())]
+    destination = None
+    if dest_spans:
+        destination = Anchor(relation=_relation(reading, "relation", "at" if intent in ("go", "fetch") else "on"),
+                             ref=_ref(dest_spans[0], doc, rule.text))
+    if intent in _ABOUT_THINGS and not objects and destination is None:
+        return None  # a confident intent about nothing named: the rules' doubt stands
+    if intent == "go" and destination is None and objects:
+        destination = Anchor(relation="at", ref=objects.pop(0))
+    recipient = ""
+    rec = reading.slot("recipient")
+    if rec:
+        recipient = "speaker" if rec[0].text.lower() in _SPEAKER else rec[0].text.lower()
+    if intent == "fetch" and destination is not None and not recipient:
+        recipient = destination.ref.words()  # the rules say "bring X to the kitchen" the same way
+    state = reading.slot("state")
+    asked = reading.slot("attribute_asked")
+    req = Request(text=rule.text, kind=_kind(intent), intent=Intent(intent), objects=objects,
+                  destination=destination, recipient=recipient, state=state[0].text.lower() if state else "",
+                  attribute=asked[0].text.lower().replace("colour", "color") if asked else "",
+                  time=rule.time, polite=rule.polite, negated=rule.negated,
+                  notes=[*rule.notes, f"read by the learned reader ({intent} {reading.confidence:.2f}); the rules "
+                                      f"read {rule.intent.value}"],
+                  confidence=round(reading.confidence, 3))
+    _add_room(req, reading, doc)
+    req.alternatives = [Alternative(intent=rule.intent, confidence=round(reading.probs.get(rule.intent.value, 0.0), 3),
+                                    objects=rule.objects)]
+    return req
+
+
+def _supplement(rule: Request, reading: Any, doc: Any, structural: bool) -> None:
+    """Fill what the rules left out: the thing when they named none, a room said as a filter."""
+    unnamed = any("no thing named" in n for n in rule.notes) or (
+        rule.intent.value in _ABOUT_THINGS and not rule.objects and rule.destination is None)
+    if unnamed and not structural:
+        things = [t for t in _things(reading, doc) if not t.pronoun]
+        if things:
+            rule.objects = things
+            rule.notes = [n for n in rule.notes if "no thing named" not in n] + ["thing named by the learned reader"]
+    elif len(rule.objects) == 1 and rule.objects[0].pronoun and \
+            not any("said before" in n for n in rule.notes):
+        things = [t for t in _things(reading, doc) if not t.pronoun]
+        if len(things) == 1:  # "orchid from bedroom. bring it.": the thing is named in the utterance
+            rule.objects = things
+            rule.notes.append(f"{rule.objects[0].text!r} named in the utterance (learned reader)")
+    _add_room(rule, reading, doc)
+
+
+def _add_room(req: Request, reading: Any, doc: Any) -> None:
+    # a room after the place of a go / put is a filter, whichever slot the tagger gave it ("the sofa in the
+    # living room")
+    rooms = reading.slot("room") + reading.slot("destination")[1:]
+    if not rooms:
+        return
+    rooms = [r.text.lower() for r in rooms if r.text.lower() in lx.ROOM_WORDS or r.text.lower().split()[-1] in
+             lx.ROOM_WORDS]  # only a room word filters by room; any other place is the rules' to read
+    if not rooms:
+        return
+    room = rooms[0]
+    target = req.destination.ref if req.intent is Intent.go and req.destination else \
+        req.objects[0] if req.objects else None
+    if target is None or target.room or (target.anchor is not None and room in target.anchor.ref.text.lower()) \
+            or room in target.text.lower():
+        return
+    for w in ("the ", "my ", "our ", "this ", "that "):
+        if room.startswith(w):
+            room = room[len(w):]
+    target.room = room
+    req.notes.append(f"room {room!r} said as a filter (learned reader)")
