@@ -78,6 +78,8 @@ _RELATIONS = {"in": "in", "inside": "in", "into": "in", "within": "in", "on": "o
               "next to": "next_to", "above": "above", "over": "above", "behind": "behind",
               "in front of": "in_front_of", "at": "at", "to": "at", "towards": "at", "toward": "at",
               "from": "from", "off": "from", "out of": "from"}
+_ABOUT_PEOPLE = frozenset({"habit", "person_did"})
+_ROBOT = frozenset({"you", "u", "yourself", "robot", "the robot"})
 _SPEAKER = frozenset({"me", "us", "myself", "i"})
 
 
@@ -230,8 +232,16 @@ def _relation(reading: Any, slot: str, default: str) -> str:
     return _RELATIONS.get(spans[0].text.lower(), default) if spans else default
 
 
+def _fragment(doc: Any) -> bool:
+    """A reply without a verb ("Anna's", "the blue one"): it finishes the speaker's previous request
+    (``followup.py``), which needs the rules' unknown reading to see it."""
+    return not any(t.pos_ in ("VERB", "AUX") for t in doc)
+
+
 def _from_model(rule: Request, reading: Any, doc: Any) -> Request | None:
     intent = reading.intent
+    if _fragment(doc):
+        return None
     objects = _things(reading, doc)
     needs = reading.slot("need")
     dest_spans = reading.slot("destination")
@@ -243,6 +253,9 @@ def _from_model(rule: Request, reading: Any, doc: Any) -> Request | None:
                              ref=_ref(dest_spans[0], doc, rule.text))
     if intent in _ABOUT_THINGS and not objects and destination is None:
         return None  # a confident intent about nothing named: the rules' doubt stands
+    people = [p.text.lower() for p in reading.slot("person")]
+    if intent in _ABOUT_PEOPLE and not any(p not in _ROBOT for p in people):
+        return None  # what a person does or did, with no person (or only the robot) named
     if intent == "go" and destination is None and objects:
         destination = Anchor(relation="at", ref=objects.pop(0))
     recipient = ""
