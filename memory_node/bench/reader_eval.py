@@ -92,6 +92,9 @@ def writers(reader, first: dict) -> dict:
             c["policy"] += ok
             if pol.confidence < ASK_BACK_BELOW:
                 c["asked"] += 1
+                # would the question back offer the right reading first (the reading itself, else the best
+                # alternative)?
+                c["asked_first_right"] += ok or bool(pol.alternatives) and pol.alternatives[0].intent.value == gold
             elif ok:
                 c["right"] += 1
             elif pol.intent.value == "unknown":
@@ -109,7 +112,8 @@ def writers(reader, first: dict) -> dict:
                        "model": round(c["model"] / n, 3), "policy": round(c["policy"] / n, 3),
                        "right": round(c["right"] / n, 3), "asked": round(c["asked"] / n, 3),
                        "refused": round(c["refused"] / n, 3), "wrong": round(c["wrong"] / n, 3),
-                       "rules_wrong": round(c["rules_wrong"] / n, 3)}
+                       "rules_wrong": round(c["rules_wrong"] / n, 3),
+                       "asked_offer_right": round(c["asked_first_right"] / max(1, c["asked"]), 3)}
     mc, mo, pc, po = map(np.array, (model_conf, model_ok, pol_conf, pol_ok))
     return {"writers": res, "reliability_model": reliability(mc, mo), "reliability_policy": reliability(pc, po)}
 
@@ -156,16 +160,23 @@ def main(argv: list[str] | None = None) -> int:
     w = writers(reader, first)
     print(f"writers' held-aside quarters (intent accuracy; the combined reading's right / asked / refused / wrong at "
           f"ASK_BACK_BELOW={ASK_BACK_BELOW}):")
-    cols = ("n", "first_run", "rules_now", "model", "policy", "right", "asked", "refused", "wrong", "rules_wrong")
-    print("  " + "writer".ljust(24) + "".join(c.rjust(11) for c in cols))
+    cols = ("n", "first_run", "rules_now", "model", "policy", "right", "asked", "refused", "wrong", "rules_wrong",
+            "asked_offer_right")
+    print("  " + "writer".ljust(24) + "".join(c[:10].rjust(11) for c in cols))
     tot = defaultdict(float)
     for name, row in w["writers"].items():
         print("  " + name.ljust(24) + "".join(str(row[c]).rjust(11) for c in cols))
         for c in cols:
             if row.get(c) is not None:
-                tot[c] += row[c] * (row["n"] if c != "n" else 1)
-    print("  " + "all".ljust(24) + "".join((str(int(tot[c])) if c == "n" else f"{tot[c] / max(1, tot['n']):.3f}")
-                                             .rjust(11) for c in cols))
+                tot[c] += row[c] * (1 if c == "n" else row["n"] * row["asked"] if c == "asked_offer_right" else row["n"])
+    def total(c: str) -> str:
+        if c == "n":
+            return str(int(tot[c]))
+        return f"{tot[c] / max(1e-9, tot['asked'] if c == 'asked_offer_right' else tot['n']):.3f}"
+
+    print("  " + "all".ljust(24) + "".join(total(c).rjust(11) for c in cols))
+    print("  (rules_wrong: the rules alone read a wrong intent other than unknown; asked_offer_right: of those asked back, "
+          "the share whose reading or first alternative is the intent meant)")
     print("reliability, model alone:", json.dumps(w["reliability_model"]))
     print("reliability, combined reading:", json.dumps(w["reliability_policy"]))
     al = alfred(reader, a.alfred_limit)

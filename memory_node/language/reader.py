@@ -123,11 +123,44 @@ def token_features(doc: Any) -> list[list[str]]:
     return out
 
 
+_WORDPIECE: Any = None
+_WP_LOCK = threading.Lock()
+WP_DIM = 384
+
+
+def _wordpiece() -> Any:
+    """MiniLM's tokenizer and input word-piece embeddings (``core/embedding.py``'s files), or False."""
+    global _WORDPIECE
+    if _WORDPIECE is None:
+        with _WP_LOCK:
+            if _WORDPIECE is None:
+                try:
+                    from memory_node.core.embedding import default_embedder
+
+                    e = default_embedder()
+                    e.load()
+                    _WORDPIECE = (e._tokenizer, e._w["embeddings.word_embeddings.weight"])
+                except Exception as err:  # noqa: BLE001 - the reader works without it, less well
+                    log.warning("MiniLM word pieces unavailable for the learned reader: %s", err)
+                    _WORDPIECE = False
+    return _WORDPIECE
+
+
+def wordpiece_mean(text: str) -> np.ndarray:
+    wp = _wordpiece()
+    if not wp:
+        return np.zeros(WP_DIM, dtype=np.float32)
+    tok, emb = wp
+    ids = tok.encode(text.lower()).ids[1:-1]  # without [CLS] and [SEP]
+    if not ids:
+        return np.zeros(WP_DIM, dtype=np.float32)
+    return np.asarray(emb[ids], dtype=np.float32).mean(0)
+
+
 def sentence_dense(doc: Any) -> np.ndarray:
     t = getattr(doc, "tensor", None)
-    if t is None or not len(t):
-        return np.zeros(96, dtype=np.float32)
-    return np.asarray(t, dtype=np.float32).mean(0)
+    tensor = np.zeros(96, dtype=np.float32) if t is None or not len(t) else np.asarray(t, dtype=np.float32).mean(0)
+    return np.concatenate([tensor, wordpiece_mean(doc.text)])
 
 
 def token_dense(doc: Any) -> np.ndarray:
