@@ -2,32 +2,37 @@
 
 The rules (``clause.py``, ``parts.py``, ``phrases.py``) carry structure the model does not: several parts,
 pronouns and follow-ups, times, memory ids, the full phrase of each thing. The model (``reader.py``) was
-trained on many writers' wording and knows how likely each intent is. So:
+trained on many writers' wording and knows how likely each intent is. ``decide`` picks the reading, in this
+order (p = the model's calibrated probability of its top intent):
 
-1. Agreement (the model's top intent is the rules' intent): the rules' reading stands, its things filled from
-   the model's slots where the rules named none ("trash can. open."), a room the model tagged and the rules
-   dropped added as a filter ("go to the chair in the living room"). ``confidence`` = 1 - (1 - p) / 2, p the
-   model's probability of that intent: two independent readers agreeing halve the doubt of one.
-2. The rules failed (``unknown``; ``inform`` without a request the model would rather see; an intent about a
-   thing with no thing named) and the model is confident (p >= ``TAKE_OVER_AT``) of an intent whose thing its
-   slots found: the model's reading replaces it, its things read from the slot spans by the rules' own phrase
-   reader (owner, adjectives, compounds, anchors). ``confidence`` = p. When the rules' reading came from
-   several parts or resolved a pronoun from the utterance, it is never replaced (the structure is theirs).
-3. The rules failed and the model is not confident: the rules' reading stands with ``confidence`` = the
-   model's probability of the rules' intent (usually low: the robot asks back, with the model's best
-   readings as ``alternatives``).
-4. Disagreement within one family (``FAMILIES``: fetch and drink, put / put_away / put_back, where and
-   what_room, ...): the rules' more specific reading stands; ``confidence`` = (1 + P(family)) / 2.
-5. Disagreement on the family (a question against a command, fetch against put against go) with the model
-   confident (p >= ``DISAGREE_AT``): the rules' reading stands but ``confidence`` = the model's probability of
-   the rules' family, below ``ASK_BACK_BELOW``; the model's reading is the first alternative. Below
-   ``DISAGREE_AT`` the rules stand with ``confidence`` = (1 + P(rules' family)) / 2.
+1. ``agree`` (the model's top intent is the rules'): the rules' reading stands, its thing filled from the
+   model's slots where the rules named none ("trash can. open."), a room the model tagged and the rules dropped
+   added as a filter ("go to the chair in the living room").
+2. ``took_over``: the rules failed (``unknown``; ``inform``; an intent about a thing with no thing named) and
+   p >= ``TAKE_OVER_AT``: the model's reading replaces it, its things read from the slot spans by the rules'
+   own phrase reader (owner, adjectives, compounds, anchors).
+3. ``failed_kept``: the rules failed and the model could not take over (not sure enough; an intent about a
+   thing or a person with none named; a verbless fragment, which ``followup.py`` finishes from the previous
+   request): the rules' reading stands, in doubt, with the model's readings as ``alternatives``.
+4. ``same_family``: the model reads another intent of the rules' family (``FAMILIES``: put / put_away /
+   put_back, where / what_room / goes_where, state / usable, ...): the rules' more specific reading stands.
+5. ``other_family``: a disagreement across families (a question against a command, fetch against go): the
+   rules' reading stands, in doubt, with the model's reading as the first alternative.
+Not done, on purpose: letting a very sure model (p >= 0.95) replace a rule reading of another family. On the
+training calibration split the model was right in all 21 such disagreements at p >= 0.9, but on the project's
+own tested readings it replaced right ones ("I can't find my glasses" -> find, "where does Alex usually put
+the mug?" -> goes_where): the model's certainty is measured on the writers' wording, not everyone's, and a
+doubt costs a question back where a wrong replacement costs a wrong action.
+Rules' readings from several parts or with a pronoun resolved in the utterance are never replaced (case 2).
 
-``ASK_BACK_BELOW``: a reading whose confidence is below it should not be acted on or answered as if sure; the
-dispatcher asks back with ``alternatives``. Its value and the thresholds are checked against the writers'
-held-aside sets and ALFRED ``valid_seen`` by ``bench/reader_eval.py`` (accuracy per confidence band).
+``confidence`` = P(the intent taken is the one meant), a logistic regression over the model's probability of
+the intent taken and of its family (logits) and the case above, fitted by ``train_reader`` on its calibration
+split (``meta.json`` ``policy_calibration``). Accuracy per confidence band on the writers' held-aside lines and
+ALFRED ``valid_seen`` is printed by ``python -m memory_node.bench.reader_eval``.
 
-``MEMORY_NODE_READER=off`` in the environment switches the model off (the rules read alone, confidence 1.0).
+``ASK_BACK_BELOW`` = 0.5: a reading less likely right than wrong is not acted on or answered as if sure; the
+dispatcher asks back, offering ``alternatives``. ``MEMORY_NODE_READER=off`` in the environment switches the
+model off (the rules read alone, confidence 1.0, as when the model file is missing).
 """
 
 from __future__ import annotations
@@ -48,14 +53,15 @@ TAKE_OVER_AT = 0.6  # the model's probability needed to replace a failed rule re
 DISAGREE_AT = 0.7  # the model's probability at which a disagreement on the family is a doubt
 
 FAMILIES: dict[str, frozenset[str]] = {
-    "locate": frozenset({"where", "what_room"}),
+    # where a thing is and where it goes are both "where" questions: the rules read the verb ("go", "belong",
+    # "kept") that tells them apart; the model leans on the thing named
+    "locate": frozenset({"where", "what_room", "goes_where"}),
     "exists": frozenset({"exists", "count"}),
     "contents": frozenset({"contents"}),
     "state": frozenset({"state", "usable"}),
     "describe": frozenset({"attribute", "which"}),
     "time": frozenset({"when_seen", "when_did"}),
     "events": frozenset({"around", "robot_did", "person_did", "happened_to", "habit"}),
-    "goes": frozenset({"goes_where"}),
     "fetch": frozenset({"fetch", "drink"}),
     "put": frozenset({"put", "put_away", "put_back"}),
     "open": frozenset({"open"}),
@@ -184,7 +190,7 @@ def confidence(req: Request, reading: Any, case: str, weights: list[float] | Non
     """P(the intent taken is the one meant): a logistic regression over ``evidence`` fitted by
     ``train_reader`` on its calibration split (``meta.json`` ``policy_calibration``); without it, the fixed
     rules of the module docstring."""
-    if weights:
+    if weights and len(weights) == 2 + 1 + len(CASES):
         z = sum(w * x for w, x in zip(weights, evidence(req, reading, case)))
         return 1.0 / (1.0 + math.exp(-max(min(z, 30.0), -30.0)))
     p, pf = reading.probs.get(req.intent.value, 0.0), _p_family(reading, req.intent.value)
@@ -238,16 +244,18 @@ def _fragment(doc: Any) -> bool:
     return not any(t.pos_ in ("VERB", "AUX") for t in doc)
 
 
-def _from_model(rule: Request, reading: Any, doc: Any) -> Request | None:
+def _from_model(rule: Request, reading: Any, doc: Any, keep_things: bool = False) -> Request | None:
+    """The model's reading as a request; with ``keep_things``, the rules' things when the model's slots found
+    none (the rules read the phrases well even where they read the intent wrong)."""
     intent = reading.intent
     if _fragment(doc):
         return None
-    objects = _things(reading, doc)
+    objects = _things(reading, doc) or (list(rule.objects) if keep_things else [])
     needs = reading.slot("need")
     dest_spans = reading.slot("destination")
     if not objects and needs and intent in ("fetch", "where", "exists", "find"):
         objects = [ObjectRef(text=needs[0].text, head="something", purpose=needs[0].text.lower())]
-    destination = None
+    destination = rule.destination if keep_things and not dest_spans else None
     if dest_spans:
         destination = Anchor(relation=_relation(reading, "relation", "at" if intent in ("go", "fetch") else "on"),
                              ref=_ref(dest_spans[0], doc, rule.text))

@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import random
 import sys
 import time
 from collections import Counter
@@ -53,6 +54,28 @@ def load_corpus(corpus: Path = CORPUS) -> list[dict]:
             r.setdefault("source", f"writer:{f.stem}")
             recs.append(r)
     return recs
+
+
+def augment(recs: list[dict], seed: str = SEED) -> list[dict]:
+    """One copy of each writer's / dev record whose object is said once, with another record's object in its
+    place: the words of a thing say what it is, not what is asked of it ("where is the juice?" must not lean
+    to goes_where because juice was put away in some training line). Copies carry no colour / owner / ...
+    labels (``source`` "aug:...") and follow their original into the fitting or the calibration split
+    (copies of calibration records are dropped)."""
+    rng = random.Random(seed)
+    pool = sorted({r["slots"]["object"] for r in recs if "object" in r.get("slots", {})
+                   and not r.get("source", "").startswith("alfred")})
+    out = []
+    for r in recs:
+        v = r.get("slots", {}).get("object")
+        if r.get("source", "").startswith("alfred") or not v or r["text"].count(v) != 1 or calibration(r["text"]):
+            continue
+        new = rng.choice(pool)
+        text = r["text"].replace(v, new)
+        slots = {k: (new if k == "object" else val) for k, val in r["slots"].items()
+                 if k == "object" or k not in ("colour", "attribute", "owner", "quantity") and val in text}
+        out.append({**r, "text": text, "slots": slots, "source": f"aug:{r.get('source', '')}", "orig": r["text"]})
+    return out
 
 
 def calibration(text: str) -> bool:
@@ -287,12 +310,13 @@ def main(argv: list[str] | None = None) -> int:
     a = ap.parse_args(argv)
     t0 = time.perf_counter()
     recs = load_corpus(a.corpus)
+    recs += augment(recs)
     print(f"{len(recs)} records: {dict(Counter(r['source'].split(':')[0] for r in recs))}", flush=True)
     docs = parse_all([r["text"] for r in recs])
     print(f"parsed in {time.perf_counter() - t0:.0f} s", flush=True)
     intents = sorted({r["intent"] for r in recs})
     y = np.array([intents.index(r["intent"]) for r in recs])
-    is_cal = np.array([calibration(r["text"]) for r in recs])
+    is_cal = np.array([calibration(r.get("orig", r["text"])) for r in recs])
     tr, ca = np.where(~is_cal)[0], np.where(is_cal)[0]
     freq = Counter(y[tr].tolist())
     sw = np.array([(len(tr) / (len(freq) * freq[c])) ** 0.5 if c in freq else 1.0 for c in y], dtype=np.float32)
@@ -347,7 +371,7 @@ def main(argv: list[str] | None = None) -> int:
     (a.out / "meta.json").write_text(json.dumps(meta, ensure_ascii=False, separators=(",", ":")) + "\n",
                                      encoding="utf-8")
     meta["policy_calibration"], meta["policy_reliability"] = fit_policy(a.out, [recs[i] for i in ca])
-    print(f"combined reading on the calibration split (in-sample for its 8 weights): "
+    print(f"combined reading on the calibration split (in-sample for its weights): "
           f"{json.dumps(meta['policy_reliability'])}", flush=True)
     (a.out / "meta.json").write_text(json.dumps(meta, ensure_ascii=False, separators=(",", ":")) + "\n",
                                      encoding="utf-8")
