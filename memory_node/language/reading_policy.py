@@ -9,11 +9,12 @@ order (p = the model's calibrated probability of its top intent):
    model's slots where the rules named none ("trash can. open."), a room the model tagged and the rules dropped
    added as a filter ("go to the chair in the living room").
 2. ``took_over``: the rules failed (``unknown``; ``inform``; an intent about a thing with no thing named) and
-   p >= ``TAKE_OVER_AT``: the model's reading replaces it, its things read from the slot spans by the rules'
-   own phrase reader (owner, adjectives, compounds, anchors).
+   p >= ``TAKE_OVER_AT`` (``FRAGMENT_TAKE_OVER_AT`` for words without a verb, which are mostly replies that
+   ``followup.py`` finishes; it still sees a reply the model took over): the model's reading replaces it, its
+   things read from the slot spans by the rules' own phrase reader (owner, adjectives, compounds, anchors).
 3. ``failed_kept``: the rules failed and the model could not take over (not sure enough; an intent about a
-   thing or a person with none named; a verbless fragment, which ``followup.py`` finishes from the previous
-   request): the rules' reading stands, in doubt, with the model's readings as ``alternatives``.
+   thing or a person with none named): the rules' reading stands, in doubt, with the model's readings as
+   ``alternatives``.
 4. ``same_family``: the model reads another intent of the rules' family (``FAMILIES``: put / put_away /
    put_back, where / what_room / goes_where, state / usable, ...): the rules' more specific reading stands.
 5. ``other_family``: a disagreement across families (a question against a command, fetch against go): the
@@ -23,7 +24,6 @@ training calibration split the model was right in all 21 such disagreements at p
 own tested readings it replaced right ones ("I can't find my glasses" -> find, "where does Alex usually put
 the mug?" -> goes_where): the model's certainty is measured on the writers' wording, not everyone's, and a
 doubt costs a question back where a wrong replacement costs a wrong action.
-Rules' readings from several parts or with a pronoun resolved in the utterance are never replaced (case 2).
 
 ``confidence`` = P(the intent taken is the one meant), a logistic regression over the model's probability of
 the intent taken and of its family (logits) and the case above, fitted by ``train_reader`` on its calibration
@@ -50,6 +50,7 @@ log = logging.getLogger(__name__)
 
 ASK_BACK_BELOW = 0.5  # below: ask back instead of acting (the dispatcher reads Request.confidence)
 TAKE_OVER_AT = 0.6  # the model's probability needed to replace a failed rule reading
+FRAGMENT_TAKE_OVER_AT = 0.9  # ... when the words have no verb (most such replies finish an earlier request)
 DISAGREE_AT = 0.7  # the model's probability at which a disagreement on the family is a doubt
 
 FAMILIES: dict[str, frozenset[str]] = {
@@ -87,6 +88,14 @@ _RELATIONS = {"in": "in", "inside": "in", "into": "in", "within": "in", "on": "o
 _ABOUT_PEOPLE = frozenset({"habit", "person_did"})
 _ROBOT = frozenset({"you", "u", "yourself", "robot", "the robot"})
 _SPEAKER = frozenset({"me", "us", "myself", "i"})
+
+
+TOOK_OVER_NOTE = "read by the learned reader"
+
+
+def took_over(req: Request) -> bool:
+    """Whether the learned reader replaced the rules' failed reading of ``req`` (``followup.py`` asks)."""
+    return any(n.startswith(TOOK_OVER_NOTE) for n in req.notes)
 
 
 def enabled() -> bool:
@@ -153,11 +162,11 @@ CASES = ("agree", "took_over", "failed_kept", "same_family", "other_family")
 def decide(rule: Request, reading: Any, doc: Any, parts: int) -> tuple[Request, str]:
     """The reading taken and which case of the module docstring chose it (confidence not yet set)."""
     r, m, pm = rule.intent.value, reading.intent, reading.confidence
-    structural = _structural(rule, parts)
+    structural = _structural(rule, parts)  # the rules' things stand as they read them
     if m == r:
         _supplement(rule, reading, doc, structural)
         return rule, "agree"
-    if rules_failed(rule) and not structural and pm >= TAKE_OVER_AT and m != "unknown":
+    if rules_failed(rule) and pm >= TAKE_OVER_AT and m != "unknown":
         taken = _from_model(rule, reading, doc)
         if taken is not None:
             return taken, "took_over"
@@ -239,8 +248,8 @@ def _relation(reading: Any, slot: str, default: str) -> str:
 
 
 def _fragment(doc: Any) -> bool:
-    """A reply without a verb ("Anna's", "the blue one"): it finishes the speaker's previous request
-    (``followup.py``), which needs the rules' unknown reading to see it."""
+    """Words without a verb: a reply that finishes the speaker's previous request ("Anna's", "the blue
+    one": ``followup.py``) or a terse request ("plates on table pls")."""
     return not any(t.pos_ in ("VERB", "AUX") for t in doc)
 
 
@@ -248,7 +257,7 @@ def _from_model(rule: Request, reading: Any, doc: Any, keep_things: bool = False
     """The model's reading as a request; with ``keep_things``, the rules' things when the model's slots found
     none (the rules read the phrases well even where they read the intent wrong)."""
     intent = reading.intent
-    if _fragment(doc):
+    if _fragment(doc) and reading.confidence < FRAGMENT_TAKE_OVER_AT:
         return None
     objects = _things(reading, doc) or (list(rule.objects) if keep_things else [])
     needs = reading.slot("need")
@@ -259,6 +268,12 @@ def _from_model(rule: Request, reading: Any, doc: Any, keep_things: bool = False
     if dest_spans:
         destination = Anchor(relation=_relation(reading, "relation", "at" if intent in ("go", "fetch") else "on"),
                              ref=_ref(dest_spans[0], doc, rule.text))
+    if intent == "contents":  # the rules' shape: the place as the thing and as the anchor ("what's on the desk")
+        place = _things(reading, doc)[:1] or [_ref(a, doc, rule.text) for a in reading.slot("anchor")[:1]]
+        if place:
+            objects = place
+            destination = Anchor(relation=_relation(reading, "anchor_relation", _relation(reading, "relation", "in")),
+                                 ref=place[0])
     if intent in _ABOUT_THINGS and not objects and destination is None:
         return None  # a confident intent about nothing named: the rules' doubt stands
     people = [p.text.lower() for p in reading.slot("person")]
@@ -278,7 +293,7 @@ def _from_model(rule: Request, reading: Any, doc: Any, keep_things: bool = False
                   destination=destination, recipient=recipient, state=state[0].text.lower() if state else "",
                   attribute=asked[0].text.lower().replace("colour", "color") if asked else "",
                   time=rule.time, polite=rule.polite, negated=rule.negated,
-                  notes=[*rule.notes, f"read by the learned reader ({intent} {reading.confidence:.2f}); the rules "
+                  notes=[*rule.notes, f"{TOOK_OVER_NOTE} ({intent} {reading.confidence:.2f}); the rules "
                                       f"read {rule.intent.value}"],
                   confidence=round(reading.confidence, 3))
     _add_room(req, reading, doc)

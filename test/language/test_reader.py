@@ -114,9 +114,16 @@ def test_a_model_sure_of_nothing_named_does_not_take_over() -> None:
 
 
 def test_fragments_stay_for_the_follow_up() -> None:
+    from memory_node.language.followup import follow_up
+
     rule, doc, parts, _ = rules_reading("Anna's")
-    req = rp._decide(rule, _reading({"drink": 0.9, "unknown": 0.1}), doc, parts)
-    assert req.intent is Intent.unknown
+    req = rp._decide(rule.model_copy(deep=True), _reading({"drink": 0.8, "unknown": 0.2}), doc, parts)
+    assert req.intent is Intent.unknown  # words without a verb need a surer model
+    sure = rp._decide(rule.model_copy(deep=True), _reading({"drink": 0.95, "unknown": 0.05}), doc, parts)
+    assert sure.intent is Intent.drink and rp.took_over(sure)
+    previous = parse("bring me the mug")
+    redone, _ = follow_up(sure, previous)  # a reply is still a reply when the reader read it as a request
+    assert redone.intent is Intent.fetch and redone.objects[0].head == "mug" and redone.objects[0].owner == "anna"
 
 
 def test_a_room_said_as_a_filter_is_kept() -> None:
