@@ -25,6 +25,7 @@ start-up). When the model file is missing, ``default_reader()`` is ``None`` and 
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 import threading
@@ -208,6 +209,15 @@ class _Linear:
         self.b = bias.astype(np.float32)
         self.labels = labels
 
+    def scores_many(self, feats: list[list[str]], dense: np.ndarray) -> np.ndarray:
+        """``scores`` for several rows at once (the tokens of one utterance)."""
+        out = dense @ self.wd + self.b
+        for row, f in enumerate(feats):
+            ids = [self.index[x] for x in f if x in self.index]
+            if ids:
+                out[row] += self.ws[ids].sum(0)
+        return out
+
     def scores(self, feats: list[str], dense: np.ndarray) -> np.ndarray:
         ids = [self.index[f] for f in feats if f in self.index]
         s = self.b + dense @ self.wd
@@ -222,18 +232,24 @@ def _softmax(z: np.ndarray) -> np.ndarray:
     return e / e.sum(-1, keepdims=True)
 
 
-def viterbi(logp: np.ndarray, labels: list[str]) -> list[str]:
-    """Best BIO sequence: an I-X only after B-X or I-X."""
-    n, k = logp.shape
+@functools.lru_cache(maxsize=8)
+def _bio_moves(labels: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]:
+    """Transition scores (0 allowed, -1e9 not: an I-X only after B-X or I-X) and the allowed first tags."""
+    k = len(labels)
     allowed = np.zeros((k, k), dtype=bool)  # from -> to
     for a, la in enumerate(labels):
         for b, lb in enumerate(labels):
             allowed[a, b] = not lb.startswith("I-") or la[2:] == lb[2:] and la != "O"
     start_ok = np.array([not lb.startswith("I-") for lb in labels])
-    neg = -1e9
-    score = np.where(start_ok, logp[0], neg)
+    return np.where(allowed, 0.0, -1e9), start_ok
+
+
+def viterbi(logp: np.ndarray, labels: list[str]) -> list[str]:
+    """Best BIO sequence: an I-X only after B-X or I-X."""
+    n, k = logp.shape
+    trans, start_ok = _bio_moves(tuple(labels))
+    score = np.where(start_ok, logp[0], -1e9)
     back = np.zeros((n, k), dtype=np.int64)
-    trans = np.where(allowed, 0.0, neg)
     for i in range(1, n):
         cand = score[:, None] + trans
         back[i] = cand.argmax(0)
@@ -303,7 +319,7 @@ class Reader:
             feats = token_features(doc)
             dense = token_dense(doc)
             for tagger in self.taggers:
-                logp = np.log(_softmax(np.stack([tagger.scores(f, dense[i]) for i, f in enumerate(feats)])) + 1e-12)
+                logp = np.log(_softmax(tagger.scores_many(feats, dense)) + 1e-12)
                 spans += spans_of(viterbi(logp, tagger.labels), doc)
         return Reading(self.intent.labels[k], float(p[k]),
                        {lab: float(v) for lab, v in zip(self.intent.labels, p)}, spans)
