@@ -28,7 +28,7 @@ from memory_node.language import parse
 from memory_node.language.normalise import normalise
 from memory_node.language.parser import read
 from memory_node.language.reader import default_reader
-from memory_node.language.reading_policy import ASK_BACK_BELOW
+from memory_node.language.reading_policy import ASK_BACK_BELOW, family
 from memory_node.language.train_reader import reliability
 
 CORPUS = Path(__file__).parents[1] / "language" / "corpus"
@@ -105,11 +105,13 @@ def writers(reader, first: dict) -> dict:
             model_conf.append(reading.confidence)
             model_ok.append(reading.intent == gold)
             pol_conf.append(pol.confidence)
-            pol_ok.append(ok)
+            pol_ok.append(family(pol.intent.value) == family(gold))  # what the confidence stands for
+            c["policy_family"] += family(pol.intent.value) == family(gold)
         fr = first.get(f.stem, {})
         n = max(1, c["n"])
         res[f.stem] = {"n": c["n"], "first_run": fr.get("accuracy"), "rules_now": round(c["rules"] / n, 3),
                        "model": round(c["model"] / n, 3), "policy": round(c["policy"] / n, 3),
+                       "policy_family": round(c["policy_family"] / n, 3),
                        "right": round(c["right"] / n, 3), "asked": round(c["asked"] / n, 3),
                        "refused": round(c["refused"] / n, 3), "wrong": round(c["wrong"] / n, 3),
                        "rules_wrong": round(c["rules_wrong"] / n, 3),
@@ -160,7 +162,7 @@ def main(argv: list[str] | None = None) -> int:
     w = writers(reader, first)
     print(f"writers' held-aside quarters (intent accuracy; the combined reading's right / asked / refused / wrong at "
           f"ASK_BACK_BELOW={ASK_BACK_BELOW}):")
-    cols = ("n", "first_run", "rules_now", "model", "policy", "right", "asked", "refused", "wrong", "rules_wrong",
+    cols = ("n", "first_run", "rules_now", "model", "policy", "policy_family", "right", "asked", "refused", "wrong", "rules_wrong",
             "asked_offer_right")
     print("  " + "writer".ljust(24) + "".join(c[:10].rjust(11) for c in cols))
     tot = defaultdict(float)
@@ -175,10 +177,11 @@ def main(argv: list[str] | None = None) -> int:
         return f"{tot[c] / max(1e-9, tot['asked'] if c == 'asked_offer_right' else tot['n']):.3f}"
 
     print("  " + "all".ljust(24) + "".join(total(c).rjust(11) for c in cols))
-    print("  (rules_wrong: the rules alone read a wrong intent other than unknown; asked_offer_right: of those asked back, "
+    print("  (policy_family: the intent's family right; rules_wrong: the rules alone read a wrong intent other than unknown; asked_offer_right: of those asked back, "
           "the share whose reading or first alternative is the intent meant)")
     print("reliability, model alone:", json.dumps(w["reliability_model"]))
-    print("reliability, combined reading:", json.dumps(w["reliability_policy"]))
+    print("reliability, combined reading (its confidence is P(intent family right)):",
+          json.dumps(w["reliability_policy"]))
     al = alfred(reader, a.alfred_limit)
     print(f"ALFRED valid_seen, {al['n']} sentences ({al['n_object']} with an object, {al['n_destination']} with a "
           f"destination): intent / object head / destination head")

@@ -16,7 +16,8 @@ order (p = the model's calibrated probability of its top intent):
    thing or a person with none named): the rules' reading stands, in doubt, with the model's readings as
    ``alternatives``.
 4. ``same_family``: the model reads another intent of the rules' family (``FAMILIES``: put / put_away /
-   put_back, where / what_room / goes_where, state / usable, ...): the rules' more specific reading stands.
+   put_back, where / what_room / goes_where / find, state / usable, ...): the rules' more specific reading
+   stands.
 5. ``other_family``: a disagreement across families (a question against a command, fetch against go): the
    rules' reading stands, in doubt, with the model's reading as the first alternative.
 Not done, on purpose: letting a very sure model (p >= 0.95) replace a rule reading of another family. On the
@@ -25,9 +26,10 @@ own tested readings it replaced right ones ("I can't find my glasses" -> find, "
 the mug?" -> goes_where): the model's certainty is measured on the writers' wording, not everyone's, and a
 doubt costs a question back where a wrong replacement costs a wrong action.
 
-``confidence`` = P(the intent taken is the one meant), a logistic regression over the model's probability of
-the intent taken and of its family (logits) and the case above, fitted by ``train_reader`` on its calibration
-split (``meta.json`` ``policy_calibration``). Accuracy per confidence band on the writers' held-aside lines and
+``confidence`` = P(the family of the intent taken is the one meant: a where question and not a fetch, a put and
+not a go; within a family the rules' reading of the verb decides), a logistic regression over the model's
+probability of the intent taken and of its family (logits) and the case above, fitted by ``train_reader`` on
+its calibration split (``meta.json`` ``policy_calibration``). Accuracy per confidence band on the writers' held-aside lines and
 ALFRED ``valid_seen`` is printed by ``python -m memory_node.bench.reader_eval``.
 
 ``ASK_BACK_BELOW`` = 0.5: a reading less likely right than wrong is not acted on or answered as if sure; the
@@ -51,12 +53,13 @@ log = logging.getLogger(__name__)
 ASK_BACK_BELOW = 0.5  # below: ask back instead of acting (the dispatcher reads Request.confidence)
 TAKE_OVER_AT = 0.6  # the model's probability needed to replace a failed rule reading
 FRAGMENT_TAKE_OVER_AT = 0.9  # ... when the words have no verb (most such replies finish an earlier request)
-DISAGREE_AT = 0.7  # the model's probability at which a disagreement on the family is a doubt
+DISAGREE_AT = 0.7  # without fitted confidence weights: the model p at which a family disagreement is a doubt
 
 FAMILIES: dict[str, frozenset[str]] = {
-    # where a thing is and where it goes are both "where" questions: the rules read the verb ("go", "belong",
-    # "kept") that tells them apart; the model leans on the thing named
-    "locate": frozenset({"where", "what_room", "goes_where"}),
+    # where a thing is, where it goes, and finding it: the rules read the verb ("go", "belong", "kept", "find")
+    # that tells them apart, the model leans on the thing named; and acting on one for another is harmless (the
+    # dispatcher answers "find my keys" on ~/ask with where they are, and "I can't find X" is a where question)
+    "locate": frozenset({"where", "what_room", "goes_where", "find"}),
     "exists": frozenset({"exists", "count"}),
     "contents": frozenset({"contents"}),
     "state": frozenset({"state", "usable"}),
@@ -67,7 +70,6 @@ FAMILIES: dict[str, frozenset[str]] = {
     "put": frozenset({"put", "put_away", "put_back"}),
     "open": frozenset({"open"}),
     "close": frozenset({"close"}),
-    "find": frozenset({"find"}),
     "go": frozenset({"go"}),
     "inform": frozenset({"inform"}),
     "greeting": frozenset({"greeting"}),
@@ -196,7 +198,7 @@ def evidence(req: Request, reading: Any, case: str) -> list[float]:
 
 
 def confidence(req: Request, reading: Any, case: str, weights: list[float] | None) -> float:
-    """P(the intent taken is the one meant): a logistic regression over ``evidence`` fitted by
+    """P(the family of the intent taken is the one meant): a logistic regression over ``evidence`` fitted by
     ``train_reader`` on its calibration split (``meta.json`` ``policy_calibration``); without it, the fixed
     rules of the module docstring."""
     if weights and len(weights) == 2 + 1 + len(CASES):

@@ -139,7 +139,8 @@ class Request(BaseModel):
     source: Literal["parser", "llm"] = "parser"
     notes: list[str] = Field(default_factory=list, description="what the parser was unsure of")
     confidence: float = Field(default=1.0, ge=0.0, le=1.0, description=(
-        "how likely the intent read is the one meant (language/reading_policy.py); below "
+        "how likely the kind of request read (its intent's family: a where question, a fetch, a put...) is the "
+        "one meant (language/reading_policy.py); below "
         "reading_policy.ASK_BACK_BELOW the robot should ask back rather than act; 1.0 when nothing measured it"))
     alternatives: list[Alternative] = Field(default_factory=list, description="other readings, most likely first")
 

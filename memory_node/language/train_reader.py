@@ -271,7 +271,7 @@ ALFRED_WEIGHT = 0.3  # in the policy's calibration: the robot hears people, not 
 
 def fit_policy(model_dir: Path, recs: list[dict]) -> tuple[list[float], list[dict]]:
     """The weights of ``reading_policy.confidence``: a logistic regression from the evidence of each
-    calibration record's combined reading to whether its intent is right."""
+    calibration record's combined reading to whether its intent's family is right."""
     from scipy.optimize import minimize
 
     from . import reading_policy as rp
@@ -287,7 +287,7 @@ def fit_policy(model_dir: Path, recs: list[dict]) -> tuple[list[float], list[dic
         reading = reader.read(doc)
         req, case = rp.decide(rule, reading, doc, nparts)
         xs.append(rp.evidence(req, reading, case))
-        ys.append(float(req.intent.value == r["intent"]))
+        ys.append(float(rp.family(req.intent.value) == rp.family(r["intent"])))
         ws.append(ALFRED_WEIGHT if r.get("source", "").startswith("alfred") else 1.0)
     x, y, w = np.array(xs), np.array(ys), np.array(ws)
 
