@@ -101,6 +101,7 @@ def writers(reader, first: dict) -> dict:
                 c["refused"] += 1
             else:
                 c["wrong"] += 1
+                c["wrong_family"] += family(pol.intent.value) != family(gold)
             c["rules_wrong"] += rules.intent.value not in (gold, "unknown")
             model_conf.append(reading.confidence)
             model_ok.append(reading.intent == gold)
@@ -114,6 +115,7 @@ def writers(reader, first: dict) -> dict:
                        "policy_family": round(c["policy_family"] / n, 3),
                        "right": round(c["right"] / n, 3), "asked": round(c["asked"] / n, 3),
                        "refused": round(c["refused"] / n, 3), "wrong": round(c["wrong"] / n, 3),
+                       "wrong_family": round(c["wrong_family"] / n, 3),
                        "rules_wrong": round(c["rules_wrong"] / n, 3),
                        "asked_offer_right": round(c["asked_first_right"] / max(1, c["asked"]), 3)}
     mc, mo, pc, po = map(np.array, (model_conf, model_ok, pol_conf, pol_ok))
@@ -162,7 +164,7 @@ def main(argv: list[str] | None = None) -> int:
     w = writers(reader, first)
     print(f"writers' held-aside quarters (intent accuracy; the combined reading's right / asked / refused / wrong at "
           f"ASK_BACK_BELOW={ASK_BACK_BELOW}):")
-    cols = ("n", "first_run", "rules_now", "model", "policy", "policy_family", "right", "asked", "refused", "wrong", "rules_wrong",
+    cols = ("n", "first_run", "rules_now", "model", "policy", "policy_family", "right", "asked", "refused", "wrong", "wrong_family", "rules_wrong",
             "asked_offer_right")
     print("  " + "writer".ljust(24) + "".join(c[:10].rjust(11) for c in cols))
     tot = defaultdict(float)
@@ -177,7 +179,8 @@ def main(argv: list[str] | None = None) -> int:
         return f"{tot[c] / max(1e-9, tot['asked'] if c == 'asked_offer_right' else tot['n']):.3f}"
 
     print("  " + "all".ljust(24) + "".join(total(c).rjust(11) for c in cols))
-    print("  (policy_family: the intent's family right; rules_wrong: the rules alone read a wrong intent other than unknown; asked_offer_right: of those asked back, "
+    print("  (policy_family: the intent's family right; wrong: a wrong intent read with confidence >= the threshold, "
+          "wrong_family: of those, a wrong family (fetch for put, a question for a command); rules_wrong: the rules alone read a wrong intent other than unknown; asked_offer_right: of those asked back, "
           "the share whose reading or first alternative is the intent meant)")
     print("reliability, model alone:", json.dumps(w["reliability_model"]))
     print("reliability, combined reading (its confidence is P(intent family right)):",

@@ -1,6 +1,6 @@
 """Writers' labelled utterances: copied into the package and split before anyone reads them.
 
-Each writer's file (``writer_*.jsonl``, schema in ``docs/reader.md``) is split line by line on a seeded hash
+Each writer's file (``writer_*.jsonl``; the schema the writers were given is copied to ``corpus/SCHEMA.md``) is split line by line on a seeded hash
 of its text: 75 % for training, 25 % held aside. The split depends on nothing but the text, so a file that
 grows later keeps every earlier line on the side it was on, and re-running gives the same halves. The held
 aside part is never trained on; the first time it is seen, the rule parser reads it once and its intent
@@ -84,6 +84,8 @@ def main(argv: list[str] | None = None) -> int:
     a = ap.parse_args(argv)
     first_path = a.out / "first_run.json"
     first = json.loads(first_path.read_text()) if first_path.is_file() else {}
+    if (a.src / "SCHEMA.md").is_file():
+        (a.out / "SCHEMA.md").write_text((a.src / "SCHEMA.md").read_text(encoding="utf-8"), encoding="utf-8")
     for src in sorted(a.src.glob("writer_*.jsonl")):
         info = split_file(src, a.out)
         print(json.dumps(info))
