@@ -2,6 +2,9 @@
 
     python -m memory_node.bench.reader_eval [--alfred-limit N] [--json out.json]
 
+Requests are read as the node would read them on the service they were meant for (``prefer``: ~/ask or ~/plan;
+the first-run figures were recorded without it).
+
 - each writer's held-aside quarter (``language/corpus/heldaside``, split before anyone read it): intent accuracy
   of the rules at their first run (``corpus/first_run.json``), of the rules now (``MEMORY_NODE_READER=off``),
   of the model alone, and of the combined reading (``parse``, through ``reading_policy``); and for the combined
@@ -24,7 +27,7 @@ from pathlib import Path
 
 import numpy as np
 
-from memory_node.language import parse
+from memory_node.language import Kind, parse
 from memory_node.language.normalise import normalise
 from memory_node.language.parser import read
 from memory_node.language.reader import default_reader
@@ -34,10 +37,17 @@ from memory_node.language.train_reader import reliability
 CORPUS = Path(__file__).parents[1] / "language" / "corpus"
 
 
-def _rules(text: str):
+def _prefer(rec: dict) -> Kind | None:
+    """What the node's service would pass: a question on ~/ask, a command on ~/plan (ALFRED: ~/plan)."""
+    if rec.get("source", "").startswith("alfred"):
+        return Kind.command
+    return {"ask": Kind.question, "plan": Kind.command}.get(rec.get("service", ""))
+
+
+def _rules(text: str, prefer: Kind | None = None):
     os.environ["MEMORY_NODE_READER"] = "off"
     try:
-        return parse(text)
+        return parse(text, prefer=prefer)
     finally:
         os.environ["MEMORY_NODE_READER"] = "on"
 
@@ -82,9 +92,9 @@ def writers(reader, first: dict) -> dict:
         c = defaultdict(int)
         for r in recs:
             gold = r["intent"]
-            rules = _rules(r["text"])
+            rules = _rules(r["text"], _prefer(r))
             reading = reader.read(read(normalise(r["text"]) or r["text"]))
-            pol = parse(r["text"])
+            pol = parse(r["text"], prefer=_prefer(r))
             c["n"] += 1
             c["rules"] += rules.intent.value == gold
             c["model"] += reading.intent == gold
@@ -129,9 +139,9 @@ def alfred(reader, limit: int | None) -> dict:
     c = defaultdict(int)
     for r in recs:
         gold = r["intent"]
-        rules = _rules(r["text"])
+        rules = _rules(r["text"], _prefer(r))
         reading = reader.read(read(normalise(r["text"]) or r["text"]))
-        pol = parse(r["text"])
+        pol = parse(r["text"], prefer=_prefer(r))
         c["n"] += 1
         for name, intent, things in (("rules", rules.intent.value, _req_things(rules)),
                                      ("model", reading.intent, _model_things(reading)),

@@ -113,7 +113,7 @@ def parse(text: str, names: tuple[str, ...] | frozenset[str] = (), prefer: Kind 
     with the reason in ``notes``."""
     best, doc, nparts, ids = rules_reading(text, names, prefer)
     if doc is not None:
-        best = reading_policy.combine(best, doc, parts=nparts)
+        best = reading_policy.combine(best, doc, parts=nparts, prefer=prefer)
     if ids:
         _restore_ids(best, ids)
     return best

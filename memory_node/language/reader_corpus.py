@@ -346,7 +346,8 @@ def _fill(t: dict, bench: str, rng: random.Random) -> dict | None:
             slots[slot_of[n]] = values[n]
         elif n in ("recept", "prep", "act_past", "act_ing"):
             mask.append(values[n])
-    return {"text": filled, "intent": intent, "slots": slots, "mask": mask, "source": "dev"}
+    return {"text": filled, "intent": intent, "service": t.get("service", ""), "slots": slots, "mask": mask,
+            "source": "dev"}
 
 
 def _write(path: Path, recs: list[dict]) -> None:

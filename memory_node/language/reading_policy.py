@@ -28,7 +28,8 @@ doubt costs a question back where a wrong replacement costs a wrong action.
 
 ``confidence`` = P(the family of the intent taken is the one meant: a where question and not a fetch, a put and
 not a go; within a family the rules' reading of the verb decides), a logistic regression over the model's
-probability of the intent taken and of its family (logits) and the case above, fitted by ``train_reader`` on
+probability of the intent taken and of its family (logits), the case above and whether the service the request
+came on expects its kind (a command on ~/plan: "can you put the juice where it goes?"), fitted by ``train_reader`` on
 its calibration split (``meta.json`` ``policy_calibration``). Accuracy per confidence band on the writers' held-aside lines and
 ALFRED ``valid_seen`` is printed by ``python -m memory_node.bench.reader_eval``.
 
@@ -125,9 +126,10 @@ def _structural(req: Request, parts: int) -> bool:
     return parts > 1 or any("said before" in n for n in req.notes)
 
 
-def combine(rule: Request, doc: Any, parts: int = 1, reader: Any = None) -> Request:
+def combine(rule: Request, doc: Any, parts: int = 1, reader: Any = None, prefer: Kind | None = None) -> Request:
     """The one reading of an utterance (see the module docstring). ``doc`` is the parse the rules read first;
-    ``parts`` how many parts the rules found. Never raises: on any fault the rules' reading stands."""
+    ``parts`` how many parts the rules found; ``prefer`` the kind the service expects (``parse``'s). Never
+    raises: on any fault the rules' reading stands."""
     if not enabled():
         return rule
     try:
@@ -138,7 +140,7 @@ def combine(rule: Request, doc: Any, parts: int = 1, reader: Any = None) -> Requ
         if reader is None or doc is None or not len(doc):
             return rule
         reading = reader.read(doc)
-        return _decide(rule, reading, doc, parts, reader.meta.get("policy_calibration"))
+        return _decide(rule, reading, doc, parts, reader.meta.get("policy_calibration"), prefer)
     except Exception as e:  # noqa: BLE001 - the rules' reading stands; the fault is logged
         log.warning("learned reader failed on %r: %s", rule.text[:200], e)
         return rule
@@ -189,20 +191,24 @@ def _logit(p: float) -> float:
     return math.log(p / (1 - p))
 
 
-def evidence(req: Request, reading: Any, case: str) -> list[float]:
+def evidence(req: Request, reading: Any, case: str, prefer: Kind | None = None) -> list[float]:
     """What the confidence of the reading taken is computed from: the model's probability of its intent and
-    of its family (as logits), and the case (one-hot)."""
+    of its family (as logits), the case (one-hot), and whether the service the request came on expects its
+    kind (+1 a question on ~/ask or a command on ~/plan, -1 the other way round, 0 unknown or a statement)."""
     i = req.intent.value
+    kind = _kind(i)
+    service = 0.0 if prefer is None or kind is Kind.statement else 1.0 if kind is prefer else -1.0
     return [1.0, _logit(reading.probs.get(i, 0.0)), _logit(_p_family(reading, i)),
-            *(1.0 if case == c else 0.0 for c in CASES)]
+            *(1.0 if case == c else 0.0 for c in CASES), service]
 
 
-def confidence(req: Request, reading: Any, case: str, weights: list[float] | None) -> float:
+def confidence(req: Request, reading: Any, case: str, weights: list[float] | None,
+               prefer: Kind | None = None) -> float:
     """P(the family of the intent taken is the one meant): a logistic regression over ``evidence`` fitted by
     ``train_reader`` on its calibration split (``meta.json`` ``policy_calibration``); without it, the fixed
     rules of the module docstring."""
-    if weights and len(weights) == 2 + 1 + len(CASES):
-        z = sum(w * x for w, x in zip(weights, evidence(req, reading, case)))
+    if weights and len(weights) == 3 + len(CASES) + 1:
+        z = sum(w * x for w, x in zip(weights, evidence(req, reading, case, prefer)))
         return 1.0 / (1.0 + math.exp(-max(min(z, 30.0), -30.0)))
     p, pf = reading.probs.get(req.intent.value, 0.0), _p_family(reading, req.intent.value)
     if case == "agree":
@@ -216,9 +222,10 @@ def confidence(req: Request, reading: Any, case: str, weights: list[float] | Non
     return min(pf, ASK_BACK_BELOW - 0.01) if reading.confidence >= DISAGREE_AT else (1.0 + pf) / 2.0
 
 
-def _decide(rule: Request, reading: Any, doc: Any, parts: int, weights: list[float] | None = None) -> Request:
+def _decide(rule: Request, reading: Any, doc: Any, parts: int, weights: list[float] | None = None,
+            prefer: Kind | None = None) -> Request:
     req, case = decide(rule, reading, doc, parts)
-    req.confidence = round(confidence(req, reading, case, weights), 3)
+    req.confidence = round(confidence(req, reading, case, weights, prefer), 3)
     if req.confidence < ASK_BACK_BELOW and not req.alternatives:
         req.alternatives = _alternatives(reading, req.intent.value, doc)
     return req

@@ -28,7 +28,7 @@ import numpy as np
 
 from .reader import (LAYERS, MODEL_DIR, bio_labels, sentence_dense, sentence_features, token_dense,
                      token_features)
-from .request import Intent
+from .request import Intent, Kind
 
 CORPUS = Path(__file__).with_name("corpus")
 SEED = "reader-train-2026"
@@ -266,6 +266,13 @@ def parse_all(texts: list[str], batch: int = 500) -> list:
     return out
 
 
+def _service(rec: dict) -> Kind | None:
+    """The kind the service a record was meant for expects (ALFRED's are instructions: ~/plan)."""
+    if rec.get("source", "").startswith("alfred"):
+        return Kind.command
+    return {"ask": Kind.question, "plan": Kind.command}.get(rec.get("service", ""))
+
+
 ALFRED_WEIGHT = 0.3  # in the policy's calibration: the robot hears people, not task descriptions
 
 
@@ -281,12 +288,12 @@ def fit_policy(model_dir: Path, recs: list[dict]) -> tuple[list[float], list[dic
     reader = Reader(model_dir).load()
     xs, ys, ws = [], [], []
     for r in recs:
-        rule, doc, nparts, _ = rules_reading(r["text"])
+        rule, doc, nparts, _ = rules_reading(r["text"], prefer=_service(r))
         if doc is None or not len(doc):
             continue
         reading = reader.read(doc)
         req, case = rp.decide(rule, reading, doc, nparts)
-        xs.append(rp.evidence(req, reading, case))
+        xs.append(rp.evidence(req, reading, case, _service(r)))
         ys.append(float(rp.family(req.intent.value) == rp.family(r["intent"])))
         ws.append(ALFRED_WEIGHT if r.get("source", "").startswith("alfred") else 1.0)
     x, y, w = np.array(xs), np.array(ys), np.array(ws)
