@@ -302,6 +302,7 @@ class Reader:
                                     bio_labels(layer)) for k, layer in enumerate(LAYERS)]
             self.temperature = float(meta["temperature"])
             self.meta = {k: v for k, v in meta.items() if not k.endswith("_vocab")}
+            _wordpiece()  # MiniLM's word pieces now too, not on the first request
             self.load_s = time.perf_counter() - t0
         log.info("learned reader loaded in %.0f ms", self.load_s * 1000)
         return self
