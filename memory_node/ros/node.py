@@ -51,6 +51,7 @@ from memory_node.core.text import clean_text
 from memory_node.msg import Activity, SceneGraph, SkillFeedback, Utterance
 from memory_node.msg import Plan as PlanMsg
 from memory_node.language import Conversation, ParserUnavailable, parse
+from memory_node.language import reader as learned_reader
 from memory_node.language.names import default_names
 from memory_node.planning.dispatch import answer_question
 from memory_node.planning.llm import LlmAccount, LlmConfig, LlmPlanner, LlmStats
@@ -581,9 +582,17 @@ class _MemoryNodeBase:
         """Load the request parser now (spaCy's pipeline, ~1-2 s) rather than on the first ~/ask, and say
         clearly when it is missing: requests are then answered with that error, ingestion is unaffected."""
         try:
+            seconds = learned_reader.load()
             parse("where is the mug?")
         except ParserUnavailable as e:
             self.get_logger().error(f"request parser unavailable: {e}")
+        except Exception as e:  # noqa: BLE001 - the rules read alone; the node serves
+            self.get_logger().error(f"learned reader unavailable ({type(e).__name__}: {e}): the rules read alone")
+        else:
+            if learned_reader.default_reader() is None:
+                self.get_logger().warning("no learned reader model: the rule parser reads alone, confidence 1.0")
+            else:
+                self.get_logger().info(f"learned reader loaded in {seconds * 1000:.0f} ms")
         # WordNet (lexical grounding, ~1-4 s to index its nouns) loads here too, not on the first request
         t = time.monotonic()
         if default_names().wordnet is None:
