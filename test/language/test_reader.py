@@ -98,7 +98,7 @@ def test_agreement_is_confident_and_a_same_family_doubt_is_not_an_ask() -> None:
 
 
 def test_a_failed_rule_reading_is_replaced_when_the_model_is_sure() -> None:
-    said = "could you pick up the towel?"
+    said = "please snag the towel for me"
     rule, doc, parts, _ = rules_reading(said)
     assert rp.rules_failed(rule)
     got = parse(said)
@@ -108,7 +108,7 @@ def test_a_failed_rule_reading_is_replaced_when_the_model_is_sure() -> None:
 
 
 def test_a_model_sure_of_nothing_named_does_not_take_over() -> None:
-    rule, doc, parts, _ = rules_reading("could you pick up the towel?")
+    rule, doc, parts, _ = rules_reading("please snag the towel for me")
     req = rp._decide(rule, _reading({"fetch": 0.95, "unknown": 0.05}), doc, parts)  # no object span
     assert req.intent is rule.intent and req.confidence < rp.ASK_BACK_BELOW
 
@@ -134,5 +134,5 @@ def test_a_room_said_as_a_filter_is_kept() -> None:
 
 def test_switched_off_the_rules_read_alone(monkeypatch) -> None:
     monkeypatch.setenv("MEMORY_NODE_READER", "off")
-    got = parse("could you pick up the towel?")
+    got = parse("please snag the towel for me")
     assert got.confidence == 1.0 and got.intent is Intent.unknown and not got.alternatives
