@@ -48,6 +48,8 @@ setup(
     packages=find_packages(include=["memory_node", "memory_node.*"]),
     install_requires=["pydantic>=2.5", "pyyaml>=6", "numpy>=1.24", "opencv-python-headless>=4.8"],
     extras_require=EXTRAS,
+    # the learned reader's weights (language/train_reader.py writes them; language/reader.py reads them)
+    package_data={"memory_node.language": ["reader_model/*"]},
     # inspect and forget need only the engine; export and replay/record need the "tools" extra
     entry_points={"console_scripts": ["memory-node=memory_node.cli.main:main",
                                       "plan-executor=memory_node.ros.plan_executor:main"]},

@@ -26,17 +26,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from memory_node.execution.backend import (
-    BAD_ARGUMENTS,
     SDK_ERROR,
     SUCCEEDED,
     StepAborted,
     StepContext,
     StepOutcome,
     StepRequest,
-    finite_pose,
     not_offered,
 )
-from memory_node.execution.navigation import NavigationLimits, PoseReading, PoseSource, drive_to
+from memory_node.execution.navigation import NavigationLimits, PoseReading, PoseSource, navigate_step
 
 API_GET_FSM_ID = 7001  # LocoClient registers it but has no method for it
 NO_MANIPULATION = ("the Unitree SDK's arm service plays preset gestures only; pick, place, open, close, pour "
@@ -155,13 +153,13 @@ class G1Backend:
                                             f"{target and 'target ' + target + '; '}map it to a gesture or provide it")
 
     def _walk(self, step: StepRequest, ctx: StepContext) -> StepOutcome:
-        target = step.args[0] if step.args else ""
-        if self.pose_source is None:
-            return not_offered(step, self.name, "LocoClient walks by velocity only and no pose source is configured "
-                                                "(pose_source: topic or sport_odometry)")
-        if not finite_pose(step.approach):
-            return StepOutcome(False, BAD_ARGUMENTS, f"the plan has no approach pose for {target} (memory knew no "
-                                                     "clear spot): this backend walks only to poses", target)
+        return navigate_step(step, ctx, self.name, self.pose_source, self._velocity, self.config.limits,
+                             moves="walks", no_source="LocoClient walks by velocity only and no pose source is "
+                                                      "configured (pose_source: topic or sport_odometry)",
+                             before_moving=self._not_walking)
+
+    def _not_walking(self, target: str) -> StepOutcome | None:
+        """Why the G1 cannot walk now (its loco FSM), or None."""
         fsm = fsm_id(self.loco)
         if fsm is None:
             return StepOutcome(False, SDK_ERROR, "the sport service did not answer (GetFsmId)", target)
@@ -169,11 +167,7 @@ class G1Backend:
             return StepOutcome(False, SDK_ERROR, f"the G1 is in loco FSM {fsm}, not a walking mode "
                                                  f"({', '.join(map(str, self.config.walk_fsm_ids))}): stand it up "
                                                  "and start locomotion first", target)
-        assert step.approach is not None
-        result = drive_to(step.approach, self.pose_source, self._velocity, self.config.limits, ctx)
-        return StepOutcome(True, SUCCEEDED, f"at the approach pose for {target} ({result.position_error:.3f} m, "
-                                            f"{math.degrees(result.yaw_error):.1f} deg off) after "
-                                            f"{result.seconds:.1f} s", target)
+        return None
 
     def _velocity(self, vx: float, vy: float, wz: float) -> None:
         code = self.loco.SetVelocity(vx, vy, wz, self.config.velocity_duration_s)

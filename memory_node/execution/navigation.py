@@ -14,7 +14,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from memory_node.execution.backend import NO_POSE, StepAborted, StepContext
+from memory_node.execution.backend import (BAD_ARGUMENTS, NO_POSE, SUCCEEDED, StepAborted, StepContext, StepOutcome,
+                                          StepRequest, finite_pose, not_offered)
 
 # (x, y, yaw in the map frame, time.monotonic() when the pose was measured)
 PoseReading = tuple[float, float, float, float]
@@ -98,3 +99,25 @@ def drive_to(goal: tuple[float, float, float], read_pose: PoseSource, command: V
             ctx.wait(period)
     finally:
         command(0.0, 0.0, 0.0)
+
+
+def navigate_step(step: StepRequest, ctx: StepContext, backend: str, read_pose: PoseSource | None,
+                  command: VelocitySink, limits: NavigationLimits, *, moves: str, no_source: str,
+                  before_moving: Callable[[str], StepOutcome | None] | None = None) -> StepOutcome:
+    """``navigate_to`` on a velocity-only base (``moves``: "drives", "walks"): refused without a pose source
+    (``no_source`` says so) or a finite approach pose, or by ``before_moving`` (the robot not ready), else
+    driven there by ``drive_to``."""
+    target = step.args[0] if step.args else ""
+    if read_pose is None:
+        return not_offered(step, backend, no_source)
+    if not finite_pose(step.approach):
+        return StepOutcome(False, BAD_ARGUMENTS, f"the plan has no approach pose for {target} (memory knew no "
+                                                 f"clear spot): this backend {moves} only to poses", target)
+    refused = before_moving(target) if before_moving is not None else None
+    if refused is not None:
+        return refused
+    assert step.approach is not None
+    result = drive_to(step.approach, read_pose, command, limits, ctx)
+    return StepOutcome(True, SUCCEEDED, f"at the approach pose for {target} ({result.position_error:.3f} m, "
+                                        f"{math.degrees(result.yaw_error):.1f} deg off) after "
+                                        f"{result.seconds:.1f} s", target)

@@ -25,18 +25,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from memory_node.execution.backend import (
-    BAD_ARGUMENTS,
     ESTOP,
     SDK_ERROR,
     SUCCEEDED,
     StepContext,
     StepOutcome,
     StepRequest,
-    finite_pose,
     not_offered,
     sdk_words,
 )
-from memory_node.execution.navigation import NavigationLimits, PoseReading, PoseSource, drive_to
+from memory_node.execution.navigation import NavigationLimits, PoseReading, PoseSource, navigate_step
 
 GRASPING = "Cartesian grasping is in Dexmate's dexmotion, not in dexcontrol (joint space only)"
 
@@ -172,18 +170,9 @@ class VegaBackend:
         return [k for k, v in self.capabilities().items() if not v.startswith("not offered")]
 
     def _navigate(self, step: StepRequest, ctx: StepContext) -> StepOutcome:
-        target = step.args[0] if step.args else ""
-        if self.pose_source is None:
-            return not_offered(step, self.name, "dexcontrol drives by velocity only and no pose source is "
-                                                "configured (pose_source: topic or wheel_odometry)")
-        if not finite_pose(step.approach):
-            return StepOutcome(False, BAD_ARGUMENTS, f"the plan has no approach pose for {target} (memory knew no "
-                                                     "clear spot): this backend drives only to poses", target)
-        assert step.approach is not None
-        result = drive_to(step.approach, self.pose_source, self._velocity, self.config.limits, ctx)
-        return StepOutcome(True, SUCCEEDED, f"at the approach pose for {target} ({result.position_error:.3f} m, "
-                                            f"{math.degrees(result.yaw_error):.1f} deg off) after "
-                                            f"{result.seconds:.1f} s", target)
+        return navigate_step(step, ctx, self.name, self.pose_source, self._velocity, self.config.limits,
+                             moves="drives", no_source="dexcontrol drives by velocity only and no pose source is "
+                                                       "configured (pose_source: topic or wheel_odometry)")
 
     def _velocity(self, vx: float, vy: float, wz: float) -> None:
         if vx == vy == wz == 0.0:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from .parser import parse
+from .reading_policy import took_over
 from .request import Intent, ObjectRef, Request
 
 # what opens a correction ("no, the red one", "not that one - the one in the kitchen", "I meant ...")
@@ -30,7 +31,8 @@ def follow_up(req: Request, previous: Request | None) -> tuple[Request, bool] | 
         return None
     text = req.text.strip()
     opener = _CORRECTION.match(text)
-    if opener is None and req.intent not in (Intent.unknown, Intent.inform) and "a bare noun phrase" not in req.notes:
+    if opener is None and req.intent not in (Intent.unknown, Intent.inform) and "a bare noun phrase" not in req.notes \
+            and not took_over(req):  # what the rules could not read, even if the learned reader then did
         return None
     rest = text[opener.end():] if opener else text
     rest = rest.strip(" ,.!?-")

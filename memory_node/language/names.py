@@ -55,6 +55,7 @@ CONFIDENCE = {"exact": 1.0, "head noun": 0.8, "contents": 0.75, "everyday name":
               "any thing": 0.7, "similar": 0.45}
 MAX_MEMO = 200_000  # (phrase, label) WordNet readings kept
 # Nouns that name no kind of thing at all: "any objects on the counter?" asks about whatever is there
+MAX_WORDNET_LABEL = 48  # characters: longer than any compound WordNet lists (a stored label may be any length)
 GENERIC_NOUNS = frozenset({"object", "thing", "item", "stuff", "something", "anything", "everything",
                            "belonging", "objects", "things", "items"})
 
@@ -179,6 +180,8 @@ class Names:
             return []
         lw = self.label_words(label)
         glued = norm(label)
+        if len(glued) > MAX_WORDNET_LABEL:
+            return []  # no word WordNet lists is this long; splitting it would cost a lookup per position
         whole = [glued, " ".join(lw)]
         if len(lw) == 1 and glued.isalpha():
             # a glued label the embedder's vocabulary left whole ("garbagecan"): WordNet's own compounds

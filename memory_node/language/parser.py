@@ -24,6 +24,7 @@ from typing import Any
 
 from . import lexicon as lx
 from . import parts as _parts
+from . import reading_policy
 from .clause import Clause
 from .normalise import normalise
 from .phrases import _lemma, _low
@@ -109,11 +110,24 @@ def parse(text: str, names: tuple[str, ...] | frozenset[str] = (), prefer: Kind 
     ("bring the mug to alice") the tagger reads a name as a verb, so known names are capitalised first.
     ``prefer`` is what the service that received it expects (a question on ~/ask, a command on ~/plan):
     when an utterance holds both ("I need the lime before I go, where is it?") it picks the part to read.
-    Never raises on odd text: what is not understood comes back as ``Intent.unknown`` with the reason in
-    ``notes``."""
+    The rules' reading is then weighed against the learned reader's (``reading_policy.combine``), which sets
+    ``Request.confidence``. Never raises on odd text: what is not understood comes back as ``Intent.unknown``
+    with the reason in ``notes``."""
+    best, doc, nparts, ids = rules_reading(text, names, prefer)
+    if doc is not None:
+        best = reading_policy.combine(best, doc, parts=nparts, prefer=prefer)
+    if ids:
+        _restore_ids(best, ids)
+    return best
+
+
+def rules_reading(text: str, names: tuple[str, ...] | frozenset[str] = (), prefer: Kind | None = None
+                  ) -> tuple[Request, Any, int, list[str]]:
+    """The rules' reading alone, with the parse it started from, how many parts it found and the memory ids
+    taken out of the text (``parse`` puts them back after the learned reader has had its say)."""
     raw = text.strip()
     if not raw:
-        return Request(text=text, kind=Kind.statement, intent=Intent.unknown, notes=["empty text"])
+        return Request(text=text, kind=Kind.statement, intent=Intent.unknown, notes=["empty text"]), None, 0, []
     t = normalise(raw)
     ids = _ID_RE.findall(t)
     if ids:
@@ -133,9 +147,7 @@ def parse(text: str, names: tuple[str, ...] | frozenset[str] = (), prefer: Kind 
     parts = _parts.segments(t)
     if len(parts) > 1:
         best = _parts.from_parts(best, parts, raw, prefer)
-    if ids:
-        _restore_ids(best, ids)
-    return best
+    return best, doc, len(parts), ids
 
 
 _ABOUT_THINGS = frozenset({Intent.where, Intent.exists, Intent.state, Intent.attribute, Intent.which, Intent.count,

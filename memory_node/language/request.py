@@ -111,6 +111,14 @@ class TimeRef(BaseModel):
     part_of_day: Literal["morning", "afternoon", "evening", "night", ""] = ""
 
 
+class Alternative(BaseModel):
+    """Another reading of the same words, kept when the reading taken is in doubt (for asking back)."""
+
+    intent: Intent
+    confidence: float = Field(ge=0.0, le=1.0)
+    objects: list[ObjectRef] = Field(default_factory=list)
+
+
 class Request(BaseModel):
     """What an utterance asks. ``objects`` are in the order said; ``destination`` is where a command puts
     things; ``recipient`` is who they are for."""
@@ -130,6 +138,11 @@ class Request(BaseModel):
     negated: bool = False
     source: Literal["parser", "llm"] = "parser"
     notes: list[str] = Field(default_factory=list, description="what the parser was unsure of")
+    confidence: float = Field(default=1.0, ge=0.0, le=1.0, description=(
+        "how likely the kind of request read (its intent's family: a where question, a fetch, a put...) is the "
+        "one meant (language/reading_policy.py); below "
+        "reading_policy.ASK_BACK_BELOW the robot should ask back rather than act; 1.0 when nothing measured it"))
+    alternatives: list[Alternative] = Field(default_factory=list, description="other readings, most likely first")
 
     @property
     def is_question(self) -> bool:

@@ -127,10 +127,16 @@ def one_line(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[:limit] + "..."
 
 
+READER_FIELDS = ("confidence", "alternatives")  # set by language/reading_policy.py, never by the LLM
+
+
 def request_schema() -> dict[str, Any]:
     """``Request.model_json_schema()`` with ``additionalProperties: false`` on every object (the
     checks refuse extra keys, so the schema the server constrains to says so too)."""
     schema = copy.deepcopy(Request.model_json_schema())
+    for own in READER_FIELDS:  # the learned reader's doubt about the words, not something the model writes
+        schema.get("properties", {}).pop(own, None)
+    schema.get("$defs", {}).pop("Alternative", None)
     for node in [schema, *schema.get("$defs", {}).values()]:
         if node.get("type") == "object" and "properties" in node:
             node["additionalProperties"] = False
@@ -223,7 +229,7 @@ def json_reply(content: str | None) -> dict[str, Any]:
 def read_request(content: str | None, utterance: str) -> Request:
     """The model's reply as a ``Request`` (source "llm"), or ``RequestRejected`` saying why not."""
     data = json_reply(content)
-    data = {**data, "text": utterance.strip(), "source": "llm"}
+    data = {**{k: v for k, v in data.items() if k not in READER_FIELDS}, "text": utterance.strip(), "source": "llm"}
     try:
         req = Request.model_validate(data)
     except ValidationError as e:

@@ -18,6 +18,7 @@ median ~130 ms, against ~1 ms on a single-threaded executor.)
 
 from __future__ import annotations
 
+import dataclasses
 import gc
 import os
 import re
@@ -43,7 +44,7 @@ from sensor_msgs.msg import CameraInfo, CompressedImage, Image
 from visualization_msgs.msg import MarkerArray
 
 from memory_node.core.consolidation import run_consolidation
-from memory_node.core.limits import check_seconds, check_time_ns
+from memory_node.core.limits import InputLimits, check_seconds, check_time_ns
 from memory_node.core.models import InvalidInput
 from memory_node.core.query import query as query_memory
 from memory_node.core.store import IncompatibleMemory, MemoryInUse, MemoryNotWritable, MemoryStore
@@ -51,6 +52,7 @@ from memory_node.core.text import clean_text
 from memory_node.msg import Activity, SceneGraph, SkillFeedback, Utterance
 from memory_node.msg import Plan as PlanMsg
 from memory_node.language import Conversation, ParserUnavailable, parse
+from memory_node.language import reader as learned_reader
 from memory_node.language.names import default_names
 from memory_node.planning.dispatch import answer_question
 from memory_node.planning.llm import LlmAccount, LlmConfig, LlmPlanner, LlmStats
@@ -153,6 +155,7 @@ RUNTIME_PARAMETERS = ("frames.similarity_threshold", "frames.jpeg_quality", "lim
                       "limits.max_relations_per_graph", "limits.max_text_length", "limits.max_image_pixels",
                       "limits.query_limit", "retention.frames_per_room", "retention.max_frame_age_s",
                       "association_radius", "position_tolerance", "sighting_gap")
+LIMIT_FIELDS = frozenset(f.name for f in dataclasses.fields(InputLimits))
 PARAMETER_RANGES: dict[str, tuple[float, float]] = {
     "frames.similarity_threshold": (0.0, 255.0),
     "frames.jpeg_quality": (1, 100),
@@ -260,6 +263,12 @@ class _MemoryNodeBase:
                     self.store.position_tolerance = float(param.value)
                 elif param.name == "sighting_gap":
                     self.store.sighting_gap_ns = int(float(param.value) * 1e9)
+                elif param.name.startswith("limits.") and param.name.removeprefix("limits.") in LIMIT_FIELDS:
+                    # the store, the request readers and the node's own request checks share one InputLimits
+                    self.limits = InputLimits.from_params(self.p)
+                    for store in (self.store, self.reader, self.lookup_reader):
+                        if store is not None:
+                            store.limits = self.limits
             self.get_logger().info(f"parameter {param.name} = {param.value!r} (applied)")
 
     def configure(self) -> None:
@@ -581,9 +590,17 @@ class _MemoryNodeBase:
         """Load the request parser now (spaCy's pipeline, ~1-2 s) rather than on the first ~/ask, and say
         clearly when it is missing: requests are then answered with that error, ingestion is unaffected."""
         try:
+            seconds = learned_reader.load()
             parse("where is the mug?")
         except ParserUnavailable as e:
             self.get_logger().error(f"request parser unavailable: {e}")
+        except Exception as e:  # noqa: BLE001 - the rules read alone; the node serves
+            self.get_logger().error(f"learned reader unavailable ({type(e).__name__}: {e}): the rules read alone")
+        else:
+            if learned_reader.default_reader() is None:
+                self.get_logger().warning("no learned reader model: the rule parser reads alone, confidence 1.0")
+            else:
+                self.get_logger().info(f"learned reader loaded in {seconds * 1000:.0f} ms")
         # WordNet (lexical grounding, ~1-4 s to index its nouns) loads here too, not on the first request
         t = time.monotonic()
         if default_names().wordnet is None:

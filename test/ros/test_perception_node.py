@@ -137,7 +137,8 @@ def perception(start_node, tmp_path):
 
     def start(**params):
         ns = f"t{uuid.uuid4().hex[:8]}"
-        _, client = start_node(namespace=ns)
+        # one database per memory node: a second writer on a file is refused (core/writer_lock.py)
+        _, client = start_node(namespace=ns, database_path=tmp_path / f"memory_{len(procs)}.db")
         layout = tmp_path / "rooms.yaml"
         layout.write_text(LAYOUT)
         source = f"perception_{uuid.uuid4().hex[:6]}"

@@ -1,0 +1,138 @@
+"""The learned reader (language/reader.py), its corpus split and the one policy that combines it with the rules."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from memory_node.language import Intent, parse
+from memory_node.language import reading_policy as rp
+from memory_node.language.parser import read, rules_reading
+from memory_node.language.reader import MODEL_DIR, Reading, Span, default_reader, spans_of, viterbi
+from memory_node.language.reader_split import CORPUS, held_aside
+
+pytest.importorskip("spacy")
+
+
+@pytest.fixture(scope="module")
+def reader():
+    r = default_reader()
+    if r is None:
+        pytest.fail(f"the shipped model is missing from {MODEL_DIR}: python -m memory_node.language.train_reader")
+    return r
+
+
+def test_the_shipped_model_is_small_and_loads_once(reader) -> None:
+    size = sum(f.stat().st_size for f in MODEL_DIR.iterdir())
+    assert size <= 10_000_000
+    assert default_reader() is reader and reader.loaded
+
+
+def test_a_reading_is_a_distribution_over_the_schema(reader) -> None:
+    r = reader.read(read("could you grab my blue mug off the kitchen table"))
+    assert abs(sum(r.probs.values()) - 1.0) < 1e-4 and 0.0 <= r.confidence <= 1.0
+    assert set(r.probs) <= {i.value for i in Intent}
+    assert r.intent == "fetch" and r.confidence == max(r.probs.values())
+    slots = {s.slot: s.text for s in r.spans}
+    assert "mug" in slots.get("object", "") and slots.get("colour") == "blue"
+
+
+def test_viterbi_never_starts_a_span_inside() -> None:
+    import numpy as np
+
+    labels = ["O", "B-object", "I-object"]
+    # the per-token best would be I-object twice: allowed only after a B
+    logp = np.log(np.array([[0.1, 0.3, 0.6], [0.1, 0.2, 0.7]]))
+    tags = viterbi(logp, labels)
+    assert tags == ["B-object", "I-object"]
+
+
+def test_spans_are_read_back_from_tags() -> None:
+    doc = read("put the red cup on the shelf")
+    tags = ["O", "O", "B-object", "I-object", "B-relation", "O", "B-destination"]
+    spans = spans_of(tags, doc)
+    assert [(s.slot, s.text) for s in spans] == [("object", "red cup"), ("relation", "on"), ("destination", "shelf")]
+
+
+def test_held_aside_lines_never_reach_training() -> None:
+    for held in (CORPUS / "heldaside").glob("*.jsonl"):
+        train = CORPUS / "writers" / held.name
+        held_texts = {json.loads(x)["text"] for x in held.read_text().splitlines() if x.strip()}
+        train_texts = {json.loads(x)["text"] for x in train.read_text().splitlines() if x.strip()}
+        assert held_texts and not held_texts & train_texts
+        assert all(held_aside(t) for t in held_texts) and not any(held_aside(t) for t in train_texts)
+
+
+def test_the_split_is_a_quarter_and_stable() -> None:
+    texts = [f"bring me the thing number {i}" for i in range(4000)]
+    share = sum(map(held_aside, texts)) / len(texts)
+    assert 0.22 < share < 0.28
+    assert [held_aside(t) for t in texts[:50]] == [held_aside(t) for t in texts[:50]]
+
+
+# ---- the policy ---------------------------------------------------------------------------------------
+
+
+def _reading(probs: dict[str, float], spans: list[Span] | None = None) -> Reading:
+    top = max(probs, key=probs.get)
+    return Reading(top, probs[top], probs, spans or [])
+
+
+def test_a_confident_disagreement_on_the_family_asks_back() -> None:
+    rule, doc, parts, _ = rules_reading("where is the mug?")
+    assert rule.intent is Intent.where
+    req = rp._decide(rule, _reading({"fetch": 0.9, "where": 0.08, "exists": 0.02}), doc, parts)
+    assert req.intent is Intent.where  # the rules' reading stands, in doubt
+    assert req.confidence < rp.ASK_BACK_BELOW
+    assert req.alternatives and req.alternatives[0].intent is Intent.fetch
+
+
+def test_agreement_is_confident_and_a_same_family_doubt_is_not_an_ask() -> None:
+    rule, doc, parts, _ = rules_reading("put the mug away")
+    agree = rp._decide(rule.model_copy(deep=True), _reading({rule.intent.value: 0.9, "put": 0.1}), doc, parts)
+    assert agree.confidence >= 0.9
+    same = rp._decide(rule.model_copy(deep=True), _reading({"put": 0.8, rule.intent.value: 0.2}), doc, parts)
+    assert rule.intent is Intent.put_away and same.intent is Intent.put_away
+    assert same.confidence >= rp.ASK_BACK_BELOW
+
+
+def test_a_failed_rule_reading_is_replaced_when_the_model_is_sure() -> None:
+    said = "please snag the towel for me"
+    rule, doc, parts, _ = rules_reading(said)
+    assert rp.rules_failed(rule)
+    got = parse(said)
+    assert got.intent is Intent.fetch and got.objects and got.objects[0].head == "towel"
+    assert got.confidence >= rp.ASK_BACK_BELOW
+    assert any("learned reader" in n for n in got.notes)
+
+
+def test_a_model_sure_of_nothing_named_does_not_take_over() -> None:
+    rule, doc, parts, _ = rules_reading("please snag the towel for me")
+    req = rp._decide(rule, _reading({"fetch": 0.95, "unknown": 0.05}), doc, parts)  # no object span
+    assert req.intent is rule.intent and req.confidence < rp.ASK_BACK_BELOW
+
+
+def test_fragments_stay_for_the_follow_up() -> None:
+    from memory_node.language.followup import follow_up
+
+    rule, doc, parts, _ = rules_reading("Anna's")
+    req = rp._decide(rule.model_copy(deep=True), _reading({"drink": 0.8, "unknown": 0.2}), doc, parts)
+    assert req.intent is Intent.unknown  # words without a verb need a surer model
+    sure = rp._decide(rule.model_copy(deep=True), _reading({"drink": 0.95, "unknown": 0.05}), doc, parts)
+    assert sure.intent is Intent.drink and rp.took_over(sure)
+    previous = parse("bring me the mug")
+    redone, _ = follow_up(sure, previous)  # a reply is still a reply when the reader read it as a request
+    assert redone.intent is Intent.fetch and redone.objects[0].head == "mug" and redone.objects[0].owner == "anna"
+
+
+def test_a_room_said_as_a_filter_is_kept() -> None:
+    got = parse("go to the armchair in the living room")
+    assert got.intent is Intent.go and got.destination is not None
+    assert got.destination.ref.head == "armchair" and got.destination.ref.room == "living room"
+
+
+def test_switched_off_the_rules_read_alone(monkeypatch) -> None:
+    monkeypatch.setenv("MEMORY_NODE_READER", "off")
+    got = parse("please snag the towel for me")
+    assert got.confidence == 1.0 and got.intent is Intent.unknown and not got.alternatives
