@@ -151,9 +151,9 @@ PARAMETERS: dict[str, tuple[Any, str]] = {
 # What a running node applies when set (``ros2 param set``): read per message or per period from ``self.p``,
 # or a store attribute (``_apply_parameters``). Every other parameter is read-only: it shapes subscriptions,
 # timers, the database or the LLM client, made once at configure.
-RUNTIME_PARAMETERS = ("frames.similarity_threshold", "frames.jpeg_quality", "limits.max_entities_per_graph",
-                      "limits.max_relations_per_graph", "limits.max_text_length", "limits.max_image_pixels",
-                      "limits.query_limit", "retention.frames_per_room", "retention.max_frame_age_s",
+RUNTIME_PARAMETERS = ("frames.similarity_threshold", "frames.jpeg_quality",
+                      *(name for name in PARAMETERS if name.startswith("limits.")),  # per message or request
+                      "retention.frames_per_room", "retention.max_frame_age_s",
                       "association_radius", "position_tolerance", "sighting_gap")
 LIMIT_FIELDS = frozenset(f.name for f in dataclasses.fields(InputLimits))
 PARAMETER_RANGES: dict[str, tuple[float, float]] = {
