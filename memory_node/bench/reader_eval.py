@@ -84,6 +84,12 @@ def _model_things(reading) -> dict[str, str]:
     return out
 
 
+def _readings(reader, r: dict):
+    """One record read three ways: the rules alone, the model alone, and the policy (as the node reads it)."""
+    return (_rules(r["text"], _prefer(r)), reader.read(read(normalise(r["text"]) or r["text"])),
+            parse(r["text"], prefer=_prefer(r)))
+
+
 def writers(reader, first: dict) -> dict:
     res: dict = {}
     model_conf, model_ok, pol_conf, pol_ok = [], [], [], []
@@ -92,9 +98,7 @@ def writers(reader, first: dict) -> dict:
         c = defaultdict(int)
         for r in recs:
             gold = r["intent"]
-            rules = _rules(r["text"], _prefer(r))
-            reading = reader.read(read(normalise(r["text"]) or r["text"]))
-            pol = parse(r["text"], prefer=_prefer(r))
+            rules, reading, pol = _readings(reader, r)
             c["n"] += 1
             c["rules"] += rules.intent.value == gold
             c["model"] += reading.intent == gold
@@ -139,9 +143,7 @@ def alfred(reader, limit: int | None) -> dict:
     c = defaultdict(int)
     for r in recs:
         gold = r["intent"]
-        rules = _rules(r["text"], _prefer(r))
-        reading = reader.read(read(normalise(r["text"]) or r["text"]))
-        pol = parse(r["text"], prefer=_prefer(r))
+        rules, reading, pol = _readings(reader, r)
         c["n"] += 1
         for name, intent, things in (("rules", rules.intent.value, _req_things(rules)),
                                      ("model", reading.intent, _model_things(reading)),
