@@ -24,6 +24,7 @@ from .world import WorldState
 
 QUESTION = "where does <object> go / where should I put <object>"
 
+GUESS_BELOW = 0.5  # a placement by similarity less sure than this is offered as a guess and asked about
 _ARTICLE = re.compile(r"^(?:all\s+(?:of\s+)?)?(?:the|a|an|my|your|our|this|that|these|those)\s+")
 
 
@@ -75,6 +76,10 @@ def where_does_it_go(store: MemoryStore, world: WorldState, phrase: str, also: l
     last = phrase.split()[-1]
     verb = "go" if singular(last) != last else "goes"
     text = f"The {phrase} {verb} {where}: {_because(ans)}."
+    if ans.source == "similar" and ans.confidence < GUESS_BELOW:
+        # a weak vote of similar things is a guess: said as one, and asked about, not stated as where it goes
+        text = (f"I have not been told where the {phrase} {verb}. My guess is {where}: "
+                f"{_because(ans).removeprefix('I was not told about it, but ')}. Is that where it belongs?")
     if world.as_of_ns is not None:
         text = "At that time: " + text
     return Answer(success=True, answer=text, answer_ids=[receptacle_id] if receptacle_id else [],

@@ -86,3 +86,12 @@ def test_where_it_goes_and_where_it_was_last_seen(mem) -> None:
     assert a.answer_ids == ["drawer_1", "shelf_1"] and "I last saw the remote" in a.answer
     untold = answer_question(mem.store, "where should the scarf go?")
     assert untold.answer.startswith("I have not been told") and untold.answer_ids == ["bed_1"]
+
+
+def test_a_weak_guess_from_similar_things_is_offered_as_a_guess(mem) -> None:
+    """One correction about something else is weak evidence: the answer says it is a guess and asks."""
+    mem.scene(S, [mem.ent("shelf_1", "shelf"), mem.ent("magazine_1", "magazine")])
+    say(mem.store, 2 * S, "the magazine goes on the shelf")
+    a = answer_question(mem.store, "where does the shirt go?")
+    assert a.answer_ids == ["shelf_1"] and a.confidence < 0.5
+    assert a.answer.startswith("I have not been told") and "My guess" in a.answer and a.answer.endswith("?")
