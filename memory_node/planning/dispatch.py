@@ -66,6 +66,9 @@ try:
     from ..language.reading_policy import ASK_BACK_BELOW as READING_ASK_BELOW
 except ImportError:  # pragma: no cover - the rules alone: every reading counts as sure
     READING_ASK_BELOW = 0.0
+# a task asked as a question of method, over ~/plan: "how would you get the jar down from the shelf?"
+_HOW_WOULD_YOU = re.compile(r"^\s*(?:(?:so|and|ok|okay|robot),?\s+)?how\s+(?:would|could|can|will|do|might|should)"
+                            r"\s+you\s+(?:go\s+about\s+|manage\s+to\s+)?(.+?)[\s?.!]*$", re.I | re.S)
 # "yes" to "do you mean the washing machine?" (``Context.is_it``)
 _AFFIRMATION = re.compile(r"^\s*(?:(?:yes|yeah|yea|yep|yup|sure|correct|right|exactly|indeed|ok|okay|please|"
                           r"that(?:'s| is)? (?:it|the one|right|one)|that one|do it|go ahead|please do)\b[\s,.!]*)+"
@@ -234,6 +237,13 @@ def _plan_request(store: MemoryStore, library: SkillLibrary, instruction: str, r
         req = request or understand(store, instruction, Kind.command)
     except ParserUnavailable as e:
         return PlanResult(success=False, error=str(e))
+    how = _HOW_WOULD_YOU.match(instruction) if request is None else None
+    if how is not None:
+        # "how would you move the vase to the shelf?" over ~/plan: the task, asked as a question
+        asked = understand(store, how.group(1), Kind.command)
+        if asked.is_command:
+            req = asked.model_copy(update={"text": instruction, "notes": [*asked.notes, "a task asked as 'how would "
+                                                                          "you ...?'"]})
     world = WorldState.from_store(store, as_of_ns=as_of_ns, hands=library.hands, speaker=speaker)
     ctx = _context(store, world, req, speaker, conversation)
     req = _follow_up(ctx, conversation) if request is None else req

@@ -70,3 +70,11 @@ def test_brought_to_a_thing_is_put_there(flat, vega) -> None:
     assert steps[-1] == ("place", ["mug_6", "coffeetable_1"])
     # to a room it is still set down there, to me it is still handed over
     assert _steps(plan_request(flat, vega, "bring me the mug"))[-1][0] == "handover"
+
+
+def test_a_task_asked_as_how_would_you_is_that_task(flat, vega) -> None:
+    # over ~/plan, "how would you ...?" asks for the task: planned (or offered), never handed to the speaker
+    r = plan_request(flat, vega, "how would you put the mug on the coffee table?")
+    steps = _steps(r)
+    assert (steps and steps[-1] == ("place", ["mug_6", "coffeetable_1"])) or ("Say yes" in r.error and "coffeetable_1" in r.error)
+    assert ("pick", ["mug_6"]) in _steps(plan_request(flat, vega, "how would you get me the mug?"))
