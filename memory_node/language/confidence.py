@@ -6,11 +6,9 @@ never considered: "medicine" was simply not looked at), "a salty snack" to a can
 snacks. Asking back costs the person one word; fetching the wrong thing costs more. So every grounding
 gets a confidence in 0..1:
 
-- the **way it matched** sets the prior (``PRIOR_BY_HOW``): an exact label, an id, a thing confirmed in the
-  conversation or the previous request's thing are certain; an everyday name or the label's head noun
-  nearly so; a category ("some fruit") less; MiniLM similarity, the last resort, least;
-- the grounder's own score of a candidate's name match (``Candidate.confidence``, ``names.CONFIDENCE``:
-  WordNet synonyms, kinds and parts, MiniLM similarity) overrides the prior;
+- the grounder's own score of a candidate's name match starts it (``Candidate.confidence``,
+  ``names.CONFIDENCE``): an exact label 1.0, a WordNet synonym 0.85, the head noun or an everyday name 0.8,
+  a kind or a part 0.7, MiniLM similarity, the last resort, 0.45-0.6; a thing the speaker confirmed is 1.0;
 - every **word the phrase says that the entity does not explain** halves it: a compound noun ("medicine"
   cabinet, "dining" table) when memory holds another kind of the same head noun that the word may single
   out (a bathroom cabinet beside the cabinet; a kitchen table beside the coffee table), or, when the head
@@ -36,11 +34,6 @@ from .names import Names, default_names
 
 ASK_BELOW = 0.6
 UNEXPLAINED_FACTOR = 0.5
-PRIOR_BY_HOW: dict[str, float] = {
-    "exact": 1.0, "id": 1.0, "confirmed": 1.0, "previous request": 1.0, "possession": 1.0,
-    "everyday name": 0.9, "head noun": 0.85, "contents": 0.8, "purpose": 0.75, "kind": 0.65, "similar": 0.45,
-}
-DEFAULT_PRIOR = 0.8  # a way of matching this table does not know: trusted, not certain
 WEAK_HEAD = frozenset({"kind", "similar", "category", "wordnet broader"})
 WEAK_BUT_EXPLAINED = 0.7  # matched by kind or similarity, but every word said is a word of the thing
 # words that describe rather than name a kind of thing: weighed by attribute matching, not here
@@ -50,10 +43,6 @@ _DESCRIBING = frozenset({"big", "small", "little", "large", "tiny", "huge", "old
                          "full", "wooden", "metal", "plastic", "glass", "ceramic", "paper", "leather", "cotton",
                          "tall", "short", "long", "round", "square", "heavy", "light", "dark", "bright", "pale",
                          "whole", "single", "only", "own", "spare", "main", "one", "ones"})
-
-
-def prior(how: str) -> float:
-    return PRIOR_BY_HOW.get(how, DEFAULT_PRIOR)
 
 
 def _words(text: str) -> set[str]:
@@ -110,8 +99,9 @@ def unexplained(words: list[str], compound: list[str], how: str, ent: Entity, ro
     return [w for w in dict.fromkeys(said) if w not in known]
 
 
-def grounding_confidence(how: str, own: float | None, missing: list[str]) -> float:
-    base = own if own is not None else prior(how)
+def grounding_confidence(how: str, own: float, missing: list[str]) -> float:
+    """``own``: the grounder's score of the name match; ``missing``: the words the thing does not explain."""
+    base = own
     if how in WEAK_HEAD and not missing:
         base = max(base, WEAK_BUT_EXPLAINED)  # "the teddy" for a teddy bear: every word said is the thing's
     return max(0.0, min(1.0, base * UNEXPLAINED_FACTOR ** len(missing)))

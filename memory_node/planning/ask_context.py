@@ -67,14 +67,12 @@ class Context:
         ent = cand.entity
         room = self.world.room_of(ent.id) or ent.room
         rivals = bool(g.ref.compound) and rival_kinds(g.ref.head, ent.label, self.labels())
-        how = getattr(cand, "how", "") or g.how
+        how = cand.how or g.how
         missing = unexplained(g.ref.modifiers, g.ref.compound, how, ent, room_key(room) if room else "",
                               rivals=rivals, head=g.ref.head)
         # the grounder's own confidence in this candidate's name match; the first also carries what the
         # grounding as a whole says (a runner-up of another label as good halves it)
-        own = getattr(cand, "confidence", None)
-        if cand is g.candidates[0] and getattr(g, "confidence", None) is not None:
-            own = g.confidence if own is None else min(own, g.confidence)
+        own = min(cand.confidence, g.confidence) if cand is g.candidates[0] else cand.confidence
         return grounding_confidence(how, own, missing)
 
     def one(self, ref: ObjectRef | None, want: Want | None = None) -> list[Candidate]:
