@@ -82,6 +82,9 @@ def test_live_mode_executes_the_plans_the_node_publishes(bridge) -> None:
 
     bridge.execute("navigate_to", ["coffeetable_355"], look=False)
     bridge.look()
+    # requests are served beside ingestion (their own worker and connection): what was published is waited
+    # for, as the contract's clients do, before asking about it
+    bridge.memory.sync(timeout=30)
     follower = PlanFollower(bridge, bridge.memory.node_name, threading.Lock(), logging.getLogger("test"))
     try:
         plan = bridge.memory.plan("bring me the cellphone")
