@@ -22,6 +22,7 @@ from ..language.conversation import Conversation
 from ..language.followup import follow_up
 from ..language.grounding import Grounder
 from ..language.parser import ParserUnavailable, parse
+from ..language.reading_policy import ASK_BACK_BELOW as READING_ASK_BELOW
 from ..language.request import COMMAND_INTENTS, Intent, Kind, Request
 from ..language.resolve import resolve_rooms
 from . import ask, ask_entities, ask_time, habits_ask, preferences
@@ -61,11 +62,6 @@ SUPPORTED_QUESTIONS = ("where is <object> (where did I leave / have you seen it)
                        "how does <person> usually ...")
 
 
-# the reading policy's threshold (language/reading_policy.py) where the learned reader is installed
-try:
-    from ..language.reading_policy import ASK_BACK_BELOW as READING_ASK_BELOW
-except ImportError:  # pragma: no cover - the rules alone: every reading counts as sure
-    READING_ASK_BELOW = 0.0
 # a task asked as a question of method, over ~/plan: "how would you get the jar down from the shelf?"
 _HOW_WOULD_YOU = re.compile(r"^\s*(?:(?:so|and|ok|okay|robot),?\s+)?how\s+(?:would|could|can|will|do|might|should)"
                             r"\s+you\s+(?:go\s+about\s+|manage\s+to\s+)?(.+?)[\s?.!]*$", re.I | re.S)
@@ -287,7 +283,7 @@ def _plan_request(store: MemoryStore, library: SkillLibrary, instruction: str, r
 def _command_alternative(req: Request) -> Request | None:
     """The reader's most likely command reading of a request the rules read otherwise, in doubt (so that
     it is offered, not done), or None."""
-    for alt in getattr(req, "alternatives", []):
+    for alt in req.alternatives:
         if alt.intent in COMMAND_INTENTS and alt.objects:
             return req.model_copy(update={"kind": Kind.command, "intent": alt.intent, "objects": alt.objects,
                                           "confidence": min(alt.confidence, READING_ASK_BELOW / 2),
@@ -297,11 +293,11 @@ def _command_alternative(req: Request) -> Request | None:
 
 def _reading_doubted(req: Request) -> bool:
     """The intent read is less likely right than the policy's threshold (1.0 when no model measured it)."""
-    return float(getattr(req, "confidence", 1.0)) < READING_ASK_BELOW
+    return req.confidence < READING_ASK_BELOW
 
 
 def _confirmed(req: Request) -> Request:
-    return req.model_copy(update={"confidence": 1.0}) if "confidence" in type(req).model_fields else req
+    return req.model_copy(update={"confidence": 1.0})
 
 
 def _bring_to_a_thing(req: Request, world: WorldState) -> Request:
