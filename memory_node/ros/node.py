@@ -54,9 +54,8 @@ from memory_node.msg import Plan as PlanMsg
 from memory_node.language import Conversation, ParserUnavailable, parse
 from memory_node.language import reader as learned_reader
 from memory_node.language.names import default_names
-from memory_node.planning.dispatch import answer_question
-from memory_node.planning.llm import LlmAccount, LlmConfig, LlmPlanner, LlmStats
-from memory_node.planning.dispatch import plan_request
+from memory_node.llm.client import LlmAccount, LlmConfig, LlmPlanner, LlmStats
+from memory_node.requests.dispatch import answer_question, plan_request
 from memory_node.planning.skills import SkillLibrary, SkillLibraryError, default_library_path, known_robots
 from memory_node.ros import conversions as conv
 from memory_node.ros.ingest import InputIngestor, open_store

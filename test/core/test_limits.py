@@ -11,7 +11,7 @@ from memory_node.core.embedding import default_embedder
 from memory_node.core.limits import DEFAULT_LIMITS, InputLimits
 from memory_node.core.models import InvalidInput
 from memory_node.core.text import clean_text
-from memory_node.planning.dispatch import answer_question
+from memory_node.requests.dispatch import answer_question
 
 S = 1_000_000_000
 BIDI_QUESTION = "\u202e\ufffd\U0001F984 where is the mug? \u200b"

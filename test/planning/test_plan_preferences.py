@@ -1,4 +1,4 @@
-"""'Where does the fork go?' answered from corrections and rules (planning/preferences.py via ask)."""
+"""'Where does the fork go?' answered from corrections and rules (answering/placement.py via ask)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import pytest
 
 from memory_node.core.models import UtteranceObservation
 from memory_node.core.store import MemoryStore
-from memory_node.planning.dispatch import answer_question
+from memory_node.requests.dispatch import answer_question
 
 S = 1_000_000_000
 

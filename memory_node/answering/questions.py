@@ -20,9 +20,9 @@ from ..language.lexicon import COLOUR_WORDS
 from ..language.names import GENERIC_NOUNS
 from ..language.request import ObjectRef, TimeRef
 from ..language.resolve import Candidate
-from .ask_context import MAX_LISTED, Context
-from .phrasing import describe, relation_words, sentence
-from .world import WorldState
+from .context import MAX_LISTED, Context
+from ..world.phrasing import describe, relation_words, sentence
+from ..world.state import WorldState
 
 _RECENT_EVENTS = 5
 _ABSENT_FACTOR = 0.3  # the last sighting is contradicted by a later complete view of the room

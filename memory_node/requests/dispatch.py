@@ -25,11 +25,11 @@ from ..language.parser import ParserUnavailable, parse
 from ..language.reading_policy import ASK_BACK_BELOW as READING_ASK_BELOW
 from ..language.request import COMMAND_INTENTS, Intent, Kind, Request
 from ..language.resolve import resolve_rooms
-from . import ask, ask_entities, ask_time, habits_ask, preferences
-from .ask_context import Context, Reply
-from .planner import SUPPORTED_INSTRUCTIONS, PlanningError, new_builder
-from .skills import SkillLibrary
-from .world import WorldState
+from ..answering import entities as ask_entities, habits as habits_ask, placement as preferences, questions as ask, when as ask_time
+from ..answering.context import Context, Reply
+from ..planning.planner import SUPPORTED_INSTRUCTIONS, PlanningError, new_builder
+from ..planning.skills import SkillLibrary
+from ..world.state import WorldState
 
 log = logging.getLogger(__name__)
 

@@ -18,9 +18,9 @@ from ..core.models import Answer
 from ..core.rules import PlacementAnswer, explain_placement, explain_placement_any
 from ..core.store import MemoryStore
 from ..language.resolve import resolve_entities
-from .ask_context import Context
-from .phrasing import describe, relation_words
-from .world import WorldState
+from .context import Context
+from ..world.phrasing import describe, relation_words
+from ..world.state import WorldState
 
 QUESTION = "where does <object> go / where should I put <object>"
 

@@ -9,12 +9,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
 from pydantic import ValidationError
 
 from ..core.models import ROBOT_ID, STATE_IMPLIES, Entity, Point, Pose, SkillFeedbackObservation, state_family
 from ..core.store import ROOM_LABEL, MemoryStore
-from .skills import Predicate
+
+if TYPE_CHECKING:  # a literal of the skill library; planning imports this module, not the reverse
+    from ..planning.skills import Predicate
 
 PERSON_LABELS = frozenset({"person", "character"})
 DEFAULT_ROBOT_ID = ROBOT_ID  # what memory calls the robot in held_by relations (skill feedback)
