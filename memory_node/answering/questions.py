@@ -20,6 +20,7 @@ from ..language.lexicon import COLOUR_WORDS
 from ..language.names import GENERIC_NOUNS
 from ..language.request import ObjectRef, TimeRef
 from ..language.resolve import Candidate
+from ..language.uses import SURE_USE, activity_of
 from .context import MAX_LISTED, Context
 from ..world.phrasing import describe, relation_words, sentence
 from ..world.state import WorldState
@@ -27,6 +28,7 @@ from ..world.state import WorldState
 _RECENT_EVENTS = 5
 _ABSENT_FACTOR = 0.3  # the last sighting is contradicted by a later complete view of the room
 _DAY_NS = 86_400 * 1_000_000_000
+_GET_SOME = re.compile(r"\bwhere\b.*\b(?:can|could|do|might)\s+(?:i|we|one)\s+(?:get|find|fetch)\b", re.I)
 _PART_END_H = {"morning": 12, "afternoon": 18, "evening": 22, "night": 24, "": 24}
 
 
@@ -52,6 +54,12 @@ def where(ctx: Context) -> Answer:
     if singular(ref.head.lower()) in GENERIC_NOUNS and not ref.compound:
         return _identify(ctx, ref)
     g = ctx.ground(ref)
+    if g.status == "none" and not ref.owner and ref.determiner != "the" and _GET_SOME.search(req.text):
+        # "where can I get water?": no water was ever seen as a thing; a place that gives it is the answer
+        found = _places_for(ctx, ref.model_copy(update={"head": "somewhere", "purpose": "get",
+                                                        "text": f"get {ref.text}"}))
+        if found.answer_ids:
+            return found
     if g.status == "all" and len(g.candidates) > 1:
         ctx.grounded.extend(g.ids)
         return _where_all(ctx, g.candidates)
@@ -95,13 +103,20 @@ def _where_all(ctx: Context, cands: list[Candidate]) -> Answer:
 
 
 def _places_for(ctx: Context, ref: ObjectRef) -> Answer:
+    """"Where can I write?", "what can I use to tell the time?": the things whose kind serves the use
+    (``language/uses.py``). That is what things are for in general, not what this person does: a fit
+    below ``SURE_USE`` is offered with a question rather than stated."""
     g = ctx.ground(ref, "all")
     if g.status == "none":
         return Answer(success=True, answer=sentence(g.problem) + ".", confidence=0.0)
     ents = [c.entity for c in g.candidates][:MAX_LISTED]
-    return Answer(success=True, answer=f"To {ref.purpose}: " + "; ".join(ctx.place_of(e.id) for e in ents) + ".",
-                  answer_ids=[e.id for e in ents], evidence_ids=_dedupe([e.provenance for e in ents]),
-                  confidence=0.8)
+    best = max(c.score for c in g.candidates)
+    listed = "; ".join(ctx.place_of(e.id) for e in ents)
+    activity = activity_of(ref.text) if ref.text else ref.purpose
+    text = f"To {activity}: {listed}." if best >= SURE_USE else \
+        f"Nothing I know of is made to {activity}; going by what things are for: {listed}. Would that do?"
+    return Answer(success=True, answer=sentence(text), answer_ids=[e.id for e in ents],
+                  evidence_ids=_dedupe([e.provenance for e in ents]), confidence=min(0.8, best))
 
 
 def what_room(ctx: Context) -> Answer:

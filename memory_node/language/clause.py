@@ -23,6 +23,11 @@ _MOVING_VERBS = frozenset({"move", "shift", "touch", "take", "relocate", "nick",
 # what people go somewhere to do ("where can I sit down?"), as opposed to where a thing goes
 _PLACE_USES = frozenset({"wash", "cook", "sit", "sleep", "eat", "shower", "bathe", "brush", "read", "work", "relax",
                          "rest", "watch", "lie", "dry", "write", "play", "drink", "nap"})
+# "where can I find / get / leave / put ..." asks where a thing is or goes, not for a place to do something
+_LOCATING = lx.PLACE_VERBS | lx.GO_VERBS | lx.SEE_VERBS | frozenset({
+    "find", "locate", "look", "get", "buy", "be", "have", "hang", "lose", "search", "grab", "fetch", "take", "bring",
+    "pick", "return", "throw_out"})
+_MODAL_ASKING = frozenset({"can", "could", "should", "shall", "may", "might", "do", "would"})
 _PURPOSE_VERBS = frozenset({"eat", "drink", "read", "wear", "write", "play", "watch", "sit", "use"})
 _KNOWING = frozenset({"know", "tell", "wonder", "remember", "recall", "see", "happen", "check", "think", "say",
                       "guess", "figure"})
@@ -261,7 +266,7 @@ class Clause(PhraseReader):
                 not any(c.dep_ == "dobj" and c.pos_ in ("NOUN", "PROPN") and not any(
                     g.dep_ == "poss" for g in c.children) for c in root.children):
             # "where can I sit down", "where could we eat", "where can I wash my hands": a place with that use
-            obj = ObjectRef(text=self.sent.text, purpose=lemma)
+            obj = ObjectRef(text=self.sent.text, head="somewhere", purpose=lemma)
             return self._req(Kind.question, Intent.where, objects=[obj], verb=lemma,
                              notes=["where to do something: a place with that use"])
         if w == "where":
@@ -285,9 +290,12 @@ class Clause(PhraseReader):
                     and self._aux_tense(root) != "VBD":
                 if self._subject_word(root) in ("i", "we", "you", "one") or lemma in ("go", "belong"):
                     return self._req(Kind.question, Intent.goes_where, objects=self._things(root))
-            if lemma in _PLACE_USES | {"clean", "charge", "store", "wipe", "cut", "heat", "call"} and \
-                    self._subject_word(root) in ("i", "we", "one", "you"):
-                obj = ObjectRef(text=self.sent.text, purpose=lemma)
+            if (lemma in _PLACE_USES | {"clean", "charge", "store", "wipe", "cut", "heat", "call"} or (
+                    lemma not in _LOCATING | _KNOWING and root.pos_ == "VERB" and self._aux(root) in _MODAL_ASKING
+                    and self._aux_tense(root) != "VBD")) and self._subject_word(root) in ("i", "we", "one", "you"):
+                # "where can I throw away this wrapper?", "where could we charge the phone?": any doing that is
+                # not finding or leaving a thing asks for a place that serves it (``uses.py`` reads which)
+                obj = ObjectRef(text=self.sent.text, head="somewhere", purpose=lemma)
                 return self._req(Kind.question, Intent.where, objects=[obj], verb=lemma,
                                  notes=["where to do something: a place with that use"])
             objs = self._things(root)
@@ -336,6 +344,12 @@ class Clause(PhraseReader):
         if w == "how":
             if lemma == "be" and any(_low(t) in ("look", "doing") for t in root.subtree):
                 return self._req(Kind.question, Intent.state, objects=self._things(root))
+            if self._actor(root) == "speaker" and lemma not in _LOCATING | _KNOWING and root.pos_ == "VERB" and \
+                    self._aux(root) in _MODAL_ASKING:
+                # "how can I warm up dinner?": what in the home serves that doing (``uses.py``)
+                obj = ObjectRef(text=self.sent.text, head="something", purpose=lemma)
+                return self._req(Kind.question, Intent.exists, objects=[obj], verb=lemma,
+                                 notes=["how to do something: the things with that use"])
             if self._actor(root) in ("robot", "speaker"):
                 return self._req(Kind.question, Intent.unknown, notes=["how-to questions about skills"])
             return self._req(Kind.question, Intent.habit, objects=self._things(root), time=time)
