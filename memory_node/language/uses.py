@@ -40,6 +40,7 @@ SEAT_OFFER = 0.4  # the score of a seat offered for a doing nothing is made for 
 TABLE_WEIGHT = 0.3  # a label the purposes table names for the use
 STEM_WEIGHT = 0.12  # each word of the use (or a kind of the thing said) the gloss names, at most two
 MAX_GLOSSES = 2
+WARM_BATCH = 64  # labels embedded per batch when warming (bounded memory for the encoder's padding)
 # where one gets a thing is named for the thing ("a water basin"): the thing's words count for such places
 GETTING_VERBS = frozenset({"get", "fetch", "obtain", "find", "fill", "draw"})
 KIND_STEPS = 3  # a shirt -> garment -> clothing; further up is too general to say what a thing is for
@@ -117,6 +118,7 @@ class Uses:
         self._gloss: dict[str, tuple[str, str]] = {}
         self._vec: dict[str, np.ndarray] = {}
         self._place: dict[str, bool] = {}
+        self._stem_cache: dict[str, frozenset[str]] = {}
 
     # ---- what a label is -----------------------------------------------------------------------------
 
@@ -196,6 +198,29 @@ class Uses:
                             out.update(content_words(lemma.replace("_", " ")))
         return out
 
+    def warm(self, labels: Iterable[str]) -> int:
+        """Read and embed these labels' definitions now (a node does it for what memory holds at start-up,
+        off the request path: ~20-50 ms a label on this CPU), so a request pays only for labels new to it."""
+        labels = sorted(set(labels))
+        for label in labels:
+            self.is_place(label)
+            self._stems(label)
+        for i in range(0, len(labels), WARM_BATCH):
+            self._vectors(labels[i:i + WARM_BATCH])
+        return len(labels)
+
+    def _stems(self, label: str) -> frozenset[str]:
+        """The stems of the label's definition (with its kind's), cached: stemming is most of a warm rank."""
+        with self._lock:
+            cached = self._stem_cache.get(label)
+        if cached is None:
+            gloss = self.gloss(label)
+            definition = gloss.split(":", 1)[1] if ":" in gloss else ""
+            cached = frozenset(_stem(w) for w in content_words(definition))
+            with self._lock:
+                self._stem_cache[label] = cached
+        return cached
+
     # ---- scoring -------------------------------------------------------------------------------------
 
     def rank(self, use: str, labels: Iterable[str], verb: str = "", nouns: Sequence[str] = (),
@@ -229,9 +254,7 @@ class Uses:
         kind_stems = set() if place and not receptacle else {_stem(w) for w in self._kinds_of(nouns)} - use_stems
         fits = []
         for label, sim in zip(labels, sims):
-            gloss = self.gloss(label)
-            definition = gloss.split(":", 1)[1] if ":" in gloss else ""
-            g_stems = {_stem(w) for w in content_words(definition)}
+            g_stems = self._stems(label)
             named = sum(1 for u in use_stems if any(_same_stem(u, g) for g in g_stems))
             named += sum(1 for k in kind_stems if k in g_stems)
             score = float(sim) + STEM_WEIGHT * min(named, 2)

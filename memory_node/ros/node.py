@@ -54,6 +54,7 @@ from memory_node.msg import Plan as PlanMsg
 from memory_node.language import Conversation, ParserUnavailable, parse
 from memory_node.language import reader as learned_reader
 from memory_node.language.names import default_names
+from memory_node.language.uses import default_uses
 from memory_node.llm.client import LlmAccount, LlmConfig, LlmPlanner, LlmStats
 from memory_node.requests.dispatch import answer_question, plan_request
 from memory_node.planning.skills import SkillLibrary, SkillLibraryError, default_library_path, known_robots
@@ -68,6 +69,7 @@ from memory_node.srv import Ask, Forget, GetSceneGraph, PlanTask, Query, Sync
 
 INACTIVE_ERROR = ("memory_node is inactive (lifecycle): inputs are ignored and requests refused until it is "
                   "activated")
+MAX_WARM_ENTITIES = 20_000  # past this many things in memory, what kinds are for is read as requests need it
 _LIMIT_NAMED = re.compile(r"limits\.(max_[a-z_]+)")  # how core/limits.py names the limit that refused
 INPUTS = ("scene_graphs", "skill_feedback", "utterances", "images", "depth", "camera_info", "maps", "poses",
           "activities")
@@ -607,6 +609,26 @@ class _MemoryNodeBase:
                                       "config/language/names.yaml will not ground")
         else:
             self.get_logger().info(f"WordNet loaded in {time.monotonic() - t:.1f} s")
+            self._warm_up_uses()
+
+    def _warm_up_uses(self) -> None:
+        """What each kind of thing memory holds is for (WordNet glosses through MiniLM, ``language/uses.py``)
+        is read on a background thread, so the first "where can I ...?" does not pay seconds for it."""
+        if self.store.counts()["entities"] > MAX_WARM_ENTITIES:
+            return  # a memory this large warms as it is asked
+        labels = {e.label for e in self.store.entities()}
+        log = self.get_logger()
+
+        def warm() -> None:
+            t = time.monotonic()
+            try:
+                n = default_uses().warm(labels)
+            except Exception as e:  # noqa: BLE001 - requests then read the glosses themselves
+                log.warning(f"reading what things are for failed ({type(e).__name__}: {e})")
+            else:
+                log.info(f"what {n} kinds of thing are for read in {time.monotonic() - t:.1f} s")
+
+        threading.Thread(target=warm, name="uses-warm-up", daemon=True).start()
 
     # ---- services ------------------------------------------------------------------------------
 
