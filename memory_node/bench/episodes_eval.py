@@ -91,6 +91,8 @@ CORRECTION = ["the {a} goes in the {r}", "no, the {a} belongs in the {r}", "plea
               "{a} go in the {r}", "put the {a} in the {r}, that's where it lives"]
 GOES_ASK = ["where does the {o} go?", "where should the {o} be kept", "where do we keep the {o}?",
             "where does the {o} belong"]
+PUT_AWAY_IN = ["put the {o} away in the {c}", "could you put the {o} away in the {c} please",
+               "tidy the {o} away into the {c}", "put away the {o} in the {c}"]
 PUT_AWAY = ["put the {o} away", "please tidy the {o} away", "could you put the {o} where it belongs",
             "put away the {o}"]
 
@@ -197,7 +199,7 @@ def says_failed(target: str) -> Callable:
     """An answer that names the failure (its reason) about ``target``."""
     def check(a: Answer) -> bool:
         return bool(_REASON.search(a.answer)) and target in set(a.answer_ids) | set(a.evidence_ids) | \
-            set(re.findall(r"\(([a-z0-9_]+)", a.answer))
+            set(re.findall(r"[a-z0-9_]+", a.answer))
     return check
 
 
@@ -265,6 +267,11 @@ def _passive(ap: Apartment, rng: random.Random, eid: str) -> Episode | None:
     ep = Episode(eid, "passive", ap.scene.name, ap.tour())
     ep.requests = [Req("ask", rng.choice(WHERE).format(o=name), answers_with(ap.loc[obj].object), f"where: {ap.loc[obj].object}"),
                    Req("plan", rng.choice(FETCH).format(o=name), fetches(obj), f"pick {obj}")]
+    away = [c for c in ap.containers if c != ap.loc[obj].object and "locked" not in ap.scene.entities[c].states]
+    if away:  # put away into a place the person names: no correction needed, the place is in the request
+        c = rng.choice(away)
+        ep.requests.append(Req("plan", rng.choice(PUT_AWAY_IN).format(o=name, c=spoken(ap.scene.entities[c].label)),
+                               places(obj, c), f"place {obj} in {c}"))
     return ep
 
 
@@ -288,7 +295,11 @@ def _same_names(ap: Apartment, rng: random.Random, eid: str) -> Episode | None:
     if len(rooms) < 2:
         return None
     (r1, s1), (r2, s2) = rng.sample(sorted(rooms.items()), 2)
-    label = rng.choice(["mug", "book", "towel", "remote control", "candle", "vase"])
+    labels = [x for x in ("mug", "book", "towel", "remote control", "candle", "vase", "hat", "umbrella")
+              if x.replace(" ", "") not in ap.by_label]  # two of a kind, both ours: nothing else answers to it
+    if not labels:
+        return None
+    label = rng.choice(labels)
     ep, (a, b) = _two_of(ap, rng, eid, "same_names", label, [s1, s2])
     want, other, room, holder = (a, b, r1, s1) if rng.random() < 0.5 else (b, a, r2, s2)
     ep.requests = [
