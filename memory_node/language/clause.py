@@ -30,6 +30,8 @@ _INVERTING = frozenset({"be", "do", "have", "can", "could", "will", "would", "sh
                         "shall"})
 
 
+# "its place", "its usual spot": where a thing belongs, not a place of its own
+_OWN_PLACE_WORDS = frozenset({"place", "spot", "position", "home", "location", "where"})
 EITHER_OR_NOTE = "either-or state question"
 _STATE_ALTERNATIVES = "open|opened|closed|shut|on|off|locked|unlocked|clean|dirty|full|empty|wet|dry|hot|cold"
 _EITHER_OR = re.compile(rf"\b({_STATE_ALTERNATIVES})\s+or\s+({_STATE_ALTERNATIVES})\b\W*$", re.I)
@@ -814,7 +816,10 @@ class Clause(PhraseReader):
         if intent in (Intent.put, Intent.fetch) and not objs and (dest is not None or lemma in ("move", "stand")):
             intent = Intent.go  # "move to the bedroom", "stand by the washer"
         if intent is Intent.put_away:
-            return self._req(Kind.command, Intent.put_away, objects=objs)
+            # "put the apple away in a drawer": the place said is kept (the planner puts it there); "away in
+            # its usual spot" names no place
+            said = dest if dest is not None and dest.ref.head not in _OWN_PLACE_WORDS else None
+            return self._req(Kind.command, Intent.put_away, objects=objs, destination=said)
         if intent is Intent.put_back or (intent is Intent.put and dest is not None and dest.ref.head in (
                 "place", "spot", "position", "home") and set(dest.ref.modifiers) & {"original", "old", "usual",
                                                                                    "previous", "right", "proper"}):
