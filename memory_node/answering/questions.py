@@ -457,8 +457,10 @@ def what_happened(ctx: Context) -> Answer:
 
 
 # the robot's skills an action of a request is carried out with ("did you put ..." asks about a place)
-_ACTION_SKILLS = {"put": {"place"}, "put_away": {"place"}, "put_back": {"place"}, "fetch": {"pick", "handover", "place"},
+_ACTION_SKILLS = {"put": {"place"}, "put_away": {"place"}, "put_back": {"place"}, "fetch": {"handover", "place"},
                   "open": {"open"}, "close": {"close"}, "go": {"navigate_to"}}
+# verbs of taking hold, which the reader files under fetch: "did you pick up the radio" asks about the pick
+_TAKING_VERBS = frozenset({"pick", "grab", "take", "lift", "grasp", "hold"})
 
 
 def did_you(ctx: Context, action: str) -> Answer:
@@ -471,7 +473,8 @@ def did_you(ctx: Context, action: str) -> Answer:
         g = ctx.ground(dest.ref)
         if g.status == "unique" and g.candidates:
             ids.append(g.candidates[0].entity.id)
-    skills = _ACTION_SKILLS.get(action)
+    intent, _, verb = action.partition(" ")
+    skills = {"pick"} if verb in _TAKING_VERBS else _ACTION_SKILLS.get(intent)
     for ev in store.events(kind="skill", entity_id=ids[0] if ids else None, until_ns=world.as_of_ns, limit=200):
         data = ev.data or {}
         touched = set(data.get("args") or ()) | ({data["target_id"]} if data.get("target_id") else set())

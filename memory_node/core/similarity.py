@@ -239,7 +239,12 @@ def vote(label: str, candidates: Sequence[Example], denied: set[str], cmap: Cate
     nearest = order[0][0] if order else -1
     if not order or (float(cosines[nearest]) < MIN_SIMILARITY and not (
             float(sims[nearest]) >= MIN_SIMILARITY and lex_mine & lexical_kinds(pool[nearest].subject))):
-        return None
+        # nothing close in words: examples of the same kind (a category of the map, or a specific WordNet
+        # kind, shared with the object) still say where such things go — a wooden block goes with the toy
+        # car, however unlike their words are; with none of its kind, "not known"
+        order = [(i, shared) for i, shared in order if shared > 0]
+        if not order:
+            return None
     weights: dict[str, float] = {}
     voters: dict[str, list[tuple[Example, float]]] = {}
     for i, shared in order:

@@ -33,7 +33,7 @@ _INVERTING = frozenset({"be", "do", "have", "can", "could", "will", "would", "sh
 # "its place", "its usual spot": where a thing belongs, not a place of its own
 _OWN_PLACE_WORDS = frozenset({"place", "spot", "position", "home", "location", "where"})
 # "did you open the fridge?", "did you manage to put the mug on the shelf?": a question about how an action of
-# the robot's went, not a command; the note carries the action's intent ("did you: put")
+# the robot's went, not a command; the note carries the action's intent and verb ("did you: fetch pick")
 DID_YOU_NOTE = "did you: "
 EITHER_OR_NOTE = "either-or state question"
 _STATE_ALTERNATIVES = "open|opened|closed|shut|on|off|locked|unlocked|clean|dirty|full|empty|wet|dry|hot|cold"
@@ -215,7 +215,7 @@ class Clause(PhraseReader):
                 and lemma not in ("find", "get", "have"):
             objs = self._things(root)
             return self._req(Kind.question, Intent.robot_did, objects=objs, destination=self._destination(root, objs),
-                             actor="robot", notes=[DID_YOU_NOTE + lx.COMMAND_VERBS[lemma].value])
+                             actor="robot", notes=[f"{DID_YOU_NOTE}{lx.COMMAND_VERBS[lemma].value} {lemma}"])
         if inverted:
             # "can you bring me X" / "could you open the fridge": a polite command, not a question
             if subj == "you" and lemma in lx.COMMAND_VERBS and _lemma(first) in ("can", "could", "will", "would",
