@@ -454,6 +454,52 @@ def run_episode(ep: Episode, library) -> list[tuple[Req, Answer | PlanResult, st
         store.close()
 
 
+def run_episode_ros(ep: Episode, robot: str, workdir: Path) -> list[tuple[Req, Answer | PlanResult, str]]:
+    """``run_episode`` through a fresh node process over DDS: the experience published on its topics (a
+    ``~/sync`` whenever the topic changes, so messages of different topics are ingested in the order given,
+    and before asking), the requests over ``~/ask`` and ``~/plan``."""
+    import uuid
+
+    from memory_node.ros import conversions as conv
+    from memory_node.ros.client import MemoryClient
+    from memory_node.ros.process import NodeProcess
+
+    ns = f"ep{uuid.uuid4().hex[:8]}"
+    with open(workdir / f"{ns}.log", "w") as log:
+        proc = NodeProcess(robot, log=log, namespace=ns, database_path=str(workdir / f"{ns}.db"))
+        client = MemoryClient(node_name=f"/{ns}/memory_node", namespace=f"/{ns}", client_name=f"ep_{ns}")
+        try:
+            client.wait_for_node(timeout=90, alive=proc.alive)
+            last = None
+            for obs in ep.experience:
+                if last is not None and type(obs) is not last:
+                    client.sync(timeout=60)
+                last = type(obs)
+                if isinstance(obs, SceneGraphObservation):
+                    client.publish_scene_graph(obs)
+                elif isinstance(obs, SkillFeedbackObservation):
+                    client.publish_skill_feedback(obs)
+                else:
+                    client.publish_utterance(obs)
+            client.sync(timeout=60)
+            out = []
+            for req in ep.requests:
+                if req.service == "ask":
+                    r = client.ask(req.text, speaker=SPEAKER, timeout=60)
+                    reply: Answer | PlanResult = Answer(
+                        success=r.success, answer=r.answer, answer_ids=list(r.answer_ids),
+                        evidence_ids=list(r.evidence_ids), confidence=r.confidence, error=r.error)
+                else:
+                    r = client.plan(req.text, speaker=SPEAKER, timeout=60)
+                    reply = PlanResult(success=r.success, plan=conv.plan_from_msg(r.plan) if r.success else None,
+                                       error=r.error)
+                out.append((req, reply, classify(reply, req.check(reply))))
+            return out
+        finally:
+            client.close()
+            proc.stop()
+
+
 def reply_text(reply: Answer | PlanResult) -> str:
     if isinstance(reply, Answer):
         return f"{reply.answer} ids={reply.answer_ids}"
@@ -471,20 +517,37 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--per-scene", type=int, default=3)
     p.add_argument("--show", choices=("wrong", "all"), default=None, help="print requests (dev episodes only)")
     p.add_argument("--robot", default="vega")
+    p.add_argument("--ros", action="store_true",
+                   help="each episode through a fresh node process over DDS (slow: use with --limit)")
+    p.add_argument("--limit", type=int, default=0, help="at most this many episodes per family (0: all)")
     args = p.parse_args(argv)
     lib = SkillLibrary.for_robot(args.robot)
     eps = [e for e in build_episodes(args.per_scene)
            if (args.split == "all" or e.split == args.split) and (args.family in (None, e.family))]
+    if args.limit:
+        eps = [e for fam in FAMILIES for e in [x for x in eps if x.family == fam][:args.limit]]
     ok: dict[str, list[bool]] = defaultdict(list)
     cls: dict[str, Counter] = defaultdict(Counter)
+    workdir = None
+    if args.ros:
+        import tempfile
+
+        import rclpy
+
+        rclpy.init()
+        workdir = Path(tempfile.mkdtemp(prefix="episodes_ros_"))
     for ep in eps:
-        res = run_episode(ep, lib)
+        res = run_episode_ros(ep, args.robot, workdir) if args.ros else run_episode(ep, lib)
         ok[ep.family].append(all(c == "right" for _, _, c in res))
         for req, reply, c in res:
             cls[req.service][c] += 1
             if args.show and ep.split == "dev" and (args.show == "all" or c != "right"):
                 print(f"[{c}] {ep.id} {req.service}: {req.text!r} -> {reply_text(reply)[:300]}  (want {req.what})")
-    print(f"episodes ({args.split}): {len(eps)}")
+    if args.ros:
+        import rclpy
+
+        rclpy.shutdown()
+    print(f"episodes ({args.split}{', over ROS' if args.ros else ''}): {len(eps)}")
     total = [x for v in ok.values() for x in v]
     for fam in FAMILIES:
         if ok.get(fam):
