@@ -137,3 +137,26 @@ def test_did_you_manage_is_answered_from_the_outcome_with_its_reason(tmp_path):
     # and the next plan says why it cannot
     r = plan_request(store, _lib(), "open the cabinet")
     assert not r.success and "locked" in r.error
+
+
+def test_put_away_skips_a_learned_place_that_is_out_of_reach(tmp_path):
+    from memory_node.core.models import UtteranceObservation
+
+    store = MemoryStore(tmp_path / "m.db")
+    _flat(store)
+    store.ingest_scene_graph(SceneGraphObservation(stamp_ns=2 * S, room="livingroom", entities=[
+        EntityObservation(id="shelf_2", label="bookshelf", room="livingroom")]))
+    store.ingest_utterance(UtteranceObservation(stamp_ns=3 * S, speaker="maria", text="limes go on the bookshelf"))
+    lib = _lib()
+    first = [a for s, a in _steps(plan_request(store, lib, "put the lime away")) if s == "place"][0][1]
+    store.ingest_skill_feedback(SkillFeedbackObservation(
+        stamp_ns=302 * S, robot="vega", skill="place", args=["radio_1", first], target_id=first, success=False,
+        status="EXECUTION_FAILURE", message="out of reach"))
+    steps = _steps(plan_request(store, lib, "put the lime away"))
+    other = ({"shelf_1", "shelf_2"} - {first}).pop()
+    assert ("place", ["lime_1", other]) in steps, steps
+    store.ingest_skill_feedback(SkillFeedbackObservation(
+        stamp_ns=303 * S, robot="vega", skill="place", args=["radio_1", other], target_id=other, success=False,
+        status="EXECUTION_FAILURE", message="the arm cannot reach it"))
+    r = plan_request(store, lib, "put the lime away")
+    assert not r.success and "could not be placed on" in r.error, r.error
