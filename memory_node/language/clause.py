@@ -722,6 +722,11 @@ class Clause(PhraseReader):
             if ci in (Intent.fetch, Intent.put, Intent.put_away) and intent in (Intent.open, Intent.go, Intent.find):
                 req = self._command(c)
                 req.notes.append(f"first {lemma}: planned as part of it")
+                went = self._destination(root, objs) if intent is Intent.go else None
+                if went is not None and went.ref.head in lx.ROOM_WORDS and req.objects and \
+                        req.objects[0].anchor is None and not req.objects[0].room:
+                    # "go to the bedroom and bring me the umbrella": the umbrella in the bedroom
+                    req.objects[0].anchor = Anchor(relation="in", ref=went.ref)
                 return req
         if intent is Intent.go and lemma in ("go", "head", "come") and conj_verbs:
             nxt = conj_verbs[0]

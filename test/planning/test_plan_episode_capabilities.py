@@ -160,3 +160,24 @@ def test_put_away_skips_a_learned_place_that_is_out_of_reach(tmp_path):
         status="EXECUTION_FAILURE", message="the arm cannot reach it"))
     r = plan_request(store, lib, "put the lime away")
     assert not r.success and "could not be placed on" in r.error, r.error
+
+
+def test_a_room_gone_to_first_says_which_of_two_things_to_bring(tmp_path):
+    store = MemoryStore(tmp_path / "m.db")
+    _flat(store)
+    store.ingest_scene_graph(SceneGraphObservation(
+        stamp_ns=2 * S, complete=False,
+        entities=[EntityObservation(id="kitchen", label="room", name="kitchen", room="kitchen"),
+                  EntityObservation(id="livingroom", label="room", name="livingroom", room="livingroom"),
+                  EntityObservation(id="vase_k", label="vase", room="kitchen", attributes={"grabbable": "true"}),
+                  EntityObservation(id="vase_l", label="vase", room="livingroom", attributes={"grabbable": "true"})],
+        relations=[RelationObservation(subject="vase_k", predicate="on", object="table_1"),
+                   RelationObservation(subject="vase_l", predicate="on", object="desk_1")]))
+    lib = _lib()
+    for text, want in (("go to the living room and bring me the vase", "vase_l"),
+                       ("go to the kitchen and get me the vase", "vase_k")):
+        picked = [a[0] for s, a in _steps(plan_request(store, lib, text)) if s == "pick"]
+        assert picked == [want], (text, picked)
+    # with no room said it is a real question which one
+    r = plan_request(store, lib, "bring me the vase")
+    assert not r.success and "Which one" in r.error
