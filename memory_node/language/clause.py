@@ -420,6 +420,17 @@ class Clause(PhraseReader):
             if time is not None:  # "which room was the lime in before?": where it was then
                 return self._req(Kind.question, Intent.where, objects=objs, time=time)
             return self._req(Kind.question, Intent.what_room, objects=objs)
+        stranded = [c for c in root.children if c.dep_ == "prep" and not list(c.children)
+                    and lx.SPATIAL_PREPS.get(_low(c)) in ("on", "in")]
+        if wh_noun is not None and lemma == "be" and stranded and wh_noun.i < root.i:
+            # "which spot in the bathroom is the umbrella on", "which shelf is the book on": where the thing is
+            objs = [o for o in self._things(root, exclude={wh_noun}) if o.head not in lx.ROOM_WORDS]
+            if objs:
+                rooms = [a for c in wh_noun.children if c.dep_ == "prep" and (a := self._anchor(c)) is not None
+                         and a.ref.head in lx.ROOM_WORDS]
+                if rooms and objs[0].anchor is None:
+                    objs[0].anchor = Anchor(relation="in", ref=rooms[0].ref)
+                return self._req(Kind.question, Intent.where, objects=objs[:1], time=time)
         if lemma in ("happen", "go") and any(_low(c) in ("to", "with") for c in root.children if c.dep_ == "prep"):
             return self._req(Kind.question, Intent.happened_to, objects=self._things(root))
         if time is not None and time.relation in ("before", "after") and time.clause:

@@ -181,3 +181,8 @@ def test_a_room_gone_to_first_says_which_of_two_things_to_bring(tmp_path):
     # with no room said it is a real question which one
     r = plan_request(store, lib, "bring me the vase")
     assert not r.success and "Which one" in r.error
+    # "which spot in the living room is the vase on": where the living room's vase is, not a thing called spot
+    a = answer_question(store, "which spot in the living room is the vase on")
+    assert "desk_1" in a.answer_ids and "table_1" not in a.answer_ids, a.answer
+    a = answer_question(store, "which table is the radio on?")
+    assert "table_1" in a.answer_ids, a.answer
