@@ -183,7 +183,8 @@ def _moved_clause(clause: str) -> bool:
 def _before_last_move(ctx: Context, ent: Entity) -> tuple[int | None, str]:
     """The as-of time at which ``ent`` was still at the place it had before its LAST change of place, and the
     record that says so: the newest version of its history up to now whose support differs from where it
-    is now (versions while it was out of view, with no support, are skipped), or, for a thing memory knows
+    is now (versions while it was out of view, with no support, or carried, held by someone, are skipped),
+    or, for a thing memory knows
     by position only, whose position is further than the association radius from its current one."""
     as_of = ctx.world.as_of_ns
     history = [v for v in ctx.store.history(ent.id) if as_of is None or v.valid_from_ns <= as_of]
@@ -192,6 +193,8 @@ def _before_last_move(ctx: Context, ent: Entity) -> tuple[int | None, str]:
     for version in reversed(history):
         v = version.entity
         if v.location is not None:
+            if v.location.predicate == "held_by" and v.location.object != current:
+                continue  # carried (by the robot, by someone): part of the move, not a place it was at
             if v.location.object != current:
                 return version.valid_from_ns, v.provenance
         elif current is None and here is not None and v.position is not None and \

@@ -331,7 +331,17 @@ def _moved(ap: Apartment, rng: random.Random, eid: str) -> Episode | None:
     b, c = rng.sample([s for s in ap.surfaces if s != first], 2)
     ent = ap.scene.entities[obj]
     ep = Episode(eid, "moved", ap.scene.name, ap.tour())
-    ep.experience += [ap.seen_at(ent, b, T0 + 60 * MINUTE), ap.seen_at(ent, c, T0 + 180 * MINUTE)]
+    ep.experience.append(ap.seen_at(ent, b, T0 + 60 * MINUTE))
+    if rng.random() < 0.5:  # seen there later, moved by someone unseen
+        ep.experience.append(ap.seen_at(ent, c, T0 + 180 * MINUTE))
+    else:  # the robot carried it there (its skill feedback), then saw it there
+        t = T0 + 180 * MINUTE
+        ep.experience += [
+            SkillFeedbackObservation(stamp_ns=t, robot="vega", skill="pick", args=[obj], target_id=obj,
+                                     success=True, status="SUCCEEDED"),
+            SkillFeedbackObservation(stamp_ns=t + MINUTE, robot="vega", skill="place", args=[obj, c], target_id=c,
+                                     success=True, status="SUCCEEDED"),
+            ap.seen_at(ent, c, t + 2 * MINUTE)]
     name = spoken(ent.label)
     ep.requests = [
         Req("ask", rng.choice(WHERE).format(o=name), answers_with(c, (b, first)), f"where now: {c}"),
@@ -440,7 +450,9 @@ def ingest(store: MemoryStore, obs) -> None:
 def run_episode(ep: Episode, library) -> list[tuple[Req, Answer | PlanResult, str]]:
     from memory_node.requests import answer_question, plan_request
 
-    store = MemoryStore(":memory:")
+    # as the node does: what the robot's skills do to where things are comes from its library
+    store = MemoryStore(":memory:", skill_state_effects=library.state_effects(),
+                        skill_location_effects=library.location_effects())
     try:
         for obs in ep.experience:
             ingest(store, obs)

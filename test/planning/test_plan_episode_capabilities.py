@@ -186,3 +186,22 @@ def test_a_room_gone_to_first_says_which_of_two_things_to_bring(tmp_path):
     assert "desk_1" in a.answer_ids and "table_1" not in a.answer_ids, a.answer
     a = answer_question(store, "which table is the radio on?")
     assert "table_1" in a.answer_ids, a.answer
+
+
+def test_before_a_move_the_robot_made_is_where_it_picked_the_thing_up_not_its_hand(tmp_path):
+    lib = _lib()
+    store = MemoryStore(tmp_path / "m.db", skill_state_effects=lib.state_effects(),
+                        skill_location_effects=lib.location_effects())
+    _flat(store)
+    for t, skill, args, target in ((100, "pick", ["radio_1"], "radio_1"), (110, "place", ["radio_1", "shelf_1"], "shelf_1")):
+        store.ingest_skill_feedback(SkillFeedbackObservation(stamp_ns=t * S, robot="vega", skill=skill, args=args,
+                                                             target_id=target, success=True, status="SUCCEEDED"))
+    assert "shelf_1" in answer_question(store, "where is the radio?").answer_ids
+    a = answer_question(store, "where was the radio before it was last moved?")
+    assert "table_1" in a.answer_ids and "robot" not in a.answer_ids, a.answer
+    # while it is in the robot's hand, before that is where it was picked up from
+    store.ingest_skill_feedback(SkillFeedbackObservation(stamp_ns=200 * S, robot="vega", skill="pick",
+                                                         args=["radio_1"], target_id="radio_1", success=True,
+                                                         status="SUCCEEDED"))
+    a = answer_question(store, "where was the radio before it was last moved?")
+    assert "shelf_1" in a.answer_ids, a.answer
