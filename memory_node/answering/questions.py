@@ -483,7 +483,9 @@ def did_you(ctx: Context, action: str) -> Answer:
         touched = set(data.get("args") or ()) | ({data["target_id"]} if data.get("target_id") else set())
         if (skills is None or data.get("skill") in skills) and ids and set(ids) <= touched:
             yes = bool(data.get("success"))
-            return Answer(success=True, answer=("Yes: " if yes else "No: ") + ev.text + ".",
+            why = ctx.request.text.strip().lower().startswith("why")
+            lead = ("It did work: " if yes else "It failed: ") if why else ("Yes: " if yes else "No: ")
+            return Answer(success=True, answer=lead + ev.text + ".",
                           answer_ids=[ev.id, *ids], evidence_ids=_dedupe([ev.provenance, ev.id]), confidence=1.0)
     said = " and ".join(describe(world, i) for i in ids) or "that"
     return Answer(success=True, answer=f"I have no record of trying that with {said}.", answer_ids=ids,

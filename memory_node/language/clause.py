@@ -256,6 +256,9 @@ class Clause(PhraseReader):
         lemma = _lemma(root)
         time = self._time(root)
         subj_tok = self._subj_tok(root)
+        if w == "what" and lemma in ("go", "happen") and any(_low(t) == "wrong" for t in root.children):
+            # "what went wrong with the drawer?": what happened to it, not where it goes
+            return self._req(Kind.question, Intent.happened_to, objects=self._things(root, exclude={wh}))
         goes = self._goes_where(root, w, lemma)
         if goes is not None:
             return goes
@@ -350,6 +353,11 @@ class Clause(PhraseReader):
             if self._actor(root) in ("robot", "speaker"):
                 return self._req(Kind.question, Intent.unknown, notes=["how-to questions about skills"])
             return self._req(Kind.question, Intent.habit, objects=self._things(root), time=time)
+        if w == "why" and self._subject_word(root) == "you" and lemma in lx.COMMAND_VERBS:
+            # "why couldn't you open the drawer?": how that action went and why; never a command to do it
+            objs = self._things(root)
+            return self._req(Kind.question, Intent.robot_did, objects=objs, destination=self._destination(root, objs),
+                             actor="robot", notes=[f"{DID_YOU_NOTE}{lx.COMMAND_VERBS[lemma].value} {lemma}"])
         return self._req(Kind.question, Intent.unknown, notes=[f"question word {w!r} not handled"])
 
     def _goes_where(self, root: Any, w: str, lemma: str) -> Request | None:

@@ -205,3 +205,18 @@ def test_before_a_move_the_robot_made_is_where_it_picked_the_thing_up_not_its_ha
                                                          status="SUCCEEDED"))
     a = answer_question(store, "where was the radio before it was last moved?")
     assert "shelf_1" in a.answer_ids, a.answer
+
+
+def test_why_and_what_went_wrong_are_answered_from_the_failure_never_acted_on(tmp_path):
+    store = MemoryStore(tmp_path / "m.db")
+    _flat(store)
+    store.ingest_skill_feedback(SkillFeedbackObservation(
+        stamp_ns=400 * S, robot="vega", skill="open", args=["cabinet_1"], target_id="cabinet_1", success=False,
+        status="EXECUTION_FAILURE", message="handle jammed"))
+    for q in ("why couldn't you open the cabinet?", "why didn't you open the cabinet"):
+        a = answer_question(store, q)
+        assert a.answer.startswith("It failed") and "handle jammed" in a.answer and "cabinet_1" in a.answer_ids, a.answer
+        r = plan_request(store, _lib(), q)  # a question on ~/plan: answered, not a plan that opens it
+        assert not r.success and r.plan is None, r
+    a = answer_question(store, "what went wrong with the cabinet?")
+    assert "handle jammed" in a.answer and "goes" not in a.answer, a.answer
