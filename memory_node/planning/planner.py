@@ -315,12 +315,17 @@ class _PlanBuilder:
                        if c.entity.id not in candidates and c.entity.id != obj]
         if not candidates:
             raise PlanningError(f"memory says it goes {phrase!r} but I know no {phrase}")
+        place = self._skill("place").name
         for cand in candidates:
             if self._why_unopenable(cand):
                 self.notes.append(f"{describe(self.world, cand)} cannot be opened (memory says so)")
                 continue
+            failed = self.state.known_failure(place, [obj, cand])
+            if failed is not None:  # a shelf out of reach: putting it there would repeat that
+                self.notes.append(f"{describe(self.world, cand)}: {failed.reason()}")
+                continue
             return cand
-        raise PlanningError(f"every {phrase} I know is locked or failed to open: "
+        raise PlanningError(f"every {phrase} I know is locked, failed to open or could not be placed on: "
                             + ", ".join(describe(self.world, c) for c in candidates))
 
     def prepare_drink(self, who: str) -> None:
