@@ -4,7 +4,8 @@ It subscribes to ``<memory_node>/plans``, runs each plan for its robot through o
 (``memory_node.execution``: ``dexcontrol`` for a Dexmate Vega, ``unitree`` for a Unitree G1), one plan at a
 time in arrival order, and publishes each step's outcome on ``<memory namespace>/skill_feedback``
 (memory_node/SkillFeedback, the plan id and step number in its message), so memory learns what succeeded
-and what failed. ``~/cancel`` (std_srvs/Trigger) aborts the running plan, ``~/estop`` (std_srvs/SetBool)
+and what failed. Skills the SDK lacks can run on a team's own ROS 2 action/service servers
+(``skill_servers``: a skill-server map, ``memory_node/ros/skill_server_backend.py``). ``~/cancel`` (std_srvs/Trigger) aborts the running plan, ``~/estop`` (std_srvs/SetBool)
 engages or releases the e-stop (the SDK's own where it has one), ``~/results`` (std_msgs/String, JSON) says
 what became of each plan. Plans for another robot are refused (nothing runs, nothing is reported to memory).
 
@@ -34,16 +35,21 @@ from std_srvs.srv import SetBool, Trigger
 from memory_node.core.models import SkillFeedbackObservation
 from memory_node.execution.executor import PlanExecutor
 from memory_node.execution.navigation import NavigationLimits, PoseReading
+from memory_node.execution.skill_servers import NoSdkBackend, RoutedBackend, SkillServerMap
 from memory_node.msg import Plan as PlanMsg
 from memory_node.msg import SkillFeedback
 from memory_node.planning.skills import SkillLibrary
 from memory_node.ros import conversions as conv
 from memory_node.ros.parameters import declare_parameters
 from memory_node.ros.shutdown import ShutdownSignals, spin_until_shutdown
+from memory_node.ros.skill_server_backend import SkillServerBackend
 
 PARAMETERS: dict[str, tuple[Any, str]] = {
     "robot": ("vega", "Robot this executor drives; plans for another robot are refused."),
-    "backend": ("dexcontrol", "dexcontrol (Dexmate Vega) or unitree (Unitree G1)."),
+    "backend": ("dexcontrol", "dexcontrol (Dexmate Vega), unitree (Unitree G1), or skill_servers (only the "
+                              "skill servers of skill_servers; every other skill is refused)."),
+    "skill_servers": ("", "Skill-server map YAML (config/execution/skill_servers/<robot>.yaml): the skills it "
+                          "names run on a team's own ROS 2 action/service servers; '' = none."),
     "memory_node": ("/memory_node", "Fully qualified name of the memory node whose ~/plans to execute; feedback "
                                     "goes to skill_feedback in its namespace."),
     "skill_library": ("", "Skill library YAML (roles of the plan's skills); '' = the package's for robot."),
@@ -81,12 +87,20 @@ class PlanExecutorNode(Node):
         self.pub_feedback = self.create_publisher(SkillFeedback, f"{ns}/skill_feedback", keep_all)
         self.pub_results = self.create_publisher(String, "~/results", QoSProfile(
             depth=50, reliability=ReliabilityPolicy.RELIABLE))
-        self.backend = self._make_backend()
         library = SkillLibrary.load(self.p["skill_library"]) if self.p["skill_library"] else \
             SkillLibrary.for_robot(str(self.p["robot"]))
-        nav_timeout = float(self.p["navigate_timeout_s"])
+        timeouts = {"navigate": float(self.p["navigate_timeout_s"])}
+        skill_map = None
+        if self.p["skill_servers"]:  # checked before the robot is connected: a bad map is a start-up error
+            skill_map = SkillServerMap.load(str(self.p["skill_servers"]))
+            skill_map.check(str(self.p["robot"]), {s.name: s.role for s in library.skills})
+        self.backend = self._make_backend()
+        if skill_map is not None:
+            self.backend = RoutedBackend(self.backend, SkillServerBackend(self, str(self.p["robot"]), skill_map),
+                                         skill_map)
+            timeouts.update(skill_map.timeouts())
         self.executor_ = PlanExecutor(self.backend, self._publish_feedback, float(self.p["step_timeout_s"]),
-                                      {"navigate": nav_timeout}, library)
+                                      timeouts, library)
         self._plans: queue.Queue[PlanMsg | None] = queue.Queue()
         self._plan_count = 0
         self.create_subscription(PlanMsg, f"{memory}/plans", self._plans.put, 10)
@@ -162,7 +176,11 @@ class PlanExecutorNode(Node):
                     gestures[skill.strip()] = int(action) if action.strip().isdigit() else action.strip()
             limits = self._limits()
             return g1.G1Backend(loco, arm, pose, g1.G1Config(limits=limits, gestures=gestures))
-        raise ValueError(f"unknown backend {kind!r}: dexcontrol or unitree")
+        if kind == "skill_servers":
+            if not p["skill_servers"]:
+                raise ValueError("backend skill_servers needs a skill_servers map")
+            return NoSdkBackend(str(p["robot"]))
+        raise ValueError(f"unknown backend {kind!r}: dexcontrol, unitree or skill_servers")
 
     # ---- plans -----------------------------------------------------------------------------------------
 
