@@ -69,6 +69,8 @@ PARAMETERS: dict[str, tuple[Any, str]] = {
     "dexcontrol.simulation": (False, "Use dexcontrol's in-process loopback simulation instead of the robot."),
     "dexcontrol.handover": (["right_arm", "L_shape", "right_hand"], "handover: arm, its predefined pose, "
                                                                      "hand opened there ([] = not offered)."),
+    "dexcontrol.base_height": (0.0, "m: height of the URDF's base frame above the map's floor (look_at aims the "
+                                    "head at map points)."),
     "unitree.domain": (0, "Unitree DDS domain (keep it apart from ROS_DOMAIN_ID: both use rt/ topics)."),
     "unitree.interface": ("", "Network interface of the G1 (e.g. eth0; lo for a local test)."),
     "unitree.gestures": ([""], "skill=action pairs mapping a skill to a G1 arm action (e.g. wave=high wave)."),
@@ -153,7 +155,8 @@ class PlanExecutorNode(Node):
                 joints["handover"] = vega.JointSkill(handover[0], handover[1], hand=handover[2], hand_action="open")
             elif handover:
                 raise ValueError("dexcontrol.handover takes [arm, pose, hand] or []")
-            return vega.VegaBackend(dex, pose, vega.VegaConfig(limits=self._limits(), joint_skills=joints))
+            return vega.VegaBackend(dex, pose, vega.VegaConfig(limits=self._limits(), joint_skills=joints,
+                                                               base_height=float(p["dexcontrol.base_height"])))
         if kind == "unitree":
             from memory_node.execution import g1
 
