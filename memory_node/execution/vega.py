@@ -5,7 +5,8 @@ node).
 What dexcontrol offers and what this backend does with it (docs/execution.md has the table):
 - the base takes velocities only (``chassis.set_velocity``): ``navigate`` drives to the plan's approach pose
   with ``navigation.drive_to`` on a pose source — the robot's SLAM pose, or ``WheelOdometry`` from the
-  chassis' own wheel speeds and steering angles;
+  chassis' own wheel speeds and steering angles; or, on a Vega running Dexmate's navigation stack, hands
+  the pose goal to that stack (``nav_stack``, ``navigation.navigate_by_goal``);
 - arms, head, torso move in joint space: a skill can be mapped (``joint_skills``) to a joint target — a
   predefined pose name or joint values — sent as planned motion (``move_to_joint_pos``, limits checked by
   the SDK) or as one setpoint (``set_joint_pos``, the SDK's 0.3 rad step guard applies);
@@ -42,7 +43,8 @@ from memory_node.execution.backend import (
     sdk_words,
 )
 from memory_node.execution.head import HeadKinematics, map_to_base
-from memory_node.execution.navigation import NavigationLimits, PoseReading, PoseSource, navigate_step
+from memory_node.execution.navigation import (GoalNavigator, NavigationLimits, PoseReading, PoseSource,
+                                              navigate_by_goal, navigate_step)
 
 GRASPING = "Cartesian grasping is in Dexmate's dexmotion, not in dexcontrol (joint space only)"
 
@@ -82,6 +84,7 @@ class VegaConfig:
     # height of the URDF's base frame above the map's floor (z = 0), m: the target's z is relative to it
     base_height: float = 0.0
     look_tolerance: float = 0.03  # rad: how far off the optical axis a target may stay (at the head's limits)
+    nav_answer_wait_s: float = 5.0  # navigation stack: how long it may stay silent about a goal
 
 
 def vega_urdf(profile: str) -> Path:
@@ -159,15 +162,18 @@ class VegaBackend:
     robot = "vega"
 
     def __init__(self, dex_robot: Any, pose_source: PoseSource | None = None, config: VegaConfig | None = None,
-                 head: HeadKinematics | None = None) -> None:
+                 head: HeadKinematics | None = None, nav_stack: GoalNavigator | None = None) -> None:
         self.dex = dex_robot
         self.pose_source = pose_source
+        self.nav_stack = nav_stack  # Dexmate's navigation stack takes navigate_to's goal instead of the controller
         self.config = config or VegaConfig()
         self.head = head if head is not None else head_kinematics(getattr(dex_robot, "robot_name", "") or "")
 
     def capabilities(self) -> dict[str, str]:
         nav = ("drive to the approach pose: velocity commands closed over the pose source"
                if self.pose_source is not None else "not offered: no pose source configured")
+        if self.nav_stack is not None:
+            nav = f"the approach pose as a goal to the robot's navigation stack ({self.nav_stack.name})"
         caps = {"navigate": nav, "pick": f"not offered: {GRASPING}", "place": f"not offered: {GRASPING}",
                 "open": f"not offered: {GRASPING}", "close": f"not offered: {GRASPING}",
                 "pour": f"not offered: {GRASPING}"}
@@ -210,6 +216,9 @@ class VegaBackend:
         return [k for k, v in self.capabilities().items() if not v.startswith("not offered")]
 
     def _navigate(self, step: StepRequest, ctx: StepContext) -> StepOutcome:
+        if self.nav_stack is not None:
+            return navigate_by_goal(step, ctx, self.name, self.nav_stack, self.pose_source,
+                                    self.config.nav_answer_wait_s)
         return navigate_step(step, ctx, self.name, self.pose_source, self._velocity, self.config.limits,
                              moves="drives", no_source="dexcontrol drives by velocity only and no pose source is "
                                                        "configured (pose_source: topic or wheel_odometry)")
@@ -297,6 +306,8 @@ class VegaBackend:
     # ---- safety ----------------------------------------------------------------------------------------
 
     def halt(self) -> None:
+        if self.nav_stack is not None:
+            self.nav_stack.cancel()
         self._stop_base()
         for name in ("left_arm", "right_arm", "head", "torso"):
             if self.dex.has_component(name):

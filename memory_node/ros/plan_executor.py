@@ -42,6 +42,7 @@ from memory_node.planning.skills import SkillLibrary
 from memory_node.ros import conversions as conv
 from memory_node.ros.parameters import declare_parameters
 from memory_node.ros.shutdown import ShutdownSignals, spin_until_shutdown
+from memory_node.ros.navigation_stack import FAILED_WORDS, SUCCEEDED_WORDS, NavigationStackClient
 from memory_node.ros.skill_server_backend import SkillServerBackend
 
 PARAMETERS: dict[str, tuple[Any, str]] = {
@@ -57,6 +58,22 @@ PARAMETERS: dict[str, tuple[Any, str]] = {
     "navigate_timeout_s": (120.0, "Seconds a navigation step may take."),
     "pose_source": ("topic", "Where navigation reads the robot pose: topic (pose_topic, e.g. the SLAM pose), "
                              "wheel_odometry (Vega: dexcontrol's wheel state), sport_odometry (G1: rt/odommodestate)."),
+    "navigation": ("pose_controller", "How navigate_to moves a Vega: pose_controller (velocity commands closed over "
+                                      "pose_source) or navigation_stack (Dexmate's stack takes the goal: nav_stack.*)."),
+    "nav_stack.goal_topic": ("goal_pose", "geometry_msgs/PoseStamped goal topic of the robot's navigation stack "
+                                          "(must be the one it listens on)."),
+    "nav_stack.status_topic": ("navigation/status", "Goal-status topic the navigation stack publishes (must be "
+                                                    "its own)."),
+    "nav_stack.status_type": ("string", "string (std_msgs/String: a status word) or goal_status_array "
+                                        "(action_msgs/GoalStatusArray)."),
+    "nav_stack.cancel_topic": ("", "std_msgs/Empty topic that cancels the stack's goal ('' = none; the base is "
+                                   "stopped through the SDK anyway)."),
+    "nav_stack.answer_wait_s": (5.0, "Seconds the navigation stack may stay silent about a goal before the step "
+                                     "fails with no_server."),
+    "nav_stack.succeeded_words": (list(SUCCEEDED_WORDS), "status words (string type) that mean the goal was "
+                                                         "reached."),
+    "nav_stack.failed_words": (list(FAILED_WORDS), "status words (string type) that mean the goal failed; any "
+                                                   "other word means in progress."),
     "pose_topic": ("robot_pose", "geometry_msgs/PoseStamped in the map frame, for pose_source topic."),
     "max_linear_speed": (0.4, "m/s, navigation speed limit."),
     "max_lateral_speed": (0.25, "m/s, sideways speed limit."),
@@ -155,8 +172,20 @@ class PlanExecutorNode(Node):
                 joints["handover"] = vega.JointSkill(handover[0], handover[1], hand=handover[2], hand_action="open")
             elif handover:
                 raise ValueError("dexcontrol.handover takes [arm, pose, hand] or []")
-            return vega.VegaBackend(dex, pose, vega.VegaConfig(limits=self._limits(), joint_skills=joints,
-                                                               base_height=float(p["dexcontrol.base_height"])))
+            navigation = str(p["navigation"])
+            if navigation not in ("pose_controller", "navigation_stack"):
+                raise ValueError(f"navigation {navigation!r}: pose_controller or navigation_stack")
+            stack = None
+            if navigation == "navigation_stack":
+                stack = NavigationStackClient(
+                    self, str(p["nav_stack.goal_topic"]), str(p["nav_stack.status_topic"]),
+                    str(p["nav_stack.status_type"]), str(p["nav_stack.cancel_topic"]),
+                    succeeded_words=tuple(str(w) for w in p["nav_stack.succeeded_words"]),
+                    failed_words=tuple(str(w) for w in p["nav_stack.failed_words"]))
+            config = vega.VegaConfig(limits=self._limits(), joint_skills=joints,
+                                     base_height=float(p["dexcontrol.base_height"]),
+                                     nav_answer_wait_s=float(p["nav_stack.answer_wait_s"]))
+            return vega.VegaBackend(dex, pose, config, nav_stack=stack)
         if kind == "unitree":
             from memory_node.execution import g1
 
