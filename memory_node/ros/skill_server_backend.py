@@ -14,7 +14,6 @@ another thread: a step waits on its futures, never spins itself.
 
 from __future__ import annotations
 
-import logging
 import re
 import threading
 from typing import Any
@@ -41,8 +40,6 @@ from memory_node.execution.backend import (
 )
 from memory_node.execution.skill_servers import TRIGGER_TYPE, SkillServer, SkillServerMap
 from memory_node.ros import conversions as conv
-
-log = logging.getLogger(__name__)
 
 # How long a step that was aborted waits for the server to acknowledge the goal's cancel (the executor
 # gives an aborted step 2 s to end)
