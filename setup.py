@@ -34,7 +34,7 @@ EXTRAS = {
 # AGPL-3.0-only (or Dexmate's commercial licence), so it stays out of "all"; the Unitree SDK's own metadata
 # pulls opencv-python next to our headless OpenCV, so install it with
 # `pip install --no-deps unitree-sdk2py-dimos==1.0.3` (requirements-g1.txt and scripts/setup.sh do)
-EXTRAS["vega"] = ["dexcontrol==0.8.0"]
+EXTRAS["vega"] = ["dexcontrol==0.8.0", "dexmate-urdf"]  # dexmate-urdf: the head kinematics of look_at
 EXTRAS["g1"] = ["cyclonedds==11.0.1"]
 EXTRAS["all"] = sorted({req for name, reqs in EXTRAS.items() if name not in ("perception", "detectors", "vega", "g1")
                         for req in reqs})
