@@ -879,7 +879,23 @@ class Clause(PhraseReader):
             place = self._place_of(root)
             if place is not None:
                 return self._req(Kind.command, Intent.go, destination=Anchor(relation="at", ref=place[1]))
+        if intent is Intent.put and dest is not None and objs:
+            self._room_after_destination(objs[0], dest)
         return self._req(Kind.command, intent, objects=objs, destination=dest, recipient=recipient)
+
+    def _room_after_destination(self, obj: ObjectRef, dest: Anchor) -> None:
+        """"put the radio on the bathroom counter in the bathroom": a room said after the destination is where
+        the destination is, not where the thing is ("put the mug in the kitchen on the table" keeps it)."""
+        anchor = obj.anchor
+        if anchor is None or anchor.relation != "in" or dest.ref.room or \
+                anchor.ref.head.lower() not in lx.ROOM_WORDS or anchor.ref.anchor is not None:
+            return
+        text = self.sent.text.lower()
+        at_room, at_dest = text.rfind(anchor.ref.text.lower()), text.find(dest.ref.text.lower())
+        if at_room < 0 or at_dest < 0 or at_room < at_dest + len(dest.ref.text):
+            return
+        dest.ref.room = re.sub(r"^(?:the|a|an|my|our|this|that)\s+", "", anchor.ref.text.lower()).strip()
+        obj.anchor = None
 
     def _destination(self, root: Any, objs: list[ObjectRef]) -> Anchor | None:
         """Where a command puts things: a spatial prepositional phrase on the verb, else the last one on the

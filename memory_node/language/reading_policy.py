@@ -358,6 +358,8 @@ def _add_room(req: Request, reading: Any, doc: Any) -> None:
     if not rooms:
         return
     room = rooms[0]
+    if req.destination is not None and req.destination.ref.room and req.destination.ref.room in room:
+        return  # the rules read it as where the destination is ("on the counter in the bathroom")
     target = req.destination.ref if req.intent is Intent.go and req.destination else \
         req.objects[0] if req.objects else None
     if target is None or target.room or (target.anchor is not None and room in target.anchor.ref.text.lower()) \
