@@ -46,6 +46,7 @@ import numpy as np
 
 from .embedding import TextEmbedder, default_embedder, single_blas_thread
 from .models import Entity, Event, MemoryRecord, normalize_label
+from .storage.errors import storage_errors
 from .store import ROOM_LABEL, MemoryStore
 from .text import tokens
 
@@ -664,14 +665,10 @@ class Retriever:
 
     def _cached(self, model: str, texts: list[str]) -> dict[str, np.ndarray]:
         out: dict[str, np.ndarray] = {}
-        for start in range(0, len(texts), 500):
-            chunk = texts[start:start + 500]
-            for t, dim, blob in self.store.db.execute(
-                    f"SELECT text, dim, vector FROM embedding_cache WHERE model = ? AND text IN "
-                    f"({','.join('?' * len(chunk))})", [model, *chunk]):
-                vec = np.frombuffer(blob, dtype=np.float32)
-                if vec.shape == (dim,):
-                    out[t] = vec
+        for t, dim, blob in self.store.storage.cached_vectors(model, texts):
+            vec = np.frombuffer(blob, dtype=np.float32)
+            if vec.shape == (dim,):
+                out[t] = vec
         return out
 
     def _remember(self, model: str, vectors: dict[str, np.ndarray]) -> None:
@@ -681,11 +678,10 @@ class Retriever:
         if self.store.read_only:  # a reader's vectors stay in memory; the writer caches its own
             return
         try:
-            with self.store.transaction() as db:
-                db.executemany("INSERT OR REPLACE INTO embedding_cache VALUES(?, ?, ?, ?)",
-                               [(t, model, v.shape[0], np.asarray(v, dtype=np.float32).tobytes())
-                                for t, v in vectors.items()])
-        except sqlite3.Error as e:  # e.g. another process holds the write lock: keep them in memory only
+            with self.store.transaction() as storage:
+                storage.cache_vectors(model, [(t, v.shape[0], np.asarray(v, dtype=np.float32).tobytes())
+                                              for t, v in vectors.items()])
+        except storage_errors() as e:  # e.g. another process holds the write lock: keep them in memory only
             log.debug("embedding cache not written: %s", e)
 
     # ---- merge ----------------------------------------------------------------------------------
