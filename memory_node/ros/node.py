@@ -529,9 +529,8 @@ class _MemoryNodeBase:
 
     @staticmethod
     def _interrupt(reader: MemoryStore):
-        """For a request that overran its deadline: stop the SQL it runs (sqlite3 allows this from another
-        thread)."""
-        return lambda: reader.db.interrupt()
+        """For a request that overran its deadline: stop the query it runs (from another thread)."""
+        return reader.storage.interrupt
 
     def _service(self, handler):
         def callback(request, response):

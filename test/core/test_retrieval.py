@@ -19,7 +19,6 @@ from memory_node.core.models import (
 )
 from memory_node.core.query import query
 from memory_node.core.retrieval import (
-    _ENTITY_DOC_SQL,
     LEXICAL_MAX,
     LEXICAL_MIN,
     Retriever,
@@ -28,6 +27,7 @@ from memory_node.core.retrieval import (
     retriever_for,
 )
 from memory_node.core.schema import MIGRATIONS, SCHEMA_VERSION, statements
+from memory_node.core.storage.sqlite_search import ENTITY_DOC_SQL as _ENTITY_DOC_SQL
 from memory_node.core.store import MemoryStore
 from memory_node.scenes.virtualhome import load_scene, room_graphs
 

@@ -60,6 +60,17 @@ class Storage(abc.ABC):
     def total(self, column: str) -> str:
         """SQL for the sum of an integer column that is 0 over no rows and never overflows."""
 
+    @abc.abstractmethod
+    def interrupt(self) -> None:
+        """Stop the query running on this connection (called from another thread)."""
+
+    def checkpoint(self) -> None:
+        """Make what was committed durable in the database's main files (a no-op where nothing to do)."""
+
+    def integrity_ok(self) -> bool:
+        """Whether the database reports itself intact."""
+        return True
+
     def _begin(self) -> None:
         self.execute("BEGIN")
 

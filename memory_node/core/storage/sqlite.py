@@ -162,6 +162,10 @@ class SqliteStorage(SqliteSearch, MemoryRecords, LearnedRecords, Storage):
             return None
         return not_writable(self.path, err)
 
+    def interrupt(self) -> None:
+        """Stop the query running on this connection (from another thread: a request past its deadline)."""
+        self._db.interrupt()
+
     def checkpoint(self) -> None:
         """Fold the write-ahead log into the file (benchmarks measure the file's size after it)."""
         self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
