@@ -22,6 +22,9 @@ from memory_node.core.models import (
 from memory_node.core.query import query
 from memory_node.core.store import SCHEMA_VERSION, MemoryStore
 
+# the whole suite runs on SQLite and on PostgreSQL (test/conftest.py: store_backend)
+pytestmark = pytest.mark.usefixtures("store_backend")
+
 S = 1_000_000_000
 T0 = 1_700_000_000 * S
 DATA = Path(os.environ.get("EPIC_KITCHENS_DIR")
@@ -72,8 +75,7 @@ def test_activity_is_an_event_and_validated(store):
 
 def test_schema_has_knowledge_tables(store):
     assert SCHEMA_VERSION >= 4
-    tables = {r[0] for r in store.db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-    assert {"knowledge", "consolidation_runs"} <= tables
+    assert store.storage.count("knowledge") == store.storage.count("consolidation_runs") == 0
 
 
 # ---- a real participant ---------------------------------------------------------------------------
