@@ -168,3 +168,13 @@ def store_backend(request, monkeypatch):
 
     monkeypatch.setattr(store_module, "open_storage", redirect)
     yield "postgresql"
+
+
+@pytest.fixture
+def site_url(pg_cluster, _pg_schemas):
+    """The URL of an empty site memory (a schema of its own) on the session's PostgreSQL cluster."""
+    admin, schemas = _pg_schemas
+    schema = f"site_{uuid.uuid4().hex[:12]}"
+    admin.execute(f"CREATE SCHEMA {schema}")
+    schemas[schema] = schema
+    return pg_cluster.url() + f"&options=-csearch_path%3D{schema},public"

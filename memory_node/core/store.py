@@ -94,8 +94,12 @@ class MemoryStore:
                  sighting_gap: float = DEFAULT_SIGHTING_GAP,
                  skill_state_effects: SkillStateEffects | None = None,
                  skill_location_effects: SkillLocationEffects | None = None, exclusive: bool = False,
-                 limits: InputLimits | None = None):
+                 limits: InputLimits | None = None, robot: str = "", site: str = "", id_namespace: str = ""):
         """``path``: a SQLite file (``:memory:`` for a throwaway one) or a ``postgresql://`` URL.
+        ``robot``, ``site``: who writes through this store; every record it writes carries them (a site
+        memory tells whose observation a record is). ``id_namespace``: prefix (``<namespace>/``) for the ids
+        this robot's messages give and the ids it mints, so two robots sharing a database never mix up their
+        "mug_1"s; '' keeps ids as given (one robot, or a site-wide mapper that names things for all).
         ``exclusive``: take a SQLite file's writer lock (core/writer_lock.py), so a second process that asks
         for it too (a second node, a CLI forget) is refused with ``MemoryInUse`` instead of writing beside
         this one. (A PostgreSQL database takes many writers: the server orders their transactions.)"""
@@ -128,6 +132,10 @@ class MemoryStore:
         if not sighting_gap > 0.0:
             raise ValueError(f"sighting_gap must be > 0 seconds, got {sighting_gap}")
         self.sighting_gap_ns = int(sighting_gap * 1e9)
+        self.robot, self.site = robot, site
+        if "/" in id_namespace:
+            raise ValueError(f"id_namespace must not contain '/', got {id_namespace!r}")
+        self.id_namespace = id_namespace
         # admission gate state: last admitted thumbnail and visible set per room (rebuilt lazily)
         self._last_frame: dict[str, tuple[list[float], frozenset[str]]] = {}
         self._storage: Storage = open_storage(self.url or path, read_only=read_only, exclusive=exclusive)
@@ -256,7 +264,7 @@ class MemoryStore:
     def _record_observation(self, kind: str, stamp_ns: int, source: str, summary: dict) -> str:
         obs_id = _new_id({"scene_graph": "sg", "skill_feedback": "sf", "utterance": "ut",
                           "frame": "fr", "map": "map", "activity": "ac"}.get(kind, "obs"))
-        self._storage.insert_observation(obs_id, kind, stamp_ns, source, summary)
+        self._storage.insert_observation(obs_id, kind, stamp_ns, source, summary, self.robot, self.site)
         return obs_id
 
     def ingest_scene_graph(self, graph: SceneGraphObservation, *, strict: bool = False) -> IngestResult:
@@ -276,6 +284,7 @@ class MemoryStore:
                  "relations": len(graph.relations)})
             result = IngestResult(observation_id=obs_id, rejected=list(graph.rejected))
             rooms = {graph.room} | {e.room for e in graph.entities}
+            graph = self._namespaced(graph, rooms)
             for room in sorted(r for r in rooms if r):
                 self._ensure_room(room, t, obs_id, result)
             graph = self._associate(graph)
@@ -340,12 +349,29 @@ class MemoryStore:
                 match = min(near)[1] if near else None
             elif len(candidates) == 1:
                 match = candidates[0].id
-            mapping[e.id] = match or f"{e.label}_{uuid.uuid4().hex[:8]}"
+            mapping[e.id] = match or self._own_id(f"{e.label}_{uuid.uuid4().hex[:8]}")
             taken.add(mapping[e.id])
         remap = lambda i: mapping.get(i, i)  # noqa: E731
         return graph.model_copy(update={
             "entities": [e.model_copy(update={"id": remap(e.id)}) for e in graph.entities],
             "relations": [r.model_copy(update={"subject": remap(r.subject), "object": remap(r.object)})
+                          for r in graph.relations]})
+
+    def _own_id(self, ent_id: str, rooms: Iterable[str] = ()) -> str:
+        """The id under this robot's namespace: an id the robot named (not yet namespaced, not a room, not
+        a local ``_:`` id, which association resolves)."""
+        if not self.id_namespace or "/" in ent_id or is_local_id(ent_id) or ent_id in rooms:
+            return ent_id
+        return f"{self.id_namespace}/{ent_id}"
+
+    def _namespaced(self, graph: SceneGraphObservation, rooms: set[str]) -> SceneGraphObservation:
+        if not self.id_namespace:
+            return graph
+        rooms = rooms | {e.id for e in graph.entities if e.label == ROOM_LABEL}
+        own = lambda i: self._own_id(i, rooms)  # noqa: E731
+        return graph.model_copy(update={
+            "entities": [e.model_copy(update={"id": own(e.id)}) for e in graph.entities],
+            "relations": [r.model_copy(update={"subject": own(r.subject), "object": own(r.object)})
                           for r in graph.relations]})
 
     def _ensure_room(self, room: str, t: int, obs_id: str, result: IngestResult) -> None:
@@ -435,6 +461,7 @@ class MemoryStore:
         self._storage.close_sighting(old.id, old.first_seen_ns if since is None else since, old.last_seen_ns, t)
 
     def _write_entity(self, ent: Entity, t: int, new: bool) -> None:
+        ent.robot, ent.site = self.robot, self.site
         data = ent.model_dump_json()
         self._storage.upsert_entity(ent.id, ent.label, ent.room, ent.present, ent.last_seen_ns, data)
         self._storage.add_version(ent.id, t, data, close_current=not new)
@@ -460,6 +487,7 @@ class MemoryStore:
             result.removed += 1
 
     def _add_event(self, ev: Event) -> None:
+        ev.robot, ev.site = self.robot, self.site
         self._storage.insert_event(ev.id, ev.kind, ev.stamp_ns, ev.model_dump_json(), ev.entity_ids)
 
     def ingest_skill_feedback(self, fb: SkillFeedbackObservation) -> IngestResult:
@@ -612,7 +640,8 @@ class MemoryStore:
             raise _not_writable(self.frame_dir, err) from err
         rec = Frame(id=frame_id, stamp_ns=frame.stamp_ns, room=frame.room, path=self._stored_frame_path(path),
                     width=frame.width,
-                    height=frame.height, pose=frame.pose, entity_ids=sorted(visible_set))
+                    height=frame.height, pose=frame.pose, entity_ids=sorted(self._own_id(v, {frame.room}) for v in visible_set),
+                    robot=self.robot, site=self.site)
         try:
             with self._tx():
                 rec.provenance = self._record_observation("frame", frame.stamp_ns, frame.frame_id,
@@ -631,20 +660,25 @@ class MemoryStore:
             obs_id = self._record_observation("map", info.stamp_ns, info.frame_id,
                                               info.model_dump(exclude={"provenance"}))
             info = info.model_copy(update={"provenance": obs_id})
-            self._storage.put_meta("map", info.model_dump_json())
+            self._storage.put_meta(self._meta_key("map"), info.model_dump_json())
         return IngestResult(observation_id=obs_id, added=1)
 
     def map_info(self) -> MapInfo | None:
-        value = self._storage.meta("map")
+        value = self._storage.meta(self._meta_key("map"))
         return MapInfo.model_validate_json(value) if value else None
 
     def set_meta(self, key: str, value: dict) -> None:
         with self._tx():
-            self._storage.put_meta(key, json.dumps(value))
+            self._storage.put_meta(self._meta_key(key), json.dumps(value))
 
     def get_meta(self, key: str) -> dict | None:
-        value = self._storage.meta(key)
+        value = self._storage.meta(self._meta_key(key))
         return json.loads(value) if value else None
+
+    def _meta_key(self, key: str) -> str:
+        """Meta is per robot in a site memory (each its own map and whereabouts); a robot's own memory
+        keeps the plain keys it always had."""
+        return f"{self.robot}:{key}" if self.url and self.robot else key
 
     # ---- read path -----------------------------------------------------------------------------
 
@@ -693,8 +727,9 @@ class MemoryStore:
         """The observation log newest first: every message ingested with its event time in
         [``since_ns``, ``until_ns``] (either bound may be None), optionally of one kind (scene_graph,
         skill_feedback, utterance, activity, frame, map)."""
-        return [ObservationRecord(id=i, kind=k, stamp_ns=s, source=src, summary=json.loads(summary))
-                for i, k, s, src, summary in self._storage.observation_rows(since_ns, until_ns, kind, limit)]
+        return [ObservationRecord(id=i, kind=k, stamp_ns=s, source=src, summary=json.loads(summary), robot=r,
+                                  site=site)
+                for i, k, s, src, summary, r, site in self._storage.observation_rows(since_ns, until_ns, kind, limit)]
 
     def sightings(self, since_ns: int | None = None, until_ns: int | None = None,
                   entity_id: str | None = None) -> list[SeenInterval]:
@@ -743,7 +778,7 @@ class MemoryStore:
         if not row:
             return None
         return {"id": row[0], "kind": row[1], "stamp_ns": row[2], "source": row[3],
-                "summary": json.loads(row[4])}
+                "summary": json.loads(row[4]), "robot": row[5], "site": row[6]}
 
     def first_stamp_ns(self) -> int | None:
         """Event time of the oldest observation memory holds (None when it holds none): before it, memory
@@ -810,4 +845,5 @@ class MemoryStore:
 def _content(e: Entity) -> str:
     """An entity's state without bookkeeping fields, to tell an update from a no-op."""
     # raw_label: sources that spell one label differently ("Coffee table", "coffee_table") are no change
-    return e.model_dump_json(exclude={"last_seen_ns", "provenance", "confidence", "raw_label"})
+    # robot, site: another robot seeing the same unchanged thing is a sighting, not a new version
+    return e.model_dump_json(exclude={"last_seen_ns", "provenance", "confidence", "raw_label", "robot", "site"})

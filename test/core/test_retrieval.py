@@ -377,6 +377,13 @@ def test_query_uses_the_pipeline_for_text(apartment, scene):
     assert retriever_for(apartment) is retriever_for(apartment)
 
 
+def _drop_later_columns(raw):
+    """Columns later migrations added (7: observations.robot, .site)."""
+    for column in ("robot", "site"):
+        if any(c[1] == column for c in raw.execute("PRAGMA table_info(observations)")):
+            raw.execute(f"ALTER TABLE observations DROP COLUMN {column}")
+
+
 def _downgrade_to_version_1(path):
     """Make a memory file look as schema version 1 left it: its tables, indexes and data, nothing later.
     (Writing it with today's store restricted to migration 1 would run today's write path, which may
@@ -391,6 +398,7 @@ def _downgrade_to_version_1(path):
                                    (kind,)).fetchall():
             if name not in keep and raw.execute("SELECT 1 FROM sqlite_master WHERE name = ?", (name,)).fetchone():
                 raw.execute(f'DROP {kind.upper()} "{name}"')  # dropping an FTS table drops its shadow tables
+    _drop_later_columns(raw)
     raw.execute("PRAGMA user_version = 1")
     # (sqlite_stat1, the planner statistics of PRAGMA optimize, is SQLite's own and may stay)
     assert {n for (n,) in raw.execute("SELECT name FROM sqlite_master WHERE name != 'sqlite_stat1'")} == keep
@@ -438,6 +446,8 @@ def _downgrade_to(path, version):
     for name, sql in keep.items():
         if name not in have and sql:
             raw.execute(sql)
+    if version < 7:
+        _drop_later_columns(raw)
     raw.execute(f"PRAGMA user_version = {version}")
     assert {n for (n,) in raw.execute("SELECT name FROM sqlite_master WHERE name != 'sqlite_stat1'")} == set(keep)
     raw.close()

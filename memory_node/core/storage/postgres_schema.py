@@ -102,6 +102,12 @@ BEGIN
 END $$;
 CREATE TRIGGER events_forget_embedding AFTER DELETE ON events FOR EACH ROW EXECUTE FUNCTION events_forget_embedding();
 """),
+    # 2: as SQLite's migration 7: each observation names the robot and site whose message it was
+    (2, """
+ALTER TABLE observations ADD COLUMN robot TEXT NOT NULL DEFAULT '';
+ALTER TABLE observations ADD COLUMN site TEXT NOT NULL DEFAULT '';
+CREATE INDEX observations_robot ON observations(robot, stamp_ns);
+"""),
 ]
 
 SCHEMA_VERSION = MIGRATIONS[-1][0]

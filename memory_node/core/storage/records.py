@@ -36,22 +36,27 @@ class MemoryRecords:
 
     # ---- observation log -----------------------------------------------------------------------
 
-    def insert_observation(self, obs_id: str, kind: str, stamp_ns: int, source: str, summary: dict) -> None:
-        self.execute("INSERT INTO observations(id, kind, stamp_ns, source, summary) VALUES(?,?,?,?,?)",
-                     (obs_id, kind, stamp_ns, source, json.dumps(summary)))
+    def insert_observation(self, obs_id: str, kind: str, stamp_ns: int, source: str, summary: dict,
+                           robot: str = "", site: str = "") -> None:
+        self.execute("INSERT INTO observations(id, kind, stamp_ns, source, summary, robot, site) VALUES(?,?,?,?,?,?,?)",
+                     (obs_id, kind, stamp_ns, source, json.dumps(summary), robot, site))
 
     def observation_rows(self, since_ns: int | None, until_ns: int | None, kind: str | None,
-                         limit: int) -> list[tuple]:
-        """(id, kind, stamp_ns, source, summary JSON) newest first."""
-        q = "SELECT id, kind, stamp_ns, source, summary FROM observations WHERE stamp_ns>=? AND stamp_ns<=?"
+                         limit: int, robot: str | None = None) -> list[tuple]:
+        """(id, kind, stamp_ns, source, summary JSON, robot, site) newest first."""
+        q = ("SELECT id, kind, stamp_ns, source, summary, robot, site FROM observations "
+             "WHERE stamp_ns>=? AND stamp_ns<=?")
         args: list = _bounds(since_ns, until_ns)
         if kind:
             q += " AND kind=?"
             args.append(kind)
+        if robot is not None:  # '' is a robot too: a memory's own messages before it was shared
+            q += " AND robot=?"
+            args.append(robot)
         return self.execute(q + " ORDER BY stamp_ns DESC, rowid DESC LIMIT ?", [*args, limit]).fetchall()
 
     def observation_row(self, obs_id: str) -> tuple | None:
-        return self.execute("SELECT id, kind, stamp_ns, source, summary FROM observations WHERE id=?",
+        return self.execute("SELECT id, kind, stamp_ns, source, summary, robot, site FROM observations WHERE id=?",
                             (obs_id,)).fetchone()
 
     def observation_span(self) -> tuple[int | None, int | None]:
