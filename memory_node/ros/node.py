@@ -59,6 +59,7 @@ from memory_node.planning.llm import LlmAccount, LlmConfig, LlmPlanner, LlmStats
 from memory_node.planning.dispatch import plan_request
 from memory_node.planning.skills import SkillLibrary, SkillLibraryError, default_library_path, known_robots
 from memory_node.ros import conversions as conv
+from memory_node.core.storage import is_database_url, redact
 from memory_node.ros.ingest import InputIngestor, open_store
 from memory_node.ros.markers import memory_markers
 from memory_node.ros.parameters import ParameterError, declare_parameters
@@ -78,6 +79,16 @@ PARAMETERS: dict[str, tuple[Any, str]] = {
     "skill_library": ("", "Path to the skill library YAML; '' = the package's config/skills/<robot>.yaml."),
     "database_path": ("", "SQLite file of the memory; '' = $ROS_HOME/memory_node/<robot>.db "
                           "(ROS_HOME defaults to ~/.ros). Frames are stored beside it in frames/."),
+    "database_url": ("", "A site memory several robots share: postgresql://user[:password]@host[:port]/db "
+                         "(libpq URL; a password is better kept in ~/.pgpass or PGPASSWORD). Set, it replaces "
+                         "database_path; frames stay on this robot's disk in $ROS_HOME/memory_node/"
+                         "<robot_name>_frames."),
+    "site": ("", "Name of the site (home, office) recorded on every record this node writes."),
+    "robot_name": ("", "This robot's name in a site memory, recorded on every record it writes; '' = the "
+                       "node's namespace (without '/'), else robot."),
+    "shared_ids": (False, "In a site memory: the ids in this robot's scene graphs name the same things for "
+                          "every robot (a site-wide mapper, the simulator). False: they are this robot's own "
+                          "and are stored as <robot_name>/<id>, so two robots' mug_1 never collide."),
     "frames.similarity_threshold": (6.0, "Admission gate: a frame whose 16x16 grey thumbnail differs from the "
                                          "room's last admitted frame by less than this mean absolute grey "
                                          "level (0-255) is rejected as a near-duplicate."),
@@ -294,8 +305,19 @@ class _MemoryNodeBase:
 
         db_path = Path(p["database_path"]).expanduser() if p["database_path"] else default_database_path(self.robot)
         self.database_path = db_path
+        self.robot_name = str(p["robot_name"]) or self.get_namespace().strip("/").replace("/", "_") or self.robot
+        target: str | Path = db_path
+        site = {}
+        if p["database_url"]:
+            target = str(p["database_url"])
+            if not is_database_url(target):
+                raise StartupError(f"database_url must be a postgresql:// URL, got {redact(target)}")
+            frames = default_database_path(self.robot).parent / f"{self.robot_name}_frames"
+            site = {"robot": self.robot_name, "site": str(p["site"]), "frame_dir": frames,
+                    "id_namespace": "" if p["shared_ids"] else self.robot_name}
+        self.memory_name = redact(target) if p["database_url"] else str(db_path)
         try:
-            self.store = open_store(db_path, p)
+            self.store = open_store(target, p, **site)
         except (IncompatibleMemory, MemoryNotWritable, MemoryInUse) as err:
             raise StartupError(f"cannot use memory: {err}") from None
         except sqlite3.DatabaseError as err:
@@ -304,7 +326,7 @@ class _MemoryNodeBase:
             raise StartupError(f"database_path {db_path}: {err.strerror or err}") from None
         self.limits = self.store.limits  # the same limits guard requests (core/limits.py)
         self.configured = True
-        self.get_logger().info(f"memory at {db_path} ({self.store.counts()['entities']} entities); "
+        self.get_logger().info(f"memory at {self.memory_name} ({self.store.counts()['entities']} entities); "
                                f"robot {self.robot}, skills {', '.join(self.library.names())}")
 
         # what each speaker referred to last ("bring it to me"), shared by ~/ask and ~/plan; dialogue state,
@@ -315,8 +337,8 @@ class _MemoryNodeBase:
         self.llm = self._llm_planner(p)
         # LLM mode reads memory on its own thread through its own connection (see module docstring)
         # requests read memory on the worker thread through their own connection (see module docstring)
-        self.reader = MemoryStore.open_reader(db_path, frame_dir=self.store.frame_dir, limits=self.limits)
-        self.lookup_reader = MemoryStore.open_reader(db_path, frame_dir=self.store.frame_dir, limits=self.limits)
+        self.reader = MemoryStore.open_reader(target, frame_dir=self.store.frame_dir, limits=self.limits)
+        self.lookup_reader = MemoryStore.open_reader(target, frame_dir=self.store.frame_dir, limits=self.limits)
         self.workers = {"language": RequestWorker(f"{self.get_name()}_language", self._interrupt(self.reader)),
                         "lookup": RequestWorker(f"{self.get_name()}_lookup", self._interrupt(self.lookup_reader))}
 
@@ -429,7 +451,7 @@ class _MemoryNodeBase:
         """Said once the services answer, so an operator (or a script) knows when to ask."""
         own = self.get_fully_qualified_name()
         return (f"memory_node ready: serving ask/plan/query/scene_graph/forget/sync on {own}/..., plans on "
-                f"{own}/plans; memory {self.database_path}")
+                f"{own}/plans; memory {self.memory_name}")
 
     # ---- plumbing ------------------------------------------------------------------------------
 

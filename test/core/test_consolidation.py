@@ -40,7 +40,7 @@ def store(tmp_path):
 
 
 def _stamps(store: MemoryStore) -> dict[str, int]:
-    return dict(store.db.execute("SELECT id, stamp_ns FROM events"))
+    return dict(store.storage.execute("SELECT id, stamp_ns FROM events").fetchall())
 
 
 def _keys(store: MemoryStore) -> dict[str, str]:
@@ -79,6 +79,30 @@ def test_schema_has_knowledge_tables(store):
 
 
 # ---- a real participant ---------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def _epic_stores():
+    built: dict[str, tuple] = {}
+    yield built
+    for store, _ in built.values():
+        store.close()
+
+
+@pytest.fixture
+def epic(store_backend, _epic_stores, tmp_path_factory):
+    """The shared ``epic`` fixture of test/conftest.py, once per backend: (store, observations)."""
+    from memory_node.scenes.epic_kitchens import load_participant
+
+    if store_backend not in _epic_stores:
+        if not (DATA / "EPIC_100_validation.csv").is_file():
+            pytest.skip(f"EPIC-KITCHENS-100 annotations not found at {DATA}")
+        obs = load_participant(PARTICIPANT, DATA)
+        store = MemoryStore(tmp_path_factory.mktemp("epic") / "memory.db")
+        for o in obs:
+            store.ingest_activity(o)
+        _epic_stores[store_backend] = (store, obs)
+    return _epic_stores[store_backend]
 
 
 def test_routines_habits_preferences_from_a_real_participant(epic):

@@ -17,19 +17,10 @@ from .learned import LearnedRecords
 from .postgres_schema import MIGRATIONS, SCHEMA_VERSION
 from .postgres_search import PostgresSearch
 from .records import MemoryRecords
+from . import redact  # noqa: I001 - the package is initialised before a backend module is imported
 
 # any number: the lock two nodes starting on one new database take so that one of them migrates it
 _MIGRATION_LOCK = 0x6D656D6F
-
-
-def redact(url: str) -> str:
-    """A database URL without its password, for messages and logs."""
-    try:
-        info = psycopg.conninfo.conninfo_to_dict(url)
-    except psycopg.ProgrammingError:
-        return "postgresql://?"
-    host = info.get("host", "")
-    return f"postgresql://{info.get('user', '')}@{host}:{info.get('port', '')}/{info.get('dbname', '')}"
 
 
 class PostgresStorage(PostgresSearch, MemoryRecords, LearnedRecords, Storage):
