@@ -54,7 +54,7 @@ from .models import (
 from .limits import DEFAULT_LIMITS, InputLimits
 from .rules import apply_utterance
 from .storage import Storage, is_database_url, open_storage
-from .storage.errors import IncompatibleMemory, MemoryNotWritable  # noqa: F401 - raised to the store's callers
+from .storage.errors import IncompatibleMemory, MemoryNotWritable, MemoryUnavailable  # noqa: F401 - raised to callers
 from .storage.records import DERIVED_TABLES  # noqa: F401 - what forget removes with its evidence
 from .storage.records import FAR_FUTURE as _FAR_FUTURE
 from .schema import SCHEMA_VERSION  # noqa: F401 - the SQLite schema version, as callers read it here

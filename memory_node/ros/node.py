@@ -18,6 +18,7 @@ median ~130 ms, against ~1 ms on a single-threaded executor.)
 
 from __future__ import annotations
 
+import collections
 import dataclasses
 import gc
 import os
@@ -47,7 +48,7 @@ from memory_node.core.consolidation import run_consolidation
 from memory_node.core.limits import InputLimits, check_seconds, check_time_ns
 from memory_node.core.models import InvalidInput
 from memory_node.core.query import query as query_memory
-from memory_node.core.store import IncompatibleMemory, MemoryInUse, MemoryNotWritable, MemoryStore
+from memory_node.core.store import IncompatibleMemory, MemoryInUse, MemoryNotWritable, MemoryStore, MemoryUnavailable
 from memory_node.core.text import clean_text
 from memory_node.msg import Activity, SceneGraph, SkillFeedback, Utterance
 from memory_node.msg import Plan as PlanMsg
@@ -71,6 +72,9 @@ from memory_node.srv import Ask, Forget, GetSceneGraph, PlanTask, Query, Sync
 INACTIVE_ERROR = ("memory_node is inactive (lifecycle): inputs are ignored and requests refused until it is "
                   "activated")
 _LIMIT_NAMED = re.compile(r"limits\.(max_[a-z_]+)")  # how core/limits.py names the limit that refused
+# messages kept while a site database cannot be reached (MemoryUnavailable), written in arrival order once it
+# is back; beyond this many the oldest are kept and new ones refused (counted), so memory use stays bounded
+MAX_BUFFERED_MESSAGES = 100_000
 INPUTS = ("scene_graphs", "skill_feedback", "utterances", "images", "depth", "camera_info", "maps", "poses",
           "activities")
 
@@ -228,6 +232,11 @@ class _MemoryNodeBase:
         self.internal_errors = 0  # rejections that were not a documented InvalidInput: a bug to look at
         self.storage_errors = 0  # writes memory could not take (disk full, read-only medium)
         self.last_write_failed = False
+        # (input name, handler, message) that a site database could not take while unreachable, in order
+        self.buffered: collections.deque = collections.deque()
+        self.buffered_total = 0  # messages that ever waited for the database
+        self.memory_unavailable = False
+        self._last_counts: dict[str, int] = {}
         self._counts_changed = threading.Condition()
         self.errors: list[str] = []
         self._resolve_database_path()
@@ -394,6 +403,8 @@ class _MemoryNodeBase:
         self.diag_pub = self.create_publisher(DiagnosticArray, "/diagnostics", 10)
         self._entities += [("publisher", pub) for pub in (self.plans_pub, self.markers_pub, self.diag_pub)]
         self._entities.append(("timer", self.create_timer(float(p["diagnostics_period"]), self.publish_status)))
+        if self.store.backend != "sqlite":  # a server can go away and come back: retry what it missed
+            self._entities.append(("timer", self.create_timer(0.5, self.flush_buffered)))
         if float(p["consolidation_period"]) > 0:
             self._entities.append(("timer", self.create_timer(float(p["consolidation_period"]), self.consolidate)))
         # spaCy's pipeline, MiniLM and the libraries are hundreds of thousands of long-lived objects; left to
@@ -494,12 +505,21 @@ class _MemoryNodeBase:
         processed so ~/sync can tell the client its message was handled."""
         def callback(msg) -> None:
             started = time.perf_counter()
+            processed = True
             try:
                 if not self.active:  # managed node, inactive: not memory's to write, but counted
                     self.ignored[input_name] += 1
                     return
+                if self.buffered:  # behind messages waiting for the database: keep arrival order
+                    processed = not self._buffer(input_name, handler, msg)
+                    return
                 handler(msg)
                 self.last_write_failed = False
+            except MemoryUnavailable as err:  # the site database is restarting or unreachable: keep it
+                self.memory_unavailable = True
+                self.get_logger().error(f"{input_name}: {err}; buffering writes until it is back",
+                                        throttle_duration_sec=5.0)
+                processed = not self._buffer(input_name, handler, msg)
             except InvalidInput as err:
                 self._reject(input_name, str(err))
             except MemoryNotWritable as err:  # the disk, not the message: say so loudly, keep serving reads
@@ -513,10 +533,43 @@ class _MemoryNodeBase:
                 self.get_logger().error(clean_text(f"{input_name}: {type(err).__name__}: {err}"))
             finally:
                 self.write_times.add(input_name, time.perf_counter() - started)
-                with self._counts_changed:
-                    self.ingested[input_name] += 1
-                    self._counts_changed.notify_all()
+                if processed:  # a buffered message counts (for ~/sync) once it is written
+                    self._count_processed(input_name)
         return callback
+
+    def _count_processed(self, input_name: str) -> None:
+        with self._counts_changed:
+            self.ingested[input_name] += 1
+            self._counts_changed.notify_all()
+
+    def _buffer(self, input_name: str, handler, msg) -> bool:
+        """Keep a message for when the database is back; False (it is refused and counted) when full."""
+        if len(self.buffered) >= MAX_BUFFERED_MESSAGES:
+            self.storage_errors += 1
+            self._reject(input_name, f"memory unavailable and {MAX_BUFFERED_MESSAGES} messages already wait for it")
+            return False
+        self.buffered.append((input_name, handler, msg))
+        self.buffered_total += 1
+        return True
+
+    def flush_buffered(self) -> None:
+        """Timer: write what waited for the database, oldest first, until it refuses again."""
+        while self.buffered:
+            input_name, handler, msg = self.buffered[0]
+            try:
+                handler(msg)
+            except MemoryUnavailable:
+                return  # still away: the next period tries again
+            except InvalidInput as err:
+                self._reject(input_name, str(err))
+            except Exception as err:  # noqa: BLE001 - one message must not hold the others back forever
+                self.internal_errors += 1
+                self._reject(input_name, f"internal error: {type(err).__name__}: {err}")
+            self.buffered.popleft()
+            self._count_processed(input_name)
+        if self.memory_unavailable:
+            self.memory_unavailable = False
+            self.get_logger().info("memory is reachable again; every buffered message is written")
 
     def _reject(self, input_name: str, reason: str) -> None:
         reason = clean_text(reason)
@@ -733,7 +786,11 @@ class _MemoryNodeBase:
                 self.get_logger().error(f"retention: {err}", throttle_duration_sec=5.0)
             if removed:
                 self.get_logger().info(f"retention: deleted {removed} frames")
-        counts = self.store.counts()
+        try:
+            counts = self._last_counts = self.store.counts()
+        except MemoryUnavailable:
+            self.memory_unavailable = True
+            counts = self._last_counts or {k: 0 for k in ("entities", "events", "frames")}
         # named with the namespace: two robots' (or a robot's and a simulator's) nodes on one domain differ
         status = DiagnosticStatus(name=conv.diagnostics_name(self.get_fully_qualified_name()),
                                   hardware_id=self.robot)
@@ -744,6 +801,10 @@ class _MemoryNodeBase:
         if self.last_write_failed:
             status.level = DiagnosticStatus.ERROR
             status.message = "memory is not writable (disk full or read-only); " + status.message
+        if self.memory_unavailable or self.buffered:
+            status.level = DiagnosticStatus.ERROR
+            status.message = (f"memory unavailable (database unreachable): {len(self.buffered)} messages buffered, "
+                              f"written when it is back; " + status.message)
         values = {**{f"stored_{k}": v for k, v in counts.items()},
                   **{f"ingested_{k}": v for k, v in self.ingested.items()},
                   **{f"rejected_{k}": v for k, v in self.rejected.items()},
@@ -751,7 +812,8 @@ class _MemoryNodeBase:
                   **{f"over_limits.{k}": v for k, v in sorted(self.over_limit.items())}, "active": self.active,
                   "frames_admitted": self.inputs.frames_admitted, "current_room": self.inputs.current_room,
                   "internal_errors": self.internal_errors, "request_timeouts": self.request_timeouts,
-                  "storage_errors": self.storage_errors,
+                  "storage_errors": self.storage_errors, "memory_unavailable": self.memory_unavailable,
+                  "buffered_messages": len(self.buffered), "buffered_total": self.buffered_total,
                   "last_error": self.errors[-1] if self.errors else "",
                   "llm_enabled": self.llm is not None, **self.llm_stats.as_dict(), **self.write_times.summary()}
         status.values = [KeyValue(key=k, value=str(v)) for k, v in values.items()]
@@ -759,8 +821,11 @@ class _MemoryNodeBase:
         diag.header.stamp = self.get_clock().now().to_msg()
         self.diag_pub.publish(diag)
         if self.active and self.inputs.changed and self.markers_pub.get_subscription_count() > 0:
-            self.markers_pub.publish(self.markers())
-            self.inputs.changed = False
+            try:
+                self.markers_pub.publish(self.markers())
+                self.inputs.changed = False
+            except MemoryUnavailable:
+                pass  # drawn again once memory is back
 
     def markers(self) -> MarkerArray:
         """Memory as RViz shows it (config/memory_node.rviz): see ros/markers.py."""

@@ -133,7 +133,10 @@ class Storage(abc.ABC):
         try:
             yield
         finally:
-            self.execute("COMMIT")  # a read transaction: nothing to commit, it only ends the snapshot
+            self._end_snapshot()
 
     def _begin_snapshot(self) -> None:
         self.execute("BEGIN")
+
+    def _end_snapshot(self) -> None:
+        self.execute("COMMIT")  # a read transaction: nothing to commit, it only ends the snapshot

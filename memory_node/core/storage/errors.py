@@ -26,3 +26,8 @@ def storage_errors() -> tuple[type[BaseException], ...]:
     except ImportError:
         pass
     return tuple(out)
+
+
+class MemoryUnavailable(MemoryNotWritable):
+    """The database server cannot be reached (restarting, network down): nothing was written or read. The
+    connection is re-opened on the next call, so the same write succeeds once the server is back."""
