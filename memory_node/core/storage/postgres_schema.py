@@ -91,7 +91,31 @@ CREATE FUNCTION entity_doc(d jsonb) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL
         CASE WHEN jsonb_typeof(d->'location') = 'object'
              THEN concat_ws(' ', d->'location'->>'predicate', d->'location'->>'object') END))
 $$;
-CREATE INDEX entities_doc_trgm ON entities USING gin (entity_doc(data::jsonb) gin_trgm_ops);
+-- the documents of the current entities, apart from the entities: a re-observation rewrites an entity's row
+-- (its last sighting) but rarely its words, and an index on the row itself re-indexed every trigram of it on
+-- every sighting (twice the cost of a scene graph, memory_node/bench/fleet_bench.py)
+CREATE TABLE entity_docs(id TEXT PRIMARY KEY, doc TEXT NOT NULL);
+CREATE INDEX entity_docs_trgm ON entity_docs USING gin (doc gin_trgm_ops);
+CREATE FUNCTION entity_docs_write() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    INSERT INTO entity_docs VALUES (NEW.id, entity_doc(NEW.data::jsonb))
+    ON CONFLICT (id) DO UPDATE SET doc = EXCLUDED.doc;
+    RETURN NEW;
+END $$;
+CREATE FUNCTION entity_docs_delete() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    DELETE FROM entity_docs WHERE id = OLD.id;
+    RETURN OLD;
+END $$;
+CREATE TRIGGER entity_docs_insert AFTER INSERT ON entities FOR EACH ROW EXECUTE FUNCTION entity_docs_write();
+CREATE TRIGGER entity_docs_update AFTER UPDATE OF data ON entities FOR EACH ROW
+    -- the fields entity_doc reads (cheaper to compare than the documents)
+    WHEN ((OLD.data::jsonb - ARRAY['last_seen_ns', 'first_seen_ns', 'provenance', 'confidence', 'position',
+                                   'present', 'raw_label', 'robot', 'site'])
+          IS DISTINCT FROM (NEW.data::jsonb - ARRAY['last_seen_ns', 'first_seen_ns', 'provenance', 'confidence',
+                                                    'position', 'present', 'raw_label', 'robot', 'site']))
+    EXECUTE FUNCTION entity_docs_write();
+CREATE TRIGGER entity_docs_delete AFTER DELETE ON entities FOR EACH ROW EXECUTE FUNCTION entity_docs_delete();
 CREATE INDEX events_text_trgm ON events USING gin (lower(data::jsonb->>'text') gin_trgm_ops);
 CREATE INDEX events_text ON events((data::jsonb->>'text'));
 -- a forgotten event's text leaves the embedding cache with it (SQLite: trigger events_search_delete)

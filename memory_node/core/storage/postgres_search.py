@@ -12,7 +12,6 @@ from typing import Any
 from .records import marks
 
 _NAME = "coalesce(e.data::jsonb->>'name', '')"
-_DOC = "entity_doc(e.data::jsonb)"
 _LABEL_NAME_WEIGHT = 4  # a term in the label or name counts this much more than one elsewhere
 
 
@@ -26,13 +25,16 @@ def _normalized(name: str) -> str:
 
 @dataclass(frozen=True)
 class EntityView:
-    """Where candidate entities come from: the entities table, or the versions valid at a time."""
+    """Where candidate entities come from: the entities table (its documents kept in entity_docs), or the
+    versions valid at a time (documents computed as they are read)."""
 
     source: str
     args: tuple = field(default_factory=tuple)
+    doc: str = "entity_doc(e.data::jsonb)"
+    join: str = ""
 
 
-CURRENT = EntityView("entities")
+CURRENT = EntityView("entities", doc="d.doc", join="JOIN entity_docs d ON d.id = e.id")
 
 
 def _entity_filters(room: str | None, entity_id: str | None) -> tuple[str, list]:
@@ -75,6 +77,11 @@ class PostgresSearch:
 
     def _from(self, view: EntityView) -> tuple[str, list]:
         return (view.source if view is CURRENT else f"({view.source})"), list(view.args)
+
+    def _with_doc(self, view: EntityView) -> tuple[str, list]:
+        """The source as ``e`` joined to its documents (``view.doc``)."""
+        src, sargs = self._from(view)
+        return f"{src} e {view.join}", sargs
 
     # ---- entities -------------------------------------------------------------------------------
 
@@ -129,19 +136,20 @@ class PostgresSearch:
         other = [t for t in terms if t not in shared]
         if len(rows) < limit or not other:
             return rows
-        score, score_args = _term_score(other, _DOC, _DOC)
+        src, sargs = self._with_doc(view)
+        score, score_args = _term_score(other, view.doc, view.doc)
         return rows + self.execute(
-            f"SELECT e.id, e.data FROM {src} e WHERE {where} ORDER BY {score}, e.last_seen_ns DESC, e.id LIMIT ?",
+            f"SELECT e.id, e.data FROM {src} WHERE {where} ORDER BY {score}, e.last_seen_ns DESC, e.id LIMIT ?",
             [*sargs, *args, *score_args, limit]).fetchall()
 
     def entities_lexical(self, view: EntityView, terms: Sequence[str], room: str | None, entity_id: str | None,
                          limit: int) -> list[tuple[str, float]]:
-        src, sargs = self._from(view)
+        src, sargs = self._with_doc(view)
         where, args = _entity_filters(room, entity_id)
-        any_term = " OR ".join([f"{_DOC} LIKE ?"] * len(terms))
-        score, score_args = _term_score(terms, _DOC, f"lower(e.label || ' ' || {_NAME})")
+        any_term = " OR ".join([f"{view.doc} LIKE ?"] * len(terms))
+        score, score_args = _term_score(terms, view.doc, f"lower(e.label || ' ' || {_NAME})")
         return [(d, float(r)) for d, r in self.execute(
-            f"SELECT e.data, {score} AS r FROM {src} e WHERE {where} AND ({any_term}) "
+            f"SELECT e.data, {score} AS r FROM {src} WHERE {where} AND ({any_term}) "
             "ORDER BY r, e.last_seen_ns DESC, e.id LIMIT ?",
             [*score_args, *sargs, *args, *[_like(t) for t in terms], limit])]
 
