@@ -86,3 +86,35 @@ def test_meta_is_each_robots_own(robots):
 def test_a_namespace_cannot_contain_the_separator(site_url):
     with pytest.raises(ValueError):
         MemoryStore(site_url, robot="vega", id_namespace="a/b")
+
+
+def test_robots_starting_together_migrate_a_new_database_once(site_url, tmp_path):
+    """Two nodes come up at once on an empty site database: one migrates it, the other waits and uses it."""
+    import threading
+
+    from memory_node.core.storage.postgres_schema import SCHEMA_VERSION as PG_SCHEMA_VERSION
+
+    stores, errors = [], []
+    go = threading.Barrier(3)
+
+    def start(name):
+        go.wait()
+        try:
+            stores.append(MemoryStore(site_url, frame_dir=tmp_path / name, robot=name))
+        except Exception as err:  # noqa: BLE001 - the assertion below names it
+            errors.append(err)
+
+    threads = [threading.Thread(target=start, args=(n,)) for n in ("vega", "g1", "g1b")]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    try:
+        assert not errors and len(stores) == 3
+        versions = [v for (v,) in stores[0].storage.execute("SELECT version FROM schema_version ORDER BY version")]
+        assert versions == list(range(1, PG_SCHEMA_VERSION + 1))
+        stores[1].ingest_scene_graph(graph(1, "kitchen", E("mug_1", "mug")))
+        assert stores[2].entity("mug_1") is not None
+    finally:
+        for s in stores:
+            s.close()
