@@ -25,6 +25,9 @@ from memory_node.core.rules import (
 )
 from memory_node.core.store import MemoryStore
 
+# the whole suite runs on SQLite and on PostgreSQL (test/conftest.py: store_backend)
+pytestmark = pytest.mark.usefixtures("store_backend")
+
 S = 1_000_000_000
 
 
@@ -174,6 +177,7 @@ def test_embeddings_are_cached_and_never_computed_on_the_write_path(store: Memor
     table = {"viola": [1, 0, 0], "violin": [0.9, 0.19 ** 0.5, 0], "stapler": [0, 0, 1], "cello": [0.8, 0.6, 0]}
     emb = FakeEmbedder("fake-cache", table)
     monkeypatch.setattr(similarity, "default_embedder", lambda: emb)
+    similarity.clear_cache()  # the cache is the process's: this test runs once per backend
     say(store, 1 * S, "put the violin in the cabinet")
     say(store, 2 * S, "put the stapler in the drawer")
     assert emb.encoded == []  # writing facts embeds nothing
