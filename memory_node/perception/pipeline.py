@@ -99,7 +99,7 @@ class PerceptionPipeline:
             color = color_of_mask(frame.rgb, d.mask, box=(b.x0, b.y0, b.x1, b.y1)).name
             timings["color"] += (time.perf_counter() - t0) * 1e3
             sightings.append(Sighting(label=d.label, box=obj.box, score=d.score, color=color, instance=d.instance,
-                                      bottom_cut=b.y1 >= frame.depth_m.shape[0]))
+                                      bottom_cut=b.y1 >= frame.depth_m.shape[0], sigma=obj.sigma))
 
         t0 = time.perf_counter()
         seen = self.tracker.update(sightings, frame.stamp_ns, in_view=lambda t: in_view(frame, t.position, t.size))
@@ -114,7 +114,7 @@ class PerceptionPipeline:
         """Entities for the confirmed tracks seen now; relations of those to any confirmed track (a support
         may be out of view this frame, and memory knows it from an earlier one)."""
         # a track restored from memory without a size has no box worth reasoning about yet
-        placed = [PlacedObject(t.id, t.label, t.box, bottom_open=not t.bottom_seen)
+        placed = [PlacedObject(t.id, t.label, t.box, bottom_open=not t.bottom_seen, sigma=t.sigma)
                   for t in self.tracker.confirmed() if t.size_known]
         seen_ids = {t.id for t in seen}
         relations = [r for r in infer_relations(placed, self.tolerances, self.container_labels)
