@@ -228,12 +228,13 @@ class TourResult:
 def run_tour(world: Any, scene_file: Path, mode: str, size: str, min_pixels: int = 30,
              detector_name: str = "segmentation", coco: set[str] | None = None, depth_noise: float = 0.0,
              confirm_after: int = 2, seed: int = 0, holes: float = 0.0, pose_noise: tuple[float, float] = (0.0, 0.0),
-             drop_frames: float = 0.0, lifting: LiftingParams | None = None) -> TourResult:
+             drop_frames: float = 0.0, lifting: LiftingParams | None = None, measure_noise: bool = False) -> TourResult:
     """One tour through perception into memory, graded. ``coco``: memory labels of the COCO classes; the
     ground truth and memory's entities are limited to objects of those classes. Robustness: ``depth_noise``
     (m at 1 m, growing with depth squared; the lifting is told it), ``holes`` (fraction of depth pixels
     lost, in patches), ``pose_noise`` (m per axis, degrees) and ``drop_frames`` (fraction of frames
-    perception never gets; ground truth still counts what they showed)."""
+    perception never gets; ground truth still counts what they showed). ``measure_noise``: the lifting is not
+    told the noise but measures it in each frame."""
     world.reset()
     table = segments_from_table({str(k): v for k, v in world.segment_table().items()})
     seg_to_body = {k: v.instance for k, v in table.items()}
@@ -245,12 +246,13 @@ def run_tour(world: Any, scene_file: Path, mode: str, size: str, min_pixels: int
 
         if mode == "instance":
             raise SystemExit(f"a learned detector ({detector_name}) has no instance ids: use --modes geometry")
-        detector = GradedDetector(make_detector(DetectorConfig(name=detector_name, depth_noise=depth_noise,
+        detector = GradedDetector(make_detector(DetectorConfig(name=detector_name, depth_noise=0.0 if measure_noise else depth_noise,
                                                                min_pixels=min_pixels)), seg_to_body)
     instance = mode == "instance"
     pipeline = PerceptionPipeline(
         detector, rooms=RoomMap.load(scene_file), source="perception",
-        lifting=lifting or LiftingParams(depth_noise=depth_noise),
+        lifting=lifting or LiftingParams(depth_noise=0.0 if measure_noise else depth_noise),
+        measure_noise=measure_noise,
         # as the node runs: union of views; in geometry mode confirmed at the second sighting, the visibility
         # recall is measured against (the renderer's segments have no false positives to filter out)
         association=AssociationParams(instance_ids=instance, confirm_after=1 if instance else confirm_after,
@@ -467,6 +469,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--coco", action="store_true", help="grade only objects of COCO classes (see above)")
     parser.add_argument("--depth-noise", type=float, default=0.0, help="depth noise, m at 1 m (grows with d^2); "
                         "the lifting is told the same")
+    parser.add_argument("--measure-noise", action="store_true", help="the lifting is not told --depth-noise but "
+                        "measures the noise in each frame (perception_node's lifting.depth_noise_auto)")
     parser.add_argument("--depth-holes", type=float, default=0.0, help="fraction of depth pixels lost (NaN), "
                         "in 4x4-pixel patches")
     parser.add_argument("--pose-noise", default="0,0", help="camera pose error per frame: 'metres,degrees' "
@@ -514,7 +518,7 @@ def main(argv: list[str] | None = None) -> int:
                         res = run_tour(world, path, mode, size, detector_name=det, coco=coco,
                                        depth_noise=args.depth_noise, confirm_after=args.confirm_after, seed=run,
                                        holes=args.depth_holes, pose_noise=pose_noise,  # type: ignore[arg-type]
-                                       drop_frames=args.drop_frames)
+                                       drop_frames=args.drop_frames, measure_noise=args.measure_noise)
                         results.append(res)
                         print(f"  {det} {mode} run {run + 1}: {res.frames} frames in {time.perf_counter() - t1:.1f} s, "
                               f"recall {res.recall:.1%}, precision {res.precision:.1%}, median error "
