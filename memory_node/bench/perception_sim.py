@@ -206,6 +206,7 @@ class TourResult:
     frame_cpu_ms: list[float] = field(default_factory=list)  # this process's CPU time: what load elsewhere does not inflate
     render_ms: list[float] = field(default_factory=list)
     dropped: int = 0  # frames rendered but not given to perception (--drop-frames)
+    found_of_processed: tuple[int, int] = (0, 0)  # (found, truth) over objects visible in >= 2 frames perception got
     plot: dict[str, Any] = field(default_factory=dict)
     # (subject, predicate, object) of the simulator's relations memory missed, and memory's wrong ones, each
     # with the two boxes memory holds ((min, max) per object) for diagnosis
@@ -264,6 +265,7 @@ def run_tour(world: Any, scene_file: Path, mode: str, size: str, min_pixels: int
     res = TourResult(scene=world.spec.name, mode=mode, size=size, detector=detector_name)
     rng = np.random.default_rng(seed)
     visible = Counter[str]()
+    visible_processed = Counter[str]()
     with tempfile.TemporaryDirectory() as tmp:
         store = MemoryStore(Path(tmp) / "memory.db")
         t_render = time.perf_counter()
@@ -278,6 +280,9 @@ def run_tour(world: Any, scene_file: Path, mode: str, size: str, min_pixels: int
                 res.frames = n
                 t_render = time.perf_counter()
                 continue
+            for i, c in zip(ids.tolist(), counts.tolist()):
+                if c >= min_pixels and i in seg_to_body:
+                    visible_processed[seg_to_body[i]] += 1
             f = rgbd_frame(frame, n * S)
             if depth_noise > 0 or holes > 0 or pose_noise[0] > 0 or pose_noise[1] > 0:
                 f = replace(f, depth_m=depth_holes(noisy_depth(f.depth_m, depth_noise, rng), holes, rng),
@@ -334,6 +339,8 @@ def run_tour(world: Any, scene_file: Path, mode: str, size: str, min_pixels: int
             (res.errors_small if b.kind == "object" else res.errors_furniture).append(err)
             plot_points.append((b.center, (e.position.x, e.position.y), err))
     res.found = len(truth & named)
+    truth_processed = {b for b in truth if visible_processed[b] >= 2}
+    res.found_of_processed = (len(truth_processed & named), len(truth_processed))
     res.id_switches = sum(n - 1 for gt, n in per_object.items() if gt in truth)
     # relations among objects both memory and the ground truth hold
     to_truth = {eid: gt for gt, eid in claimed.items()}
@@ -528,7 +535,9 @@ def main(argv: list[str] | None = None) -> int:
                         print(f"  {det} {mode} run {run + 1}: {res.frames} frames in {time.perf_counter() - t1:.1f} s, "
                               f"recall {res.recall:.1%}, precision {res.precision:.1%}, median error "
                               f"{_median(res.errors) * 100:.1f} cm"
-                              + (f", {res.dropped} frames dropped" if res.dropped else "")
+                              + (f", {res.dropped} frames dropped (recall {res.found_of_processed[0]}/"
+                                 f"{res.found_of_processed[1]} of objects visible in 2 frames perception got)"
+                                 if res.dropped else "")
                               + f"; on/in: {res.rel_memory_right} right of {res.rel_memory} ({res.rel_memory_graded} of "
                                 f"subjects the scene gives a support), {res.rel_truth_found} of {res.rel_truth} found",
                               flush=True)
