@@ -251,7 +251,8 @@ def run_tour(world: Any, scene_file: Path, mode: str, size: str, min_pixels: int
 
         if mode == "instance":
             raise SystemExit(f"a learned detector ({detector_name}) has no instance ids: use --modes geometry")
-        detector = GradedDetector(make_detector(DetectorConfig(name=detector_name, depth_noise=0.0 if measure_noise else depth_noise,
+        told = 0.0 if measure_noise else depth_noise
+        detector = GradedDetector(make_detector(DetectorConfig(name=detector_name, depth_noise=told,
                                                                min_pixels=min_pixels)), seg_to_body)
     instance = mode == "instance"
     pipeline = PerceptionPipeline(
@@ -538,8 +539,9 @@ def main(argv: list[str] | None = None) -> int:
                               + (f", {res.dropped} frames dropped (recall {res.found_of_processed[0]}/"
                                  f"{res.found_of_processed[1]} of objects visible in 2 frames perception got)"
                                  if res.dropped else "")
-                              + f"; on/in: {res.rel_memory_right} right of {res.rel_memory} ({res.rel_memory_graded} of "
-                                f"subjects the scene gives a support), {res.rel_truth_found} of {res.rel_truth} found",
+                              + f"; on/in: {res.rel_memory_right} right of {res.rel_memory} "
+                                f"({res.rel_memory_graded} of subjects the scene gives a support), "
+                                f"{res.rel_truth_found} of {res.rel_truth} found",
                               flush=True)
                         if args.show_relations:
                             for title, rels in (("missed", res.rel_missed), ("wrong", res.rel_wrong)):

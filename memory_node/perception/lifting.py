@@ -113,7 +113,8 @@ class LiftingParams:
         if self.voxel_size < 0 or self.dbscan_eps <= 0 or self.min_depth < 0 or self.max_depth <= self.min_depth \
                 or not self.depth_edge_steps >= 0 or not self.depth_noise >= 0:
             raise InvalidInput(f"invalid lifting parameters {self}")
-        if not self.denoise_target > 0 or self.denoise_max_window < 1 or not self.noise_shrink >= 0 or not 0.0 <= self.noisy_box_percentile < 50.0:
+        if not self.denoise_target > 0 or self.denoise_max_window < 1 or not self.noise_shrink >= 0 \
+                or not 0.0 <= self.noisy_box_percentile < 50.0:
             raise InvalidInput(f"invalid lifting parameters {self}")
         if not 0.0 <= self.box_percentile < 50.0:
             raise InvalidInput(f"box_percentile must be in [0, 50), got {self.box_percentile}")

@@ -183,7 +183,8 @@ def test_bad_lifting_parameters_are_refused():
         LiftingParams(cleanup="median")  # type: ignore[arg-type]
     with pytest.raises(InvalidInput):
         LiftingParams(max_depth=0.01)
-    for bad in ({"depth_edge_steps": -1.0}, {"depth_noise": float("nan")}):
+    for bad in ({"depth_edge_steps": -1.0}, {"depth_noise": float("nan")}, {"denoise_target": 0.0},
+                {"denoise_max_window": 0}, {"noise_shrink": float("nan")}, {"noisy_box_percentile": 50.0}):
         with pytest.raises(InvalidInput):
             LiftingParams(**bad)
 
