@@ -8,6 +8,8 @@ Steps:
    thinned to an even pixel grid first: a table filling half the image needs no 50,000 points for a box.
    Mask pixels on a depth step to another pixel of the mask are dropped before (``depth_edge_steps``):
    there the mask spans two surfaces (its outline off by a pixel from the depth image's, flying pixels);
+   under depth noise (``depth_noise``) the masked depth is smoothed first by a window sized to the noise (mean
+   of the mask's own valid pixels), and the noise left is kept per map axis (``LiftedObject.sigma``);
 2. voxel downsampling (open3d ``voxel_down_sample``): equal weight per volume, not per pixel, so a near
    object's thousands of pixels cost what a far one's hundreds do. When more than ``max_points`` remain,
    the voxel grows until they fit (a big object keeps its extent, at a coarser grain);
@@ -18,7 +20,8 @@ Steps:
    masks first (``mask_erosion``);
 4. the axis-aligned box in the map frame (open3d's ``get_axis_aligned_bounding_box``), its centre and size,
    and the points' centroid. Depth noise spreads a surface along the rays, so the exact extent grows with
-   the noisiest point; ``box_percentile`` trims it (see LiftingParams for the trade-off measured).
+   the noisiest point; ``box_percentile`` trims it (see LiftingParams for the trade-off measured), and under
+   ``depth_noise`` the box is trimmed and shrunk by the noise left (docs/perception_robustness.md).
 
 A single view sees only an object's near surfaces: the box spans what was seen. Seen from above at an angle
 (a robot's head camera), the top and two sides of a box-like object span its whole extent, so the box

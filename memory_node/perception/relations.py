@@ -9,6 +9,10 @@
 - ``A near B``: the boxes' gap is at most ``near_distance`` and neither is in or on the other; only each
   object's ``near_max`` nearest neighbours, so a cluttered shelf does not make n^2 relations.
 
+Under depth noise, lifting reports the noise left in each box's faces (``PlacedObject.sigma``): the ``on``
+tolerance and the ``in`` margin grow by ``noise_k`` times the two boxes' combined deviation, and ``in`` needs
+A's centre inside B's box itself (a thing on top of a cabinet is within the grown margin of its box).
+
 Each object gets at most one location relation (``in`` and ``on`` are one family in memory): ``in`` wins
 (the innermost container), else ``on`` the highest supporting top. The defaults suit household objects
 lifted from a depth camera at 0.5-4 m, whose surfaces come out within 1-2 cm.
