@@ -124,6 +124,31 @@ def noisy_depth(depth: np.ndarray, sigma: float, rng: np.random.Generator) -> np
     return (depth + rng.normal(0.0, 1.0, depth.shape) * sigma * depth * depth).astype(np.float32)
 
 
+def depth_holes(depth: np.ndarray, fraction: float, rng: np.random.Generator, block: int = 4) -> np.ndarray:
+    """Depth with ``fraction`` of the pixels invalid (NaN), in ``block``-pixel squares: a real sensor loses
+    patches (dark, shiny or thin surfaces, stereo occlusion), not scattered single pixels."""
+    if fraction <= 0:
+        return depth
+    h, w = depth.shape
+    coarse = rng.random(((h + block - 1) // block, (w + block - 1) // block)) < fraction
+    holes = np.repeat(np.repeat(coarse, block, axis=0), block, axis=1)[:h, :w]
+    return np.where(holes, np.nan, depth).astype(np.float32)
+
+
+def noisy_pose(pose: Any, position_sigma: float, angle_sigma_deg: float, rng: np.random.Generator) -> Any:
+    """The camera pose as a localiser reports it: Gaussian position error (``position_sigma`` m per axis) and
+    a rotation error about a random axis (``angle_sigma_deg`` degrees, Gaussian), drawn anew each frame."""
+    if position_sigma <= 0 and angle_sigma_deg <= 0:
+        return pose
+    from scipy.spatial.transform import Rotation
+
+    axis = rng.normal(size=3)
+    axis /= np.linalg.norm(axis)
+    err = Rotation.from_rotvec(axis * np.deg2rad(rng.normal(0.0, angle_sigma_deg))).as_matrix()
+    return replace(pose, position=np.asarray(pose.position, float) + rng.normal(0.0, position_sigma, 3),
+                   rotation=err @ np.asarray(pose.rotation, float))
+
+
 def rgbd_frame(frame: Any, stamp_ns: int) -> RgbdFrame:
     """A simulator frame as perception takes it from the ROS topics (depth 32FC1 metres, inf -> NaN)."""
     i = frame.info
@@ -172,11 +197,21 @@ class TourResult:
     rel_memory_right: int = 0
     rel_truth: int = 0
     rel_truth_found: int = 0
+    # memory's relations whose subject the scene file gives a support (one memory holds): the scene places
+    # many things by position only (soap on a bathroom counter, a pillow on a sofa), and what memory says
+    # of those cannot be graded, only counted wrong by rel_memory
+    rel_memory_graded: int = 0
     stage_ms: dict[str, list[float]] = field(default_factory=dict)
     frame_ms: list[float] = field(default_factory=list)
     frame_cpu_ms: list[float] = field(default_factory=list)  # this process's CPU time: what load elsewhere does not inflate
     render_ms: list[float] = field(default_factory=list)
+    dropped: int = 0  # frames rendered but not given to perception (--drop-frames)
+    found_of_processed: tuple[int, int] = (0, 0)  # (found, truth) over objects visible in >= 2 frames perception got
     plot: dict[str, Any] = field(default_factory=dict)
+    # (subject, predicate, object) of the simulator's relations memory missed, and memory's wrong ones, each
+    # with the two boxes memory holds ((min, max) per object) for diagnosis
+    rel_missed: list[tuple[tuple[str, str, str], Any]] = field(default_factory=list)
+    rel_wrong: list[tuple[tuple[str, str, str], Any]] = field(default_factory=list)
 
     @property
     def recall(self) -> float:
@@ -197,9 +232,14 @@ class TourResult:
 
 def run_tour(world: Any, scene_file: Path, mode: str, size: str, min_pixels: int = 30,
              detector_name: str = "segmentation", coco: set[str] | None = None, depth_noise: float = 0.0,
-             confirm_after: int = 2, seed: int = 0) -> TourResult:
+             confirm_after: int = 2, seed: int = 0, holes: float = 0.0, pose_noise: tuple[float, float] = (0.0, 0.0),
+             drop_frames: float = 0.0, lifting: LiftingParams | None = None, measure_noise: bool = False) -> TourResult:
     """One tour through perception into memory, graded. ``coco``: memory labels of the COCO classes; the
-    ground truth and memory's entities are limited to objects of those classes."""
+    ground truth and memory's entities are limited to objects of those classes. Robustness: ``depth_noise``
+    (m at 1 m, growing with depth squared; the lifting is told it), ``holes`` (fraction of depth pixels
+    lost, in patches), ``pose_noise`` (m per axis, degrees) and ``drop_frames`` (fraction of frames
+    perception never gets; ground truth still counts what they showed). ``measure_noise``: the lifting is not
+    told the noise but measures it in each frame."""
     world.reset()
     table = segments_from_table({str(k): v for k, v in world.segment_table().items()})
     seg_to_body = {k: v.instance for k, v in table.items()}
@@ -211,12 +251,14 @@ def run_tour(world: Any, scene_file: Path, mode: str, size: str, min_pixels: int
 
         if mode == "instance":
             raise SystemExit(f"a learned detector ({detector_name}) has no instance ids: use --modes geometry")
-        detector = GradedDetector(make_detector(DetectorConfig(name=detector_name, depth_noise=depth_noise,
+        told = 0.0 if measure_noise else depth_noise
+        detector = GradedDetector(make_detector(DetectorConfig(name=detector_name, depth_noise=told,
                                                                min_pixels=min_pixels)), seg_to_body)
     instance = mode == "instance"
     pipeline = PerceptionPipeline(
         detector, rooms=RoomMap.load(scene_file), source="perception",
-        lifting=LiftingParams(depth_noise=depth_noise),
+        lifting=lifting or LiftingParams(depth_noise=0.0 if measure_noise else depth_noise),
+        measure_noise=measure_noise,
         # as the node runs: union of views; in geometry mode confirmed at the second sighting, the visibility
         # recall is measured against (the renderer's segments have no false positives to filter out)
         association=AssociationParams(instance_ids=instance, confirm_after=1 if instance else confirm_after,
@@ -224,6 +266,7 @@ def run_tour(world: Any, scene_file: Path, mode: str, size: str, min_pixels: int
     res = TourResult(scene=world.spec.name, mode=mode, size=size, detector=detector_name)
     rng = np.random.default_rng(seed)
     visible = Counter[str]()
+    visible_processed = Counter[str]()
     with tempfile.TemporaryDirectory() as tmp:
         store = MemoryStore(Path(tmp) / "memory.db")
         t_render = time.perf_counter()
@@ -233,9 +276,18 @@ def run_tour(world: Any, scene_file: Path, mode: str, size: str, min_pixels: int
             for i, c in zip(ids.tolist(), counts.tolist()):
                 if c >= min_pixels and i in seg_to_body:
                     visible[seg_to_body[i]] += 1
+            if drop_frames > 0 and rng.random() < drop_frames:
+                res.dropped += 1
+                res.frames = n
+                t_render = time.perf_counter()
+                continue
+            for i, c in zip(ids.tolist(), counts.tolist()):
+                if c >= min_pixels and i in seg_to_body:
+                    visible_processed[seg_to_body[i]] += 1
             f = rgbd_frame(frame, n * S)
-            if depth_noise > 0:
-                f = replace(f, depth_m=noisy_depth(f.depth_m, depth_noise, rng))
+            if depth_noise > 0 or holes > 0 or pose_noise[0] > 0 or pose_noise[1] > 0:
+                f = replace(f, depth_m=depth_holes(noisy_depth(f.depth_m, depth_noise, rng), holes, rng),
+                            pose=noisy_pose(f.pose, pose_noise[0], pose_noise[1], rng))
             t0, c0 = time.perf_counter(), time.process_time()
             result = pipeline.process(f)
             res.frame_ms.append((time.perf_counter() - t0) * 1e3)
@@ -288,6 +340,8 @@ def run_tour(world: Any, scene_file: Path, mode: str, size: str, min_pixels: int
             (res.errors_small if b.kind == "object" else res.errors_furniture).append(err)
             plot_points.append((b.center, (e.position.x, e.position.y), err))
     res.found = len(truth & named)
+    truth_processed = {b for b in truth if visible_processed[b] >= 2}
+    res.found_of_processed = (len(truth_processed & named), len(truth_processed))
     res.id_switches = sum(n - 1 for gt, n in per_object.items() if gt in truth)
     # relations among objects both memory and the ground truth hold
     to_truth = {eid: gt for gt, eid in claimed.items()}
@@ -297,6 +351,17 @@ def run_tour(world: Any, scene_file: Path, mode: str, size: str, min_pixels: int
                if r.subject in to_truth and r.object in to_truth}
     res.rel_truth, res.rel_truth_found = len(truth_rel), len(truth_rel & mem_rel)
     res.rel_memory, res.rel_memory_right = len(mem_rel), len(mem_rel & truth_rel)
+    res.rel_memory_graded = len({r for r in mem_rel if r[0] in {t[0] for t in truth_rel}})
+
+    def boxes(rel: tuple[str, str, str]) -> Any:
+        out = []
+        for gt in (rel[0], rel[2]):
+            t = tracks.get(claimed[gt])
+            out.append(None if t is None else (t.box.min.round(3).tolist(), t.box.max.round(3).tolist()))
+        return out
+
+    res.rel_missed = [(r, boxes(r)) for r in sorted(truth_rel - mem_rel)]
+    res.rel_wrong = [(r, boxes(r)) for r in sorted(mem_rel - truth_rel)]
     res.plot = {"bodies": [(b.center, b.size, b.kind, b.id in truth) for b in bodies.values()],
                 "points": plot_points, "rooms": [(r.id, r.floor) for r in world.spec.rooms]}
     return res
@@ -417,12 +482,30 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--coco", action="store_true", help="grade only objects of COCO classes (see above)")
     parser.add_argument("--depth-noise", type=float, default=0.0, help="depth noise, m at 1 m (grows with d^2); "
                         "the lifting is told the same")
+    parser.add_argument("--measure-noise", action="store_true", help="the lifting is not told --depth-noise but "
+                        "measures the noise in each frame (perception_node's lifting.depth_noise_auto)")
+    parser.add_argument("--depth-holes", type=float, default=0.0, help="fraction of depth pixels lost (NaN), "
+                        "in 4x4-pixel patches")
+    parser.add_argument("--pose-noise", default="0,0", help="camera pose error per frame: 'metres,degrees' "
+                        "(Gaussian, per axis / about a random axis), e.g. 0.02,1")
+    parser.add_argument("--drop-frames", type=float, default=0.0, help="fraction of rendered frames perception "
+                        "never gets (at random); ground truth still counts them")
+    parser.add_argument("--show-relations", action="store_true", help="list the on/in relations memory missed "
+                        "or got wrong, with memory's boxes")
     parser.add_argument("--confirm-after", type=int, default=2, help="geometry ids: frames before a track is kept")
     parser.add_argument("--runs", type=int, default=1, help="tours per scene and mode (medians over runs)")
     parser.add_argument("--out", default="", help="folder for the top-down plots (default: a temporary folder)")
     parser.add_argument("--scenarios", action="store_true", help="also the shipped scenarios' pass rate "
                                                                  "through perception vs perfect scene graphs")
     args = parser.parse_args(argv)
+    try:
+        pose_noise = tuple(float(v) for v in args.pose_noise.split(","))
+    except ValueError:
+        pose_noise = ()
+    if len(pose_noise) != 2 or min(pose_noise) < 0:
+        parser.error(f"--pose-noise takes 'metres,degrees' (two numbers >= 0), got {args.pose_noise!r}")
+    if not 0.0 <= args.drop_frames < 1.0 or not 0.0 <= args.depth_holes < 1.0 or args.depth_noise < 0:
+        parser.error("--drop-frames and --depth-holes must be in [0, 1), --depth-noise >= 0")
     from memory_node.sim.scene_spec import shipped_scene
     from memory_node.sim.world import SimWorld
 
@@ -446,11 +529,24 @@ def main(argv: list[str] | None = None) -> int:
                     for run in range(args.runs):
                         t1 = time.perf_counter()
                         res = run_tour(world, path, mode, size, detector_name=det, coco=coco,
-                                       depth_noise=args.depth_noise, confirm_after=args.confirm_after, seed=run)
+                                       depth_noise=args.depth_noise, confirm_after=args.confirm_after, seed=run,
+                                       holes=args.depth_holes, pose_noise=pose_noise,  # type: ignore[arg-type]
+                                       drop_frames=args.drop_frames, measure_noise=args.measure_noise)
                         results.append(res)
                         print(f"  {det} {mode} run {run + 1}: {res.frames} frames in {time.perf_counter() - t1:.1f} s, "
                               f"recall {res.recall:.1%}, precision {res.precision:.1%}, median error "
-                              f"{_median(res.errors) * 100:.1f} cm", flush=True)
+                              f"{_median(res.errors) * 100:.1f} cm"
+                              + (f", {res.dropped} frames dropped (recall {res.found_of_processed[0]}/"
+                                 f"{res.found_of_processed[1]} of objects visible in 2 frames perception got)"
+                                 if res.dropped else "")
+                              + f"; on/in: {res.rel_memory_right} right of {res.rel_memory} "
+                                f"({res.rel_memory_graded} of subjects the scene gives a support), "
+                                f"{res.rel_truth_found} of {res.rel_truth} found",
+                              flush=True)
+                        if args.show_relations:
+                            for title, rels in (("missed", res.rel_missed), ("wrong", res.rel_wrong)):
+                                for rel, bx in rels:
+                                    print(f"    {title}: {' '.join(rel)}  memory boxes {bx}")
                         if run == 0 and si == 0:
                             plots.append(top_down_plot(res, out / f"{scene}_{det}_{mode}_topdown.png"))
     print()

@@ -101,6 +101,8 @@ class Sighting:
     # The mask reached the image's bottom row: part of the object below the view's lower edge was not seen,
     # so it may reach lower than its box (an upright camera's lower rows look lower).
     bottom_cut: bool = False
+    # per map axis, the standard deviation the depth noise leaves in the box's faces (lifting's ``sigma``)
+    sigma: np.ndarray | None = None
 
 
 @dataclass
@@ -122,6 +124,7 @@ class Track:
     extent: Box3D | None = None  # union of the boxes seen since it last moved (union_extent)
     bottom_seen: bool = True  # some sighting since it last moved showed its lowest part (not ``bottom_cut``)
     misses: int = 0  # frames it was in view but not detected while tentative
+    sigma: np.ndarray = field(default_factory=lambda: np.zeros(3))  # running mean of the sightings' sigma
 
     @property
     def box(self) -> Box3D:
@@ -278,6 +281,8 @@ class ObjectTracker:
         t = Track(id=tid, label=s.label, center=s.box.center.copy(), size=s.box.size.copy(), first_seen_ns=stamp_ns,
                   last_seen_ns=stamp_ns, score=s.score, confirmed=self.params.confirm_after <= 1,
                   bottom_seen=not s.bottom_cut)
+        if s.sigma is not None:
+            t.sigma = np.asarray(s.sigma, float).copy()
         if s.color:
             t.colors[s.color] += 1
         if s.instance:
@@ -315,6 +320,8 @@ class ObjectTracker:
             t.size = t.extent.size
         t.bottom_seen = t.bottom_seen or not s.bottom_cut
         t.score = (1.0 - w) * t.score + w * s.score
+        if s.sigma is not None:
+            t.sigma = (1.0 - w) * t.sigma + w * np.asarray(s.sigma, float)
         t.last_seen_ns = max(t.last_seen_ns, stamp_ns)
         if s.color:
             t.colors[s.color] += 1

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -20,6 +20,7 @@ from memory_node.core.store import ROOM_LABEL
 from .association import AssociationParams, ObjectTracker, Sighting, Track
 from .camera import RgbdFrame
 from .colors import color_of_mask
+from .depth_noise import measure_depth_noise
 from .detection import Detector
 from .lifting import LiftingError, LiftingParams, lift
 from .relations import DEFAULT_CONTAINER_LABELS, DEFAULT_OPENING_LABELS, PlacedObject, RelationTolerances, infer_relations
@@ -60,8 +61,13 @@ class PerceptionPipeline:
     def __init__(self, detector: Detector, *, lifting: LiftingParams | None = None,
                  association: AssociationParams | None = None, tolerances: RelationTolerances | None = None,
                  container_labels: Iterable[str] = DEFAULT_CONTAINER_LABELS, source: str = "perception",
-                 rooms: RoomMap | None = None, opening_labels: Iterable[str] = DEFAULT_OPENING_LABELS) -> None:
+                 rooms: RoomMap | None = None, opening_labels: Iterable[str] = DEFAULT_OPENING_LABELS,
+                 measure_noise: bool = False) -> None:
+        """``measure_noise``: measure the depth noise in every frame (``depth_noise.measure_depth_noise``)
+        and lift with that instead of ``lifting.depth_noise``, for a sensor whose noise is not known."""
         self.detector = detector
+        self.measure_noise = measure_noise
+        self.depth_noise = lifting.depth_noise if lifting else 0.0  # what the last frame was lifted with
         self.opening_labels = frozenset(opening_labels)
         self.rooms = rooms
         self.lifting = lifting or LiftingParams()
@@ -82,13 +88,20 @@ class PerceptionPipeline:
 
         sightings: list[Sighting] = []
         skipped: list[str] = []
+        params = self.lifting
+        if self.measure_noise:
+            t0 = time.perf_counter()
+            self.depth_noise = measure_depth_noise(frame.depth_m, min_depth=params.min_depth,
+                                                   max_depth=params.max_depth)
+            params = replace(params, depth_noise=self.depth_noise)
+            timings["lift"] += (time.perf_counter() - t0) * 1e3
         for d in detections:
             if d.mask is None:
                 skipped.append(f"{d.label}: no mask (a box-only detector needs a mask stage)")
                 continue
             t0 = time.perf_counter()
             try:
-                obj = lift(frame, d.mask, self.lifting, d.box)
+                obj = lift(frame, d.mask, params, d.box)
             except LiftingError as exc:
                 skipped.append(f"{d.label}: {exc}")
                 continue
@@ -99,7 +112,7 @@ class PerceptionPipeline:
             color = color_of_mask(frame.rgb, d.mask, box=(b.x0, b.y0, b.x1, b.y1)).name
             timings["color"] += (time.perf_counter() - t0) * 1e3
             sightings.append(Sighting(label=d.label, box=obj.box, score=d.score, color=color, instance=d.instance,
-                                      bottom_cut=b.y1 >= frame.depth_m.shape[0]))
+                                      bottom_cut=b.y1 >= frame.depth_m.shape[0], sigma=obj.sigma))
 
         t0 = time.perf_counter()
         seen = self.tracker.update(sightings, frame.stamp_ns, in_view=lambda t: in_view(frame, t.position, t.size))
@@ -114,7 +127,7 @@ class PerceptionPipeline:
         """Entities for the confirmed tracks seen now; relations of those to any confirmed track (a support
         may be out of view this frame, and memory knows it from an earlier one)."""
         # a track restored from memory without a size has no box worth reasoning about yet
-        placed = [PlacedObject(t.id, t.label, t.box, bottom_open=not t.bottom_seen)
+        placed = [PlacedObject(t.id, t.label, t.box, bottom_open=not t.bottom_seen, sigma=t.sigma)
                   for t in self.tracker.confirmed() if t.size_known]
         seen_ids = {t.id for t in seen}
         relations = [r for r in infer_relations(placed, self.tolerances, self.container_labels)

@@ -9,6 +9,10 @@
 - ``A near B``: the boxes' gap is at most ``near_distance`` and neither is in or on the other; only each
   object's ``near_max`` nearest neighbours, so a cluttered shelf does not make n^2 relations.
 
+Under depth noise, lifting reports the noise left in each box's faces (``PlacedObject.sigma``): the ``on``
+tolerance and the ``in`` margin grow by ``noise_k`` times the two boxes' combined deviation, and ``in`` needs
+A's centre inside B's box itself (a thing on top of a cabinet is within the grown margin of its box).
+
 Each object gets at most one location relation (``in`` and ``on`` are one family in memory): ``in`` wins
 (the innermost container), else ``on`` the highest supporting top. The defaults suit household objects
 lifted from a depth camera at 0.5-4 m, whose surfaces come out within 1-2 cm.
@@ -51,6 +55,10 @@ class RelationTolerances:
     in_margin: float = 0.02  # m: how far A may stick out of the container's box
     near_distance: float = 0.3  # m: gap between the boxes
     near_max: int = 3  # nearest neighbours per object that can be "near"
+    # Under depth noise the faces of lifted boxes are off by the noise lifting leaves (``PlacedObject.sigma``):
+    # the vertical tolerance and the containment margin grow by this many of the two boxes' combined
+    # standard deviations (along z for "on", per axis for "in"). 0 sigma (exact depth) leaves them as set.
+    noise_k: float = 2.0
 
 
 @dataclass(frozen=True)
@@ -61,6 +69,8 @@ class PlacedObject:
     # its lowest part was never in view (cut off by the image's lower edge): it reaches at least as low as
     # its box, so it rests on the highest support below it rather than on one within ``on_vertical``
     bottom_open: bool = False
+    # per map axis, the standard deviation of its box's faces from depth noise (0: exact depth)
+    sigma: np.ndarray | None = None
 
 
 @dataclass(frozen=True)
@@ -70,14 +80,29 @@ class SpatialRelation:
     object: str
 
 
+def _noise(a: PlacedObject, b: PlacedObject, tol: RelationTolerances) -> np.ndarray:
+    """Per axis, how far the two boxes' facing faces may be off together from depth noise."""
+    sa = np.zeros(3) if a.sigma is None else np.asarray(a.sigma, float)
+    sb = np.zeros(3) if b.sigma is None else np.asarray(b.sigma, float)
+    return tol.noise_k * np.hypot(sa, sb)
+
+
 def _is_in(a: PlacedObject, b: PlacedObject, tol: RelationTolerances) -> bool:
-    return b.box.volume > a.box.volume and b.box.contains(a.box, tol.in_margin)
+    if b.box.volume <= a.box.volume:
+        return False
+    margin = tol.in_margin + _noise(a, b, tol)
+    # its centre within the container's box itself: a thing on top of a cabinet, its box within the noise's
+    # margin of the cabinet's, is on it, not in it
+    if not b.box.contains(Box3D(a.box.center, a.box.center)):
+        return False
+    return bool((a.box.min >= b.box.min - margin).all() and (a.box.max <= b.box.max + margin).all())
 
 
 def _is_on(a: PlacedObject, b: PlacedObject, tol: RelationTolerances) -> bool:
     gap = a.box.bottom - b.box.top
-    if (gap < -tol.on_vertical if a.bottom_open else abs(gap) > tol.on_vertical) \
-            or a.box.center[2] <= b.box.top - tol.on_vertical:
+    vertical = tol.on_vertical + float(_noise(a, b, tol)[2])
+    if (gap < -vertical if a.bottom_open else abs(gap) > vertical) \
+            or a.box.center[2] <= b.box.top - vertical:
         return False
     area = a.box.footprint_area()
     if area <= 0.0:  # a flat footprint (a sheet seen edge-on): its centre must lie over B

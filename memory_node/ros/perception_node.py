@@ -106,6 +106,9 @@ PARAMETERS: dict[str, tuple[Any, str]] = {
                                       "this many pixel footprints (a mask spanning two surfaces); 0 = off."),
     "lifting.depth_noise": (0.0, "Metres at 1 m: the depth sensor's noise (grows with depth squared); steps "
                                  "within 3 sigma of it are not edges. 0 for exact (simulated) depth."),
+    "lifting.depth_noise_auto": (False, "Measure the depth noise in every frame (a 3x3 residual's median absolute "
+                                        "deviation) and lift with it instead of lifting.depth_noise; exact depth "
+                                        "measures 0."),
     "sync_tolerance": (0.0, "Seconds between the stamps of colour, depth and segmentation of one frame; 0 = "
                             "half the colour images' period (20-100 ms): separate colour and depth streams "
                             "stamp one capture tens of ms apart."),
@@ -252,7 +255,8 @@ class PerceptionNode(Node):
             lifting=LiftingParams(voxel_size=float(p["lifting.voxel_size"]),
                                   mask_erosion=int(p["lifting.mask_erosion"]),
                                   depth_edge_steps=float(p["lifting.depth_edge_steps"]),
-                                  depth_noise=float(p["lifting.depth_noise"])))
+                                  depth_noise=float(p["lifting.depth_noise"])),
+            measure_noise=bool(p["lifting.depth_noise_auto"]))
         self.assembler = FrameAssembler(needs_segmentation=self.needs_table,
                                         sync_tolerance_ns=int(float(p["sync_tolerance"]) * 1e9),
                                         pose_tolerance_ns=int(float(p["pose_tolerance"]) * 1e9))
@@ -463,6 +467,7 @@ class PerceptionNode(Node):
                 **{f"rejected_{k}": self.rejected[k] for k in INPUTS},
                 "waiting_for": self.assembler.missing(), "sync_tolerance_ms": f"{self.assembler.tolerance_ns / 1e6:.0f}",
                 "detector": self.pipeline.detector.name,
+                "depth_noise_at_1m": f"{self.pipeline.depth_noise:.4f}",  # measured with lifting.depth_noise_auto
                 "last_error": self.errors[-1] if self.errors else "", **self.latency.summary()}
 
     STALL_IMAGES = 3  # colour images since the last processed frame before the node says it is stuck

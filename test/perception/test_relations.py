@@ -141,6 +141,35 @@ def test_the_pair_filter_finds_what_testing_every_pair_finds():
                 tuple(rng.uniform(0.05, 0.3, 3))
             label = rng.choice(["table", "cabinet", "shelf"] if big else ["mug", "apple", "bowl"])
             o = obj(f"o{k}", label, center, size)
-            objects.append(PlacedObject(o.id, o.label, o.box, bottom_open=bool(rng.random() < 0.1)))
+            sigma = rng.uniform(0.0, 0.05, 3) if rng.random() < 0.5 else None  # depth noise left in some boxes
+            objects.append(PlacedObject(o.id, o.label, o.box, bottom_open=bool(rng.random() < 0.1), sigma=sigma))
         got = [(r.subject, r.predicate, r.object) for r in infer_relations(objects)]
         assert got == _every_pair(objects)
+
+
+def test_noise_left_in_the_boxes_widens_the_vertical_tolerance():
+    """A mug lifted 6 cm above the table top is not on it from exact depth; when lifting says its faces and
+    the table's are off by 2 cm (sigma along z) each, 3 cm + 2 x 2.8 cm is, and 10 cm above still is not."""
+    sigma = np.array([0.03, 0.03, 0.02])
+    for z, expected in ((0.86, True), (0.90, False)):
+        mug = obj("mug_1", "mug", (0.2, 0.1, z), (0.08, 0.08, 0.10))
+        noisy_mug = PlacedObject("mug_1", "mug", mug.box, sigma=sigma)
+        noisy_table = PlacedObject("table_1", "table", TABLE.box, sigma=sigma)
+        assert ("mug_1", "on", "table_1") not in rels(mug, TABLE)
+        assert (("mug_1", "on", "table_1") in rels(noisy_mug, noisy_table)) is expected
+        assert ("mug_1", "on", "table_1") not in rels(noisy_mug, noisy_table, noise_k=0.0)
+
+
+def test_a_thing_on_a_container_within_the_noise_margin_is_on_it_not_in_it():
+    """Under noise the containment margin grows; a folder on top of a cabinet, its box within that margin of
+    the cabinet's, has its centre above the cabinet's top: on, not in. A box inside stays in."""
+    sigma = np.array([0.04, 0.04, 0.04])
+    cabinet = PlacedObject("cabinet_1", "cabinet", Box3D.from_center_size(np.array([2.0, 0, 0.45]),
+                                                                            np.array([0.5, 0.6, 0.9])), sigma=sigma)
+    folder = PlacedObject("folder_1", "folder", Box3D.from_center_size(np.array([2.0, 0, 0.92]),
+                                                                         np.array([0.3, 0.3, 0.06])), sigma=sigma)
+    inner = PlacedObject("box_1", "box", Box3D.from_center_size(np.array([2.0, 0, 0.3]),
+                                                                 np.array([0.2, 0.2, 0.2])), sigma=sigma)
+    r = rels(folder, inner, cabinet)
+    assert ("folder_1", "on", "cabinet_1") in r and ("folder_1", "in", "cabinet_1") not in r
+    assert ("box_1", "in", "cabinet_1") in r
