@@ -379,7 +379,8 @@ class _MemoryNodeBase:
         self.plans_pub = self.create_publisher(PlanMsg, "~/plans", PLANS_QOS)
         self.markers_pub = self.create_publisher(MarkerArray, "~/markers", 1)
         self.diag_pub = self.create_publisher(DiagnosticArray, "/diagnostics", 10)
-        self.heartbeat_pub = self.create_publisher(Heartbeat, "~/heartbeat", heartbeat_qos(float(p["heartbeat_period"])))
+        self.heartbeat_pub = self.create_publisher(Heartbeat, "~/heartbeat",
+                                                   heartbeat_qos(float(p["heartbeat_period"])))
         self._entities += [("publisher", pub) for pub in (self.plans_pub, self.markers_pub, self.diag_pub,
                                                           self.heartbeat_pub)]
         self._entities.append(("timer", self.create_timer(float(p["diagnostics_period"]), self.publish_status)))
