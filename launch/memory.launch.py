@@ -75,6 +75,11 @@ def memory_node(context, default_database: str = "", use_sim_time: bool | None =
     db = LaunchConfiguration("database_path").perform(context) or default_database
     if db:
         overrides["database_path"] = db
+    # a site memory several robots share (PostgreSQL); it replaces database_path
+    for name in ("database_url", "site"):
+        value = LaunchConfiguration(name).perform(context)
+        if value:
+            overrides[name] = value
     lifecycle = boolean_argument(context, "lifecycle")
     return Node(
         package="memory_node",
@@ -165,6 +170,10 @@ def declare_arguments(robot: str, robots: str = "vega or g1",
                               description="parameters YAML; '' = share/memory_node/config/<robot>.yaml"),
         DeclareLaunchArgument("database_path", default_value="",
                               description=f"SQLite memory file; '' = {database_default}"),
+        DeclareLaunchArgument("database_url", default_value="",
+                              description="a site memory several robots share: postgresql://user@host/db "
+                                          "(replaces database_path); '' = the robot's own SQLite file"),
+        DeclareLaunchArgument("site", default_value="", description="site name recorded on what this robot writes"),
         DeclareLaunchArgument("rviz", default_value="false",
                               description="true: also start RViz 2 showing memory (config/memory_node.rviz)"),
         DeclareLaunchArgument("lifecycle", default_value="false",

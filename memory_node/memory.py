@@ -23,7 +23,7 @@ NaN position, an empty label) raise ``InvalidInput`` either way.
 Reads return the store's typed records: ``where`` / ``entity`` an ``Entity``, ``query`` ``MemoryRecord``s
 whose ``typed()`` is the same model (an entity record gives the ``Entity`` that ``where`` gives).
 
-This module sits above ``core/`` (``ask`` uses the request parser and answerer of ``planning/``, imported
+This module sits above ``core/`` (``ask`` uses the request reader and answerer of ``requests/``, imported
 only when asked) and never imports ROS.
 """
 
@@ -277,7 +277,7 @@ class Memory:
     def ask(self, question: str, *, t: Time | None = None, speaker: str = "") -> Answer:
         """A question in English, answered from memory ("where is my mug?"), as ~/ask answers it. Needs
         the request parser (spaCy's small English pipeline; ``pip install 'memory_node[language]'``)."""
-        from memory_node.planning.dispatch import answer_question  # spaCy loads on first use (~1-2 s)
+        from memory_node.requests.dispatch import answer_question  # spaCy loads on first use (~1-2 s)
 
         return answer_question(self.store, question, as_of_ns=to_ns(t, default_now=False), speaker=speaker)
 

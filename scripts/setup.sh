@@ -136,6 +136,11 @@ if [ "${MEMORY_NODE_G1:-1}" != "0" ]; then
       2> >(grep --line-buffered -v 'is ignored: it is neither' >&2)
   fi
 fi
+# The Unitree G1 body for the simulation (Unitree's MJCF inside an EnvPool assets package, 91 MB), when both the
+# simulation and the G1 SDK are installed
+if [ "${MEMORY_NODE_SIM:-1}" != "0" ] && [ "${MEMORY_NODE_G1:-1}" != "0" ]; then
+  pip_part g1sim requirements-g1-sim.txt "the Unitree G1 model for the simulation" "91 MB, seconds"
+fi
 
 # The ROS wheels' CMake configs were built with CPython under /opt/python/cp311-cp311; message generation
 # looks for the Python and numpy headers there.

@@ -101,3 +101,80 @@ def start_node(ros, tmp_path):
         proc.stop()
     for log in logs:
         log.close()
+
+
+# ---- PostgreSQL --------------------------------------------------------------------------------------------
+
+@pytest.fixture(scope="session")
+def pg_cluster():
+    """A throwaway PostgreSQL cluster for the whole session (started and removed here; nothing is started by
+    hand). Skipped only where the server binaries are not installed."""
+    from memory_node.core.storage.pg_cluster import ThrowawayCluster, find_pg_bin
+    if find_pg_bin() is None:
+        pytest.skip("PostgreSQL server binaries (initdb, pg_ctl) are not installed: apt-get install postgresql")
+    pytest.importorskip("psycopg", reason="psycopg is not installed (requirements.txt)")
+    cluster = ThrowawayCluster().start()
+    try:
+        yield cluster
+    finally:
+        cluster.stop()
+
+
+def pytest_generate_tests(metafunc):
+    # the store suites that use the store_backend fixture run once per backend
+    if "store_backend" in metafunc.fixturenames:
+        metafunc.parametrize("store_backend", ["sqlite", "postgresql"], indirect=True)
+
+
+@pytest.fixture(scope="session")
+def _pg_schemas(pg_cluster):
+    """Database schemas standing in for memory files on the session's cluster (path -> schema); they go with
+    the cluster at the end of the session."""
+    import psycopg
+    admin = psycopg.connect(pg_cluster.url(), autocommit=True)
+    admin.execute("CREATE EXTENSION IF NOT EXISTS pg_trgm SCHEMA public")
+    try:
+        yield admin, {}
+    finally:
+        admin.close()
+
+
+@pytest.fixture
+def store_backend(request, monkeypatch):
+    """Runs a store test on SQLite or on PostgreSQL. On PostgreSQL every memory file the test opens is kept
+    in a database schema of its own on the session's cluster instead (the same path opens the same schema
+    again, so reopening tests reopen), while frames stay files beside the path, as they do for a server."""
+    if request.param == "sqlite":
+        yield "sqlite"
+        return
+    only = request.node.get_closest_marker("sqlite_only")
+    if only:
+        pytest.skip(only.args[0] if only.args else "inspects or damages the SQLite file itself")
+    cluster = request.getfixturevalue("pg_cluster")
+    admin, schemas = request.getfixturevalue("_pg_schemas")
+
+    from memory_node.core import store as store_module
+    from memory_node.core.storage import is_database_url, open_storage
+
+    def redirect(target, **kw):
+        if not is_database_url(target):
+            key = str(Path(target).resolve()) if str(target) != ":memory:" else f":memory:{uuid.uuid4().hex}"
+            if key not in schemas:
+                schemas[key] = f"t_{uuid.uuid4().hex[:12]}"
+                admin.execute(f"CREATE SCHEMA {schemas[key]}")
+            target = cluster.url() + f"&options=-csearch_path%3D{schemas[key]},public"
+        kw.pop("exclusive", None)  # a server takes many writers: no file lock
+        return open_storage(target, **kw)
+
+    monkeypatch.setattr(store_module, "open_storage", redirect)
+    yield "postgresql"
+
+
+@pytest.fixture
+def site_url(pg_cluster, _pg_schemas):
+    """The URL of an empty site memory (a schema of its own) on the session's PostgreSQL cluster."""
+    admin, schemas = _pg_schemas
+    schema = f"site_{uuid.uuid4().hex[:12]}"
+    admin.execute(f"CREATE SCHEMA {schema}")
+    schemas[schema] = schema
+    return pg_cluster.url() + f"&options=-csearch_path%3D{schema},public"

@@ -89,8 +89,8 @@ def main(argv: list[str] | None = None) -> int:
         log.close()
         rclpy.shutdown()
     store = MemoryStore(db)
-    committed = store.db.execute("SELECT COUNT(*) FROM observations WHERE kind='scene_graph'").fetchone()[0] - 1
-    intact = store.db.execute("PRAGMA integrity_check").fetchone()[0] == "ok" and \
+    committed = len(store.observations(kind="scene_graph", limit=2**31)) - 1
+    intact = store.storage.integrity_ok() and \
         store.entity("keys_1").location.object == "bowl_1"
     store.close()
     print(f"memory_node faults: {args.cycles} kill -9 / respawn cycles, one long-lived client "

@@ -20,9 +20,9 @@ from memory_node.core.embedding import single_blas_thread
 from memory_node.core.store import MemoryStore
 from memory_node.language import Conversation, parse
 from memory_node.language.grounding import Grounder
-from memory_node.planning.dispatch import answer_question, known_people, plan_request
+from memory_node.requests.dispatch import answer_question, known_people, plan_request
 from memory_node.planning.skills import SkillLibrary, default_library_path
-from memory_node.planning.world import WorldState
+from memory_node.world.state import WorldState
 from memory_node.scenes.virtualhome import default_scene_path, load_scene, room_graphs
 
 UTTERANCES = (

@@ -219,7 +219,7 @@ def bench_storage(tmp: Path, rows: list[tuple[str, str]], quick: bool) -> None:
             store.ingest_frame(FrameObservation(stamp_ns=t, encoded=encoded, thumbnail=thumb, width=640,
                                                 height=480, room=room), visible=[])
     wall = time.perf_counter() - t0
-    store.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    store.storage.checkpoint()
     db = sum(f.stat().st_size for f in tmp.glob("hour.db*"))
     frames = sum(f.stat().st_size for f in (tmp / "hour_frames").glob("*"))
     scale = 3600 / seconds

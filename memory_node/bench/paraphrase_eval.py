@@ -1181,9 +1181,9 @@ class Services:
 
     def __init__(self, lib, ask_fn=None, plan_fn=None):
         if ask_fn is None:
-            from memory_node.planning import answer_question as ask_fn
+            from memory_node.requests import answer_question as ask_fn
         if plan_fn is None:
-            from memory_node.planning import plan_request as plan_fn
+            from memory_node.requests import plan_request as plan_fn
         self.lib, self.ask_fn, self.plan_fn = lib, ask_fn, plan_fn
         self.conv_cls = _conversation_class()
         self.conv_ask = self.conv_cls is not None and _accepts(ask_fn, "conversation")

@@ -38,8 +38,8 @@ from memory_node.core.models import (
     normalize_label,
 )
 from memory_node.core.store import MemoryStore
-from memory_node.planning.dispatch import answer_question
-from memory_node.planning.dispatch import plan_request
+from memory_node.requests.dispatch import answer_question
+from memory_node.requests.dispatch import plan_request
 from memory_node.planning.skills import SkillLibrary, default_library_path
 from memory_node.scenes.virtualhome import load_scene, room_graphs
 

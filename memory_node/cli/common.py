@@ -77,4 +77,4 @@ def named(entity) -> str:
 
 def time_span(store: MemoryStore) -> tuple[int | None, int | None]:
     """First and last observation stamps (event time)."""
-    return store.db.execute("SELECT MIN(stamp_ns), MAX(stamp_ns) FROM observations").fetchone()
+    return store.storage.observation_span()

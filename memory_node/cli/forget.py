@@ -33,8 +33,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def _between(store: MemoryStore, table: str, lo: int | None, hi: int | None) -> int:
-    return store.db.execute(f"SELECT COUNT(*) FROM {table} WHERE stamp_ns BETWEEN ? AND ?",
-                            (lo if lo is not None else -2**62, hi if hi is not None else 2**62)).fetchone()[0]
+    return store.storage.count_stamped(table, lo if lo is not None else -2**62, hi if hi is not None else 2**62)
 
 
 def describe(store: MemoryStore, ids: list[str], room: str, lo: int | None, hi: int | None,
@@ -50,8 +49,7 @@ def describe(store: MemoryStore, ids: list[str], room: str, lo: int | None, hi: 
         if e is not None:
             lines.append(f"entity {i} ({e.label}{named(e)}, room {e.room or '-'}) "
                          f"with its {len(store.history(i))} stored versions and its relations")
-        elif store.db.execute("SELECT 1 FROM events WHERE id=? UNION SELECT 1 FROM frames WHERE id=?",
-                              (i, i)).fetchone():
+        elif store.storage.record_kind(i) in ("event", "frame"):
             lines.append(f"record {i}")
         else:
             raise CliError(f"no entity, event or frame {i!r} in {store.path}")

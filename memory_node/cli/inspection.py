@@ -35,8 +35,7 @@ def _place(e: Entity) -> str:
 
 
 def _rooms(store: MemoryStore) -> list[dict]:
-    rows = store.db.execute("SELECT room, COUNT(*) FROM entities WHERE present=1 AND label!=? GROUP BY room",
-                            (ROOM_LABEL,)).fetchall()
+    rows = store.storage.rooms_with_counts(ROOM_LABEL)
     counts = dict(rows)
     rooms = {e.id: e for e in store.entities(label=ROOM_LABEL)}
     return [{"id": r, "name": rooms[r].name if r in rooms else "", "entities": counts.get(r, 0)}

@@ -9,6 +9,7 @@ record is the one command that listens on ROS topics.
   memory-node forget DB --entity ID | --room ROOM | --before TIME | --since T --until T | --everything [--yes]
   memory-node replay BAG --db DB [--robot vega] [--rate R]
   memory-node record OUT_BAG [--namespace NS] [--duration S] [--storage mcap|sqlite3]
+  memory-node migrate SOURCE TARGET   (a SQLite file <-> a postgresql:// site database)
 
 TIME: an ISO date/time (2026-12-01T10:30, UTC unless it says otherwise) or seconds of event time (8.3).
 """
@@ -31,6 +32,7 @@ COMMANDS = {
     "forget": ("forget", "delete entities, a room or a time range, after a confirmation (--yes skips it)"),
     "replay": ("replay", "ingest a rosbag2 recording (MCAP or sqlite3) into a database, as the node would"),
     "record": ("record", "record the node's input topics to a rosbag2 recording (needs ROS)"),
+    "migrate": ("migrate", "copy a memory between a SQLite file and a PostgreSQL site database"),
 }
 
 

@@ -110,13 +110,7 @@ class ConsolidationRun:
 def load_actions(store: MemoryStore, until_ns: int | None = None,
                  params: ConsolidationParams = DEFAULT_PARAMS) -> list[Action]:
     """Successful skill calls and observed activities stamped up to ``until_ns``, oldest first."""
-    q = "SELECT id, kind, stamp_ns, data FROM events WHERE kind IN ('activity', 'skill')"
-    args: list[int] = []
-    if until_ns is not None:
-        q += " AND stamp_ns<=?"
-        args.append(until_ns)
-    rows = store.db.execute(q + " ORDER BY stamp_ns DESC, rowid DESC LIMIT ?",
-                            [*args, params.max_events]).fetchall()
+    rows = store.storage.action_event_rows(until_ns, params.max_events)
     out: list[Action] = []
     for ev_id, kind, stamp, data in reversed(rows):
         d = json.loads(data).get("data") or {}
@@ -330,10 +324,8 @@ def consolidate(store: MemoryStore, until_ns: int | None = None,
 def fingerprint(store: MemoryStore, params: ConsolidationParams = DEFAULT_PARAMS) -> tuple[str, int, int | None,
                                                                                                int | None]:
     """(fingerprint, count, first stamp, last stamp) of the evidence: any insert or delete changes it."""
-    n, top, total, lo, hi = store.db.execute(
-        "SELECT COUNT(*), COALESCE(MAX(rowid), 0), TOTAL(stamp_ns), MIN(stamp_ns), MAX(stamp_ns) FROM events "
-        "WHERE kind IN ('activity', 'skill')").fetchone()
-    return f"{n}:{top}:{total!r}:{params.digest()}", n, lo, hi
+    n, top, total, lo, hi = store.storage.action_event_fingerprint()
+    return f"{n}:{top}:{total}:{params.digest()}", n, lo, hi
 
 
 def run_consolidation(store: MemoryStore, params: ConsolidationParams = DEFAULT_PARAMS,
@@ -349,19 +341,15 @@ def run_consolidation(store: MemoryStore, params: ConsolidationParams = DEFAULT_
                            counts=dict(Counter(k.kind for k in records)), window_from_ns=lo, window_to_ns=hi,
                            seconds=0.0)
     with store.transaction() as db:
-        db.execute("DELETE FROM knowledge")
-        db.executemany("INSERT INTO knowledge VALUES(?,?,?,?,?,?,?,?,?)",
-                       [(k.id, k.kind, k.actor, k.support, k.confidence, k.evidence_from_ns, k.evidence_to_ns,
-                         run.id, k.model_dump_json()) for k in records])
         run.seconds = round(time.perf_counter() - start, 4)
-        db.execute("INSERT INTO consolidation_runs VALUES(?,?,?,?,?,?,?,?)",
-                   (run.id, time.time_ns(), lo, hi, n, len(records), fp, json.dumps(asdict(run))))
+        db.replace_knowledge([(k.id, k.kind, k.actor, k.support, k.confidence, k.evidence_from_ns,
+                               k.evidence_to_ns, run.id, k.model_dump_json()) for k in records],
+                             (run.id, time.time_ns(), lo, hi, n, len(records), fp, json.dumps(asdict(run))))
     return run
 
 
 def latest_run(store: MemoryStore) -> dict | None:
-    row = store.db.execute("SELECT id, window_from_ns, window_to_ns, events, records, fingerprint, data FROM "
-                           "consolidation_runs ORDER BY computed_ns DESC, rowid DESC LIMIT 1").fetchone()
+    row = store.storage.latest_run_row()
     if row is None:
         return None
     keys = ("id", "window_from_ns", "window_to_ns", "events", "records", "fingerprint")
@@ -384,14 +372,7 @@ def knowledge(store: MemoryStore, kind: KnowledgeKind | None = None, actor: str 
         fresh = True
     if fresh and (as_of_ns is None or last is None or last["window_to_ns"] is None
                   or last["window_to_ns"] <= as_of_ns):
-        q, args = "SELECT data FROM knowledge WHERE 1=1", []
-        if kind:
-            q += " AND kind=?"
-            args.append(kind)
-        if actor:
-            q += " AND actor=?"
-            args.append(actor)
-        records = [Knowledge.model_validate_json(r[0]) for r in store.db.execute(q, args)]
+        records = [Knowledge.model_validate_json(d) for d in store.storage.knowledge_json(kind, actor)]
     else:
         records = [k for k in consolidate(store, as_of_ns, params)
                    if (not kind or k.kind == kind) and (not actor or k.actor == actor)]

@@ -357,6 +357,9 @@ class Entity(_EntityFields):
     last_seen_ns: int
     present: bool = True
     provenance: str = ""
+    # who made this version, in a memory several robots share ('' in a robot's own memory)
+    robot: str = ""
+    site: str = ""
 
 
 class SeenInterval(_Model):
@@ -377,6 +380,8 @@ class ObservationRecord(_Model):
     stamp_ns: int
     source: str = ""
     summary: dict[str, Any] = Field(default_factory=dict)
+    robot: str = ""  # the robot (and site) whose message it was, in a memory several robots share
+    site: str = ""
 
 
 class EntityVersion(_Model):
@@ -398,6 +403,8 @@ class Event(_Model):
     entity_ids: list[str] = Field(default_factory=list)
     data: dict[str, Any] = Field(default_factory=dict)
     provenance: str = ""
+    robot: str = ""  # who made it, in a memory several robots share
+    site: str = ""
 
 
 KnowledgeKind = Literal["routine", "habit", "preference"]
@@ -433,6 +440,8 @@ class Frame(_Model):
     pose: Pose | None = None
     entity_ids: list[str] = Field(default_factory=list)
     provenance: str = ""
+    robot: str = ""  # whose camera, in a memory several robots share
+    site: str = ""
 
 
 class MapInfo(_Model):

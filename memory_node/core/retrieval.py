@@ -5,7 +5,8 @@ Stages, in order, each adding only records the earlier ones did not find:
 1. **structured constraints** (store kind, room, entity, time) narrow the candidates before any text is
    looked at: "where is X now" is a lookup, and as-of queries see only what memory held at that time;
 2. **exact**: the text names a record's id, an entity's label ("coffee table" -> ``coffeetable``) or name;
-3. **lexical**: SQLite FTS5 (trigram tokens, BM25) over labels, names, attributes, states, rooms and
+3. **lexical**: the backend's text index (SQLite: FTS5 with trigram tokens and BM25, core/storage/sqlite_search.py;
+   PostgreSQL: pg_trgm) over labels, names, attributes, states, rooms and
    locations of entities and over event texts, so words inside compound labels and attribute words match;
 4. **semantic**, a fallback that runs only when nothing matched exactly and slots are left: cosine
    similarity of sentence embeddings (all-MiniLM-L6-v2, see ``embedding.py``) between the text and each
@@ -33,19 +34,21 @@ stage is skipped with one warning; the other stages still answer.
 
 from __future__ import annotations
 
-import json
 import logging
 import re
-import sqlite3
 import threading
 import weakref
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
 from .embedding import TextEmbedder, default_embedder, single_blas_thread
 from .models import Entity, Event, MemoryRecord, normalize_label
+from .storage.documents import entity_words, words_matched
+from .storage.errors import storage_errors
+from .storage.sqlite_search import fts_match
 from .store import ROOM_LABEL, MemoryStore
 from .text import tokens
 
@@ -64,8 +67,6 @@ MIN_COSINE = 0.3
 COSINE_MARGIN = 0.15
 # the newest events a semantic query compares (each distinct text is embedded once, then cached)
 SEMANTIC_EVENT_CANDIDATES = 256
-# BM25 column weights of entities_fts: label, name, id, attributes, states, room, location
-ENTITY_FTS_WEIGHTS = (10.0, 8.0, 2.0, 3.0, 3.0, 1.0, 1.0)
 _MEMORY_CACHE_MAX = 50_000
 _QUERY_CACHE_MAX = 1_000
 
@@ -78,33 +79,7 @@ she her they them their not no any some something someone somewhere thing things
 tell give bring get fetch put go look see know remember now currently still just all every each one ones
 """.split())
 
-# What an entity's search document holds: the same expressions as the entities_fts triggers of schema
-# migration 2 (``test_retrieval`` checks they agree), used to index past states for as-of queries.
-_ENTITY_DOC_SQL = """json_extract({d}, '$.label'), json_extract({d}, '$.name'), json_extract({d}, '$.id'),
-    (SELECT group_concat(CASE WHEN a.value IN ('true', 'yes') OR a.value NOT GLOB '*[A-Za-z]*' THEN a.key
-            ELSE a.key || ' ' || a.value END, ' ')
-     FROM json_each({d}, '$.attributes') a),
-    (SELECT group_concat(s.value, ' ') FROM json_each({d}, '$.states') s),
-    json_extract({d}, '$.room'),
-    CASE WHEN json_extract({d}, '$.location') IS NULL THEN '' ELSE
-        json_extract({d}, '$.location.predicate') || ' ' || json_extract({d}, '$.location.object') END"""
-_ENTITY_FTS_COLUMNS = "label, name, id, attributes, states, room, location"
-_NAME_SQL = "json_extract(e.data, '$.name')"
 _ID_MATCH = 1000.0  # tiebreak of an exact id match: above label/name matches, which count matched words
-
-
-def _normalized_name_sql(name: str) -> str:
-    """SQL for a name normalised as labels are (what the exact stage compares with label candidates)."""
-    return f"lower(replace(replace(replace(coalesce({name}, ''), ' ', ''), '_', ''), '-', ''))"
-
-
-_NORMALIZED_NAME_SQL = _normalized_name_sql(_NAME_SQL)
-# Words the entity FTS documents may lack although ``_entity_words`` has them: an attribute's value is
-# indexed only when it has letters and is not 'true' or 'yes' (schema migration 2), so a word without
-# letters, or one inside 'true' or 'yes', cannot be looked up through the index.
-_FTS_BLIND = frozenset({"tru", "rue", "true", "yes"})
-# how many of a label's newest entities (x limit) the exact stage reads looking for the text's other words
-_WALK = 16
 
 
 # ---- text -----------------------------------------------------------------------------------------
@@ -136,23 +111,13 @@ def _terms(text: str) -> list[str]:
 
 
 def fts_query(text: str) -> str | None:
-    """An FTS5 query matching any of the text's content words (BM25 ranks records matching more of them
-    higher)."""
-    return " OR ".join(f'"{t}"' for t in _terms(text)) or None
+    """The SQLite FTS5 query of the lexical stage: any of the text's content words (BM25 ranks records
+    matching more of them higher)."""
+    return fts_match(_terms(text))
 
 
-def _entity_words(data: dict) -> str:
-    """An entity's searchable text (what its FTS document holds), lower case."""
-    loc = data.get("location") or {}
-    bits = [data.get("label", ""), data.get("name", ""), data.get("id", ""), data.get("room", ""),
-            loc.get("predicate", ""), loc.get("object", ""), *data.get("states", [])]
-    for key, value in (data.get("attributes") or {}).items():
-        bits += [key, value]
-    return " ".join(bits).lower()
-
-
-def _words_matched(terms: Sequence[str], doc: str) -> int:
-    return sum(t in doc for t in terms)
+_entity_words = entity_words
+_words_matched = words_matched
 
 
 # ---- pipeline -------------------------------------------------------------------------------------
@@ -167,34 +132,6 @@ class _Hit:
 
     def key(self) -> tuple[int, float, float, int, str]:
         return (self.stage, -self.score, -self.tiebreak, -self.record.stamp_ns, self.record.id)
-
-
-@dataclass(frozen=True)
-class _EntityView:
-    """Where the candidate entities live: the ``entities`` table (now) or a per-query temporary copy of
-    the versions valid at an as-of time, each with its FTS index."""
-
-    table: str
-    fts: str
-    join: str  # joins entities (as ``e``) to FTS documents whose rowid is ``{doc}``, documents first
-    docs: str  # the FTS rowids of the entities (as ``e``) that satisfy ``{where}``
-
-    def fts_join(self, doc: str) -> str:
-        return self.join.format(doc=doc)
-
-
-_CURRENT = _EntityView(
-    table="entities", fts="entities_fts",
-    # CROSS JOIN keeps this order: else SQLite may walk a label's entities (in the order of the query)
-    # and look each up among the documents
-    join="CROSS JOIN search_docs d ON d.doc = {doc} AND d.kind = 'entity' CROSS JOIN entities e ON e.id = d.ref",
-    # from the entities (room or id index) to their documents, never the other way round
-    docs="SELECT d.doc FROM entities e CROSS JOIN search_docs d ON d.kind = 'entity' AND d.ref = e.id "
-         "WHERE {where}")
-_AS_OF = _EntityView(
-    table="temp.retrieval_asof", fts="retrieval_asof_fts",
-    join="CROSS JOIN temp.retrieval_asof e ON e.doc = {doc}",
-    docs="SELECT e.doc FROM temp.retrieval_asof e WHERE {where}")
 
 
 def _hits(rows: Iterable[Sequence], stage: int, score: float,
@@ -226,8 +163,6 @@ class Retriever:
         self._queries: dict[str, np.ndarray] = {}
         self._lock = threading.RLock()
         self._warned = False
-        # the as-of copy in temporary tables: ((as_of_ns, entity_id), memory's change counters, indexed)
-        self._as_of: tuple[tuple[int, str | None], tuple[int, int], bool] | None = None
 
     @property
     def embedder(self) -> TextEmbedder:
@@ -247,7 +182,7 @@ class Retriever:
         text = text.strip()
         kinds = KINDS if not kind else (kind,)
         with self._lock:
-            view = (self._entity_view(entity_id, as_of_ns, lexical=fts_query(text) is not None)
+            view = (self._entity_view(entity_id, as_of_ns, lexical=bool(_terms(text)))
                     if "entities" in kinds else None)
             hits: dict[tuple[str, str], _Hit] = {}
 
@@ -282,50 +217,10 @@ class Retriever:
 
     # ---- entities -------------------------------------------------------------------------------
 
-    def _entity_view(self, entity_id: str | None, as_of_ns: int | None, lexical: bool) -> _EntityView:
-        """The candidate entities: the live table, or for an as-of query the versions valid then (the
-        ones ``store.entities(as_of_ns=...)`` returns), copied into temporary tables with their own FTS
-        index so that nothing a later message wrote can match. The copy is kept until memory changes,
-        so follow-up questions about the same moment cost no rebuild."""
-        if as_of_ns is None:
-            return _CURRENT
-        db = self.store.db
-        key = (as_of_ns, entity_id)
-        snapshot = (db.total_changes, db.execute("PRAGMA data_version").fetchone()[0])
-        if self._as_of is None or self._as_of[0] != key or self._as_of[1] != snapshot:
-            db.execute("DROP TABLE IF EXISTS temp.retrieval_asof_fts")
-            db.execute("DROP TABLE IF EXISTS temp.retrieval_asof")
-            db.execute("CREATE TEMP TABLE retrieval_asof(doc INTEGER PRIMARY KEY, id TEXT UNIQUE, label TEXT, "
-                       "room TEXT, present INTEGER, last_seen_ns INTEGER, data TEXT)")
-            q = ("INSERT OR REPLACE INTO temp.retrieval_asof(id, label, room, present, last_seen_ns, data) "
-                 "SELECT entity_id, json_extract(data, '$.label'), json_extract(data, '$.room'), "
-                 "json_extract(data, '$.present'), json_extract(data, '$.last_seen_ns'), data FROM entity_versions "
-                 "WHERE valid_from_ns <= ? AND (valid_to_ns IS NULL OR valid_to_ns > ?)")
-            args: list = [as_of_ns, as_of_ns]
-            if entity_id:
-                q += " AND entity_id = ?"
-                args.append(entity_id)
-            db.execute(q, args)
-            self._as_of = (key, (db.total_changes, snapshot[1]), False)
-        if lexical and not self._as_of[2]:  # indexing costs ~20 us an entity: only when words are searched
-            db.execute(f"CREATE VIRTUAL TABLE temp.retrieval_asof_fts USING fts5({_ENTITY_FTS_COLUMNS}, "
-                       "tokenize='trigram')")
-            db.execute(f"INSERT INTO temp.retrieval_asof_fts(rowid, {_ENTITY_FTS_COLUMNS}) "
-                       f"SELECT e.doc, {_ENTITY_DOC_SQL.format(d='e.data')} FROM temp.retrieval_asof e "
-                       "WHERE e.present = 1")
-            self._as_of = (self._as_of[0], (db.total_changes, self._as_of[1][1]), True)
-        return _AS_OF
-
-    @staticmethod
-    def _entity_filters(room: str | None, entity_id: str | None) -> tuple[str, list]:
-        where, args = ["e.present = 1"], []
-        if room:
-            where.append("e.room = ?")
-            args.append(room)
-        if entity_id:
-            where.append("e.id = ?")
-            args.append(entity_id)
-        return " AND ".join(where), args
+    def _entity_view(self, entity_id: str | None, as_of_ns: int | None, lexical: bool) -> Any:
+        """The candidate entities: the live ones, or for an as-of query the versions valid then (the ones
+        ``store.entities(as_of_ns=...)`` returns), so that nothing a later message wrote can match."""
+        return self.store.storage.entity_view(as_of_ns, entity_id, lexical)
 
     @staticmethod
     def _entity_hits(rows: Iterable[Sequence], stage: int, score: float = EXACT_SCORE) -> list[_Hit]:
@@ -337,25 +232,20 @@ class Retriever:
             return MemoryRecord.of("entity", e.id, describe_entity(e), e, e.last_seen_ns, score=s)
         return _hits(rows, stage, score, record)
 
-    def _entities_newest(self, view: _EntityView, room: str | None, entity_id: str | None,
-                         limit: int) -> list[_Hit]:
-        where, args = self._entity_filters(room, entity_id)
-        rows = self.store.db.execute(f"SELECT e.data FROM {view.table} e WHERE {where} "
-                                     "ORDER BY e.last_seen_ns DESC, e.id LIMIT ?", [*args, limit])
-        return self._entity_hits(rows, stage=0)
+    def _entities_newest(self, view: Any, room: str | None, entity_id: str | None, limit: int) -> list[_Hit]:
+        return self._entity_hits([(d,) for d in self.store.storage.entities_newest(view, room, entity_id, limit)],
+                                 stage=0)
 
-    def _entities_exact(self, view: _EntityView, text: str, room: str | None, entity_id: str | None,
+    def _entities_exact(self, view: Any, text: str, room: str | None, entity_id: str | None,
                         limit: int) -> list[_Hit]:
         """Entities the text names by id, then by label or name. Words inside a named id ("mug" in
         "mug_190") name nothing more; an id match ranks above label matches, and among label matches
         those that match more of the text's other words ("the blue mug") come first, then the newest.
         Of each label or name only the best ``limit`` are read (``_exact_group``), however many the
         memory holds."""
-        db = self.store.db
-        where, args = self._entity_filters(room, entity_id)
+        storage = self.store.storage
         ids = sorted(id_tokens(text) | {text})
-        hits = self._entity_hits(db.execute(
-            f"SELECT e.data FROM {view.table} e WHERE {where} AND e.id IN ({_marks(ids)})", [*args, *ids]), stage=0)
+        hits = self._entity_hits([(d,) for d in storage.entities_with_ids(view, ids, room, entity_id)], stage=0)
         rest = text
         for h in hits:
             h.tiebreak = _ID_MATCH
@@ -365,128 +255,24 @@ class Retriever:
             return hits
         terms = _terms(rest)
         rows: dict[str, str] = {}  # id -> JSON: an entity may be named by its label and by its name
-        for label, name in [(label, None) for label in labels] + self._named(view, where, args, labels):
-            rows.update(self._exact_group(view, where, args, label, name, terms, limit))
+        named_phrases = storage.named_phrases(view, room, entity_id, labels)
+        for label, name in [(label, None) for label in labels] + named_phrases:
+            rows.update(storage.exact_group(view, room, entity_id, label, name, terms, limit))
         named = self._entity_hits([(data,) for data in rows.values()], stage=0)
         for h in named:
             h.tiebreak = _words_matched(terms, _entity_words(h.record.data()))
         return hits + named
 
-    def _named(self, view: _EntityView, where: str, args: list, labels: list[str]) -> list[tuple[str, str]]:
-        """(label, name) of the entities whose name, normalised as labels are, is one of ``labels``: from
-        the distinct phrases (schema migration 5) now, from the temporary copy as of a time."""
-        if view is _CURRENT:  # phrases of entities no longer present find nothing in _exact_group
-            q = (f"SELECT p.label, p.name FROM entity_phrases p WHERE p.name != '' "
-                 f"AND {_normalized_name_sql('p.name')} IN ({_marks(labels)})")
-            return [(label, name) for label, name in self.store.db.execute(q, labels)]
-        q = (f"SELECT DISTINCT e.label, {_NAME_SQL} FROM {view.table} e WHERE {where} AND {_NAME_SQL} != '' "
-             f"AND {_NORMALIZED_NAME_SQL} IN ({_marks(labels)})")
-        return [(label, name) for label, name in self.store.db.execute(q, [*args, *labels])]
-
-    def _exact_group(self, view: _EntityView, where: str, args: list, label: str, name: str | None,
-                     terms: Sequence[str], limit: int) -> list[tuple[str, str]]:
-        """(id, JSON) of at most 2 x ``limit`` entities of one label (and name, when given) that hold its
-        best ``limit`` by how many of the text's words they contain, then newest first.
-
-        Every member contains the label (and the name); the other words tell members apart. The best
-        ``limit`` lie among the group's newest ``limit`` and the best ``limit`` of the members that contain
-        any of the other words (members containing none are outranked by every newer member). Those
-        members are found through the FTS index, restricted to the group: when they are few they are
-        ranked in SQL; when many, the group's newest ``_WALK`` x ``limit`` usually hold ``limit`` that
-        contain all the words, which are then the best; else all of them are ranked in SQL. Words no
-        member contains are left out first (they count for none)."""
-        db = self.store.db
-        where, args = f"{where} AND e.label = ?", [*args, label]
-        shared = label
-        if name is not None:
-            where += f" AND coalesce({_NAME_SQL}, '') = ?"
-            args.append(name)
-            shared += " " + name.lower()
-        order = "e.last_seen_ns DESC, e.id"
-        rows = db.execute(f"SELECT e.id, e.data FROM {view.table} e WHERE {where} ORDER BY {order} LIMIT ?",
-                          [*args, limit]).fetchall()
-        other = [t for t in terms if t not in shared]
-        if len(rows) < limit or not other:  # the whole group, or members all equal in the words they contain
-            return rows
-        indexed = view is _CURRENT or (self._as_of is not None and self._as_of[2])
-        if not indexed or any(_fts_blind(t) for t in other):  # rare: rank the whole group here
-            return db.execute(f"SELECT e.id, e.data FROM {view.table} e WHERE {where}", args).fetchall()
-        # the FTS query restricted to the group's label (and name); trigrams cannot match under 3 characters
-        within = [f"{column} : {_fts_phrase(value)}" for column, value in (("label", label), ("name", name or ""))
-                  if len(value) >= 3]
-        fts = view.fts
-        if len(other) > 1:  # a word no member contains counts for none ("the big red mug" when none is big)
-            other = [t for t in other if db.execute(f"SELECT 1 FROM {fts} WHERE {fts} MATCH ? LIMIT 1",
-                                                    [" AND ".join([*within, _fts_phrase(t)])]).fetchone()]
-            if not other:
-                return rows
-        match = " AND ".join([*within, "(" + " OR ".join(_fts_phrase(t) for t in other) + ")"])
-        walk = _WALK * limit
-        docs = [doc for (doc,) in db.execute(f"SELECT rowid FROM {fts} WHERE {fts} MATCH ? LIMIT ?", [match, walk + 1])]
-        if len(docs) > walk:  # many: the newest containing every word are likely among the group's newest
-            found = []
-            newest = db.execute(f"SELECT e.id, e.data FROM {view.table} e WHERE {where} ORDER BY {order} LIMIT ?",
-                                [*args, walk])
-            try:
-                for row in newest:
-                    if _words_matched(other, _entity_words(json.loads(row[1]))) == len(other):
-                        found.append(row)
-                        if len(found) == limit:
-                            return rows + found
-            finally:
-                newest.close()
-            source, source_args = f"SELECT rowid AS doc FROM {fts} WHERE {fts} MATCH ?", [match]
-        else:
-            source, source_args = "SELECT value AS doc FROM json_each(?)", [json.dumps(docs)]
-        counts: list[str] = []
-        if len(other) > 1:  # members containing more of the words first
-            order = " + ".join([f"(m.doc IN (SELECT rowid FROM {fts} WHERE {fts} MATCH ?))"] * len(other)) + \
-                " DESC, " + order
-            counts = [" AND ".join([*within, _fts_phrase(t)]) for t in other]
-        rows += db.execute(
-            f"SELECT e.id, e.data FROM {view.table} e WHERE e.rowid IN (SELECT e.rowid FROM ({source}) m "
-            f"{view.fts_join('m.doc')} WHERE {where} ORDER BY {order} LIMIT ?)",
-            [*source_args, *args, *counts, limit]).fetchall()
-        return rows
-
-    def _entities_lexical(self, view: _EntityView, text: str, room: str | None, entity_id: str | None,
+    def _entities_lexical(self, view: Any, text: str, room: str | None, entity_id: str | None,
                           limit: int) -> list[_Hit]:
-        """Entities by BM25. The FTS table ranks its documents alone and only the best ``limit`` are
-        joined to their entities (for a common word the join cost more than the ranking); a room or
-        entity constraint first narrows the ranked documents to that room's or entity's."""
-        match = fts_query(text)
-        if match is None:
+        """Entities by the backend's text index (SQLite: BM25 over FTS5)."""
+        terms = _terms(text)
+        if not terms:
             return []
-        db = self.store.db
-        where, args = self._entity_filters(room, entity_id)
-        weights = ", ".join(str(w) for w in ENTITY_FTS_WEIGHTS)
-        rank = f"SELECT rowid AS doc, bm25({view.fts}, {weights}) AS r FROM {view.fts} WHERE {view.fts} MATCH ?"
-        rank_args: list = [match]
-        if room or entity_id:
-            # a unary + keeps SQLite from running the MATCH once per document of a room
-            rank += f" AND {'rowid' if entity_id else '+rowid'} IN ({view.docs.format(where=where)})"
-            rank_args += args
-        q = (f"SELECT e.data, m.r FROM ({rank} ORDER BY r LIMIT ?) m {view.fts_join('m.doc')} "
-             f"WHERE {where} ORDER BY m.r LIMIT ?")
-        rows = db.execute(q, [*rank_args, limit, *args, limit]).fetchall()
-        if len(rows) < limit and not (room or entity_id):  # some of the best are absent: rank them all
-            rows = db.execute(q, [*rank_args, -1, *args, limit]).fetchall()
+        rows = self.store.storage.entities_lexical(view, terms, room, entity_id, limit)
         return self._entity_hits(_lexical_scores(rows), stage=1)
 
     # ---- events ---------------------------------------------------------------------------------
-
-    @staticmethod
-    def _event_filters(room: str | None, entity_id: str | None, as_of_ns: int | None) -> tuple[str, list]:
-        where: list[str] = ["1 = 1"]
-        args: list[object] = []
-        if as_of_ns is not None:
-            where.append("v.stamp_ns <= ?")
-            args.append(as_of_ns)
-        for linked in (room, entity_id):
-            if linked:
-                where.append("v.id IN (SELECT event_id FROM event_entities WHERE entity_id = ?)")
-                args.append(linked)
-        return " AND ".join(where), args
 
     @staticmethod
     def _event_hits(rows: Iterable[Sequence], stage: int, score: float = EXACT_SCORE) -> list[_Hit]:
@@ -498,22 +284,15 @@ class Retriever:
 
     def _events_newest(self, room: str | None, entity_id: str | None, as_of_ns: int | None,
                        limit: int) -> list[_Hit]:
-        where, args = self._event_filters(room, entity_id, as_of_ns)
-        rows = self.store.db.execute(f"SELECT v.data FROM events v WHERE {where} "
-                                     "ORDER BY v.stamp_ns DESC, v.rowid DESC LIMIT ?", [*args, limit])
-        return self._event_hits(rows, stage=0)
+        return self._event_hits([(d,) for d in self.store.storage.events_newest(room, entity_id, as_of_ns, limit)],
+                                stage=0)
 
     def _events_exact(self, text: str, room: str | None, entity_id: str | None,
                       as_of_ns: int | None) -> list[_Hit]:
         """Events the text names by id, or that involve an entity it names by id."""
         ids = sorted(id_tokens(text) | {text})
-        marks = _marks(ids)
-        where, args = self._event_filters(room, entity_id, as_of_ns)
-        rows = self.store.db.execute(
-            f"SELECT v.data FROM events v WHERE {where} AND (v.id IN ({marks}) OR v.id IN "
-            f"(SELECT event_id FROM event_entities WHERE entity_id IN ({marks}))) "
-            "ORDER BY v.stamp_ns DESC LIMIT 1000", [*args, *ids, *ids])
-        hits = self._event_hits(rows, stage=0)
+        rows = self.store.storage.events_naming(ids, room, entity_id, as_of_ns)
+        hits = self._event_hits([(d,) for d in rows], stage=0)
         terms = _terms(text)
         for h in hits:
             h.tiebreak = _words_matched(terms, h.record.text.lower())
@@ -521,40 +300,25 @@ class Retriever:
 
     def _events_lexical(self, text: str, room: str | None, entity_id: str | None, as_of_ns: int | None,
                         limit: int) -> list[_Hit]:
-        match = fts_query(text)
-        if match is None:
+        terms = _terms(text)
+        if not terms:
             return []
-        where, args = self._event_filters(room, entity_id, as_of_ns)
-        if args:  # constrained: rank the matching events that satisfy the constraints
-            rows = self.store.db.execute(
-                "SELECT v.data, bm25(events_fts) AS r FROM events_fts "
-                "JOIN search_docs d ON d.doc = events_fts.rowid AND d.kind = 'event' JOIN events v ON v.id = d.ref "
-                f"WHERE events_fts MATCH ? AND {where} ORDER BY r, v.stamp_ns DESC LIMIT ?",
-                [match, *args, limit]).fetchall()
-        else:  # only the best documents are joined to their events (ties at the cut: the later written)
-            rows = self.store.db.execute(
-                "SELECT v.data, m.r FROM (SELECT rowid AS doc, bm25(events_fts) AS r FROM events_fts "
-                "WHERE events_fts MATCH ? ORDER BY r, doc DESC LIMIT ?) m "
-                "CROSS JOIN search_docs d ON d.doc = m.doc AND d.kind = 'event' CROSS JOIN events v ON v.id = d.ref "
-                "ORDER BY m.r, v.stamp_ns DESC", [match, limit]).fetchall()
+        rows = self.store.storage.events_lexical(terms, room, entity_id, as_of_ns, limit)
         return self._event_hits(_lexical_scores(rows), stage=1)
 
     # ---- semantic -------------------------------------------------------------------------------
 
-    def _semantic(self, text: str, kinds: Sequence[str], view: _EntityView | None, room: str | None,
+    def _semantic(self, text: str, kinds: Sequence[str], view: Any | None, room: str | None,
                   entity_id: str | None, as_of_ns: int | None, limit: int) -> list[_Hit]:
         """Candidates' phrases by cosine similarity to the text; [] when the model is unavailable."""
-        db = self.store.db
+        storage = self.store.storage
         phrases: dict[str, list[tuple[str, str]]] = {}  # phrase -> (label, name) groups of entities
         if view is not None:
-            for label, name in self._entity_phrase_keys(view, room, entity_id):
+            for label, name in storage.entity_phrase_keys(view, room, entity_id):
                 phrases.setdefault(self._entity_phrase(label, name), []).append((label, name))
         event_texts: list[str] = []
         if "events" in kinds:
-            where, args = self._event_filters(room, entity_id, as_of_ns)
-            event_texts = list(dict.fromkeys(r[0] for r in db.execute(
-                f"SELECT json_extract(v.data, '$.text') FROM events v WHERE {where} "
-                "ORDER BY v.stamp_ns DESC LIMIT ?", [*args, SEMANTIC_EVENT_CANDIDATES])))
+            event_texts = list(dict.fromkeys(storage.event_texts(room, entity_id, as_of_ns, SEMANTIC_EVENT_CANDIDATES)))
         texts = list(dict.fromkeys([*phrases, *event_texts]))
         if not texts:
             return []
@@ -573,45 +337,12 @@ class Retriever:
                 break
             score = SEMANTIC_SCALE * cosine
             for label, name in phrases.get(t, ()):
-                where, args = self._entity_filters(room, entity_id)
-                rows = db.execute(
-                    f"SELECT e.data FROM {view.table} e WHERE {where} AND e.label = ? "  # type: ignore[union-attr]
-                    f"AND coalesce({_NAME_SQL}, '') = ? ORDER BY e.last_seen_ns DESC, e.id LIMIT ?",
-                    [*args, label, name, limit])
+                rows = [(d,) for d in storage.entities_of_phrase(view, room, entity_id, label, name, limit)]
                 hits += self._entity_hits(rows, stage=2, score=score)
             if t in event_set:
-                hits += self._event_hits(self._events_with_text(t, room, entity_id, as_of_ns, limit),
-                                         stage=2, score=score)
+                rows = [(d,) for d in storage.events_with_text(t, room, entity_id, as_of_ns, limit)]
+                hits += self._event_hits(rows, stage=2, score=score)
         return hits
-
-    def _events_with_text(self, text: str, room: str | None, entity_id: str | None, as_of_ns: int | None,
-                          limit: int) -> list[tuple[str]]:
-        """JSON of the newest events whose text is ``text``, found through the FTS index by the text's
-        longest word (each event's text is indexed whole) rather than by reading every event."""
-        where, args = self._event_filters(room, entity_id, as_of_ns)
-        longest = max(text.split(), key=len, default="")
-        if len(longest) < 3:  # trigram tokens: shorter strings cannot be looked up
-            source, source_args = "events v WHERE", []
-        else:
-            source = ("events_fts CROSS JOIN search_docs d ON d.doc = events_fts.rowid AND d.kind = 'event' "
-                      "CROSS JOIN events v ON v.id = d.ref WHERE events_fts MATCH ? AND")
-            source_args = [_fts_phrase(longest)]
-        return self.store.db.execute(
-            f"SELECT v.data FROM {source} json_extract(v.data, '$.text') = ? AND {where} "
-            "ORDER BY v.stamp_ns DESC, v.rowid DESC LIMIT ?", [*source_args, text, *args, limit]).fetchall()
-
-    def _entity_phrase_keys(self, view: _EntityView, room: str | None, entity_id: str | None) -> list[tuple[str, str]]:
-        """The distinct (label, name) of the candidate entities. Now: the entity_phrases table (schema
-        migration 5), less the phrases no present entity (of the room) has, each checked through the
-        label indexes, so this costs the number of distinct phrases, not of entities. As of a time, or
-        for one entity: from the candidates themselves."""
-        where, args = self._entity_filters(room, entity_id)
-        if view is _CURRENT and not entity_id:
-            q = (f"SELECT p.label, p.name FROM entity_phrases p WHERE EXISTS (SELECT 1 FROM entities e WHERE "
-                 f"e.label = p.label AND {where} AND coalesce({_NAME_SQL}, '') = p.name)")
-        else:
-            q = f"SELECT DISTINCT e.label, coalesce({_NAME_SQL}, '') FROM {view.table} e WHERE {where}"
-        return [(label, name) for label, name in self.store.db.execute(q, args)]
 
     def _entity_phrase(self, label: str, name: str) -> str:
         """What an entity is, in words the model knows: compound labels split ("wine glass"), and its
@@ -664,14 +395,10 @@ class Retriever:
 
     def _cached(self, model: str, texts: list[str]) -> dict[str, np.ndarray]:
         out: dict[str, np.ndarray] = {}
-        for start in range(0, len(texts), 500):
-            chunk = texts[start:start + 500]
-            for t, dim, blob in self.store.db.execute(
-                    f"SELECT text, dim, vector FROM embedding_cache WHERE model = ? AND text IN "
-                    f"({','.join('?' * len(chunk))})", [model, *chunk]):
-                vec = np.frombuffer(blob, dtype=np.float32)
-                if vec.shape == (dim,):
-                    out[t] = vec
+        for t, dim, blob in self.store.storage.cached_vectors(model, texts):
+            vec = np.frombuffer(blob, dtype=np.float32)
+            if vec.shape == (dim,):
+                out[t] = vec
         return out
 
     def _remember(self, model: str, vectors: dict[str, np.ndarray]) -> None:
@@ -681,11 +408,10 @@ class Retriever:
         if self.store.read_only:  # a reader's vectors stay in memory; the writer caches its own
             return
         try:
-            with self.store.transaction() as db:
-                db.executemany("INSERT OR REPLACE INTO embedding_cache VALUES(?, ?, ?, ?)",
-                               [(t, model, v.shape[0], np.asarray(v, dtype=np.float32).tobytes())
-                                for t, v in vectors.items()])
-        except sqlite3.Error as e:  # e.g. another process holds the write lock: keep them in memory only
+            with self.store.transaction() as storage:
+                storage.cache_vectors(model, [(t, v.shape[0], np.asarray(v, dtype=np.float32).tobytes())
+                                              for t, v in vectors.items()])
+        except storage_errors() as e:  # e.g. another process holds the write lock: keep them in memory only
             log.debug("embedding cache not written: %s", e)
 
     # ---- merge ----------------------------------------------------------------------------------
@@ -693,20 +419,6 @@ class Retriever:
     @staticmethod
     def _ranked(hits: dict[tuple[str, str], _Hit], limit: int) -> list[MemoryRecord]:
         return [h.record for h in sorted(hits.values(), key=_Hit.key)[:limit]]
-
-
-def _marks(values: Sequence[object]) -> str:
-    return ",".join("?" * len(values))
-
-
-def _fts_phrase(text: str) -> str:
-    """A string as one FTS5 phrase (trigram tokens: it matches where the string occurs)."""
-    return '"' + text.replace('"', '""') + '"'
-
-
-def _fts_blind(term: str) -> bool:
-    """Whether an entity may contain the word where its FTS document does not (see ``_FTS_BLIND``)."""
-    return re.search("[a-z]", term) is None or term in _FTS_BLIND
 
 
 def _lexical_scores(rows: list[Sequence]) -> list[tuple[str, float]]:

@@ -34,7 +34,6 @@ entity of that label (the most recently seen one), or of its last word when exac
 from __future__ import annotations
 
 import json
-import sqlite3
 import uuid
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, NamedTuple
@@ -44,6 +43,8 @@ from .categories import CategoryMap, default_map, key, words
 from .corrections import ParsedFact, parse_utterance
 from .embedding import TextEmbedder
 from .models import Event, Fact, MemoryRecord, PlacementAnswer, Rule
+from .storage.base import Storage
+from .storage.learned import FACT_COLUMNS, RULE_COLUMNS
 
 if TYPE_CHECKING:
     from .store import MemoryStore
@@ -74,7 +75,7 @@ def apply_utterance(store: MemoryStore, event: Event, categories: CategoryMap | 
     parsed = parse_utterance(text, speaker, cmap)
     if not parsed:
         return []
-    db = store.db
+    db = store.storage
     t = event.stamp_ns
     stored: list[Fact] = []
     touched: dict[str, None] = {}
@@ -85,8 +86,7 @@ def apply_utterance(store: MemoryStore, event: Event, categories: CategoryMap | 
         stored.append(fact)
         if fact.kind == "placement" and fact.valid_to_ns is None:  # only current facts count for rules
             chain = cmap.chain(fact.subject)
-            db.executemany("INSERT INTO fact_categories VALUES(?,?,?)",
-                           [(fact.id, c, level) for level, c in enumerate(chain)])
+            db.insert_fact_categories(fact.id, chain)
             touched.update(dict.fromkeys(chain))
     for category in touched:
         _update_rule(db, category, t, event.id, cmap)
@@ -139,54 +139,35 @@ def _resolve_owned(store: MemoryStore, subject: str, attribute: str) -> str:
     return ""
 
 
-def _supersede(db: sqlite3.Connection, fact: Fact) -> int | None:
+def _supersede(db: Storage, fact: Fact) -> int | None:
     """Close the current facts this one replaces; return when the new one ends (None: it is current).
 
     A fact older than a current one it would replace (an utterance replayed out of order) goes into history
     only, ending where the newer one begins."""
-    if fact.kind == "placement":
-        q = ("SELECT rowid, valid_from_ns FROM facts WHERE kind='placement' AND subject_key=? AND "
-             "valid_to_ns IS NULL AND (target_key=? OR (?=0 AND negated=0))")
-        args: tuple = (fact.subject_key, key(fact.target), int(fact.negated))
-    else:
-        q = ("SELECT rowid, valid_from_ns FROM facts WHERE kind=? AND subject_key=? AND owner=? AND "
-             "valid_to_ns IS NULL AND (target=? OR (?=0 AND negated=0))")
-        args = (fact.kind, fact.subject_key, fact.owner, fact.target, int(fact.negated))
-    rows = db.execute(q, args).fetchall()
+    rows = db.current_facts_replaced(fact.kind, fact.subject_key, fact.owner, fact.target, key(fact.target),
+                                     fact.negated)
     newer = [since for _, since in rows if since > fact.valid_from_ns]
     if newer:
         return min(newer)
     for rowid, _ in rows:
-        db.execute("UPDATE facts SET valid_to_ns=? WHERE rowid=?", (fact.valid_from_ns, rowid))
-        # fact_categories indexes current facts only, so a rule update costs what is current, not all
-        # that was ever said (otherwise every correction rescans the whole history of its category)
-        db.execute("DELETE FROM fact_categories WHERE fact_id=(SELECT id FROM facts WHERE rowid=?)", (rowid,))
+        db.end_fact(rowid, fact.valid_from_ns)
     return None
 
 
-def _insert_fact(db: sqlite3.Connection, f: Fact) -> None:
-    db.execute("INSERT INTO facts VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-               (f.id, f.kind, f.subject, f.subject_key, f.predicate, f.target, key(f.target), f.target_id,
-                int(f.negated), f.owner, f.speaker, int(f.correction), f.stamp_ns, f.event_id,
-                f.valid_from_ns, f.valid_to_ns))
-
-
-_FACT_COLUMNS = ("id, kind, subject, subject_key, predicate, target, target_id, negated, owner, speaker, "
-                 "correction, stamp_ns, event_id, valid_from_ns, valid_to_ns")
-_RULE_COLUMNS = ("id, category, predicate, receptacle, receptacle_id, support_event_ids, support_fact_ids, "
-                 "confidence, valid_from_ns, valid_to_ns, superseded_by")
+def _insert_fact(db: Storage, f: Fact) -> None:
+    db.insert_fact((f.id, f.kind, f.subject, f.subject_key, f.predicate, f.target, key(f.target), f.target_id,
+                    int(f.negated), f.owner, f.speaker, int(f.correction), f.stamp_ns, f.event_id,
+                    f.valid_from_ns, f.valid_to_ns))
 
 
 def _fact(row: tuple) -> Fact:
-    names = [c.strip() for c in _FACT_COLUMNS.split(",")]
-    d = dict(zip(names, row))
+    d = dict(zip(FACT_COLUMNS, row))
     d["negated"], d["correction"] = bool(d["negated"]), bool(d["correction"])
     return Fact(**d)
 
 
 def _rule(row: tuple, cmap: CategoryMap) -> Rule:
-    names = [c.strip() for c in _RULE_COLUMNS.split(",")]
-    d = dict(zip(names, row))
+    d = dict(zip(RULE_COLUMNS, row))
     d["support_event_ids"] = json.loads(d["support_event_ids"])
     d["support_fact_ids"] = json.loads(d["support_fact_ids"])
     return Rule(category_name=cmap.name(d["category"]), **d)
@@ -214,12 +195,12 @@ def _support(current: list[Fact]) -> list[Fact]:
     return run[::-1]
 
 
-def _narrower_level(db: sqlite3.Connection, category: str, run: list[Fact]) -> bool:
+def _narrower_level(db: Storage, category: str, run: list[Fact]) -> bool:
     """Whether all the supporting facts also share a level more specific than ``category``: then the rule
     belongs to that level (the narrowest generalisation of the evidence), not to this one."""
     common: set[str] | None = None
     for f in run:
-        rows = db.execute("SELECT category, level FROM fact_categories WHERE fact_id=?", (f.id,)).fetchall()
+        rows = db.fact_categories(f.id)
         at = next((lvl for c, lvl in rows if c == category), None)
         below = {c for c, lvl in rows if at is not None and lvl < at}
         common = below if common is None else common & below
@@ -228,21 +209,16 @@ def _narrower_level(db: sqlite3.Connection, category: str, run: list[Fact]) -> b
     return bool(common)
 
 
-def _update_rule(db: sqlite3.Connection, category: str, t: int, event_id: str, cmap: CategoryMap) -> None:
-    current = [_fact(r) for r in db.execute(
-        f"SELECT {', '.join('f.' + c.strip() for c in _FACT_COLUMNS.split(','))} FROM fact_categories fc "
-        "JOIN facts f ON f.id = fc.fact_id WHERE fc.category=? AND f.kind='placement' AND f.valid_to_ns IS NULL "
-        "ORDER BY f.valid_from_ns, f.rowid", (category,))]
+def _update_rule(db: Storage, category: str, t: int, event_id: str, cmap: CategoryMap) -> None:
+    current = [_fact(r) for r in db.current_placements_of_category(category)]
     run = _support(current)
     if len(run) >= MIN_SUPPORT and _narrower_level(db, category, run):
         run = []  # two forks and a spoon say "cutlery", not "kitchenware": that rule is cutlery's
-    row = db.execute(f"SELECT {_RULE_COLUMNS} FROM rules WHERE category=? AND valid_to_ns IS NULL",
-                     (category,)).fetchone()
+    row = db.active_rule(category)
     active = _rule(row, cmap) if row else None
     if len(run) < MIN_SUPPORT:
         if active is not None:
-            db.execute("UPDATE rules SET valid_to_ns=?, superseded_by=? WHERE id=?",
-                       (max(t, active.valid_from_ns), event_id, active.id))
+            db.end_rule(active.id, max(t, active.valid_from_ns), event_id)
         return
     newest = run[-1]
     positives = sum(1 for f in current if not f.negated)
@@ -259,40 +235,20 @@ def _update_rule(db: sqlite3.Connection, category: str, t: int, event_id: str, c
     since = t
     if active is not None:
         since = max(t, active.valid_from_ns)
-        db.execute("UPDATE rules SET valid_to_ns=?, superseded_by=? WHERE id=?", (since, rule_id, active.id))
-    db.execute("INSERT INTO rules VALUES(?,?,?,?,?,?,?,?,?,?,NULL,'')",
-               (rule_id, category, newest.predicate, newest.target, key(newest.target), receptacle_id,
-                json.dumps(support_events), json.dumps(support_facts), confidence, since))
+        db.end_rule(active.id, since, rule_id)
+    db.insert_rule(rule_id, category, newest.predicate, newest.target, key(newest.target), receptacle_id,
+                   support_events, support_facts, confidence, since)
 
 
 # ---- read path ----------------------------------------------------------------------------------------
-
-
-def _as_of(clause_prefix: str, as_of_ns: int | None, history: bool) -> tuple[str, list]:
-    if as_of_ns is None:
-        return ("" if history else f" AND {clause_prefix}valid_to_ns IS NULL"), []
-    if history:
-        return f" AND {clause_prefix}valid_from_ns<=?", [as_of_ns]
-    return (f" AND {clause_prefix}valid_from_ns<=? AND ({clause_prefix}valid_to_ns IS NULL OR "
-            f"{clause_prefix}valid_to_ns>?)"), [as_of_ns, as_of_ns]
 
 
 def facts(store: MemoryStore, kind: str | None = None, subject: str | None = None, owner: str | None = None,
           as_of_ns: int | None = None, history: bool = False) -> list[Fact]:
     """Facts newest first: those holding now (or at ``as_of_ns``), or with ``history`` every one that had
     begun by then (an end after ``as_of_ns`` is not shown)."""
-    q, args = f"SELECT {_FACT_COLUMNS} FROM facts WHERE 1=1", []
-    if kind:
-        q += " AND kind=?"
-        args.append(kind)
-    if subject:
-        q += " AND subject_key=?"
-        args.append(key(subject))
-    if owner is not None:
-        q += " AND owner=?"
-        args.append(owner)
-    clause, extra = _as_of("", as_of_ns, history)
-    out = [_fact(r) for r in store.db.execute(q + clause + " ORDER BY valid_from_ns DESC, rowid DESC", args + extra)]
+    out = [_fact(r) for r in store.storage.fact_rows(kind, key(subject) if subject else None, owner, as_of_ns,
+                                                     history)]
     if as_of_ns is not None:
         for f in out:
             if f.valid_to_ns is not None and f.valid_to_ns > as_of_ns:
@@ -305,13 +261,7 @@ def rules(store: MemoryStore, as_of_ns: int | None = None, category: str | None 
     """Rules holding now (or at ``as_of_ns``), newest first; with ``history`` also the versions that had
     ended, each with its validity interval and what superseded it (as far as known at ``as_of_ns``)."""
     cmap = categories or default_map()
-    q, args = f"SELECT {_RULE_COLUMNS} FROM rules WHERE 1=1", []
-    if category:
-        q += " AND category=?"
-        args.append(key(category))
-    clause, extra = _as_of("", as_of_ns, history)
-    out = [_rule(r, cmap) for r in store.db.execute(q + clause + " ORDER BY valid_from_ns DESC, rowid DESC",
-                                                     args + extra)]
+    out = [_rule(r, cmap) for r in store.storage.rule_rows(key(category) if category else None, as_of_ns, history)]
     if as_of_ns is not None:
         for r in out:
             if r.valid_to_ns is not None and r.valid_to_ns > as_of_ns:
@@ -329,20 +279,13 @@ def explain_placement(store: MemoryStore, label: str, as_of_ns: int | None = Non
     chain = cmap.chain(label)
     if not chain:
         return None
-    db = store.db
-    clause, extra = _as_of("", as_of_ns, history=False)
+    db = store.storage
     # "not in the sink", said about the object or any of its kinds, rules the sink out
-    marks = ",".join("?" * len(chain))
-    denied = {r[0] for r in db.execute(
-        f"SELECT target_key FROM facts WHERE kind='placement' AND negated=1 AND subject_key IN ({marks})" + clause,
-        [*chain, *extra])}
+    denied = db.denied_targets(chain, as_of_ns)
     for level, category in enumerate(chain):
-        fact_row = db.execute(
-            f"SELECT {_FACT_COLUMNS} FROM facts WHERE kind='placement' AND negated=0 AND subject_key=?" + clause
-            + " ORDER BY valid_from_ns DESC, rowid DESC", [category, *extra]).fetchall()
-        fact = next((f for f in map(_fact, fact_row) if key(f.target) not in denied), None)
-        rule_row = db.execute(f"SELECT {_RULE_COLUMNS} FROM rules WHERE category=?" + clause
-                              + " ORDER BY valid_from_ns DESC LIMIT 1", [category, *extra]).fetchone()
+        fact = next((f for f in map(_fact, db.placements_of(category, as_of_ns)) if key(f.target) not in denied),
+                    None)
+        rule_row = db.latest_rule(category, as_of_ns)
         rule = _rule(rule_row, cmap) if rule_row else None
         if rule is not None and key(rule.receptacle) in denied:
             rule = None
@@ -358,21 +301,19 @@ def explain_placement(store: MemoryStore, label: str, as_of_ns: int | None = Non
                                    category_name=rule.category_name, record_id=rule.id)
     if not similar:
         return None
-    return _similar_placement(store, label, denied, clause, extra, cmap, embedder)
+    return _similar_placement(store, label, denied, as_of_ns, cmap, embedder)
 
 
-def _similar_placement(store: MemoryStore, label: str, denied: set[str], clause: str, extra: list,
+def _similar_placement(store: MemoryStore, label: str, denied: set[str], as_of_ns: int | None,
                        cmap: CategoryMap, embedder: TextEmbedder | None) -> PlacementAnswer | None:
     """The vote of the current placement facts most similar to ``label`` (``core/similarity.py``)."""
-    pool = [similarity.Example(subject, target_key, rowid) for rowid, subject, target_key in store.db.execute(
-        "SELECT rowid, subject, target_key FROM facts WHERE kind='placement' AND negated=0" + clause
-        + " ORDER BY valid_from_ns DESC, rowid DESC LIMIT ?", [*extra, similarity.MAX_FACTS])]
+    pool = [similarity.Example(subject, target_key, rowid)
+            for rowid, subject, target_key in store.storage.placement_pool(as_of_ns, similarity.MAX_FACTS)]
     won = similarity.vote(label, pool, denied, cmap, embedder)
     if won is None:
         return None
     rowids = [ex.ref for ex, _ in won.voters]
-    by_rowid = {r[0]: _fact(r[1:]) for r in store.db.execute(
-        f"SELECT rowid, {_FACT_COLUMNS} FROM facts WHERE rowid IN ({','.join('?' * len(rowids))})", rowids)}
+    by_rowid = {rowid: _fact(row) for rowid, row in store.storage.facts_by_rowid(rowids).items()}
     facts_ = [by_rowid[r] for r in rowids]
     newest = max(facts_, key=lambda f: f.valid_from_ns)
     names = [f"the {n}" for n in dict.fromkeys(f.subject for f in facts_)][:3]

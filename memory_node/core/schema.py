@@ -201,6 +201,13 @@ CREATE TABLE IF NOT EXISTS seen_intervals(
 CREATE INDEX IF NOT EXISTS seen_intervals_entity ON seen_intervals(entity_id, to_ns);
 CREATE INDEX IF NOT EXISTS seen_intervals_to ON seen_intervals(to_ns);
 """),
+    # 7: a site memory (several robots, core/storage/postgres.py; the same columns here so a memory moves
+    # between the backends whole): each observation names the robot and site whose message it was. The
+    # records themselves carry them in their JSON (models.Entity/Event/Frame.robot, .site).
+    (7, """
+ALTER TABLE observations ADD COLUMN robot TEXT NOT NULL DEFAULT '';
+ALTER TABLE observations ADD COLUMN site TEXT NOT NULL DEFAULT '';
+"""),
 ]
 
 SCHEMA_VERSION = MIGRATIONS[-1][0]

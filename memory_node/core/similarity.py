@@ -9,8 +9,10 @@ produce, than with the carrot, produce only). The receptacle with the most weigh
 
 - an example the map knows as another kind of thing than a known object (nothing in common: a fork for
   an apple) does not vote unless the two are at least ``CROSS_KIND_MIN`` similar;
-- when the nearest example is less than ``MIN_SIMILARITY`` similar, the answer is "not known" (None),
-  never a guess;
+- when the nearest example is less than ``MIN_SIMILARITY`` similar, only examples of the object's own kind
+  vote (a map category or a specific WordNet kind shared: a wooden block goes where the toy car went,
+  however unlike their words), with the low confidence their similarity gives; with none of its kind the
+  answer is "not known" (None), never a guess;
 - a receptacle ruled out for the object ("knives don't go in the sink") takes no votes;
 - the answer cites the winning voters' events and names them ("things like the banana and the apple"), and
   its confidence is the winner's share of the vote times the nearest winning example's similarity, capped
@@ -27,8 +29,8 @@ a voter that shares a specific WordNet kind with the object (a hypernym at most 
 least ``WN_MIN_DEPTH`` below the root: "edible fruit", "garment", "kitchen utensil") counts as sharing
 ``WN_BONUS`` categories of the map, also across the map's top-level kinds. An object WordNet does not list
 (by the whole phrase or its last word) is compared by vectors alone. "Not known" is still the vectors'
-call (or a specific WordNet kind shared with the nearest example): Wu-Palmer lifts any two artifacts, and
-a weather vane is not like a violin because both are devices.
+call (or a kind shared with an example, above): Wu-Palmer lifts any two artifacts, and a weather vane is not
+like a violin because both are devices.
 
 ``K`` and ``KIND_BONUS`` were chosen on the even-numbered TidyBot scenarios and checked on the odd ones;
 the WordNet constants likewise (even half 82.4 % -> 83.6 %, odd half 80.7 % -> 81.0 %);
@@ -239,7 +241,12 @@ def vote(label: str, candidates: Sequence[Example], denied: set[str], cmap: Cate
     nearest = order[0][0] if order else -1
     if not order or (float(cosines[nearest]) < MIN_SIMILARITY and not (
             float(sims[nearest]) >= MIN_SIMILARITY and lex_mine & lexical_kinds(pool[nearest].subject))):
-        return None
+        # nothing close in words: examples of the same kind (a category of the map, or a specific WordNet
+        # kind, shared with the object) still say where such things go — a wooden block goes with the toy
+        # car, however unlike their words are; with none of its kind, "not known"
+        order = [(i, shared) for i, shared in order if shared > 0]
+        if not order:
+            return None
     weights: dict[str, float] = {}
     voters: dict[str, list[tuple[Example, float]]] = {}
     for i, shared in order:

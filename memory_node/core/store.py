@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import sqlite3
 import uuid
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -54,14 +53,14 @@ from .models import (
 )
 from .limits import DEFAULT_LIMITS, InputLimits
 from .rules import apply_utterance
-from .schema import MIGRATIONS, SCHEMA_VERSION, statements
-from .writer_lock import MemoryInUse, WriterLock  # noqa: F401 - MemoryInUse: what a refused writer raises
+from .storage import Storage, is_database_url, open_storage
+from .storage.errors import IncompatibleMemory, MemoryNotWritable, MemoryUnavailable  # noqa: F401 - raised to callers
+from .storage.records import DERIVED_TABLES  # noqa: F401 - what forget removes with its evidence
+from .storage.records import FAR_FUTURE as _FAR_FUTURE
+from .schema import SCHEMA_VERSION  # noqa: F401 - the SQLite schema version, as callers read it here
+from .writer_lock import MemoryInUse  # noqa: F401 - MemoryInUse: what a refused writer raises
 
 ROOM_LABEL = "room"
-# what is learned from events (core/rules.py, core/consolidation.py): forgotten with its evidence
-DERIVED_TABLES = ("facts", "rules", "knowledge")
-
-_FAR_FUTURE = 2**62
 # Lifted positions jitter by a few centimetres from frame to frame (depth noise, a mask's edge); without a
 # tolerance every re-observation became a new stored version (10,048 versions for 10,000 sightings). 5 cm
 # is below what a person calls "moved" and above the jitter of depth-lifted centroids at room range.
@@ -70,21 +69,6 @@ DEFAULT_POSITION_TOLERANCE = 0.05
 # ``sightings()`` and since/until reads report). A scene-graph stream re-observes what is in view every
 # second or so; only a gap longer than this writes a row, so a steady stream costs no extra writes.
 DEFAULT_SIGHTING_GAP = 5.0
-
-
-# SQLite's primary result codes for "this write cannot happen here": read-only file or medium, I/O error,
-# disk (or file-size limit) full
-_NOT_WRITABLE_CODES = {sqlite3.SQLITE_READONLY, sqlite3.SQLITE_IOERR, sqlite3.SQLITE_FULL}
-
-
-class MemoryNotWritable(sqlite3.OperationalError):
-    """Memory could not be written (read-only file or medium, full disk, I/O error): that write is not
-    stored, it is rolled back whole, everything committed before stays, reads keep working, and writes
-    succeed again once the disk can take them."""
-
-
-class IncompatibleMemory(RuntimeError):
-    """The memory file cannot be used by this code (a newer schema)."""
 
 
 def _not_writable(path: Path, err: BaseException) -> MemoryNotWritable:
@@ -101,7 +85,8 @@ def _family(predicate: str) -> str:
 
 
 class MemoryStore:
-    """Typed persistent memory over one SQLite file (frames as image files beside it)."""
+    """Typed persistent memory in one database (core/storage/: a SQLite file, or a PostgreSQL database that
+    several robots share), frames as image files."""
 
     def __init__(self, path: str | Path, frame_dir: str | Path | None = None,
                  frame_similarity_threshold: float = 6.0, association_radius: float = 0.5, *,
@@ -109,12 +94,17 @@ class MemoryStore:
                  sighting_gap: float = DEFAULT_SIGHTING_GAP,
                  skill_state_effects: SkillStateEffects | None = None,
                  skill_location_effects: SkillLocationEffects | None = None, exclusive: bool = False,
-                 limits: InputLimits | None = None):
-        """``exclusive``: take the file's writer lock (core/writer_lock.py), so a second process that asks
+                 limits: InputLimits | None = None, robot: str = "", site: str = "", id_namespace: str = ""):
+        """``path``: a SQLite file (``:memory:`` for a throwaway one) or a ``postgresql://`` URL.
+        ``robot``, ``site``: who writes through this store; every record it writes carries them (a site
+        memory tells whose observation a record is). ``id_namespace``: prefix (``<namespace>/``) for the ids
+        this robot's messages give and the ids it mints, so two robots sharing a database never mix up their
+        "mug_1"s; '' keeps ids as given (one robot, or a site-wide mapper that names things for all).
+        ``exclusive``: take a SQLite file's writer lock (core/writer_lock.py), so a second process that asks
         for it too (a second node, a CLI forget) is refused with ``MemoryInUse`` instead of writing beside
-        this one."""
-        self.path = Path(path)
-        self._lock: WriterLock | None = None
+        this one. (A PostgreSQL database takes many writers: the server orders their transactions.)"""
+        self.url = str(path) if is_database_url(path) else ""
+        self.path = Path(path) if not self.url else Path(".")
         # every write passes these (core/limits.py): fields over a limit refuse the message, text is cleaned
         self.limits = limits or DEFAULT_LIMITS
         # what a successful skill leaves true (core.models.DEFAULT_SKILL_STATE_EFFECTS says the format)
@@ -124,8 +114,14 @@ class MemoryStore:
         self.skill_location_effects = dict(skill_location_effects or {})
         in_memory = str(path) == ":memory:"
         self.read_only = read_only
-        self.frame_dir = Path(frame_dir) if frame_dir else (
-            self.path.parent / "frames" if not in_memory else Path("/tmp/memory_node_frames"))
+        if frame_dir:
+            self.frame_dir = Path(frame_dir)
+        elif self.url:  # a server keeps no files: this robot's frames stay on its own disk
+            self.frame_dir = Path.home() / ".local" / "share" / "memory_node" / "site_frames"
+        else:
+            self.frame_dir = self.path.parent / "frames" if not in_memory else Path("/tmp/memory_node_frames")
+        # what stored relative frame paths are read against: the database file's folder
+        self._files_root = self.path.resolve().parent if not (self.url or in_memory) else None
         self._in_memory = in_memory
         self.frame_similarity_threshold = frame_similarity_threshold
         self.association_radius = association_radius  # metres, for entities observed without a stable id
@@ -136,98 +132,41 @@ class MemoryStore:
         if not sighting_gap > 0.0:
             raise ValueError(f"sighting_gap must be > 0 seconds, got {sighting_gap}")
         self.sighting_gap_ns = int(sighting_gap * 1e9)
-        self._tx_depth = 0  # nesting of _tx(): 0 = no transaction open, >0 = savepoints inside one
+        self.robot, self.site = robot, site
+        if "/" in id_namespace:
+            raise ValueError(f"id_namespace must not contain '/', got {id_namespace!r}")
+        self.id_namespace = id_namespace
         # admission gate state: last admitted thumbnail and visible set per room (rebuilt lazily)
         self._last_frame: dict[str, tuple[list[float], frozenset[str]]] = {}
+        self._storage: Storage = open_storage(self.url or path, read_only=read_only, exclusive=exclusive)
         if read_only:
-            self._db = self._connect_reader(in_memory)
             return
-        if not in_memory:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            if exclusive:
-                try:
-                    self._lock = WriterLock(self.path).acquire()
-                except OSError as err:  # a read-only folder or medium takes no lock file: no writer either
-                    raise MemoryNotWritable(f"memory at {self.path} cannot be opened for writing ({err})") \
-                        from err
         try:
-            self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
-        except BaseException:
-            self._release_lock()
-            raise
-        try:
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA synchronous=NORMAL")
-            self._db.execute("PRAGMA foreign_keys=ON")
-            # statement and savepoint journals in memory: on disk, each message of a batch (a savepoint) wrote
-            # ~120 KB of sub-journal to /var/tmp, as much as committing it alone (memory_node/bench/batch_bench.py)
-            self._db.execute("PRAGMA temp_store=MEMORY")
-            self._migrate()
             self._relocate_frame_paths()
-        except sqlite3.OperationalError as err:
-            self._db.close()
-            # an existing file whose folder takes no -shm file (read-only medium) cannot be opened either
-            if getattr(err, "sqlite_errorcode", 0) & 0xFF in _NOT_WRITABLE_CODES | {sqlite3.SQLITE_CANTOPEN}:
-                self._release_lock()
-                raise MemoryNotWritable(f"memory at {self.path} cannot be opened for writing ({err}); read it "
-                                        f"with MemoryStore.open_reader") from err
-            self._release_lock()
-            raise
         except BaseException:
-            self._db.close()
-            self._release_lock()
+            self._storage.close()
             raise
-
-    def _release_lock(self) -> None:
-        if self._lock is not None:
-            self._lock.release()
-            self._lock = None
 
     @classmethod
     def open_reader(cls, path: str | Path, frame_dir: str | Path | None = None,
                     limits: InputLimits | None = None) -> MemoryStore:
-        """A read-only store on the memory file a writer has opened, for reading on another thread.
+        """A read-only store on the memory a writer has opened, for reading on another thread.
 
-        Every read method works; every write raises ``sqlite3.OperationalError``. Reads run outside any
-        transaction (each statement sees what the writer has committed) unless grouped by ``snapshot()``.
+        Every read method works; every write raises ``MemoryNotWritable`` (a ``sqlite3.OperationalError``).
+        Reads run outside any transaction (each statement sees what the writer has committed) unless grouped
+        by ``snapshot()``.
         """
         return cls(path, frame_dir, read_only=True, limits=limits)
 
-    def _connect_reader(self, in_memory: bool) -> sqlite3.Connection:
-        if in_memory:
-            raise ValueError("a reader needs a memory file; an in-memory database has no second connection")
-        if not self.path.is_file():
-            raise FileNotFoundError(f"no memory at {self.path} (open the writer first)")
-        db = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True, check_same_thread=False,
-                             isolation_level=None)
-        try:
-            mode = db.execute("PRAGMA journal_mode").fetchone()[0]
-            version = db.execute("PRAGMA user_version").fetchone()[0]
-            if mode != "wal":  # in rollback-journal mode a reader and the writer would lock each other out
-                raise RuntimeError(f"{self.path} is not in WAL mode (open the writer first)")
-            if version != SCHEMA_VERSION:
-                raise RuntimeError(f"{self.path} has memory schema {version}, this reader expects "
-                                   f"{SCHEMA_VERSION} (the writer migrates it)")
-        except BaseException:
-            db.close()
-            raise
-        return db
+    @property
+    def storage(self) -> Storage:
+        """Where memory is kept (core/storage/): every read and write of the schema goes through it."""
+        return self._storage
 
-    # ---- schema --------------------------------------------------------------------------------
-
-    def _migrate(self) -> None:
-        version = self._db.execute("PRAGMA user_version").fetchone()[0]
-        if version > SCHEMA_VERSION:
-            raise IncompatibleMemory(
-                f"{self.path} has memory schema {version}, newer than this memory_node ({SCHEMA_VERSION})")
-        for target, sql in MIGRATIONS:
-            if target <= version:
-                continue
-            # executescript() would commit on its own; one statement at a time keeps each step atomic
-            with self._tx():
-                for stmt in statements(sql):
-                    self._db.execute(stmt)
-                self._db.execute(f"PRAGMA user_version={target}")
+    @property
+    def backend(self) -> str:
+        """'sqlite' or 'postgresql'."""
+        return self._storage.dialect
 
     # ---- frame files ---------------------------------------------------------------------------
 
@@ -235,9 +174,9 @@ class MemoryStore:
         """How a frame file is named in the database: relative to the database's folder when it lies
         under it (the default ``frames/`` beside the file), so a database moved or copied with its
         folder keeps finding its own frames; absolute only for a frame folder kept elsewhere."""
-        if not self._in_memory:
+        if self._files_root is not None:
             try:
-                return file.resolve().relative_to(self.path.resolve().parent).as_posix()
+                return file.resolve().relative_to(self._files_root).as_posix()
             except ValueError:
                 pass
         return str(file)
@@ -245,7 +184,7 @@ class MemoryStore:
     def frame_file(self, stored: str) -> Path:
         """The file a stored frame path names (relative paths are read against the database's folder)."""
         path = Path(stored)
-        return path if path.is_absolute() else self.path.resolve().parent / path
+        return path if path.is_absolute() else (self._files_root or Path.cwd()) / path
 
     def _owns_frame_file(self, file: Path) -> bool:
         try:
@@ -259,9 +198,9 @@ class MemoryStore:
         database's folder becomes relative; a path elsewhere (the database was copied or moved) becomes
         this memory's own ``frame_dir/<name>`` when that file is there (the frames were copied along),
         else it stays as it was: readable, but never deleted by this memory (``_owns_frame_file``)."""
-        if self._in_memory:
+        if self._files_root is None:
             return
-        rows = self._db.execute("SELECT id, path, data FROM frames WHERE path LIKE '/%'").fetchall()
+        rows = self._storage.frames_with_absolute_paths()
         if not rows:
             return
         updates = []
@@ -277,14 +216,18 @@ class MemoryStore:
                 updates.append((new, frame.model_dump_json(), frame_id))
         if updates:
             with self._tx():
-                self._db.executemany("UPDATE frames SET path=?, data=? WHERE id=?", updates)
+                self._storage.update_frame_paths(updates)
 
     @property
-    def db(self) -> sqlite3.Connection:
-        """The connection, for sibling core modules that own tables in this database (one writer)."""
-        return self._db
+    def db(self):
+        """The SQLite connection itself, for tools and tests that inspect a memory file (the engine reads
+        and writes through ``storage``). A PostgreSQL memory has none: use ``storage``."""
+        connection = getattr(self._storage, "connection", None)
+        if connection is None:
+            raise AttributeError(f"a {self.backend} memory has no SQLite connection: use MemoryStore.storage")
+        return connection
 
-    def transaction(self) -> contextlib.AbstractContextManager[sqlite3.Connection]:
+    def transaction(self) -> contextlib.AbstractContextManager[Storage]:
         """One atomic write: everything inside commits together or not at all.
 
         ``ingest_*`` calls inside it become savepoints of this one transaction (batched ingest: one commit
@@ -292,82 +235,36 @@ class MemoryStore:
         ``with`` block, the whole batch is rolled back. Nests."""
         return self._tx()
 
-    @contextmanager
-    def snapshot(self) -> Iterator[None]:
+    def snapshot(self) -> contextlib.AbstractContextManager[None]:
         """Reads inside see one committed state of memory, as a request that reads many tables needs.
 
         On a reader: one read transaction, ended on exit, so the next snapshot sees what the writer has
-        committed since (keep it short: while it is open the writer's log cannot be checkpointed past it).
-        On the writer: nothing to do, its own thread is the only one that changes memory. Nests."""
-        if not self.read_only or self._db.in_transaction:
-            yield
-            return
-        self._db.execute("BEGIN")
-        try:
-            yield
-        finally:
-            self._db.execute("COMMIT")  # a read transaction: nothing to commit, it only ends the snapshot
+        committed since (keep it short: while it is open a SQLite writer's log cannot be checkpointed past
+        it). On the writer: nothing to do, its own thread is the only one that changes memory. Nests."""
+        return self._storage.snapshot()
 
     @contextmanager
-    def _tx(self) -> Iterator[sqlite3.Connection]:
+    def _tx(self) -> Iterator[Storage]:
         if self.read_only:
-            raise MemoryNotWritable(f"read-only MemoryStore on {self.path}: writes go through the writer")
-        depth = self._tx_depth
+            raise MemoryNotWritable(f"read-only MemoryStore on {self.url or self.path}: writes go through the "
+                                    f"writer")
         try:
-            # the outermost level is the transaction; inner levels are savepoints, so one message inside a
-            # batch can fail and be undone without undoing the others
-            self._db.execute("BEGIN IMMEDIATE" if depth == 0 else f"SAVEPOINT sp{depth}")
-            self._tx_depth = depth + 1
-            try:
-                try:
-                    yield self._db
-                except BaseException:
-                    self._undo(depth)
-                    raise
-                try:
-                    self._db.execute("COMMIT" if depth == 0 else f"RELEASE sp{depth}")
-                except BaseException:
-                    # a COMMIT that fails without SQLite rolling back would leave the transaction open, and
-                    # every later BEGIN would fail ("cannot start a transaction within a transaction")
-                    self._undo(depth)
-                    raise
-            finally:
-                self._tx_depth = depth
-        except sqlite3.OperationalError as err:
-            if isinstance(err, MemoryNotWritable) or getattr(err, "sqlite_errorcode", 0) & 0xFF not in \
-                    _NOT_WRITABLE_CODES:
-                raise
-            raise _not_writable(self.path, err) from err
-
-    def _undo(self, depth: int) -> None:
-        # SQLite rolls back by itself when the disk is full: an unconditional ROLLBACK then raised "cannot
-        # rollback - no transaction is active", which hid the real error (test/core/test_store_faults.py)
-        if not self._db.in_transaction:
-            self._last_frame.clear()
-            return
-        if depth == 0:
-            self._db.execute("ROLLBACK")
-            self._last_frame.clear()  # the gate may remember a frame the rollback just undid
-        else:
-            self._db.execute(f"ROLLBACK TO sp{depth}")
-            self._db.execute(f"RELEASE sp{depth}")
+            with self._storage.transaction() as storage:
+                yield storage
+        except BaseException:
+            if not self._storage.in_transaction:
+                self._last_frame.clear()  # the gate may remember a frame the rollback just undid
+            raise
 
     def close(self) -> None:
-        if not self.read_only:
-            try:
-                self._db.execute("PRAGMA optimize")  # keeps the query planner's statistics current (SQLite's advice)
-            except sqlite3.OperationalError:
-                pass  # a full or read-only disk: statistics can wait, closing must not fail
-        self._db.close()
-        self._release_lock()
+        self._storage.close()
 
     # ---- write path ----------------------------------------------------------------------------
 
     def _record_observation(self, kind: str, stamp_ns: int, source: str, summary: dict) -> str:
         obs_id = _new_id({"scene_graph": "sg", "skill_feedback": "sf", "utterance": "ut",
                           "frame": "fr", "map": "map", "activity": "ac"}.get(kind, "obs"))
-        self._db.execute("INSERT INTO observations VALUES(?,?,?,?,?)",
-                         (obs_id, kind, stamp_ns, source, json.dumps(summary)))
+        self._storage.insert_observation(obs_id, kind, stamp_ns, source, summary, self.robot, self.site)
         return obs_id
 
     def ingest_scene_graph(self, graph: SceneGraphObservation, *, strict: bool = False) -> IngestResult:
@@ -387,6 +284,7 @@ class MemoryStore:
                  "relations": len(graph.relations)})
             result = IngestResult(observation_id=obs_id, rejected=list(graph.rejected))
             rooms = {graph.room} | {e.room for e in graph.entities}
+            graph = self._namespaced(graph, rooms)
             for room in sorted(r for r in rooms if r):
                 self._ensure_room(room, t, obs_id, result)
             graph = self._associate(graph)
@@ -424,11 +322,9 @@ class MemoryStore:
                 # non-location relations of observed subjects that the complete view no longer shows
                 shown = {(r.subject, r.predicate, r.object) for r in other_relations}
                 for ent_id in observed:
-                    for row in self._db.execute(
-                            "SELECT rowid, predicate, object FROM relations WHERE subject=? AND "
-                            "family!='location' AND until_ns IS NULL", (ent_id,)).fetchall():
-                        if (ent_id, row[1], row[2]) not in shown:
-                            self._db.execute("UPDATE relations SET until_ns=? WHERE rowid=?", (t, row[0]))
+                    for rowid, predicate, obj in self._storage.open_other_relations(ent_id):
+                        if (ent_id, predicate, obj) not in shown:
+                            self._storage.close_relation(rowid, t)
             if strict and result.rejected:
                 raise RejectedInput(result.rejected)  # rolls the message back
         return result
@@ -453,12 +349,29 @@ class MemoryStore:
                 match = min(near)[1] if near else None
             elif len(candidates) == 1:
                 match = candidates[0].id
-            mapping[e.id] = match or f"{e.label}_{uuid.uuid4().hex[:8]}"
+            mapping[e.id] = match or self._own_id(f"{e.label}_{uuid.uuid4().hex[:8]}")
             taken.add(mapping[e.id])
         remap = lambda i: mapping.get(i, i)  # noqa: E731
         return graph.model_copy(update={
             "entities": [e.model_copy(update={"id": remap(e.id)}) for e in graph.entities],
             "relations": [r.model_copy(update={"subject": remap(r.subject), "object": remap(r.object)})
+                          for r in graph.relations]})
+
+    def _own_id(self, ent_id: str, rooms: Iterable[str] = ()) -> str:
+        """The id under this robot's namespace: an id the robot named (not yet namespaced, not a room, not
+        a local ``_:`` id, which association resolves)."""
+        if not self.id_namespace or "/" in ent_id or is_local_id(ent_id) or ent_id in rooms:
+            return ent_id
+        return f"{self.id_namespace}/{ent_id}"
+
+    def _namespaced(self, graph: SceneGraphObservation, rooms: set[str]) -> SceneGraphObservation:
+        if not self.id_namespace:
+            return graph
+        rooms = rooms | {e.id for e in graph.entities if e.label == ROOM_LABEL}
+        own = lambda i: self._own_id(i, rooms)  # noqa: E731
+        return graph.model_copy(update={
+            "entities": [e.model_copy(update={"id": own(e.id)}) for e in graph.entities],
+            "relations": [r.model_copy(update={"subject": own(r.subject), "object": own(r.object)})
                           for r in graph.relations]})
 
     def _ensure_room(self, room: str, t: int, obs_id: str, result: IngestResult) -> None:
@@ -469,8 +382,8 @@ class MemoryStore:
             result.added += 1
 
     def _get_entity_row(self, ent_id: str) -> Entity | None:
-        row = self._db.execute("SELECT data FROM entities WHERE id=?", (ent_id,)).fetchone()
-        return Entity.model_validate_json(row[0]) if row else None
+        data = self._storage.entity_json(ent_id)
+        return Entity.model_validate_json(data) if data else None
 
     def _apply_entity(self, ent_id: str, obs: EntityObservation | None, location: Relation | None,
                       t: int, obs_id: str, result: IngestResult) -> None:
@@ -511,9 +424,7 @@ class MemoryStore:
         if location is not None:
             cur = old.location
             if cur is None or (cur.predicate, cur.object) != (location.predicate, location.object):
-                self._db.execute(
-                    "UPDATE relations SET until_ns=? WHERE subject=? AND family='location' AND "
-                    "until_ns IS NULL", (t, ent_id))
+                self._storage.close_location(ent_id, t)
                 self._add_relation(location)
                 new.location = location
                 if cur is not None:
@@ -530,8 +441,7 @@ class MemoryStore:
             self._write_entity(new, t, new=False)
             result.updated += 1
         else:
-            self._db.execute("UPDATE entities SET last_seen_ns=?, present=1, data=? WHERE id=?",
-                             (t, new.model_dump_json(), ent_id))
+            self._storage.touch_entity(ent_id, t, new.model_dump_json())
             result.unchanged += 1
 
     def _position_after(self, old: Point | None, observed: Point | None) -> Point | None:
@@ -547,49 +457,29 @@ class MemoryStore:
     def _close_sighting(self, old: Entity, t: int) -> None:
         """The entity comes back into view after more than ``sighting_gap``: its interval of being in view
         ends at its last sighting and a new one starts now (schema migration 6)."""
-        row = self._db.execute("SELECT since_ns FROM seen_since WHERE entity_id=?", (old.id,)).fetchone()
-        since = row[0] if row else old.first_seen_ns
-        self._db.execute("INSERT INTO seen_intervals VALUES(?,?,?)", (old.id, since, old.last_seen_ns))
-        self._db.execute("INSERT INTO seen_since VALUES(?,?) ON CONFLICT(entity_id) DO UPDATE SET "
-                         "since_ns=excluded.since_ns", (old.id, t))
+        since = self._storage.seen_since(old.id)
+        self._storage.close_sighting(old.id, old.first_seen_ns if since is None else since, old.last_seen_ns, t)
 
     def _write_entity(self, ent: Entity, t: int, new: bool) -> None:
+        ent.robot, ent.site = self.robot, self.site
         data = ent.model_dump_json()
-        self._db.execute(
-            "INSERT INTO entities VALUES(?,?,?,?,?,?) ON CONFLICT(id) DO UPDATE SET label=excluded.label, "
-            "room=excluded.room, present=excluded.present, last_seen_ns=excluded.last_seen_ns, "
-            "data=excluded.data", (ent.id, ent.label, ent.room, int(ent.present), ent.last_seen_ns, data))
-        if not new:
-            self._db.execute("UPDATE entity_versions SET valid_to_ns=? WHERE entity_id=? AND valid_to_ns IS NULL",
-                             (t, ent.id))
-        self._db.execute("INSERT INTO entity_versions VALUES(?,?,NULL,?)", (ent.id, t, data))
+        self._storage.upsert_entity(ent.id, ent.label, ent.room, ent.present, ent.last_seen_ns, data)
+        self._storage.add_version(ent.id, t, data, close_current=not new)
 
     def _add_relation(self, r: Relation) -> None:
-        # family in the lookup lets SQLite use the (subject, family, until_ns) index; without it, it chose
-        # the object index and scanned every relation of a busy receptacle (O(n) per write)
-        exists = self._db.execute(
-            "SELECT 1 FROM relations WHERE subject=? AND family=? AND until_ns IS NULL AND predicate=? AND "
-            "object=?", (r.subject, _family(r.predicate), r.predicate, r.object)).fetchone()
-        if not exists:
-            self._db.execute("INSERT INTO relations VALUES(?,?,?,?,?,NULL,?)",
-                             (r.subject, r.predicate, r.object, _family(r.predicate), r.since_ns,
-                              r.provenance))
+        family = _family(r.predicate)
+        if not self._storage.open_relation_exists(r.subject, family, r.predicate, r.object):
+            self._storage.insert_relation(r.subject, r.predicate, r.object, family, r.since_ns, r.provenance)
 
     def _remove_absent(self, room: str, seen: set[str], t: int, obs_id: str, result: IngestResult) -> None:
-        rows = self._db.execute(
-            "SELECT id, data FROM entities WHERE room=? AND present=1 AND label!=?", (room, ROOM_LABEL)
-        ).fetchall()
-        for ent_id, data in rows:
+        for ent_id, data in self._storage.present_in_room(room, ROOM_LABEL):
             if ent_id in seen:
                 continue
             ent = Entity.model_validate_json(data)
             ent.present = False
             ent.location = None
             ent.provenance = obs_id
-            self._db.execute("UPDATE relations SET until_ns=? WHERE (subject=? OR object=?) AND "
-                             "until_ns IS NULL AND family!='location'", (t, ent_id, ent_id))
-            self._db.execute("UPDATE relations SET until_ns=? WHERE subject=? AND until_ns IS NULL",
-                             (t, ent_id))
+            self._storage.close_relations_of(ent_id, t)
             self._write_entity(ent, t, new=False)
             self._add_event(Event(id=_new_id("ev"), kind="change", stamp_ns=t,
                                   text=f"{ent_id} no longer seen in {room}", entity_ids=[ent_id, room],
@@ -597,9 +487,8 @@ class MemoryStore:
             result.removed += 1
 
     def _add_event(self, ev: Event) -> None:
-        self._db.execute("INSERT INTO events VALUES(?,?,?,?)", (ev.id, ev.kind, ev.stamp_ns, ev.model_dump_json()))
-        self._db.executemany("INSERT INTO event_entities VALUES(?,?)",
-                             [(ev.id, e) for e in dict.fromkeys(ev.entity_ids) if e])
+        ev.robot, ev.site = self.robot, self.site
+        self._storage.insert_event(ev.id, ev.kind, ev.stamp_ns, ev.model_dump_json(), ev.entity_ids)
 
     def ingest_skill_feedback(self, fb: SkillFeedbackObservation) -> IngestResult:
         fb = self.limits.skill_feedback(fb)
@@ -676,8 +565,7 @@ class MemoryStore:
             old = ent.location
             location = Relation(subject=ent.id, predicate=predicate, object=holder, since_ns=fb.stamp_ns,
                                 provenance=ev.id)
-            self._db.execute("UPDATE relations SET until_ns=? WHERE subject=? AND family='location' AND "
-                             "until_ns IS NULL", (fb.stamp_ns, ent.id))
+            self._storage.close_location(ent.id, fb.stamp_ns)
             self._add_relation(location)
             # last_seen_ns stays: the robot did this, nobody saw it (sightings are not invented)
             self._write_entity(ent.model_copy(update={"location": location, "provenance": ev.id}), fb.stamp_ns,
@@ -697,8 +585,7 @@ class MemoryStore:
         old = ent.location
         if old is None:
             return 0
-        self._db.execute("UPDATE relations SET until_ns=? WHERE subject=? AND family='location' AND "
-                         "until_ns IS NULL", (fb.stamp_ns, ent.id))
+        self._storage.close_location(ent.id, fb.stamp_ns)
         new = ent.model_copy(update={"location": None, "provenance": ev.id})
         self._write_entity(new, fb.stamp_ns, new=False)
         self._add_event(Event(id=_new_id("ev"), kind="change", stamp_ns=fb.stamp_ns,
@@ -753,15 +640,14 @@ class MemoryStore:
             raise _not_writable(self.frame_dir, err) from err
         rec = Frame(id=frame_id, stamp_ns=frame.stamp_ns, room=frame.room, path=self._stored_frame_path(path),
                     width=frame.width,
-                    height=frame.height, pose=frame.pose, entity_ids=sorted(visible_set))
+                    height=frame.height, pose=frame.pose, entity_ids=sorted(self._own_id(v, {frame.room}) for v in visible_set),
+                    robot=self.robot, site=self.site)
         try:
             with self._tx():
                 rec.provenance = self._record_observation("frame", frame.stamp_ns, frame.frame_id,
                                                           {"frame": frame_id})
-                self._db.execute("INSERT INTO frames VALUES(?,?,?,?,?)",
-                                 (frame_id, rec.stamp_ns, rec.room, rec.path, rec.model_dump_json()))
-                self._db.executemany("INSERT INTO frame_entities VALUES(?,?)",
-                                     [(frame_id, e) for e in rec.entity_ids])
+                self._storage.insert_frame(frame_id, rec.stamp_ns, rec.room, rec.path, rec.model_dump_json(),
+                                 rec.entity_ids)
         except BaseException:
             path.unlink(missing_ok=True)
             raise
@@ -774,33 +660,33 @@ class MemoryStore:
             obs_id = self._record_observation("map", info.stamp_ns, info.frame_id,
                                               info.model_dump(exclude={"provenance"}))
             info = info.model_copy(update={"provenance": obs_id})
-            self._db.execute("INSERT INTO meta VALUES('map', ?) ON CONFLICT(key) DO UPDATE SET value=excluded.value",
-                             (info.model_dump_json(),))
+            self._storage.put_meta(self._meta_key("map"), info.model_dump_json())
         return IngestResult(observation_id=obs_id, added=1)
 
     def map_info(self) -> MapInfo | None:
-        row = self._db.execute("SELECT value FROM meta WHERE key='map'").fetchone()
-        return MapInfo.model_validate_json(row[0]) if row else None
+        value = self._storage.meta(self._meta_key("map"))
+        return MapInfo.model_validate_json(value) if value else None
 
     def set_meta(self, key: str, value: dict) -> None:
         with self._tx():
-            self._db.execute("INSERT INTO meta VALUES(?, ?) ON CONFLICT(key) DO UPDATE SET value=excluded.value",
-                             (key, json.dumps(value)))
+            self._storage.put_meta(self._meta_key(key), json.dumps(value))
 
     def get_meta(self, key: str) -> dict | None:
-        row = self._db.execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()
-        return json.loads(row[0]) if row else None
+        value = self._storage.meta(self._meta_key(key))
+        return json.loads(value) if value else None
+
+    def _meta_key(self, key: str) -> str:
+        """Meta is per robot in a site memory (each its own map and whereabouts); a robot's own memory
+        keeps the plain keys it always had."""
+        return f"{self.robot}:{key}" if self.url and self.robot else key
 
     # ---- read path -----------------------------------------------------------------------------
 
     def entity(self, ent_id: str, as_of_ns: int | None = None) -> Entity | None:
         if as_of_ns is None:
             return self._get_entity_row(ent_id)
-        row = self._db.execute(
-            "SELECT data FROM entity_versions WHERE entity_id=? AND valid_from_ns<=? AND "
-            "(valid_to_ns IS NULL OR valid_to_ns>?) ORDER BY valid_from_ns DESC LIMIT 1",
-            (ent_id, as_of_ns, as_of_ns)).fetchone()
-        return Entity.model_validate_json(row[0]) if row else None
+        data = self._storage.entity_json_as_of(ent_id, as_of_ns)
+        return Entity.model_validate_json(data) if data else None
 
     def entities(self, label: str | None = None, room: str | None = None, as_of_ns: int | None = None,
                  include_absent: bool = False) -> list[Entity]:
@@ -808,58 +694,26 @@ class MemoryStore:
         finds label ``coffeetable``) and room."""
         label = normalize_label(label) if label and label != ROOM_LABEL else label
         if as_of_ns is None:
-            q, args = "SELECT data FROM entities WHERE 1=1", []
-            if label:
-                q += " AND label=?"
-                args.append(label)
-            if room:
-                q += " AND room=?"
-                args.append(room)
-            if not include_absent:
-                q += " AND present=1"
-            rows = self._db.execute(q + " ORDER BY last_seen_ns DESC, id", args).fetchall()
-            return [Entity.model_validate_json(r[0]) for r in rows]
-        rows = self._db.execute(
-            "SELECT data FROM entity_versions WHERE valid_from_ns<=? AND (valid_to_ns IS NULL OR valid_to_ns>?)",
-            (as_of_ns, as_of_ns)).fetchall()
-        out = [Entity.model_validate_json(r[0]) for r in rows]
+            return [Entity.model_validate_json(d) for d in self._storage.entities_json(label, room, include_absent)]
+        out = [Entity.model_validate_json(d) for d in self._storage.versions_json_as_of(as_of_ns)]
         out = [e for e in out if (not label or e.label == label) and (not room or e.room == room)
                and (include_absent or e.present)]
         return sorted(out, key=lambda e: (-e.last_seen_ns, e.id))
 
     def history(self, ent_id: str) -> list[EntityVersion]:
-        rows = self._db.execute(
-            "SELECT data, valid_from_ns, valid_to_ns FROM entity_versions WHERE entity_id=? ORDER BY valid_from_ns",
-            (ent_id,)).fetchall()
         return [EntityVersion(entity=Entity.model_validate_json(d), valid_from_ns=f, valid_to_ns=u)
-                for d, f, u in rows]
+                for d, f, u in self._storage.history_rows(ent_id)]
 
     def relations(self, subject: str | None = None, obj: str | None = None, as_of_ns: int | None = None,
                   room: str | None = None, *, since_ns: int | None = None,
                   until_ns: int | None = None) -> list[Relation]:
         """Relations holding now, or at ``as_of_ns``, or at any time in [``since_ns``, ``until_ns``]."""
-        q = "SELECT subject, predicate, object, since_ns, until_ns, provenance FROM relations WHERE "
-        args: list = []
         window = since_ns is not None or until_ns is not None
         if window and as_of_ns is not None:
             raise InvalidInput("relations: give as_of or a since/until window, not both")
-        if window:
-            q += "since_ns<=? AND (until_ns IS NULL OR until_ns>?)"
-            args += [until_ns if until_ns is not None else _FAR_FUTURE,
-                     since_ns if since_ns is not None else -_FAR_FUTURE]
-        elif as_of_ns is None:
-            q += "until_ns IS NULL"
-        else:
-            q += "since_ns<=? AND (until_ns IS NULL OR until_ns>?)"
-            args += [as_of_ns, as_of_ns]
-        if subject:
-            q += " AND subject=?"
-            args.append(subject)
-        if obj:
-            q += " AND object=?"
-            args.append(obj)
+        rows = self._storage.relation_rows(subject, obj, as_of_ns, (since_ns, until_ns) if window else None)
         rels = [Relation(subject=s, predicate=p, object=o, since_ns=a, until_ns=b, provenance=pv)
-                for s, p, o, a, b, pv in self._db.execute(q + " ORDER BY since_ns, subject", args)]
+                for s, p, o, a, b, pv in rows]
         if room:
             in_room = {e.id for e in self.entities(room=room, as_of_ns=until_ns if window else as_of_ns,
                                                    include_absent=window)}
@@ -873,34 +727,17 @@ class MemoryStore:
         """The observation log newest first: every message ingested with its event time in
         [``since_ns``, ``until_ns``] (either bound may be None), optionally of one kind (scene_graph,
         skill_feedback, utterance, activity, frame, map)."""
-        q = "SELECT id, kind, stamp_ns, source, summary FROM observations WHERE stamp_ns>=? AND stamp_ns<=?"
-        args: list = [since_ns if since_ns is not None else -_FAR_FUTURE,
-                      until_ns if until_ns is not None else _FAR_FUTURE]
-        if kind:
-            q += " AND kind=?"
-            args.append(kind)
-        rows = self._db.execute(q + " ORDER BY stamp_ns DESC, rowid DESC LIMIT ?", [*args, limit]).fetchall()
-        return [ObservationRecord(id=i, kind=k, stamp_ns=s, source=src, summary=json.loads(summary))
-                for i, k, s, src, summary in rows]
+        return [ObservationRecord(id=i, kind=k, stamp_ns=s, source=src, summary=json.loads(summary), robot=r,
+                                  site=site)
+                for i, k, s, src, summary, r, site in self._storage.observation_rows(since_ns, until_ns, kind, limit)]
 
     def sightings(self, since_ns: int | None = None, until_ns: int | None = None,
                   entity_id: str | None = None) -> list[SeenInterval]:
         """Intervals in which entities were in view that overlap [``since_ns``, ``until_ns``], latest end
         first. An interval joins sightings at most ``sighting_gap`` apart (see DEFAULT_SIGHTING_GAP)."""
-        lo = since_ns if since_ns is not None else -_FAR_FUTURE
-        hi = until_ns if until_ns is not None else _FAR_FUTURE
-        one = " AND entity_id=?" if entity_id else ""
-        args = [lo, hi] + ([entity_id] if entity_id else [])
-        closed = self._db.execute(
-            f"SELECT entity_id, from_ns, to_ns FROM seen_intervals WHERE to_ns>=? AND from_ns<=?{one}",
-            args).fetchall()
-        current = self._db.execute(
-            "SELECT e.id, coalesce(s.since_ns, json_extract(e.data, '$.first_seen_ns')) AS since, e.last_seen_ns "
-            "FROM entities e LEFT JOIN seen_since s ON s.entity_id = e.id WHERE e.last_seen_ns>=? AND "
-            f"since<=?{one.replace('entity_id', 'e.id')}", args).fetchall()
-        out = [SeenInterval(entity_id=e, from_ns=a, to_ns=b) for e, a, b in closed + current]
+        out = [SeenInterval(entity_id=e, from_ns=a, to_ns=b)
+               for e, a, b in self._storage.sighting_rows(since_ns, until_ns, entity_id)]
         return sorted(out, key=lambda s: (-s.to_ns, s.entity_id))
-
     def observed(self, since_ns: int | None = None, until_ns: int | None = None, label: str | None = None,
                  room: str | None = None, entity_id: str | None = None) -> list[Entity]:
         """What was observed in [``since_ns``, ``until_ns``]: each entity seen then, in the state it had at
@@ -922,62 +759,34 @@ class MemoryStore:
     def events(self, kind: str | None = None, entity_id: str | None = None, since_ns: int | None = None,
                until_ns: int | None = None, limit: int = 50) -> list[Event]:
         """Events newest first."""
-        rows = self._select_timed("events", "event_entities", "event_id", entity_id, since_ns, until_ns,
-                                  ("kind", kind), limit)
+        rows = self._storage.timed_json("events", entity_id, since_ns, until_ns, ("kind", kind), limit)
         return [Event.model_validate_json(r) for r in rows]
 
     def frames(self, room: str | None = None, entity_id: str | None = None, since_ns: int | None = None,
                until_ns: int | None = None, limit: int = 50) -> list[Frame]:
         """Frames newest first."""
-        rows = self._select_timed("frames", "frame_entities", "frame_id", entity_id, since_ns, until_ns,
-                                  ("room", room), limit)
+        rows = self._storage.timed_json("frames", entity_id, since_ns, until_ns, ("room", room), limit)
         out = []
         for r in rows:
             f = Frame.model_validate_json(r)
             out.append(f.model_copy(update={"path": str(self.frame_file(f.path))}))
         return out
 
-    def _select_timed(self, table: str, link_table: str, link_key: str, entity_id: str | None,
-                      since_ns: int | None, until_ns: int | None, column_filter: tuple[str, str | None],
-                      limit: int) -> list[str]:
-        """JSON of the newest rows of an append-only, time-stamped table, optionally only those linked
-        to an entity, inside a time window and matching one column."""
-        q = f"SELECT DISTINCT t.data, t.stamp_ns, t.rowid FROM {table} t"
-        args: list = []
-        if entity_id:
-            q += f" JOIN {link_table} x ON x.{link_key}=t.id AND x.entity_id=?"
-            args.append(entity_id)
-        q += " WHERE t.stamp_ns>=? AND t.stamp_ns<=?"
-        args += [since_ns if since_ns is not None else -_FAR_FUTURE,
-                 until_ns if until_ns is not None else _FAR_FUTURE]
-        column, value = column_filter
-        if value:
-            q += f" AND t.{column}=?"
-            args.append(value)
-        q += " ORDER BY t.stamp_ns DESC, t.rowid DESC LIMIT ?"
-        args.append(limit)
-        return [r[0] for r in self._db.execute(q, args)]
-
     def observation(self, obs_id: str) -> dict | None:
         """One entry of the observation log as a dict (``observations()`` gives typed records)."""
-        row = self._db.execute("SELECT id, kind, stamp_ns, source, summary FROM observations WHERE id=?",
-                               (obs_id,)).fetchone()
+        row = self._storage.observation_row(obs_id)
         if not row:
             return None
         return {"id": row[0], "kind": row[1], "stamp_ns": row[2], "source": row[3],
-                "summary": json.loads(row[4])}
+                "summary": json.loads(row[4]), "robot": row[5], "site": row[6]}
 
     def first_stamp_ns(self) -> int | None:
         """Event time of the oldest observation memory holds (None when it holds none): before it, memory
         knew nothing, and a question "as of" then is answered so."""
-        row = self._db.execute("SELECT MIN(stamp_ns) FROM observations").fetchone()
-        return row[0] if row else None
+        return self._storage.observation_span()[0]
 
     def counts(self) -> dict[str, int]:
-        out = {}
-        for table in ("observations", "entities", "entity_versions", "relations", "events", "frames"):
-            out[table] = self._db.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0]
-        return out
+        return self._storage.counts()
 
     # ---- forgetting ----------------------------------------------------------------------------
 
@@ -987,16 +796,12 @@ class MemoryStore:
         robot). 0 disables a limit. Returns how many frames were removed (files too)."""
         doomed: set[str] = set()
         if frames_per_room > 0:
-            doomed |= {r[0] for r in self._db.execute(
-                "SELECT id FROM (SELECT id, ROW_NUMBER() OVER (PARTITION BY room ORDER BY stamp_ns DESC, rowid DESC)"
-                " AS rank FROM frames) WHERE rank > ?", (frames_per_room,))}
+            doomed |= self._storage.frames_beyond_per_room(frames_per_room)
         if max_frame_age_ns > 0:
-            newest = self._db.execute("SELECT MAX(stamp_ns) FROM observations").fetchone()[0]
+            newest = self._storage.observation_span()[1]
             if newest is not None:
-                doomed |= {r[0] for r in self._db.execute(
-                    "SELECT id FROM frames WHERE stamp_ns < ?", (newest - max_frame_age_ns,))}
+                doomed |= self._storage.frames_before(newest - max_frame_age_ns)
         return self.forget(ids=sorted(doomed)) if doomed else 0
-
 
     def forget(self, ids: Iterable[str] = (), room: str = "", since_ns: int | None = None,
                until_ns: int | None = None, everything: bool = False) -> int:
@@ -1008,62 +813,25 @@ class MemoryStore:
         ids = [i for i in ids if i]
         if not (ids or room or since_ns is not None or until_ns is not None or everything):
             raise InvalidInput("forget needs ids, a room, a time range or everything=true")
-        lo = since_ns if since_ns is not None else -_FAR_FUTURE
-        hi = until_ns if until_ns is not None else _FAR_FUTURE
-        removed = 0
+        window = None
+        if since_ns is not None or until_ns is not None:
+            window = (since_ns if since_ns is not None else -_FAR_FUTURE,
+                      until_ns if until_ns is not None else _FAR_FUTURE)
         paths: list[str] = []
-        with self._tx():
+        with self._tx() as storage:
             if everything:
-                removed = sum(self._db.execute(f"SELECT COUNT(*) FROM {t}").fetchone()[0]
-                              for t in ("entities", "events", "frames"))
-                paths = [r[0] for r in self._db.execute("SELECT path FROM frames")]
-                removed += sum(self._db.execute(f"SELECT COUNT(*) FROM {t}").fetchone()[0]
-                               for t in DERIVED_TABLES)
-                for t in ("observations", "entities", "entity_versions", "seen_intervals", "seen_since",
-                          "relations", "events", "event_entities", "frames", "frame_entities", "fact_categories",
-                          "embedding_cache", "consolidation_runs", *DERIVED_TABLES):
-                    self._db.execute(f"DELETE FROM {t}")
+                removed, paths = storage.delete_everything()
             else:
-                ent_ids: set[str] = set()
-                ev_ids: set[str] = set()
-                fr_ids: set[str] = set()
-                for i in ids:
-                    if self._db.execute("SELECT 1 FROM entities WHERE id=?", (i,)).fetchone():
-                        ent_ids.add(i)
-                    elif self._db.execute("SELECT 1 FROM events WHERE id=?", (i,)).fetchone():
-                        ev_ids.add(i)
-                    elif self._db.execute("SELECT 1 FROM frames WHERE id=?", (i,)).fetchone():
-                        fr_ids.add(i)
-                if room:
-                    ent_ids |= {r[0] for r in self._db.execute("SELECT id FROM entities WHERE room=?", (room,))}
-                    fr_ids |= {r[0] for r in self._db.execute("SELECT id FROM frames WHERE room=?", (room,))}
-                if since_ns is not None or until_ns is not None:
-                    ev_ids |= {r[0] for r in self._db.execute(
-                        "SELECT id FROM events WHERE stamp_ns BETWEEN ? AND ?", (lo, hi))}
-                    fr_ids |= {r[0] for r in self._db.execute(
-                        "SELECT id FROM frames WHERE stamp_ns BETWEEN ? AND ?", (lo, hi))}
-                    ent_ids |= {r[0] for r in self._db.execute(
-                        "SELECT entity_id FROM entity_versions GROUP BY entity_id "
-                        "HAVING MIN(valid_from_ns) BETWEEN ? AND ?", (lo, hi))}
-                    self._db.execute("DELETE FROM observations WHERE stamp_ns BETWEEN ? AND ?", (lo, hi))
+                ent_ids, ev_ids, fr_ids = storage.doomed(ids, room, window)
                 for e in ent_ids:
-                    self._db.execute("DELETE FROM entities WHERE id=?", (e,))
-                    self._db.execute("DELETE FROM entity_versions WHERE entity_id=?", (e,))
-                    self._db.execute("DELETE FROM seen_intervals WHERE entity_id=?", (e,))
-                    self._db.execute("DELETE FROM seen_since WHERE entity_id=?", (e,))
-                    self._db.execute("DELETE FROM relations WHERE subject=? OR object=?", (e, e))
-                    # events that mention it lose the link; the event text stays unless asked for
-                    self._db.execute("DELETE FROM event_entities WHERE entity_id=?", (e,))
-                    self._db.execute("DELETE FROM frame_entities WHERE entity_id=?", (e,))
+                    storage.delete_entity(e)
                 for ev in ev_ids:
-                    self._db.execute("DELETE FROM events WHERE id=?", (ev,))
-                    self._db.execute("DELETE FROM event_entities WHERE event_id=?", (ev,))
+                    storage.delete_event(ev)
                 for f in fr_ids:
-                    row = self._db.execute("SELECT path FROM frames WHERE id=?", (f,)).fetchone()
-                    paths.append(row[0])
-                    self._db.execute("DELETE FROM frames WHERE id=?", (f,))
-                    self._db.execute("DELETE FROM frame_entities WHERE frame_id=?", (f,))
-                removed = len(ent_ids) + len(ev_ids) + len(fr_ids) + self._forget_derived(ev_ids)
+                    path = storage.delete_frame(f)
+                    if path is not None:
+                        paths.append(path)
+                removed = len(ent_ids) + len(ev_ids) + len(fr_ids) + storage.forget_derived(ev_ids)
         for p in paths:
             file = self.frame_file(p)
             # only this memory's own frame folder: a copied database whose rows still name another copy's
@@ -1074,28 +842,8 @@ class MemoryStore:
         return removed
 
 
-    def _forget_derived(self, event_ids: set[str]) -> int:
-        """What was learned from forgotten events goes with them: facts stated in them, rules they
-        support, and consolidated knowledge (recomputed from what remains when next needed)."""
-        if not event_ids:
-            return 0
-        marks = ",".join("?" * len(event_ids))
-        args = sorted(event_ids)
-        fact_ids = [r[0] for r in self._db.execute(f"SELECT id FROM facts WHERE event_id IN ({marks})", args)]
-        for f in fact_ids:
-            self._db.execute("DELETE FROM fact_categories WHERE fact_id=?", (f,))
-            self._db.execute("DELETE FROM facts WHERE id=?", (f,))
-        rule_ids = [rid for rid, support in self._db.execute("SELECT id, support_event_ids FROM rules")
-                    if event_ids & set(json.loads(support))]
-        for r in rule_ids:
-            self._db.execute("DELETE FROM rules WHERE id=?", (r,))
-        knowledge = self._db.execute("SELECT COUNT(*) FROM knowledge").fetchone()[0]
-        self._db.execute("DELETE FROM knowledge")
-        self._db.execute("DELETE FROM consolidation_runs")
-        return len(fact_ids) + len(rule_ids) + knowledge
-
-
 def _content(e: Entity) -> str:
     """An entity's state without bookkeeping fields, to tell an update from a no-op."""
     # raw_label: sources that spell one label differently ("Coffee table", "coffee_table") are no change
-    return e.model_dump_json(exclude={"last_seen_ns", "provenance", "confidence", "raw_label"})
+    # robot, site: another robot seeing the same unchanged thing is a sighting, not a new version
+    return e.model_dump_json(exclude={"last_seen_ns", "provenance", "confidence", "raw_label", "robot", "site"})

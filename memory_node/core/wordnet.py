@@ -172,6 +172,9 @@ class WordNet:
         out.pop(" ".join(phrase.lower().split()), None)
         return list(out)
 
+    def ancestors(self, synset: Any) -> dict[Any, int]:
+        return self._ancestors(synset)
+
     def _ancestors(self, synset: Any) -> dict[Any, int]:
         """Every hypernym (instance hypernyms too) with its fewest is-a steps, the synset itself at 0."""
         cached = self._up.get(synset)

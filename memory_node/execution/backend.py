@@ -26,6 +26,8 @@ SDK_ERROR = "sdk_error"
 BAD_ARGUMENTS = "bad_arguments"
 NO_POSE = "no_pose"
 NOT_REACHED = "not_reached"
+NO_SERVER = "no_server"  # a team's skill server did not answer (not running, wrong name)
+REJECTED = "rejected"  # a team's skill server refused the goal
 
 
 @dataclass(frozen=True)
@@ -40,6 +42,9 @@ class StepRequest:
     arg_positions: tuple[tuple[float, float, float] | None, ...] = ()
     approach: tuple[float, float, float] | None = None
     next_target: str = ""  # what the plan handles after this step (a simulator stands where that is in reach)
+    plan_id: str = ""  # which plan and step this is (1-based), for a skill server's logs
+    index: int = 0
+    text: str = ""  # the plan's human-readable step
 
 
 @dataclass(frozen=True)

@@ -161,7 +161,7 @@ class PlanExecutor:
         with self._lock:
             self._cancel_requested = False
             for index, call in enumerate(plan.steps):
-                request = self._request(plan, index)
+                request = self._request(plan, index, plan_id)
                 started = time.monotonic()
                 outcome = self._run_step(request)
                 run.steps.append(StepReport(index, call.skill, request.args, outcome, time.monotonic() - started))
@@ -172,7 +172,7 @@ class PlanExecutor:
             run.status = SUCCEEDED
             return run
 
-    def _request(self, plan: Plan, index: int) -> StepRequest:
+    def _request(self, plan: Plan, index: int, plan_id: str = "") -> StepRequest:
         call = plan.steps[index]
         skill = self.library.skill(call.skill) if self.library is not None else None
         positions = tuple(None if p is None else (p.x, p.y, p.z) for p in call.arg_positions)
@@ -187,7 +187,8 @@ class PlanExecutor:
                 next_target = later.args[0]
                 break
         return StepRequest(skill=call.skill, args=tuple(call.args), role=skill.role if skill else "",
-                           arg_positions=positions, approach=approach, next_target=next_target)
+                           arg_positions=positions, approach=approach, next_target=next_target,
+                           plan_id=plan_id, index=index + 1, text=call.text)
 
     def _timeout(self, request: StepRequest) -> float:
         return float(self.timeouts.get(request.skill, self.timeouts.get(request.role, self.step_timeout_s)))

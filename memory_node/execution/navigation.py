@@ -13,9 +13,10 @@ import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Protocol
 
-from memory_node.execution.backend import (BAD_ARGUMENTS, NO_POSE, SUCCEEDED, StepAborted, StepContext, StepOutcome,
-                                          StepRequest, finite_pose, not_offered)
+from memory_node.execution.backend import (BAD_ARGUMENTS, NO_POSE, NO_SERVER, NOT_REACHED, SUCCEEDED, StepAborted,
+                                          StepContext, StepOutcome, StepRequest, finite_pose, not_offered)
 
 # (x, y, yaw in the map frame, time.monotonic() when the pose was measured)
 PoseReading = tuple[float, float, float, float]
@@ -121,3 +122,79 @@ def navigate_step(step: StepRequest, ctx: StepContext, backend: str, read_pose: 
     return StepOutcome(True, SUCCEEDED, f"at the approach pose for {target} ({result.position_error:.3f} m, "
                                         f"{math.degrees(result.yaw_error):.1f} deg off) after "
                                         f"{result.seconds:.1f} s", target)
+
+
+# ---- a navigation stack that takes the pose goal itself ----------------------------------------------------
+
+@dataclass(frozen=True)
+class GoalState:
+    """What the robot's navigation stack last said about the goal: ``done`` once it ended, ``success`` when
+    it ended at the goal, ``text`` its words."""
+
+    done: bool
+    success: bool
+    text: str
+
+
+class GoalNavigator(Protocol):
+    """A robot's own navigation stack (Dexmate's on a Vega): it takes a pose goal and says when it ends.
+    ``send`` returns a token; ``state(token)`` is None until the stack has said anything about that goal."""
+
+    name: str
+
+    def ready(self) -> bool:
+        """The stack listens for goals (one sent before that would be lost)."""
+        ...
+
+    def send(self, goal: tuple[float, float, float]) -> int: ...
+
+    def state(self, token: int) -> GoalState | None: ...
+
+    def cancel(self) -> None: ...
+
+
+def navigate_by_goal(step: StepRequest, ctx: StepContext, backend: str, stack: GoalNavigator,
+                     read_pose: PoseSource | None, answer_wait_s: float, period_s: float = 0.05) -> StepOutcome:
+    """``navigate_to`` handed to the navigation stack: send the approach pose, wait for its verdict within the
+    step's timeout; cancel the goal on timeout, cancel and e-stop. Where a pose source is configured the
+    final pose error is said beside the stack's verdict (the stack's own tolerance decides)."""
+    target = step.args[0] if step.args else ""
+    if not finite_pose(step.approach):
+        return StepOutcome(False, BAD_ARGUMENTS, f"the plan has no approach pose for {target} (memory knew no "
+                                                 "clear spot): the navigation stack takes pose goals only", target)
+    assert step.approach is not None
+    start = time.monotonic()
+    while not stack.ready():
+        if time.monotonic() - start > answer_wait_s:
+            return StepOutcome(False, NO_SERVER, f"nothing listens for goals ({stack.name}) after "
+                                                 f"{answer_wait_s:.1f} s: is the navigation stack running, under "
+                                                 "these topic names?", target)
+        ctx.wait(period_s)
+    start = time.monotonic()
+    token = stack.send(step.approach)
+    try:
+        while True:
+            ctx.wait(period_s)
+            state = stack.state(token)
+            if state is None:
+                if time.monotonic() - start > answer_wait_s:
+                    stack.cancel()
+                    return StepOutcome(False, NO_SERVER, f"the navigation stack ({stack.name}) said nothing about the "
+                                                         f"goal within {answer_wait_s:.1f} s: are its topic names "
+                                                         "this executor's?", target)
+                continue
+            if state.done:
+                break
+    except StepAborted:
+        stack.cancel()
+        raise
+    seconds = time.monotonic() - start
+    said = f"the navigation stack ({stack.name}) says {state.text!r} after {seconds:.1f} s"
+    reading = read_pose() if read_pose is not None else None
+    if reading is not None:
+        gx, gy, gyaw = step.approach
+        said += (f"; the pose source has the base {math.hypot(gx - reading[0], gy - reading[1]):.3f} m, "
+                 f"{math.degrees(abs(wrap(gyaw - reading[2]))):.1f} deg off the goal")
+    if state.success:
+        return StepOutcome(True, SUCCEEDED, f"at the approach pose for {target}: {said}", target)
+    return StepOutcome(False, NOT_REACHED, f"did not reach the approach pose for {target}: {said}", target)

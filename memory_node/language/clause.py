@@ -23,6 +23,11 @@ _MOVING_VERBS = frozenset({"move", "shift", "touch", "take", "relocate", "nick",
 # what people go somewhere to do ("where can I sit down?"), as opposed to where a thing goes
 _PLACE_USES = frozenset({"wash", "cook", "sit", "sleep", "eat", "shower", "bathe", "brush", "read", "work", "relax",
                          "rest", "watch", "lie", "dry", "write", "play", "drink", "nap"})
+# "where can I find / get / leave / put ..." asks where a thing is or goes, not for a place to do something
+_LOCATING = lx.PLACE_VERBS | lx.GO_VERBS | lx.SEE_VERBS | frozenset({
+    "find", "locate", "look", "get", "buy", "be", "have", "hang", "lose", "search", "grab", "fetch", "take", "bring",
+    "pick", "return", "throw_out"})
+_MODAL_ASKING = frozenset({"can", "could", "should", "shall", "may", "might", "do", "would"})
 _PURPOSE_VERBS = frozenset({"eat", "drink", "read", "wear", "write", "play", "watch", "sit", "use"})
 _KNOWING = frozenset({"know", "tell", "wonder", "remember", "recall", "see", "happen", "check", "think", "say",
                       "guess", "figure"})
@@ -30,6 +35,11 @@ _INVERTING = frozenset({"be", "do", "have", "can", "could", "will", "would", "sh
                         "shall"})
 
 
+# "its place", "its usual spot": where a thing belongs, not a place of its own
+_OWN_PLACE_WORDS = frozenset({"place", "spot", "position", "home", "location", "where"})
+# "did you open the fridge?", "did you manage to put the mug on the shelf?": a question about how an action of
+# the robot's went, not a command; the note carries the action's intent and verb ("did you: fetch pick")
+DID_YOU_NOTE = "did you: "
 EITHER_OR_NOTE = "either-or state question"
 _STATE_ALTERNATIVES = "open|opened|closed|shut|on|off|locked|unlocked|clean|dirty|full|empty|wet|dry|hot|cold"
 _EITHER_OR = re.compile(rf"\b({_STATE_ALTERNATIVES})\s+or\s+({_STATE_ALTERNATIVES})\b\W*$", re.I)
@@ -205,6 +215,12 @@ class Clause(PhraseReader):
                                                 for c in root.children))
         lemma = _lemma(root)
         subj = self._subject_word(root)
+        said_first = next((t for t in self.sent if not t.is_punct and t.dep_ not in ("intj", "discourse")), first)
+        if _low(said_first) == "did" and subj == "you" and lemma in lx.COMMAND_VERBS and lemma not in lx.SEE_VERBS \
+                and lemma not in ("find", "get", "have"):
+            objs = self._things(root)
+            return self._req(Kind.question, Intent.robot_did, objects=objs, destination=self._destination(root, objs),
+                             actor="robot", notes=[f"{DID_YOU_NOTE}{lx.COMMAND_VERBS[lemma].value} {lemma}"])
         if inverted:
             # "can you bring me X" / "could you open the fridge": a polite command, not a question
             if subj == "you" and lemma in lx.COMMAND_VERBS and _lemma(first) in ("can", "could", "will", "would",
@@ -245,6 +261,9 @@ class Clause(PhraseReader):
         lemma = _lemma(root)
         time = self._time(root)
         subj_tok = self._subj_tok(root)
+        if w == "what" and lemma in ("go", "happen") and any(_low(t) == "wrong" for t in root.children):
+            # "what went wrong with the drawer?": what happened to it, not where it goes
+            return self._req(Kind.question, Intent.happened_to, objects=self._things(root, exclude={wh}))
         goes = self._goes_where(root, w, lemma)
         if goes is not None:
             return goes
@@ -261,7 +280,7 @@ class Clause(PhraseReader):
                 not any(c.dep_ == "dobj" and c.pos_ in ("NOUN", "PROPN") and not any(
                     g.dep_ == "poss" for g in c.children) for c in root.children):
             # "where can I sit down", "where could we eat", "where can I wash my hands": a place with that use
-            obj = ObjectRef(text=self.sent.text, purpose=lemma)
+            obj = ObjectRef(text=self.sent.text, head="somewhere", purpose=lemma)
             return self._req(Kind.question, Intent.where, objects=[obj], verb=lemma,
                              notes=["where to do something: a place with that use"])
         if w == "where":
@@ -285,9 +304,12 @@ class Clause(PhraseReader):
                     and self._aux_tense(root) != "VBD":
                 if self._subject_word(root) in ("i", "we", "you", "one") or lemma in ("go", "belong"):
                     return self._req(Kind.question, Intent.goes_where, objects=self._things(root))
-            if lemma in _PLACE_USES | {"clean", "charge", "store", "wipe", "cut", "heat", "call"} and \
-                    self._subject_word(root) in ("i", "we", "one", "you"):
-                obj = ObjectRef(text=self.sent.text, purpose=lemma)
+            if (lemma in _PLACE_USES | {"clean", "charge", "store", "wipe", "cut", "heat", "call"} or (
+                    lemma not in _LOCATING | _KNOWING and root.pos_ == "VERB" and self._aux(root) in _MODAL_ASKING
+                    and self._aux_tense(root) != "VBD")) and self._subject_word(root) in ("i", "we", "one", "you"):
+                # "where can I throw away this wrapper?", "where could we charge the phone?": any doing that is
+                # not finding or leaving a thing asks for a place that serves it (``uses.py`` reads which)
+                obj = ObjectRef(text=self.sent.text, head="somewhere", purpose=lemma)
                 return self._req(Kind.question, Intent.where, objects=[obj], verb=lemma,
                                  notes=["where to do something: a place with that use"])
             objs = self._things(root)
@@ -336,9 +358,20 @@ class Clause(PhraseReader):
         if w == "how":
             if lemma == "be" and any(_low(t) in ("look", "doing") for t in root.subtree):
                 return self._req(Kind.question, Intent.state, objects=self._things(root))
+            if self._actor(root) == "speaker" and lemma not in _LOCATING | _KNOWING and root.pos_ == "VERB" and \
+                    self._aux(root) in _MODAL_ASKING:
+                # "how can I warm up dinner?": what in the home serves that doing (``uses.py``)
+                obj = ObjectRef(text=self.sent.text, head="something", purpose=lemma)
+                return self._req(Kind.question, Intent.exists, objects=[obj], verb=lemma,
+                                 notes=["how to do something: the things with that use"])
             if self._actor(root) in ("robot", "speaker"):
                 return self._req(Kind.question, Intent.unknown, notes=["how-to questions about skills"])
             return self._req(Kind.question, Intent.habit, objects=self._things(root), time=time)
+        if w == "why" and self._subject_word(root) == "you" and lemma in lx.COMMAND_VERBS:
+            # "why couldn't you open the drawer?": how that action went and why; never a command to do it
+            objs = self._things(root)
+            return self._req(Kind.question, Intent.robot_did, objects=objs, destination=self._destination(root, objs),
+                             actor="robot", notes=[f"{DID_YOU_NOTE}{lx.COMMAND_VERBS[lemma].value} {lemma}"])
         return self._req(Kind.question, Intent.unknown, notes=[f"question word {w!r} not handled"])
 
     def _goes_where(self, root: Any, w: str, lemma: str) -> Request | None:
@@ -409,6 +442,17 @@ class Clause(PhraseReader):
             if time is not None:  # "which room was the lime in before?": where it was then
                 return self._req(Kind.question, Intent.where, objects=objs, time=time)
             return self._req(Kind.question, Intent.what_room, objects=objs)
+        stranded = [c for c in root.children if c.dep_ == "prep" and not list(c.children)
+                    and lx.SPATIAL_PREPS.get(_low(c)) in ("on", "in")]
+        if wh_noun is not None and lemma == "be" and stranded and wh_noun.i < root.i:
+            # "which spot in the bathroom is the umbrella on", "which shelf is the book on": where the thing is
+            objs = [o for o in self._things(root, exclude={wh_noun}) if o.head not in lx.ROOM_WORDS]
+            if objs:
+                rooms = [a for c in wh_noun.children if c.dep_ == "prep" and (a := self._anchor(c)) is not None
+                         and a.ref.head in lx.ROOM_WORDS]
+                if rooms and objs[0].anchor is None:
+                    objs[0].anchor = Anchor(relation="in", ref=rooms[0].ref)
+                return self._req(Kind.question, Intent.where, objects=objs[:1], time=time)
         if lemma in ("happen", "go") and any(_low(c) in ("to", "with") for c in root.children if c.dep_ == "prep"):
             return self._req(Kind.question, Intent.happened_to, objects=self._things(root))
         if time is not None and time.relation in ("before", "after") and time.clause:
@@ -711,6 +755,11 @@ class Clause(PhraseReader):
             if ci in (Intent.fetch, Intent.put, Intent.put_away) and intent in (Intent.open, Intent.go, Intent.find):
                 req = self._command(c)
                 req.notes.append(f"first {lemma}: planned as part of it")
+                went = self._destination(root, objs) if intent is Intent.go else None
+                if went is not None and went.ref.head in lx.ROOM_WORDS and req.objects and \
+                        req.objects[0].anchor is None and not req.objects[0].room:
+                    # "go to the bedroom and bring me the umbrella": the umbrella in the bedroom
+                    req.objects[0].anchor = Anchor(relation="in", ref=went.ref)
                 return req
         if intent is Intent.go and lemma in ("go", "head", "come") and conj_verbs:
             nxt = conj_verbs[0]
@@ -814,7 +863,10 @@ class Clause(PhraseReader):
         if intent in (Intent.put, Intent.fetch) and not objs and (dest is not None or lemma in ("move", "stand")):
             intent = Intent.go  # "move to the bedroom", "stand by the washer"
         if intent is Intent.put_away:
-            return self._req(Kind.command, Intent.put_away, objects=objs)
+            # "put the apple away in a drawer": the place said is kept (the planner puts it there); "away in
+            # its usual spot" names no place
+            said = dest if dest is not None and dest.ref.head not in _OWN_PLACE_WORDS else None
+            return self._req(Kind.command, Intent.put_away, objects=objs, destination=said)
         if intent is Intent.put_back or (intent is Intent.put and dest is not None and dest.ref.head in (
                 "place", "spot", "position", "home") and set(dest.ref.modifiers) & {"original", "old", "usual",
                                                                                    "previous", "right", "proper"}):
@@ -827,7 +879,23 @@ class Clause(PhraseReader):
             place = self._place_of(root)
             if place is not None:
                 return self._req(Kind.command, Intent.go, destination=Anchor(relation="at", ref=place[1]))
+        if intent is Intent.put and dest is not None and objs:
+            self._room_after_destination(objs[0], dest)
         return self._req(Kind.command, intent, objects=objs, destination=dest, recipient=recipient)
+
+    def _room_after_destination(self, obj: ObjectRef, dest: Anchor) -> None:
+        """"put the radio on the bathroom counter in the bathroom": a room said after the destination is where
+        the destination is, not where the thing is ("put the mug in the kitchen on the table" keeps it)."""
+        anchor = obj.anchor
+        if anchor is None or anchor.relation != "in" or dest.ref.room or \
+                anchor.ref.head.lower() not in lx.ROOM_WORDS or anchor.ref.anchor is not None:
+            return
+        text = self.sent.text.lower()
+        at_room, at_dest = text.rfind(anchor.ref.text.lower()), text.find(dest.ref.text.lower())
+        if at_room < 0 or at_dest < 0 or at_room < at_dest + len(dest.ref.text):
+            return
+        dest.ref.room = re.sub(r"^(?:the|a|an|my|our|this|that)\s+", "", anchor.ref.text.lower()).strip()
+        obj.anchor = None
 
     def _destination(self, root: Any, objs: list[ObjectRef]) -> Anchor | None:
         """Where a command puts things: a spatial prepositional phrase on the verb, else the last one on the

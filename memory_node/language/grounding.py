@@ -26,6 +26,7 @@ from .request import Anchor, ObjectRef
 from .resolve import _attribute_words as attribute_words
 from .resolve import NEAR_WORDS, UNDER_WORDS, Candidate, _distance, _HintTest, _rank, norm, resolve_entities, resolve_rooms, room_key, \
     singular, split_hint, words
+from .uses import SEAT_OFFER, activity_of, content_words, default_uses
 
 log = logging.getLogger(__name__)
 
@@ -459,13 +460,36 @@ class Grounder:
         return out
 
     def _by_purpose(self, ref: ObjectRef, want: Want) -> Grounding:
-        """"something to drink", "where can I wash my hands": things whose kind serves that use."""
-        fit = {e.id: self.names.serves(ref.purpose, e.label) for e in self._pool() if e.present}
-        cands = [Candidate(entity=self.world.entities[i], score=0.5 * f,
-                           reasons=(f"for {ref.purpose}: {self.world.entities[i].label}",))
-                 for i, f in fit.items() if f > 0]
-        best = max((c.score for c in cands), default=0.0)
-        cands = [c for c in cands if c.score >= best]  # a sponge before a toothbrush, to clean up
+        """"something to drink", "where can I wash my hands": things whose kind serves that use, by the
+        purposes table and by what WordNet says each thing is for (``uses.py``); "somewhere" wants a place."""
+        pool = [e for e in self._pool() if e.present]
+        place = ref.head in ("somewhere", "anywhere", "place")
+        activity = activity_of(ref.text) if ref.text else ref.purpose
+        if not content_words(activity):
+            activity = ref.purpose
+        holders = frozenset(self.world.entities[h].label for _, h in self.world.locations.values()
+                            if h in self.world.entities)
+        verb = ref.purpose
+        if verb in ("use", "need") and content_words(activity):
+            verb = content_words(activity)[0]  # "what can I use to clean up a spill": the use is cleaning
+        nouns = [w for w in content_words(activity) if w != verb]
+        fits = {f.label: f for f in default_uses().rank(activity, {e.label for e in pool}, verb=verb,
+                                                         nouns=nouns, place=place, holders=holders)}
+        cap = 1.0
+        if not fits and place:
+            # no place is made for it, but a thing may be, by name ("where can I dry my hands?": the towel,
+            # "for drying or wiping"; not a magazine for "where can I read a book?")
+            fits = {f.label: f for f in default_uses().rank(activity, {e.label for e in pool}, verb=verb,
+                                                             nouns=nouns, holders=holders) if f.names_verb}
+        if not fits and place:
+            # nothing is made for it: most things people do at home they do sitting, so a seat is offered,
+            # as a question (scored below what ``uses.SURE_USE`` states plainly)
+            fits = {f.label: f for f in default_uses().rank("sit", {e.label for e in pool}, verb="sit",
+                                                             place=True, holders=holders)}
+            cap = SEAT_OFFER
+        cands = [Candidate(entity=e, score=min(cap, fits[e.label].score),
+                           reasons=(f"for {ref.purpose}: {e.label} ({fits[e.label].why})",))
+                 for e in pool if e.label in fits]
         if not cands:
             return Grounding(ref, "none", [], how="purpose",
                              problem=f"I know of nothing to {ref.purpose} here")

@@ -342,6 +342,8 @@ class PhraseReader:
                 ref.modifiers.append(cw)
             elif c.dep_ == "compound":
                 ref.compound.append(cw)
+                # "the white water glass": the tagger hangs the colour on "water"; it describes the glass
+                ref.modifiers.extend(_low(g) for g in c.children if g.dep_ == "amod" and _low(g) in lx.COLOUR_WORDS)
             elif c.dep_ in ("amod", "advmod", "acomp") and cw in _SPATIAL_WORDS \
                     and any(g.dep_ == "prep" for g in c.children):
                 if with_preps and ref.anchor is None:

@@ -59,13 +59,13 @@ def _memory_growth(graphs: list[SceneGraphObservation], tolerance: float, messag
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "memory.db"
         store = MemoryStore(path, position_tolerance=tolerance)
-        store.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # the empty schema, all in the main file
+        store.storage.checkpoint()  # the empty schema, all in the main file
         empty = path.stat().st_size
         for i in range(messages):
             g = graphs[i % len(graphs)]
             store.ingest_scene_graph(g.model_copy(update={"stamp_ns": int((i + 1) * S / rate_hz)}))
         versions = store.counts()["entity_versions"]
-        store.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        store.storage.checkpoint()
         store.close()
         return versions, path.stat().st_size - empty
 

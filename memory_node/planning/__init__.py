@@ -1,30 +1,8 @@
-"""Request understanding, planning and plan validation over memory. Pure Python; never imports rclpy."""
+"""Plans: the skill library, the planner that turns a read request into skill calls over memory's world state,
+the search over the library's preconditions and effects, pose placement and the validator. Pure Python; never
+imports rclpy. Requests reach it through ``memory_node.requests``."""
 
-from .dispatch import answer_question
-from .llm import LlmAccount, LlmConfig, LlmPlanner, LlmStats, llm_answer_question, llm_plan_request
-from .dispatch import plan_request
-from ..language.resolve import Candidate, resolve_entities, resolve_rooms
 from .skills import Skill, SkillLibrary, SkillLibraryError, default_library_path
 from .validator import PlanValidator
-from .world import KnownFailure, WorldState
 
-__all__ = [
-    "Candidate",
-    "KnownFailure",
-    "LlmAccount",
-    "LlmConfig",
-    "LlmPlanner",
-    "LlmStats",
-    "PlanValidator",
-    "Skill",
-    "SkillLibrary",
-    "SkillLibraryError",
-    "WorldState",
-    "answer_question",
-    "default_library_path",
-    "llm_answer_question",
-    "llm_plan_request",
-    "plan_request",
-    "resolve_entities",
-    "resolve_rooms",
-]
+__all__ = ["PlanValidator", "Skill", "SkillLibrary", "SkillLibraryError", "default_library_path"]

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from ..core.categories import default_map
 from ..core.models import Entity
-from .world import WorldState
+from ..world.state import WorldState
 
 MAX_CARRY_M = 1.2  # a thing longer than this on any side is not carried by a household robot's hand
 _FIXED_CATEGORIES = frozenset({"furniture", "appliances", "appliance", "floor", "floors", "walls", "ceiling",

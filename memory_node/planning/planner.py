@@ -1,6 +1,6 @@
 """Action requests ("bring me my mug") turned into open-loop skill plans grounded in memory.
 
-The typed request (``language.Request``, from ``planning/dispatch.py``) fixes the goal: fetch, put, put away
+The typed request (``language.Request``, from ``requests/dispatch.py``) fixes the goal: fetch, put, put away
 or back, open/close, find, go, make a drink; ``search.py`` finds the steps from memory: where the object was
 last seen, which containers on the way are closed, who asked. Skills are looked up by
 role in the robot's library, so the same code plans for any robot whose library covers the roles, and
@@ -14,20 +14,20 @@ from collections.abc import Callable
 from ..core.models import Plan, PlanResult, SkillCall
 from ..core.rules import explain_placement_any
 from ..core.store import MemoryStore
-from .drink import remembered_drink
+from ..answering.drink import remembered_drink
 from ..language.grounding import Grounder
 from ..language.confidence import ASK_BELOW
 from ..language.request import Anchor, Intent, ObjectRef
 from ..language.resolve import resolve_entities, resolve_rooms, rooms_said
 from .affordances import not_graspable
-from .ask_context import Context, Reply
-from .ask_time import clock
-from .phrasing import describe, name_of, step_text
+from ..answering.context import Context, Reply
+from ..answering.when import clock
+from ..world.phrasing import describe, name_of, step_text
 from .poses import locate_steps
 from .search import SearchFailed, find_steps, preconditions_hold
 from .skills import Skill, SkillLibrary
 from .validator import PlanValidator
-from .world import WorldState
+from ..world.state import WorldState
 
 SUPPORTED_INSTRUCTIONS = ("bring/fetch/get me <object> (also grab, hand, give; several joined by 'and') "
                           "[to <person or room>]",
@@ -242,7 +242,7 @@ class _PlanBuilder:
     def put_back(self, obj: str) -> None:
         """"put the mug back (where it was)": to the place memory saw it before its current one."""
         from ..language.request import TimeRef
-        from .ask import moment_of
+        from ..answering.questions import moment_of
         ent = self.world.entities[obj]
         as_of, _, missing = moment_of(self.ctx, ent, TimeRef(moment="previous"))
         if as_of is None:
@@ -315,12 +315,17 @@ class _PlanBuilder:
                        if c.entity.id not in candidates and c.entity.id != obj]
         if not candidates:
             raise PlanningError(f"memory says it goes {phrase!r} but I know no {phrase}")
+        place = self._skill("place").name
         for cand in candidates:
             if self._why_unopenable(cand):
                 self.notes.append(f"{describe(self.world, cand)} cannot be opened (memory says so)")
                 continue
+            failed = self.state.known_failure(place, [obj, cand])
+            if failed is not None:  # a shelf out of reach: putting it there would repeat that
+                self.notes.append(f"{describe(self.world, cand)}: {failed.reason()}")
+                continue
             return cand
-        raise PlanningError(f"every {phrase} I know is locked or failed to open: "
+        raise PlanningError(f"every {phrase} I know is locked, failed to open or could not be placed on: "
                             + ", ".join(describe(self.world, c) for c in candidates))
 
     def prepare_drink(self, who: str) -> None:

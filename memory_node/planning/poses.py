@@ -34,7 +34,7 @@ from collections.abc import Sequence
 
 from ..core.models import Plan, Point, Pose, SkillCall
 from .skills import SkillLibrary
-from .world import WorldState
+from ..world.state import WorldState
 
 STANDOFF_M = 0.45  # base origin to the target's edge when standing at it: arms reach ~0.6 m forward
 ROBOT_RADIUS_M = 0.36  # Vega base: ~0.62 x 0.5 m footprint

@@ -18,7 +18,7 @@ from itertools import product
 
 from .skills import Skill, SkillLibrary
 from .affordances import not_graspable
-from .world import WorldState
+from ..world.state import WorldState
 
 # Roles whose effects end a task rather than lead towards one; the planner appends them explicitly.
 FINAL_ROLES = frozenset({"handover", "pour"})

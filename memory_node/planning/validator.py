@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from ..core.models import Plan, SkillCall
 from .affordances import not_container, not_graspable, not_receptacle
-from .phrasing import describe
+from ..world.phrasing import describe
 from .skills import Skill, SkillArg, SkillLibrary
-from .world import WorldState
+from ..world.state import WorldState
 
 
 def _call_text(step: SkillCall) -> str:

@@ -275,11 +275,14 @@ def approach_from_msg(msg: PoseMsg, frame_id: str = "map") -> Pose | None:
     return Pose(position=position, yaw=yaw, frame_id=frame_id or "map")
 
 
-def plan_to_msg(plan: Plan, stamp_ns: int, plan_id: str = "") -> PlanMsg:
+def skill_call_to_msg(s: SkillCall) -> SkillCallMsg:
     # what a plan says is shown to people: no stored name's bidi or control characters in it (core/text.py)
-    steps = [SkillCallMsg(skill=s.skill, args=list(s.args), text=clean_text(s.text),
-                          arg_positions=[_point_msg(p) for p in s.arg_positions], approach=approach_to_msg(s.approach))
-             for s in plan.steps]
+    return SkillCallMsg(skill=s.skill, args=list(s.args), text=clean_text(s.text),
+                        arg_positions=[_point_msg(p) for p in s.arg_positions], approach=approach_to_msg(s.approach))
+
+
+def plan_to_msg(plan: Plan, stamp_ns: int, plan_id: str = "") -> PlanMsg:
+    steps = [skill_call_to_msg(s) for s in plan.steps]
     msg = PlanMsg(robot=plan.robot, instruction=plan.instruction, steps=steps,
                   evidence_ids=list(plan.evidence_ids), explanation=clean_text(plan.explanation), plan_id=plan_id)
     msg.header.stamp = ns_to_stamp(stamp_ns)

@@ -54,7 +54,8 @@ from memory_node.sim.skills import SkillOutcome
 PARAMETERS: dict[str, tuple[Any, str]] = {
     "scene": ("small_home", "Scene file: a name under config/sim/scenes or a path (format: "
                             "memory_node/sim/README.md)."),
-    "robot": ("vega", "Robot the plans are for; only the Vega is simulated (any other is refused at start)."),
+    "robot": ("vega", "Robot simulated and planned for: vega, or g1 (needs requirements-g1-sim.txt); any other is "
+                      "refused at start."),
     "memory_node": ("/sim/memory_node", "Fully qualified name of the memory node whose topics and services to "
                                         "use: one in a namespace of the simulator's own (the root namespace is "
                                         "a robot's and is refused)."),
@@ -70,7 +71,7 @@ PARAMETERS: dict[str, tuple[Any, str]] = {
 }
 
 
-SIMULATED_ROBOTS = ("vega",)  # memory_node/sim builds a Dexmate Vega; no G1 model is installable here
+SIMULATED_ROBOTS = ("vega", "g1")  # memory_node/sim/robot_bodies.py (the G1 where requirements-g1-sim.txt is in)
 NAVIGATE = "navigate_to"  # the Vega library's navigate skill (config/skills/vega.yaml)
 NO_APPROACH = "the plan has no approach pose (memory did not know one): the simulator looked the target up"
 
@@ -324,13 +325,14 @@ def start_genesis() -> Any:
     return genesis()
 
 
-def build_world(scene: str, camera_res: tuple[int, int] = (320, 240), perceive_locks: bool = False) -> Any:
+def build_world(scene: str, camera_res: tuple[int, int] = (320, 240), perceive_locks: bool = False,
+                robot: str = "vega") -> Any:
     """The simulated home (Genesis on the CPU); imported here because importing Genesis takes seconds."""
     from memory_node.sim.scene_spec import shipped_scene
     from memory_node.sim.world import SimWorld
 
     path = Path(scene) if Path(scene).suffix in (".yaml", ".yml") else shipped_scene(scene)
-    return SimWorld(path, camera_res=camera_res, perceive_locks=perceive_locks)
+    return SimWorld(path, camera_res=camera_res, perceive_locks=perceive_locks, robot=robot)
 
 
 class _LiveBridge(Node):
@@ -391,7 +393,7 @@ def main(argv: list[str] | None = None) -> int:
                         start_genesis()
                     with signals.insistent():
                         world = build_world(p["scene"], (int(p["camera_width"]), int(p["camera_height"])),
-                                            bool(p["perceive_locks"]))
+                                            bool(p["perceive_locks"]), robot)
             finally:
                 with signals.shielded():  # joined whatever happens: the node is destroyed after
                     spinner.stop()

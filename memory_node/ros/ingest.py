@@ -37,9 +37,10 @@ INPUT_TOPICS: dict[str, tuple[str, str]] = {
 }
 
 
-def open_store(db_path, params: dict[str, Any]) -> MemoryStore:
+def open_store(db_path, params: dict[str, Any], **site: Any) -> MemoryStore:
     """The memory the node's parameters describe (one place, so the node and a replay open it alike). The
-    robot's skill library says which states a successful skill leaves (its open opens its container)."""
+    robot's skill library says which states a successful skill leaves (its open opens its container).
+    ``site``: robot, site, id_namespace and frame_dir of a site memory (``db_path`` a postgresql:// URL)."""
     robot = str(params.get("robot") or "vega")
     library = SkillLibrary.load(str(params.get("skill_library") or "") or default_library_path(robot))
     return MemoryStore(db_path, frame_similarity_threshold=float(params["frames.similarity_threshold"]),
@@ -48,7 +49,7 @@ def open_store(db_path, params: dict[str, Any]) -> MemoryStore:
                        sighting_gap=float(params["sighting_gap"]),
                        skill_state_effects=library.state_effects(),
                        skill_location_effects=library.location_effects(), exclusive=True,
-                       limits=InputLimits.from_params(params))
+                       limits=InputLimits.from_params(params), **site)
 
 
 class InputIngestor:

@@ -18,6 +18,7 @@ median ~130 ms, against ~1 ms on a single-threaded executor.)
 
 from __future__ import annotations
 
+import collections
 import dataclasses
 import gc
 import os
@@ -48,18 +49,19 @@ from memory_node.core.consolidation import run_consolidation
 from memory_node.core.limits import InputLimits, check_seconds, check_time_ns
 from memory_node.core.models import InvalidInput
 from memory_node.core.query import query as query_memory
-from memory_node.core.store import IncompatibleMemory, MemoryInUse, MemoryNotWritable, MemoryStore
+from memory_node.core.store import IncompatibleMemory, MemoryInUse, MemoryNotWritable, MemoryStore, MemoryUnavailable
 from memory_node.core.text import clean_text
 from memory_node.msg import Activity, Heartbeat, SceneGraph, SkillFeedback, Utterance
 from memory_node.msg import Plan as PlanMsg
 from memory_node.language import Conversation, ParserUnavailable, parse
 from memory_node.language import reader as learned_reader
 from memory_node.language.names import default_names
-from memory_node.planning.dispatch import answer_question
-from memory_node.planning.llm import LlmAccount, LlmConfig, LlmPlanner, LlmStats
-from memory_node.planning.dispatch import plan_request
+from memory_node.language.uses import default_uses
+from memory_node.llm.client import LlmAccount, LlmConfig, LlmPlanner, LlmStats
+from memory_node.requests.dispatch import answer_question, plan_request
 from memory_node.planning.skills import SkillLibrary, SkillLibraryError, default_library_path, known_robots
 from memory_node.ros import conversions as conv
+from memory_node.core.storage import is_database_url, redact
 from memory_node.ros.heartbeat import heartbeat_qos
 from memory_node.ros.ingest import InputIngestor, open_store
 from memory_node.ros.plan_ledger import PlanLedger
@@ -72,7 +74,11 @@ from memory_node.srv import Ask, Forget, GetSceneGraph, PlanTask, Query, Sync
 
 INACTIVE_ERROR = ("memory_node is inactive (lifecycle): inputs are ignored and requests refused until it is "
                   "activated")
+MAX_WARM_ENTITIES = 20_000  # past this many things in memory, what kinds are for is read as requests need it
 _LIMIT_NAMED = re.compile(r"limits\.(max_[a-z_]+)")  # how core/limits.py names the limit that refused
+# messages kept while a site database cannot be reached (MemoryUnavailable), written in arrival order once it
+# is back; beyond this many the oldest are kept and new ones refused (counted), so memory use stays bounded
+MAX_BUFFERED_MESSAGES = 100_000
 INPUTS = ("scene_graphs", "skill_feedback", "utterances", "images", "depth", "camera_info", "maps", "poses",
           "activities")
 
@@ -81,6 +87,16 @@ PARAMETERS: dict[str, tuple[Any, str]] = {
     "skill_library": ("", "Path to the skill library YAML; '' = the package's config/skills/<robot>.yaml."),
     "database_path": ("", "SQLite file of the memory; '' = $ROS_HOME/memory_node/<robot>.db "
                           "(ROS_HOME defaults to ~/.ros). Frames are stored beside it in frames/."),
+    "database_url": ("", "A site memory several robots share: postgresql://user[:password]@host[:port]/db "
+                         "(libpq URL; a password is better kept in ~/.pgpass or PGPASSWORD). Set, it replaces "
+                         "database_path; frames stay on this robot's disk in $ROS_HOME/memory_node/"
+                         "<robot_name>_frames."),
+    "site": ("", "Name of the site (home, office) recorded on every record this node writes."),
+    "robot_name": ("", "This robot's name in a site memory, recorded on every record it writes; '' = the "
+                       "node's namespace (without '/'), else robot."),
+    "shared_ids": (False, "In a site memory: the ids in this robot's scene graphs name the same things for "
+                          "every robot (a site-wide mapper, the simulator). False: they are this robot's own "
+                          "and are stored as <robot_name>/<id>, so two robots' mug_1 never collide."),
     "frames.similarity_threshold": (6.0, "Admission gate: a frame whose 16x16 grey thumbnail differs from the "
                                          "room's last admitted frame by less than this mean absolute grey "
                                          "level (0-255) is rejected as a near-duplicate."),
@@ -227,6 +243,11 @@ class _MemoryNodeBase:
         self.heartbeats_sent = 0
         self.started_ns = 0  # when this process first served; a client sees a restart as a new value
         self.plan_ledger = PlanLedger()  # plans published on ~/plans, for the skill feedback that names one
+        # (input name, handler, message) that a site database could not take while unreachable, in order
+        self.buffered: collections.deque = collections.deque()
+        self.buffered_total = 0  # messages that ever waited for the database
+        self.memory_unavailable = False
+        self._last_counts: dict[str, int] = {}
         self._counts_changed = threading.Condition()
         self.errors: list[str] = []
         self._resolve_database_path()
@@ -304,8 +325,19 @@ class _MemoryNodeBase:
 
         db_path = Path(p["database_path"]).expanduser() if p["database_path"] else default_database_path(self.robot)
         self.database_path = db_path
+        self.robot_name = str(p["robot_name"]) or self.get_namespace().strip("/").replace("/", "_") or self.robot
+        target: str | Path = db_path
+        site = {}
+        if p["database_url"]:
+            target = str(p["database_url"])
+            if not is_database_url(target):
+                raise StartupError(f"database_url must be a postgresql:// URL, got {redact(target)}")
+            frames = default_database_path(self.robot).parent / f"{self.robot_name}_frames"
+            site = {"robot": self.robot_name, "site": str(p["site"]), "frame_dir": frames,
+                    "id_namespace": "" if p["shared_ids"] else self.robot_name}
+        self.memory_name = redact(target) if p["database_url"] else str(db_path)
         try:
-            self.store = open_store(db_path, p)
+            self.store = open_store(target, p, **site)
         except (IncompatibleMemory, MemoryNotWritable, MemoryInUse) as err:
             raise StartupError(f"cannot use memory: {err}") from None
         except sqlite3.DatabaseError as err:
@@ -314,7 +346,7 @@ class _MemoryNodeBase:
             raise StartupError(f"database_path {db_path}: {err.strerror or err}") from None
         self.limits = self.store.limits  # the same limits guard requests (core/limits.py)
         self.configured = True
-        self.get_logger().info(f"memory at {db_path} ({self.store.counts()['entities']} entities); "
+        self.get_logger().info(f"memory at {self.memory_name} ({self.store.counts()['entities']} entities); "
                                f"robot {self.robot}, skills {', '.join(self.library.names())}")
 
         # what each speaker referred to last ("bring it to me"), shared by ~/ask and ~/plan; dialogue state,
@@ -325,8 +357,8 @@ class _MemoryNodeBase:
         self.llm = self._llm_planner(p)
         # LLM mode reads memory on its own thread through its own connection (see module docstring)
         # requests read memory on the worker thread through their own connection (see module docstring)
-        self.reader = MemoryStore.open_reader(db_path, frame_dir=self.store.frame_dir, limits=self.limits)
-        self.lookup_reader = MemoryStore.open_reader(db_path, frame_dir=self.store.frame_dir, limits=self.limits)
+        self.reader = MemoryStore.open_reader(target, frame_dir=self.store.frame_dir, limits=self.limits)
+        self.lookup_reader = MemoryStore.open_reader(target, frame_dir=self.store.frame_dir, limits=self.limits)
         self.workers = {"language": RequestWorker(f"{self.get_name()}_language", self._interrupt(self.reader)),
                         "lookup": RequestWorker(f"{self.get_name()}_lookup", self._interrupt(self.lookup_reader))}
 
@@ -385,6 +417,8 @@ class _MemoryNodeBase:
                                                           self.heartbeat_pub)]
         self._entities.append(("timer", self.create_timer(float(p["diagnostics_period"]), self.publish_status)))
         self._entities.append(("timer", self.create_timer(float(p["heartbeat_period"]), self.publish_heartbeat)))
+        if self.store.backend != "sqlite":  # a server can go away and come back: retry what it missed
+            self._entities.append(("timer", self.create_timer(0.5, self.flush_buffered)))
         if float(p["consolidation_period"]) > 0:
             self._entities.append(("timer", self.create_timer(float(p["consolidation_period"]), self.consolidate)))
         # spaCy's pipeline, MiniLM and the libraries are hundreds of thousands of long-lived objects; left to
@@ -454,7 +488,7 @@ class _MemoryNodeBase:
         """Said once the services answer, so an operator (or a script) knows when to ask."""
         own = self.get_fully_qualified_name()
         return (f"memory_node ready: serving ask/plan/query/scene_graph/forget/sync on {own}/..., plans on "
-                f"{own}/plans; memory {self.database_path}")
+                f"{own}/plans; memory {self.memory_name}")
 
     # ---- plumbing ------------------------------------------------------------------------------
 
@@ -497,12 +531,21 @@ class _MemoryNodeBase:
         processed so ~/sync can tell the client its message was handled."""
         def callback(msg) -> None:
             started = time.perf_counter()
+            processed = True
             try:
                 if not self.active:  # managed node, inactive: not memory's to write, but counted
                     self.ignored[input_name] += 1
                     return
+                if self.buffered:  # behind messages waiting for the database: keep arrival order
+                    processed = not self._buffer(input_name, handler, msg)
+                    return
                 handler(msg)
                 self.last_write_failed = False
+            except MemoryUnavailable as err:  # the site database is restarting or unreachable: keep it
+                self.memory_unavailable = True
+                self.get_logger().error(f"{input_name}: {err}; buffering writes until it is back",
+                                        throttle_duration_sec=5.0)
+                processed = not self._buffer(input_name, handler, msg)
             except InvalidInput as err:
                 self._reject(input_name, str(err))
             except MemoryNotWritable as err:  # the disk, not the message: say so loudly, keep serving reads
@@ -516,10 +559,43 @@ class _MemoryNodeBase:
                 self.get_logger().error(clean_text(f"{input_name}: {type(err).__name__}: {err}"))
             finally:
                 self.write_times.add(input_name, time.perf_counter() - started)
-                with self._counts_changed:
-                    self.ingested[input_name] += 1
-                    self._counts_changed.notify_all()
+                if processed:  # a buffered message counts (for ~/sync) once it is written
+                    self._count_processed(input_name)
         return callback
+
+    def _count_processed(self, input_name: str) -> None:
+        with self._counts_changed:
+            self.ingested[input_name] += 1
+            self._counts_changed.notify_all()
+
+    def _buffer(self, input_name: str, handler, msg) -> bool:
+        """Keep a message for when the database is back; False (it is refused and counted) when full."""
+        if len(self.buffered) >= MAX_BUFFERED_MESSAGES:
+            self.storage_errors += 1
+            self._reject(input_name, f"memory unavailable and {MAX_BUFFERED_MESSAGES} messages already wait for it")
+            return False
+        self.buffered.append((input_name, handler, msg))
+        self.buffered_total += 1
+        return True
+
+    def flush_buffered(self) -> None:
+        """Timer: write what waited for the database, oldest first, until it refuses again."""
+        while self.buffered:
+            input_name, handler, msg = self.buffered[0]
+            try:
+                handler(msg)
+            except MemoryUnavailable:
+                return  # still away: the next period tries again
+            except InvalidInput as err:
+                self._reject(input_name, str(err))
+            except Exception as err:  # noqa: BLE001 - one message must not hold the others back forever
+                self.internal_errors += 1
+                self._reject(input_name, f"internal error: {type(err).__name__}: {err}")
+            self.buffered.popleft()
+            self._count_processed(input_name)
+        if self.memory_unavailable:
+            self.memory_unavailable = False
+            self.get_logger().info("memory is reachable again; every buffered message is written")
 
     def _reject(self, input_name: str, reason: str) -> None:
         reason = clean_text(reason)
@@ -555,9 +631,8 @@ class _MemoryNodeBase:
 
     @staticmethod
     def _interrupt(reader: MemoryStore):
-        """For a request that overran its deadline: stop the SQL it runs (sqlite3 allows this from another
-        thread)."""
-        return lambda: reader.db.interrupt()
+        """For a request that overran its deadline: stop the query it runs (from another thread)."""
+        return reader.storage.interrupt
 
     def _service(self, handler):
         def callback(request, response):
@@ -634,6 +709,26 @@ class _MemoryNodeBase:
                                       "config/language/names.yaml will not ground")
         else:
             self.get_logger().info(f"WordNet loaded in {time.monotonic() - t:.1f} s")
+            self._warm_up_uses()
+
+    def _warm_up_uses(self) -> None:
+        """What each kind of thing memory holds is for (WordNet glosses through MiniLM, ``language/uses.py``)
+        is read on a background thread, so the first "where can I ...?" does not pay seconds for it."""
+        if self.store.counts()["entities"] > MAX_WARM_ENTITIES:
+            return  # a memory this large warms as it is asked
+        labels = {e.label for e in self.store.entities()}
+        log = self.get_logger()
+
+        def warm() -> None:
+            t = time.monotonic()
+            try:
+                n = default_uses().warm(labels)
+            except Exception as e:  # noqa: BLE001 - requests then read the glosses themselves
+                log.warning(f"reading what things are for failed ({type(e).__name__}: {e})")
+            else:
+                log.info(f"what {n} kinds of thing are for read in {time.monotonic() - t:.1f} s")
+
+        threading.Thread(target=warm, name="uses-warm-up", daemon=True).start()
 
     # ---- services ------------------------------------------------------------------------------
 
@@ -746,7 +841,7 @@ class _MemoryNodeBase:
     def publish_heartbeat(self) -> None:
         if not self.serving:
             return
-        msg = Heartbeat(node=self.get_fully_qualified_name(), robot=self.robot, database=str(self.database_path),
+        msg = Heartbeat(node=self.get_fully_qualified_name(), robot=self.robot, database=self.memory_name,
                         period_s=float(self.p["heartbeat_period"]), active=self.active,
                         sequence=self.heartbeats_sent)
         msg.header.stamp = self.get_clock().now().to_msg()
@@ -764,7 +859,11 @@ class _MemoryNodeBase:
                 self.get_logger().error(f"retention: {err}", throttle_duration_sec=5.0)
             if removed:
                 self.get_logger().info(f"retention: deleted {removed} frames")
-        counts = self.store.counts()
+        try:
+            counts = self._last_counts = self.store.counts()
+        except MemoryUnavailable:
+            self.memory_unavailable = True
+            counts = self._last_counts or {k: 0 for k in ("entities", "events", "frames")}
         # named with the namespace: two robots' (or a robot's and a simulator's) nodes on one domain differ
         status = DiagnosticStatus(name=conv.diagnostics_name(self.get_fully_qualified_name()),
                                   hardware_id=self.robot)
@@ -775,6 +874,10 @@ class _MemoryNodeBase:
         if self.last_write_failed:
             status.level = DiagnosticStatus.ERROR
             status.message = "memory is not writable (disk full or read-only); " + status.message
+        if self.memory_unavailable or self.buffered:
+            status.level = DiagnosticStatus.ERROR
+            status.message = (f"memory unavailable (database unreachable): {len(self.buffered)} messages buffered, "
+                              f"written when it is back; " + status.message)
         values = {**{f"stored_{k}": v for k, v in counts.items()},
                   **{f"ingested_{k}": v for k, v in self.ingested.items()},
                   **{f"rejected_{k}": v for k, v in self.rejected.items()},
@@ -782,7 +885,9 @@ class _MemoryNodeBase:
                   **{f"over_limits.{k}": v for k, v in sorted(self.over_limit.items())}, "active": self.active,
                   "frames_admitted": self.inputs.frames_admitted, "current_room": self.inputs.current_room,
                   "internal_errors": self.internal_errors, "request_timeouts": self.request_timeouts,
-                  "storage_errors": self.storage_errors, **self.plan_ledger.counts(),
+                  "storage_errors": self.storage_errors, "memory_unavailable": self.memory_unavailable,
+                  "buffered_messages": len(self.buffered), "buffered_total": self.buffered_total,
+                  **self.plan_ledger.counts(),
                   "last_error": self.errors[-1] if self.errors else "",
                   "llm_enabled": self.llm is not None, **self.llm_stats.as_dict(), **self.write_times.summary()}
         status.values = [KeyValue(key=k, value=str(v)) for k, v in values.items()]
@@ -790,8 +895,11 @@ class _MemoryNodeBase:
         diag.header.stamp = self.get_clock().now().to_msg()
         self.diag_pub.publish(diag)
         if self.active and self.inputs.changed and self.markers_pub.get_subscription_count() > 0:
-            self.markers_pub.publish(self.markers())
-            self.inputs.changed = False
+            try:
+                self.markers_pub.publish(self.markers())
+                self.inputs.changed = False
+            except MemoryUnavailable:
+                pass  # drawn again once memory is back
 
     def markers(self) -> MarkerArray:
         """Memory as RViz shows it (config/memory_node.rviz): see ros/markers.py."""

@@ -4,7 +4,8 @@ It subscribes to ``<memory_node>/plans``, runs each plan for its robot through o
 (``memory_node.execution``: ``dexcontrol`` for a Dexmate Vega, ``unitree`` for a Unitree G1), one plan at a
 time in arrival order, and publishes each step's outcome on ``<memory namespace>/skill_feedback``
 (memory_node/SkillFeedback with the plan's ``plan_id`` and the step's number), so memory learns what succeeded
-and what failed. ``~/cancel`` (std_srvs/Trigger) aborts the running plan, ``~/estop`` (std_srvs/SetBool)
+and what failed. Skills the SDK lacks can run on a team's own ROS 2 action/service servers
+(``skill_servers``: a skill-server map, ``memory_node/ros/skill_server_backend.py``). ``~/cancel`` (std_srvs/Trigger) aborts the running plan, ``~/estop`` (std_srvs/SetBool)
 engages or releases the e-stop (the SDK's own where it has one), ``~/results`` (std_msgs/String, JSON) says
 what became of each plan. Plans for another robot are refused (nothing runs, nothing is reported to memory).
 
@@ -34,16 +35,22 @@ from std_srvs.srv import SetBool, Trigger
 from memory_node.core.models import SkillFeedbackObservation
 from memory_node.execution.executor import PlanExecutor
 from memory_node.execution.navigation import NavigationLimits, PoseReading
+from memory_node.execution.skill_servers import NoSdkBackend, RoutedBackend, SkillServerMap
 from memory_node.msg import Plan as PlanMsg
 from memory_node.msg import SkillFeedback
 from memory_node.planning.skills import SkillLibrary
 from memory_node.ros import conversions as conv
 from memory_node.ros.parameters import declare_parameters
 from memory_node.ros.shutdown import ShutdownSignals, spin_until_shutdown
+from memory_node.ros.navigation_stack import FAILED_WORDS, SUCCEEDED_WORDS, NavigationStackClient
+from memory_node.ros.skill_server_backend import SkillServerBackend
 
 PARAMETERS: dict[str, tuple[Any, str]] = {
     "robot": ("vega", "Robot this executor drives; plans for another robot are refused."),
-    "backend": ("dexcontrol", "dexcontrol (Dexmate Vega) or unitree (Unitree G1)."),
+    "backend": ("dexcontrol", "dexcontrol (Dexmate Vega), unitree (Unitree G1), or skill_servers (only the "
+                              "skill servers of skill_servers; every other skill is refused)."),
+    "skill_servers": ("", "Skill-server map YAML (config/execution/skill_servers/<robot>.yaml): the skills it "
+                          "names run on a team's own ROS 2 action/service servers; '' = none."),
     "memory_node": ("/memory_node", "Fully qualified name of the memory node whose ~/plans to execute; feedback "
                                     "goes to skill_feedback in its namespace."),
     "skill_library": ("", "Skill library YAML (roles of the plan's skills); '' = the package's for robot."),
@@ -51,6 +58,22 @@ PARAMETERS: dict[str, tuple[Any, str]] = {
     "navigate_timeout_s": (120.0, "Seconds a navigation step may take."),
     "pose_source": ("topic", "Where navigation reads the robot pose: topic (pose_topic, e.g. the SLAM pose), "
                              "wheel_odometry (Vega: dexcontrol's wheel state), sport_odometry (G1: rt/odommodestate)."),
+    "navigation": ("pose_controller", "How navigate_to moves a Vega: pose_controller (velocity commands closed over "
+                                      "pose_source) or navigation_stack (Dexmate's stack takes the goal: nav_stack.*)."),
+    "nav_stack.goal_topic": ("goal_pose", "geometry_msgs/PoseStamped goal topic of the robot's navigation stack "
+                                          "(must be the one it listens on)."),
+    "nav_stack.status_topic": ("navigation/status", "Goal-status topic the navigation stack publishes (must be "
+                                                    "its own)."),
+    "nav_stack.status_type": ("string", "string (std_msgs/String: a status word) or goal_status_array "
+                                        "(action_msgs/GoalStatusArray)."),
+    "nav_stack.cancel_topic": ("", "std_msgs/Empty topic that cancels the stack's goal ('' = none; the base is "
+                                   "stopped through the SDK anyway)."),
+    "nav_stack.answer_wait_s": (5.0, "Seconds the navigation stack may stay silent about a goal before the step "
+                                     "fails with no_server."),
+    "nav_stack.succeeded_words": (list(SUCCEEDED_WORDS), "status words (string type) that mean the goal was "
+                                                         "reached."),
+    "nav_stack.failed_words": (list(FAILED_WORDS), "status words (string type) that mean the goal failed; any "
+                                                   "other word means in progress."),
     "pose_topic": ("robot_pose", "geometry_msgs/PoseStamped in the map frame, for pose_source topic."),
     "max_linear_speed": (0.4, "m/s, navigation speed limit."),
     "max_lateral_speed": (0.25, "m/s, sideways speed limit."),
@@ -63,6 +86,8 @@ PARAMETERS: dict[str, tuple[Any, str]] = {
     "dexcontrol.simulation": (False, "Use dexcontrol's in-process loopback simulation instead of the robot."),
     "dexcontrol.handover": (["right_arm", "L_shape", "right_hand"], "handover: arm, its predefined pose, "
                                                                      "hand opened there ([] = not offered)."),
+    "dexcontrol.base_height": (0.0, "m: height of the URDF's base frame above the map's floor (look_at aims the "
+                                    "head at map points)."),
     "unitree.domain": (0, "Unitree DDS domain (keep it apart from ROS_DOMAIN_ID: both use rt/ topics)."),
     "unitree.interface": ("", "Network interface of the G1 (e.g. eth0; lo for a local test)."),
     "unitree.gestures": ([""], "skill=action pairs mapping a skill to a G1 arm action (e.g. wave=high wave)."),
@@ -81,12 +106,20 @@ class PlanExecutorNode(Node):
         self.pub_feedback = self.create_publisher(SkillFeedback, f"{ns}/skill_feedback", keep_all)
         self.pub_results = self.create_publisher(String, "~/results", QoSProfile(
             depth=50, reliability=ReliabilityPolicy.RELIABLE))
-        self.backend = self._make_backend()
         library = SkillLibrary.load(self.p["skill_library"]) if self.p["skill_library"] else \
             SkillLibrary.for_robot(str(self.p["robot"]))
-        nav_timeout = float(self.p["navigate_timeout_s"])
+        timeouts = {"navigate": float(self.p["navigate_timeout_s"])}
+        skill_map = None
+        if self.p["skill_servers"]:  # checked before the robot is connected: a bad map is a start-up error
+            skill_map = SkillServerMap.load(str(self.p["skill_servers"]))
+            skill_map.check(str(self.p["robot"]), {s.name: s.role for s in library.skills})
+        self.backend = self._make_backend()
+        if skill_map is not None:
+            self.backend = RoutedBackend(self.backend, SkillServerBackend(self, str(self.p["robot"]), skill_map),
+                                         skill_map)
+            timeouts.update(skill_map.timeouts())
         self.executor_ = PlanExecutor(self.backend, self._publish_feedback, float(self.p["step_timeout_s"]),
-                                      {"navigate": nav_timeout}, library)
+                                      timeouts, library)
         self._plans: queue.Queue[PlanMsg | None] = queue.Queue()
         self._plan_count = 0
         self.create_subscription(PlanMsg, f"{memory}/plans", self._plans.put, 10)
@@ -139,7 +172,20 @@ class PlanExecutorNode(Node):
                 joints["handover"] = vega.JointSkill(handover[0], handover[1], hand=handover[2], hand_action="open")
             elif handover:
                 raise ValueError("dexcontrol.handover takes [arm, pose, hand] or []")
-            return vega.VegaBackend(dex, pose, vega.VegaConfig(limits=self._limits(), joint_skills=joints))
+            navigation = str(p["navigation"])
+            if navigation not in ("pose_controller", "navigation_stack"):
+                raise ValueError(f"navigation {navigation!r}: pose_controller or navigation_stack")
+            stack = None
+            if navigation == "navigation_stack":
+                stack = NavigationStackClient(
+                    self, str(p["nav_stack.goal_topic"]), str(p["nav_stack.status_topic"]),
+                    str(p["nav_stack.status_type"]), str(p["nav_stack.cancel_topic"]),
+                    succeeded_words=tuple(str(w) for w in p["nav_stack.succeeded_words"]),
+                    failed_words=tuple(str(w) for w in p["nav_stack.failed_words"]))
+            config = vega.VegaConfig(limits=self._limits(), joint_skills=joints,
+                                     base_height=float(p["dexcontrol.base_height"]),
+                                     nav_answer_wait_s=float(p["nav_stack.answer_wait_s"]))
+            return vega.VegaBackend(dex, pose, config, nav_stack=stack)
         if kind == "unitree":
             from memory_node.execution import g1
 
@@ -162,7 +208,11 @@ class PlanExecutorNode(Node):
                     gestures[skill.strip()] = int(action) if action.strip().isdigit() else action.strip()
             limits = self._limits()
             return g1.G1Backend(loco, arm, pose, g1.G1Config(limits=limits, gestures=gestures))
-        raise ValueError(f"unknown backend {kind!r}: dexcontrol or unitree")
+        if kind == "skill_servers":
+            if not p["skill_servers"]:
+                raise ValueError("backend skill_servers needs a skill_servers map")
+            return NoSdkBackend(str(p["robot"]))
+        raise ValueError(f"unknown backend {kind!r}: dexcontrol, unitree or skill_servers")
 
     # ---- plans -----------------------------------------------------------------------------------------
 

@@ -1,4 +1,5 @@
-"""The Vega's skills (``config/skills/vega.yaml``) executed against the world state, with real checks.
+"""The simulated robot's skills (``config/skills/<robot>.yaml``, by role: the G1's ``walk_to`` is the Vega's
+``navigate_to``) executed against the world state, with real checks.
 
 A skill fails for the reason the world gives — locked, not near, hands full, inside a closed container,
 no free spot — and says so in ``status``/``message``: memory learns from these failures (a "locked" in
@@ -14,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from memory_node.core.models import SkillFeedbackObservation
+from memory_node.planning.skills import SkillLibrary, SkillLibraryError
 from memory_node.sim.geometry import (
     ROBOT_RADIUS_M,
     STANDOFF_M,
@@ -82,6 +84,7 @@ class SkillExecutor:
     grid: OccupancyGrid
     actuator: Actuator
     hands: int = len(HANDS)
+    robot: str = ROBOT_ID
     _skills: dict[str, Callable[[list[str]], tuple[str, str]]] = field(init=False)
     _focus: str = field(init=False, default="")
     _approach: tuple[float, float, float] | None = field(init=False, default=None)
@@ -89,6 +92,16 @@ class SkillExecutor:
     def __post_init__(self) -> None:
         self._skills = {"navigate_to": self.navigate_to, "open": self.open, "close": self.close,
                         "pick": self.pick, "place": self.place, "handover": self.handover}
+        # the robot's own names for the same roles (a role the simulator cannot do, e.g. pour, stays unknown)
+        by_role = {"navigate": "navigate_to", "open": "open", "close": "close", "pick": "pick", "place": "place",
+                   "handover": "handover"}
+        try:
+            library = SkillLibrary.for_robot(self.robot)
+        except SkillLibraryError:
+            library = None
+        for skill in library.skills if library is not None else ():
+            if skill.role in by_role and skill.name not in self._skills:
+                self._skills[skill.name] = self._skills[by_role[skill.role]]
 
     @property
     def skills(self) -> list[str]:
@@ -107,7 +120,8 @@ class SkillExecutor:
         self._approach = approach
         try:
             if fn is None:
-                raise _Failure("unknown_skill", f"the Vega has no skill {skill!r}; it has {', '.join(self._skills)}")
+                raise _Failure("unknown_skill", f"the simulated {self.robot} has no skill {skill!r}; it has "
+                                                f"{', '.join(self._skills)}")
             message, target = fn(args)
         except _Failure as f:
             return SkillOutcome(skill, tuple(args), False, f.status, f.message, f.target_id or target)

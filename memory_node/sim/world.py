@@ -1,4 +1,5 @@
-"""``SimWorld``: a scene file built in Genesis with a Dexmate Vega, its head camera and its skills.
+"""``SimWorld``: a scene file built in Genesis with a robot (the Dexmate Vega, or the Unitree G1 where its
+model is installed: ``robot_bodies.py``), its head camera and its skills.
 
 Settings follow what was measured to work on the 2-core CPU machines (DESIGN.md section 4): CPU backend,
 one fixed box per piece of furniture, containers as small articulated URDFs, hibernation on, shadows off,
@@ -27,17 +28,17 @@ from memory_node.sim.colors import rgb
 from memory_node.sim.containers import DOOR_JOINT, DOOR_LIMIT, front_yaw, local_size, write_container_urdf
 from memory_node.sim.geometry import OccupancyGrid, occupancy_grid, yaw_to_quat
 from memory_node.sim.perception import scene_graph
+from memory_node.sim.robot_bodies import BODIES, VEGA
 from memory_node.sim.scene_spec import SceneSpec, load_scene_spec
 from memory_node.sim.skills import OPEN_ANGLE, SkillExecutor, SkillOutcome
 from memory_node.sim.state import WorldState
 
 CAMERA_FRAME = "head_camera"
-CAMERA_LINK = "zed_left_camera"
+CAMERA_LINK = VEGA.camera_link
 CAMERA_PITCH = -0.35  # rad: looking down at table tops from 1.6 m
-# Unfolded, upright torso (its zero pose is folded) and arms lowered from horizontal into a carry pose.
-HOLD_POSE = {"torso_j1": 1.45, "torso_j2": 2.95, "torso_j3": 1.5, "L_arm_j1": 1.0, "R_arm_j1": -1.0}
-HAND_LINKS = {"right": "R_arm_l7", "left": "L_arm_l7"}
-BASE_Z = 0.05  # the base origin stands this high: the wheels reach below it
+HOLD_POSE = VEGA.hold_pose
+HAND_LINKS = VEGA.hand_links
+BASE_Z = VEGA.base_z  # the base origin stands this high: the wheels reach below it
 SETTLE_STEPS = 10
 _init_lock = threading.Lock()
 
@@ -86,7 +87,12 @@ class SimWorld:
     """
 
     def __init__(self, spec: SceneSpec | str | Path, *, camera_res: tuple[int, int] = (320, 240),
-                 camera_fov: float = 60.0, perceive_locks: bool = False, min_pixels: int = 6) -> None:
+                 camera_fov: float = 60.0, perceive_locks: bool = False, min_pixels: int = 6,
+                 robot: str = "vega") -> None:
+        if robot not in BODIES:
+            raise ValueError(f"no simulated body for robot {robot!r}; simulated: {', '.join(BODIES)}")
+        self.body = BODIES[robot]
+        self.robot_name = robot
         self.spec = spec if isinstance(spec, SceneSpec) else load_scene_spec(spec)
         self.state = WorldState(self.spec)
         self.grid = occupancy_grid(self.spec)
@@ -115,7 +121,7 @@ class SimWorld:
         for body in self.state.furniture():
             if body.container is not None and body.container.openable:
                 self._hold_door(body.id, 0.0 if body.container.closed else OPEN_ANGLE)
-        self.skills = SkillExecutor(self.state, self.grid, actuator=self)
+        self.skills = SkillExecutor(self.state, self.grid, actuator=self, robot=robot)
         self.settle()
 
     # ---- building ------------------------------------------------------------------------------------
@@ -147,18 +153,14 @@ class SimWorld:
             self._entities[body.id] = self.scene.add_entity(morph, surface=surface, name=_genesis_name(body.id))
 
     def _add_robot(self) -> Any:
-        from dexmate_urdf import robots
-
         r = self.state.robot
-        return self.scene.add_entity(
-            self.gs.morphs.URDF(file=str(robots.humanoid.vega_1.vega_1.urdf), pos=(r.x, r.y, BASE_Z),
-                                quat=yaw_to_quat(r.yaw), fixed=True, collision=False, links_to_keep=[CAMERA_LINK]),
-            name="vega")
+        morph = self.body.morph(self.gs, (r.x, r.y), yaw_to_quat(r.yaw), urdf_cache_dir() / "robots")
+        return self.scene.add_entity(morph, name=self.body.name)
 
     def _init_robot(self) -> None:
         n = self.robot.n_dofs
         q = np.zeros(n)
-        for joint, value in HOLD_POSE.items():
+        for joint, value in self.body.hold_pose.items():
             q[self.robot.get_joint(joint).dofs_idx_local[0]] = value
         self._hold_q = q
         self.robot.set_dofs_position(q)
@@ -179,7 +181,7 @@ class SimWorld:
         """Back to the scene file's initial state without rebuilding (a rebuild costs seconds): tests and
         scenario runs start from the same home."""
         self.state = WorldState(self.spec)
-        self.skills = SkillExecutor(self.state, self.grid, actuator=self)
+        self.skills = SkillExecutor(self.state, self.grid, actuator=self, robot=self.robot_name)
         for body in self.state.bodies.values():
             if body.kind == "object":
                 self.move_object(body.id, body.center)
@@ -233,7 +235,7 @@ class SimWorld:
     # ---- actuator (what skills make the body do) -----------------------------------------------------
 
     def move_base(self, x: float, y: float, yaw: float) -> None:
-        self.robot.set_pos(np.array([x, y, BASE_Z]))
+        self.robot.set_pos(np.array([x, y, self.body.base_z]))
         self.robot.set_quat(np.array(yaw_to_quat(yaw)))
         self.robot.set_dofs_position(self._hold_q)
 
@@ -244,7 +246,7 @@ class SimWorld:
         self._hold_door(container_id, min(OPEN_ANGLE, DOOR_LIMIT) if open_ else 0.0)
 
     def hand_position(self, hand: str) -> tuple[float, float, float]:
-        p = self.robot.get_link(HAND_LINKS[hand]).get_pos().cpu().numpy().reshape(-1)
+        p = self.robot.get_link(self.body.hand_links[hand]).get_pos().cpu().numpy().reshape(-1)
         return (float(p[0]), float(p[1]), float(p[2]) - 0.08)  # in the gripper, below the wrist link
 
     def settle(self, steps: int = SETTLE_STEPS) -> None:
@@ -363,7 +365,14 @@ class SimWorld:
 
     def _aim_camera(self) -> CameraPose:
         r = self.state.robot
-        eye = self.robot.get_link(CAMERA_LINK).get_pos().cpu().numpy().reshape(-1).astype(float)
+        link = self.robot.get_link(self.body.camera_link)
+        eye = link.get_pos().cpu().numpy().reshape(-1).astype(float)
+        if any(self.body.camera_offset):
+            w, x, y, z = (float(v) for v in link.get_quat().cpu().numpy().reshape(-1))
+            rot = np.array([[1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)],
+                            [2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)],
+                            [2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)]])
+            eye = eye + rot @ np.asarray(self.body.camera_offset)
         d = np.array([math.cos(r.yaw) * math.cos(CAMERA_PITCH), math.sin(r.yaw) * math.cos(CAMERA_PITCH),
                       math.sin(CAMERA_PITCH)])
         # up=(0, 0, 1) always: Genesis' default up for set_pose is not z

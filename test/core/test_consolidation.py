@@ -22,6 +22,9 @@ from memory_node.core.models import (
 from memory_node.core.query import query
 from memory_node.core.store import SCHEMA_VERSION, MemoryStore
 
+# the whole suite runs on SQLite and on PostgreSQL (test/conftest.py: store_backend)
+pytestmark = pytest.mark.usefixtures("store_backend")
+
 S = 1_000_000_000
 T0 = 1_700_000_000 * S
 DATA = Path(os.environ.get("EPIC_KITCHENS_DIR")
@@ -37,7 +40,7 @@ def store(tmp_path):
 
 
 def _stamps(store: MemoryStore) -> dict[str, int]:
-    return dict(store.db.execute("SELECT id, stamp_ns FROM events"))
+    return dict(store.storage.execute("SELECT id, stamp_ns FROM events").fetchall())
 
 
 def _keys(store: MemoryStore) -> dict[str, str]:
@@ -72,11 +75,34 @@ def test_activity_is_an_event_and_validated(store):
 
 def test_schema_has_knowledge_tables(store):
     assert SCHEMA_VERSION >= 4
-    tables = {r[0] for r in store.db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-    assert {"knowledge", "consolidation_runs"} <= tables
+    assert store.storage.count("knowledge") == store.storage.count("consolidation_runs") == 0
 
 
 # ---- a real participant ---------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def _epic_stores():
+    built: dict[str, tuple] = {}
+    yield built
+    for store, _ in built.values():
+        store.close()
+
+
+@pytest.fixture
+def epic(store_backend, _epic_stores, tmp_path_factory):
+    """The shared ``epic`` fixture of test/conftest.py, once per backend: (store, observations)."""
+    from memory_node.scenes.epic_kitchens import load_participant
+
+    if store_backend not in _epic_stores:
+        if not (DATA / "EPIC_100_validation.csv").is_file():
+            pytest.skip(f"EPIC-KITCHENS-100 annotations not found at {DATA}")
+        obs = load_participant(PARTICIPANT, DATA)
+        store = MemoryStore(tmp_path_factory.mktemp("epic") / "memory.db")
+        for o in obs:
+            store.ingest_activity(o)
+        _epic_stores[store_backend] = (store, obs)
+    return _epic_stores[store_backend]
 
 
 def test_routines_habits_preferences_from_a_real_participant(epic):

@@ -14,6 +14,9 @@ from memory_node.core.models import Entity, InvalidInput, RejectedInput
 from memory_node.core.query import query
 from memory_node.memory import to_ns
 
+# the whole suite runs on SQLite and on PostgreSQL (test/conftest.py: store_backend)
+pytestmark = pytest.mark.usefixtures("store_backend")
+
 S = 1_000_000_000
 MEMORY_DOC = Path(__file__).resolve().parents[2] / "docs" / "memory.md"
 

@@ -19,7 +19,6 @@ from memory_node.core.models import (
 )
 from memory_node.core.query import query
 from memory_node.core.retrieval import (
-    _ENTITY_DOC_SQL,
     LEXICAL_MAX,
     LEXICAL_MIN,
     Retriever,
@@ -28,8 +27,12 @@ from memory_node.core.retrieval import (
     retriever_for,
 )
 from memory_node.core.schema import MIGRATIONS, SCHEMA_VERSION, statements
+from memory_node.core.storage.sqlite_search import ENTITY_DOC_SQL as _ENTITY_DOC_SQL
 from memory_node.core.store import MemoryStore
 from memory_node.scenes.virtualhome import load_scene, room_graphs
+
+# the whole suite runs on SQLite and on PostgreSQL (test/conftest.py: store_backend)
+pytestmark = pytest.mark.usefixtures("store_backend")
 
 S = 1_000_000_000
 T1 = 100 * S
@@ -54,12 +57,21 @@ def store(tmp_path, scene):
 
 
 @pytest.fixture(scope="module")
-def apartment(tmp_path_factory, scene):
-    """One read-only store for the tests that only search."""
-    s = MemoryStore(tmp_path_factory.mktemp("apartment") / "memory.db")
-    _ingest(s, scene)
-    yield s
-    s.close()
+def _apartments():
+    built: dict[str, MemoryStore] = {}
+    yield built
+    for s in built.values():
+        s.close()
+
+
+@pytest.fixture
+def apartment(store_backend, _apartments, tmp_path_factory, scene):
+    """One read-only store per backend for the tests that only search."""
+    if store_backend not in _apartments:
+        s = MemoryStore(tmp_path_factory.mktemp("apartment") / "memory.db")
+        _ingest(s, scene)
+        _apartments[store_backend] = s
+    return _apartments[store_backend]
 
 
 class CountingEmbedder:
@@ -191,10 +203,9 @@ def test_semantic_is_a_fallback_and_embeds_each_distinct_text_once(store, minilm
     r.search("mug")  # exact: the model is not even consulted
     assert counting.encoded == []
     r.search("something to drink from")
-    phrases = store.db.execute("SELECT COUNT(*) FROM (SELECT DISTINCT label, json_extract(data, '$.name') "
-                               "FROM entities WHERE present=1)").fetchone()[0]
+    phrases = len({(e.label, e.name) for e in store.entities()})
     assert "wine glass" in counting.encoded and len(counting.encoded) == phrases + 1  # phrases + query
-    cached = {t for (t,) in store.db.execute("SELECT text FROM embedding_cache")}
+    cached = {t for (t,) in store.storage.execute("SELECT text FROM embedding_cache")}
     assert "wine glass" in cached and len(cached) == phrases
     assert "something to drink from" not in cached  # requests are not memory
     counting.encoded.clear()
@@ -311,7 +322,7 @@ def test_every_record_carries_its_provenance(store, scene):
 # ---- index upkeep ---------------------------------------------------------------------------------
 
 
-def test_the_index_follows_updates_and_forgetting(store, scene):
+def test_the_index_follows_updates_and_forgetting(store, scene, store_backend):
     mug = scene.with_label("mug")[0].id
     r = Retriever(store, semantic=False)
     store.ingest_scene_graph(SceneGraphObservation(stamp_ns=T1 + S, entities=[
@@ -319,16 +330,20 @@ def test_the_index_follows_updates_and_forgetting(store, scene):
     assert r.search("turquoise")[0].id == mug
     ev = store.ingest_utterance(UtteranceObservation(stamp_ns=T1 + 2 * S, text="the turquoise mug is mine"))
     assert ev.observation_id in ids(r.search("turquoise", kind="events"))
-    store.db.execute("INSERT INTO embedding_cache VALUES('someone said: the turquoise mug is mine', 'm', 1, x'00')")
+    store.storage.cache_vectors("m", [("someone said: the turquoise mug is mine", 1, b"\x00")])
 
     store.forget(ids=[mug, ev.observation_id])
     assert r.search("turquoise") == []
-    assert store.db.execute("SELECT COUNT(*) FROM embedding_cache").fetchone()[0] == 0
+    assert store.storage.count("embedding_cache") == 0
     store.forget(everything=True)
+    assert store.entities(include_absent=True) == [] and r.search("mug") == []
+    if store_backend != "sqlite":
+        return
     assert store.db.execute("SELECT COUNT(*) FROM entities_fts").fetchone()[0] == 0
     assert store.db.execute("SELECT COUNT(*) FROM search_docs").fetchone()[0] == 0
 
 
+@pytest.mark.sqlite_only("SQLite's own index tables or query plans")
 def test_an_unchanged_observation_does_not_touch_the_index(store, scene):
     before = store.db.execute("SELECT MAX(doc) FROM search_docs").fetchone()[0]
     changes = store.db.total_changes
@@ -339,6 +354,7 @@ def test_an_unchanged_observation_does_not_touch_the_index(store, scene):
     assert store.db.total_changes - changes < 3 * fts_rows  # no FTS delete+insert per entity
 
 
+@pytest.mark.sqlite_only("SQLite's own index tables or query plans")
 def test_index_documents_are_the_ones_as_of_queries_build(store):
     """The triggers (schema migration 2) and the as-of path index an entity the same way."""
     cols = "label, name, id, attributes, states, room, location"
@@ -361,6 +377,13 @@ def test_query_uses_the_pipeline_for_text(apartment, scene):
     assert retriever_for(apartment) is retriever_for(apartment)
 
 
+def _drop_later_columns(raw):
+    """Columns later migrations added (7: observations.robot, .site)."""
+    for column in ("robot", "site"):
+        if any(c[1] == column for c in raw.execute("PRAGMA table_info(observations)")):
+            raw.execute(f"ALTER TABLE observations DROP COLUMN {column}")
+
+
 def _downgrade_to_version_1(path):
     """Make a memory file look as schema version 1 left it: its tables, indexes and data, nothing later.
     (Writing it with today's store restricted to migration 1 would run today's write path, which may
@@ -375,12 +398,14 @@ def _downgrade_to_version_1(path):
                                    (kind,)).fetchall():
             if name not in keep and raw.execute("SELECT 1 FROM sqlite_master WHERE name = ?", (name,)).fetchone():
                 raw.execute(f'DROP {kind.upper()} "{name}"')  # dropping an FTS table drops its shadow tables
+    _drop_later_columns(raw)
     raw.execute("PRAGMA user_version = 1")
     # (sqlite_stat1, the planner statistics of PRAGMA optimize, is SQLite's own and may stay)
     assert {n for (n,) in raw.execute("SELECT name FROM sqlite_master WHERE name != 'sqlite_stat1'")} == keep
     raw.close()
 
 
+@pytest.mark.sqlite_only("SQLite's own index tables or query plans")
 def test_a_version_1_database_upgrades_and_is_searchable(tmp_path, scene):
     path = tmp_path / "old.db"
     old = MemoryStore(path)
@@ -421,6 +446,8 @@ def _downgrade_to(path, version):
     for name, sql in keep.items():
         if name not in have and sql:
             raw.execute(sql)
+    if version < 7:
+        _drop_later_columns(raw)
     raw.execute(f"PRAGMA user_version = {version}")
     assert {n for (n,) in raw.execute("SELECT name FROM sqlite_master WHERE name != 'sqlite_stat1'")} == set(keep)
     raw.close()
@@ -435,6 +462,7 @@ def _distinct_phrases(store):
         "SELECT DISTINCT label, coalesce(json_extract(data, '$.name'), '') FROM entities"))
 
 
+@pytest.mark.sqlite_only("SQLite's own index tables or query plans")
 def test_a_version_4_database_upgrades_to_5_with_its_phrases(tmp_path, scene):
     path = tmp_path / "v4.db"
     old = MemoryStore(path)
@@ -463,6 +491,7 @@ def test_a_version_4_database_upgrades_to_5_with_its_phrases(tmp_path, scene):
     new.close()
 
 
+@pytest.mark.sqlite_only("SQLite's own index tables or query plans")
 def test_phrases_follow_renames_and_forgetting(store, scene):
     mugs = [e.id for e in scene.with_label("mug")]
     store.ingest_scene_graph(SceneGraphObservation(stamp_ns=T1 + S, entities=[
@@ -488,9 +517,10 @@ def test_semantic_candidates_are_the_phrases_present_in_the_room(store, scene, m
     r.search("something to drink from", kind="entities", room="kitchen_201")
     present = {r._entity_phrase(e.label, e.name) for e in store.entities(room="kitchen_201")}
     assert set(counting.encoded) == present | {"something to drink from"}
-    assert len(present) < len(_phrase_rows(store))
+    assert len(present) < len({(e.label, e.name) for e in store.entities()})
 
 
+@pytest.mark.sqlite_only("SQLite's own index tables or query plans")
 def test_store_and_retrieval_lookups_use_the_label_indexes(apartment):
     """Without ANALYZE statistics SQLite chooses indexes by heuristics: check the plans it picks for the
     statements really run (the trace has their parameters filled in)."""
@@ -550,7 +580,7 @@ def test_a_large_label_reads_only_its_best_entities(store, text, monkeypatch):
 
 def test_vectors_in_the_cache_are_float32_blobs(apartment, minilm):
     Retriever(apartment, embedder=minilm).search("something to drink from")
-    text, dim, blob = apartment.db.execute(
+    text, dim, blob = apartment.storage.execute(
         "SELECT text, dim, vector FROM embedding_cache WHERE model='all-MiniLM-L6-v2' LIMIT 1").fetchone()
     vec = np.frombuffer(blob, dtype=np.float32)
     assert dim == 384 and vec.shape == (384,)

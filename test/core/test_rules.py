@@ -18,6 +18,9 @@ from memory_node.core.query import query
 from memory_node.core.rules import explain_placement, facts, placement_for, rules
 from memory_node.core.store import MemoryStore
 
+# the whole suite runs on SQLite and on PostgreSQL (test/conftest.py: store_backend)
+pytestmark = pytest.mark.usefixtures("store_backend")
+
 TIDYBOT = Path(__file__).resolve().parents[3] / "shared" / "data" / "tidybot" / "benchmark" / "scenarios.yml"
 S = 1_000_000_000  # one second in ns
 
@@ -213,7 +216,7 @@ def test_facts_are_written_with_their_utterance(store: MemoryStore) -> None:
     [ev] = store.events(kind="utterance")
     assert ev.id == e and facts(store)[0].event_id == e
     # a failing write leaves neither the event nor its facts
-    store.db.execute("DROP TABLE fact_categories")
+    store.storage.execute("DROP TABLE fact_categories")
     with pytest.raises(Exception):
         say(store, 2 * S, "put the knife in the drawer")
     assert len(store.events(kind="utterance")) == 1 and len(facts(store, history=True)) == 1

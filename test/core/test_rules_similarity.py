@@ -25,6 +25,9 @@ from memory_node.core.rules import (
 )
 from memory_node.core.store import MemoryStore
 
+# the whole suite runs on SQLite and on PostgreSQL (test/conftest.py: store_backend)
+pytestmark = pytest.mark.usefixtures("store_backend")
+
 S = 1_000_000_000
 
 
@@ -174,6 +177,7 @@ def test_embeddings_are_cached_and_never_computed_on_the_write_path(store: Memor
     table = {"viola": [1, 0, 0], "violin": [0.9, 0.19 ** 0.5, 0], "stapler": [0, 0, 1], "cello": [0.8, 0.6, 0]}
     emb = FakeEmbedder("fake-cache", table)
     monkeypatch.setattr(similarity, "default_embedder", lambda: emb)
+    similarity.clear_cache()  # the cache is the process's: this test runs once per backend
     say(store, 1 * S, "put the violin in the cabinet")
     say(store, 2 * S, "put the stapler in the drawer")
     assert emb.encoded == []  # writing facts embeds nothing
@@ -196,3 +200,19 @@ def test_without_the_model_nothing_is_guessed(store: MemoryStore) -> None:
     e1 = say(store, 1 * S, "put the violin in the cabinet")
     assert explain_placement(store, "viola", embedder=Broken()) is None
     assert explain_placement(store, "violin", embedder=Broken()).support_event_ids == [e1]  # facts still answer
+
+
+def test_examples_of_its_kind_place_a_thing_whose_words_are_far_from_all(store: MemoryStore, monkeypatch) -> None:
+    # plum and apple share fruit in the map, but their vectors are far apart (0.1, below MIN_SIMILARITY)
+    monkeypatch.setattr(similarity, "WN_WUP", 0.0)
+    monkeypatch.setattr(similarity, "WN_BONUS", 0.0)
+    e_apple = say(store, 1 * S, "put the apple in the bowl")
+    say(store, 2 * S, "put the crayon in the box")
+    table = {"plum": [1, 0, 0, 0], "apple": [0.1, 0.99 ** 0.5, 0, 0], "crayon": [0.2, 0, 0.96 ** 0.5, 0],
+             "passport": [0.1, 0, 0.1, 0.98 ** 0.5]}
+    ans = explain_placement(store, "plum", embedder=FakeEmbedder("fake-kin", table))
+    assert (ans.source, ans.receptacle, ans.support_event_ids) == ("similar", "bowl", [e_apple])
+    assert ans.confidence <= 0.1 + 1e-9  # a far example of its kind: a guess, said with low confidence
+    # nothing of its kind and nothing close: still not known
+    assert explain_placement(store, "passport", embedder=FakeEmbedder("fake-kin-2", table)) is None
+

@@ -16,6 +16,9 @@ from memory_node.core.models import (
 )
 from memory_node.core.store import SCHEMA_VERSION, MemoryStore
 
+# the whole suite runs on SQLite and on PostgreSQL (test/conftest.py: store_backend)
+pytestmark = pytest.mark.usefixtures("store_backend")
+
 S = 1_000_000_000
 
 
@@ -210,24 +213,32 @@ def test_events_are_time_ordered_and_filterable(store):
     assert store.events(kind="utterance", until_ns=100 * S)[0].text.endswith("forks go in the drawer")
 
 
-def test_memory_survives_reopen(tmp_path):
+def test_memory_survives_reopen(tmp_path, store_backend):
     path = tmp_path / "m.db"
     s = MemoryStore(path)
     s.ingest_scene_graph(kitchen(10))
     s.close()
     s2 = MemoryStore(path)
     assert s2.entity("mug_1").location.object == "table_1"
-    assert sqlite3.connect(path).execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    if store_backend == "sqlite":
+        assert sqlite3.connect(path).execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     s2.close()
 
 
-def test_newer_schema_is_refused(tmp_path):
+def test_newer_schema_is_refused(tmp_path, store_backend):
     path = tmp_path / "m.db"
-    MemoryStore(path).close()
-    con = sqlite3.connect(path)
-    con.execute(f"PRAGMA user_version={SCHEMA_VERSION + 1}")
-    con.commit()
-    con.close()
+    s = MemoryStore(path)
+    if store_backend == "sqlite":
+        s.close()
+        con = sqlite3.connect(path)
+        con.execute(f"PRAGMA user_version={SCHEMA_VERSION + 1}")
+        con.commit()
+        con.close()
+    else:  # a newer memory_node migrated the site database
+        from memory_node.core.storage.postgres_schema import SCHEMA_VERSION as PG_SCHEMA_VERSION
+        with s.transaction() as storage:
+            storage.execute("INSERT INTO schema_version VALUES(?, 0)", (PG_SCHEMA_VERSION + 1,))
+        s.close()
     with pytest.raises(RuntimeError, match="newer"):
         MemoryStore(path)
 

@@ -9,6 +9,9 @@ from memory_node.core.models import (EntityObservation, InvalidInput, RejectedIn
                                      SceneGraphObservation, UtteranceObservation)
 from memory_node.core.store import MemoryStore
 
+# the whole suite runs on SQLite and on PostgreSQL (test/conftest.py: store_backend)
+pytestmark = pytest.mark.usefixtures("store_backend")
+
 S = 1_000_000_000
 
 

@@ -9,6 +9,9 @@ import pytest
 from memory_node.core.models import EntityObservation, Point, RelationObservation, SceneGraphObservation
 from memory_node.core.store import DEFAULT_POSITION_TOLERANCE, MemoryStore
 
+# the whole suite runs on SQLite and on PostgreSQL (test/conftest.py: store_backend)
+pytestmark = pytest.mark.usefixtures("store_backend")
+
 S = 1_000_000_000
 
 

@@ -17,7 +17,11 @@ from memory_node.core.models import (
     SceneGraphObservation,
 )
 from memory_node.core.retrieval import retriever_for
+from memory_node.core.storage.errors import storage_errors
 from memory_node.core.store import MemoryStore
+
+# the whole suite runs on SQLite and on PostgreSQL (test/conftest.py: store_backend)
+pytestmark = pytest.mark.usefixtures("store_backend")
 
 S = 1_000_000_000
 T0 = 1_700_000_000 * S
@@ -50,11 +54,11 @@ def test_reader_sees_each_commit_and_cannot_write(pair):
 
     with pytest.raises(sqlite3.OperationalError):
         reader.ingest_scene_graph(graph(1, E("cup_1", "cup")))
-    with pytest.raises(sqlite3.OperationalError):
-        reader.db.execute("DELETE FROM entities")
+    with pytest.raises(storage_errors()):
+        reader.storage.execute("DELETE FROM entities")
     with pytest.raises(sqlite3.OperationalError):
         reader.set_meta("robot", {"room": "kitchen"})
-    assert not reader.db.in_transaction  # a refused write leaves no transaction that would freeze its view
+    assert not reader.storage.in_transaction  # a refused write leaves no transaction that would freeze its view
     writer.ingest_scene_graph(graph(2, E("plate_1", "plate")))
     assert {e.id for e in reader.entities()} == {"kitchen", "mug_1", "table_1", "plate_1"}
     assert writer.entity("cup_1") is None
@@ -75,6 +79,7 @@ def test_snapshot_holds_one_state_until_it_ends(pair):
     assert reader.entity("cup_1") is not None
 
 
+@pytest.mark.sqlite_only
 def test_open_reader_needs_the_writers_file(tmp_path):
     with pytest.raises(ValueError):
         MemoryStore.open_reader(":memory:")
@@ -144,4 +149,4 @@ def test_reader_read_paths_that_would_write(pair):
         assert "plate_1" not in {r.id for r in search.search("plate", kind="entities", as_of_ns=T0 + 5 * S)}
     assert search.search("plate", kind="entities")[0].id == "plate_1"
     # vectors the reader computed stay in its memory (the writer's embedding_cache is the writer's to fill)
-    assert writer.db.execute("SELECT COUNT(*) FROM embedding_cache").fetchone()[0] == 0
+    assert writer.storage.count("embedding_cache") == 0

@@ -8,6 +8,9 @@ from memory_node.core.query import query
 from memory_node.core.schema import MIGRATIONS
 from memory_node.core.store import MemoryStore
 
+# the whole suite runs on SQLite and on PostgreSQL (test/conftest.py: store_backend)
+pytestmark = pytest.mark.usefixtures("store_backend")
+
 S = 1_000_000_000
 
 
@@ -31,7 +34,7 @@ def test_sightings_are_intervals_in_view(mem):
     assert [(s.from_ns // S, s.to_ns // S) for s in mem.sightings("mug_1")] == [(100, 110), (0, 20)]
     assert [s.entity_id for s in mem.sightings(since=40, until=60)] == ["plate_1"]
     # a steady stream of sightings writes one row per gap, not one per sighting
-    assert mem.store.db.execute("SELECT COUNT(*) FROM seen_intervals").fetchone()[0] == 1
+    assert mem.store.storage.count("seen_intervals") == 1
 
 
 def test_observed_between_two_times_in_the_state_seen_then(mem):
@@ -78,6 +81,7 @@ def test_forget_removes_sightings(mem):
     assert mem.sightings("mug_1") == [] and mem.observed(since=0, until=200, label="mug") == []
 
 
+@pytest.mark.sqlite_only
 def test_memory_from_before_the_migration_keeps_its_last_sightings(tmp_path):
     import sqlite3
 

@@ -8,7 +8,7 @@ import time
 from memory_node.core.models import Plan, SkillCall
 from memory_node.execution.backend import CANCELLED, ESTOP, StepOutcome
 from memory_node.execution.executor import PlanExecutor
-from memory_node.planning.world import INTERRUPTED_STATUSES
+from memory_node.world.state import INTERRUPTED_STATUSES
 
 
 class HungBackend:

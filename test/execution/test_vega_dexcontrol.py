@@ -156,3 +156,88 @@ def test_plans_for_another_robot_and_missing_parts_are_refused(dex):
         assert run.steps[0].outcome.status == "not_offered" and "right_hand" in run.steps[0].outcome.message
     finally:
         handless.shutdown()
+
+
+# ---- look_at: the head camera onto a point, through dexcontrol's head joints -------------------------------
+
+def _look(target, point):
+    return SkillCall(skill="look_at", args=[target], arg_positions=[None if point is None else Point(
+        x=point[0], y=point[1], z=point[2])])
+
+
+def _camera_ray_miss(backend, dex, point, pose):
+    """How far (m) the camera's optical axis passes from ``point``, from the joint state the SDK reports."""
+    from memory_node.execution.head import map_to_base
+
+    q = dict(zip(dex.head.joint_name, dex.head.get_joint_pos()))
+    q.update(zip(dex.torso.joint_name, dex.torso.get_joint_pos()))
+    cam = backend.head.camera(q)
+    v = map_to_base(point, pose, backend.config.base_height) - cam[:3, 3]
+    along = float(cam[:3, 2] @ v)
+    return float(np.linalg.norm(v - along * cam[:3, 2])), along
+
+
+def test_the_head_kinematics_follow_the_urdf_axes():
+    from memory_node.execution.vega import head_kinematics
+
+    head = head_kinematics("vega_1_gripper")
+    axis = lambda q: head.camera(q)[:3, 2]  # noqa: E731 - the optical axis in the base frame
+    assert axis({}) == pytest.approx([1, 0, 0], abs=1e-4)  # all joints zero: the camera looks forward
+    assert axis({"head_j2": math.pi / 2}) == pytest.approx([0, 1, 0], abs=1e-4)  # pan +90 deg: to the left
+    assert axis({"head_j3": 0.5})[2] == pytest.approx(math.sin(0.5), abs=1e-4)  # tilt up
+    assert axis({"head_j1": 0.5})[2] == pytest.approx(-math.sin(0.5), abs=1e-4)  # the neck's axis is +y: down
+    assert head.camera({"torso_j2": 1.0})[:3, 3] != pytest.approx(head.camera({})[:3, 3])  # rides on the torso
+
+
+@pytest.mark.parametrize("torso", [(0.0, 0.0, 0.0), (0.5, 1.0, 0.4)])
+def test_look_at_points_the_head_camera_at_the_target_within_the_sdks_limits(dex, torso):
+    pose = (1.0, 2.0, 0.6)
+    backend = VegaBackend(dex, lambda: (*pose, time.monotonic()))
+    if any(torso):
+        # the torso raised part way (in the SDK's own steps): the head rides on it, and the aim must follow
+        for k in range(1, 11):
+            dex.torso.set_joint_pos([v * k / 10 for v in torso], wait=True, timeout=2.0)
+    ex, feedback = executor(backend)
+    neck = dex.head.get_joint_pos()[0]
+    targets = [(2.5, 2.3, 0.9), (1.6, 3.1, 0.1), (2.0, 1.2, 1.8)]
+    times = []
+    for i, point in enumerate(targets):
+        run = ex.execute(Plan(robot="vega", instruction="look", steps=[_look(f"thing_{i}", point)]), f"p-look{i}")
+        assert run.succeeded, run.reason
+        times.append(run.steps[0].seconds)
+        miss, along = _camera_ray_miss(backend, dex, point, pose)
+        assert miss < 0.01 and along > 0, (point, miss, along)  # on the axis, in front of the camera
+        assert dex.head.get_joint_pos()[0] == pytest.approx(neck)  # the neck pitch is held
+        assert "head on" in feedback[-1].message and feedback[-1].target_id == f"thing_{i}"
+    print(f"\nvega look_at (dexcontrol loopback, torso {torso}): {len(targets)} targets on the camera axis, "
+          f"median {sorted(times)[1] * 1000:.1f} ms a step")
+
+
+def test_look_at_a_target_behind_the_robot_is_refused_without_moving_the_head(dex):
+    pose = (0.0, 0.0, 0.0)
+    backend = VegaBackend(dex, lambda: (*pose, time.monotonic()))
+    ex, feedback = executor(backend)
+    before = dex.head.get_joint_pos().copy()
+    run = ex.execute(Plan(robot="vega", instruction="look", steps=[_look("door_1", (-2.0, 0.0, 1.0))]), "p-behind")
+    assert [s.outcome.status for s in run.steps] == ["not_reached"]
+    assert "out of the head's range" in feedback[0].message
+    assert np.allclose(dex.head.get_joint_pos(), before)
+
+
+def test_look_at_without_a_position_a_pose_or_under_the_sdks_estop_fails_with_the_reason(dex):
+    stale = VegaBackend(dex, lambda: (0.0, 0.0, 0.0, time.monotonic() - 10.0))
+    ex, feedback = executor(stale)
+    assert ex.execute(Plan(robot="vega", instruction="look", steps=[_look("cup_1", None)]), "a").steps[0] \
+        .outcome.status == "bad_arguments"
+    assert ex.execute(Plan(robot="vega", instruction="look", steps=[_look("cup_1", (1.0, 0.0, 1.0))]), "b").steps[0] \
+        .outcome.status == "no_pose"
+    assert ex.execute(Plan(robot="vega", instruction="look", steps=[_look("cup_1", (1.0, 0.0, 1.0))]), "c").steps[0] \
+        .outcome.status == "no_pose"
+    fresh = VegaBackend(dex, lambda: (0.0, 0.0, 0.0, time.monotonic()))
+    ex, feedback = executor(fresh)
+    dex.estop.activate()
+    try:
+        out = ex.execute(Plan(robot="vega", instruction="look", steps=[_look("cup_1", (1.5, 0.5, 1.0))]), "d")
+    finally:
+        dex.estop.deactivate()
+    assert out.steps[0].outcome.status == "estop" and "locked" not in feedback[-1].message

@@ -11,7 +11,7 @@ from memory_node.language import parse
 from memory_node.language.conversation import Conversation
 from memory_node.language.followup import follow_up
 from memory_node.language.request import Intent
-from memory_node.planning.dispatch import answer_question, plan_request
+from memory_node.requests.dispatch import answer_question, plan_request
 from memory_node.planning.skills import SkillLibrary, default_library_path
 
 

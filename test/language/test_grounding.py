@@ -14,7 +14,7 @@ from memory_node.core.models import (
 from memory_node.core.store import MemoryStore
 from memory_node.language import Conversation, ObjectRef, parse
 from memory_node.language.grounding import Grounder
-from memory_node.planning.world import WorldState
+from memory_node.world.state import WorldState
 
 pytest.importorskip("spacy")
 T = 1_700_000_000 * 1_000_000_000

@@ -14,7 +14,7 @@ from memory_node.language import parse
 from memory_node.language.grounding import ASK_BELOW, Grounder, Grounding
 from memory_node.language.names import default_names
 from memory_node.language.request import ObjectRef
-from memory_node.planning.world import WorldState
+from memory_node.world.state import WorldState
 
 pytest.importorskip("spacy")
 pytestmark = pytest.mark.skipif(default_wordnet() is None, reason="WordNet 3.0 (wordnet-base) not installed")

@@ -137,3 +137,17 @@ def test_pick_up_and_a_second_verb_that_puts(text: str, intent: Intent, head: st
     req = parse(text)
     assert req.intent is intent and req.objects[0].head == head
     assert (req.destination.ref.head if req.destination else None) == place
+
+
+@pytest.mark.parametrize("text, room", [("please put the radio on the bathroom counter in the bathroom", "bathroom"),
+                                        ("put the book on the shelf in the living room", "living room")])
+def test_a_room_said_after_the_destination_is_where_the_destination_is(text: str, room: str) -> None:
+    r = parse(text)
+    assert r.intent is Intent.put and r.destination is not None and r.destination.ref.room == room
+    assert r.objects[0].anchor is None and not r.objects[0].room
+
+
+def test_a_room_said_before_the_destination_still_says_which_thing() -> None:
+    r = parse("put the mug in the kitchen on the table")
+    assert r.objects[0].anchor is not None and r.objects[0].anchor.ref.head == "kitchen"
+    assert r.destination is not None and not r.destination.ref.room

@@ -37,8 +37,8 @@ def test_shared_launch_description_starts_the_installed_node():
     assert _kw(node, "name").value == "memory_node"
     assert _kw(perception, "executable").value == "perception_node"
     declared = {c.args[0].value for c in _calls(tree, "DeclareLaunchArgument")}
-    assert declared == {"robot", "namespace", "params_file", "database_path", "use_sim_time", "rviz", "lifecycle",
-                        "perception", "perception_params_file"}
+    assert declared == {"robot", "namespace", "params_file", "database_path", "database_url", "site", "use_sim_time",
+                        "rviz", "lifecycle", "perception", "perception_params_file"}
     assert "scripts/perception_node" in (ROOT / "CMakeLists.txt").read_text()
     assert (ROOT / "scripts" / "perception_node").stat().st_mode & 0o111
     # the executable the launch file names is the one CMake installs
@@ -195,6 +195,9 @@ def test_robot_launch_leaves_the_database_to_the_params_file(monkeypatch, ros_ho
     assert overrides == {"use_sim_time": False}  # database '' in the params file: $ROS_HOME/memory_node/<robot>.db
     nodes = evaluate(monkeypatch, f"{robot}.launch.py", use_sim_time="true", database_path="/data/m.db")
     assert _overrides(nodes["memory_node"])[1] == {"use_sim_time": True, "database_path": "/data/m.db"}
+    url = "postgresql://robots@site-db/memory"
+    nodes = evaluate(monkeypatch, f"{robot}.launch.py", database_url=url, site="home")
+    assert _overrides(nodes["memory_node"])[1] == {"use_sim_time": False, "database_url": url, "site": "home"}
 
 
 @pytest.mark.parametrize("launch_file", ["vega.launch.py", "g1.launch.py", "sim.launch.py"])

@@ -16,12 +16,12 @@ from llm_server import reply, tool_call, tool_names, tool_results
 
 from memory_node.core.models import EntityObservation, UtteranceObservation
 from memory_node.core.store import MemoryStore
-from memory_node.planning.dispatch import answer_question
-from memory_node.planning.llm import DATA_NOTE, LlmAccount, LlmConfig, LlmPlanner, LlmStats
-from memory_node.planning.dispatch import plan_request
+from memory_node.requests.dispatch import answer_question
+from memory_node.llm.client import DATA_NOTE, LlmAccount, LlmConfig, LlmPlanner, LlmStats
+from memory_node.requests.dispatch import plan_request
 from memory_node.planning.skills import SkillLibrary
 from memory_node.planning.validator import PlanValidator
-from memory_node.planning.world import WorldState
+from memory_node.world.state import WorldState
 
 MEMORY_TOOLS = {"find_entities", "entity_state", "object_history", "events", "scene_graph",
                 "rules_and_preferences", "routines", "known_failures"}

@@ -23,10 +23,10 @@ import urllib.request
 import pytest
 
 from memory_node.core.store import MemoryStore
-from memory_node.planning.llm import LlmConfig, LlmPlanner
+from memory_node.llm.client import LlmConfig, LlmPlanner
 from memory_node.planning.skills import SkillLibrary
 from memory_node.planning.validator import PlanValidator
-from memory_node.planning.world import WorldState
+from memory_node.world.state import WorldState
 
 pytestmark = pytest.mark.skipif(os.environ.get("MEMORY_NODE_GGUF_TEST") != "1",
                                 reason="opt-in: MEMORY_NODE_GGUF_TEST=1 (see the module docstring)")

@@ -1,6 +1,6 @@
 """LLM request mode (``llm.mode: request``) against the scripted OpenAI-compatible server on loopback.
 
-The model only writes the utterance down as the typed ``Request`` (planning/llm_request.py); grounding,
+The model only writes the utterance down as the typed ``Request`` (llm/request.py); grounding,
 answering, planning and validation are the deterministic path's. What is checked: what the client sends
 (structured output against the Request schema, the utterance as quoted data, the speaker), that a good reply
 drives the answer / plan exactly as the same request through ``answer_question`` / ``plan_request`` would,
@@ -19,13 +19,13 @@ from llm_server import reply
 from memory_node.core.models import UtteranceObservation
 from memory_node.core.store import MemoryStore
 from memory_node.language.request import Intent, Request
-from memory_node.planning import llm as llm_module
-from memory_node.planning.dispatch import answer_question, plan_request
-from memory_node.planning.llm import LlmAccount, LlmConfig, LlmPlanner, LlmStats
-from memory_node.planning.llm_request import INTENT_GUIDE, READER_FIELDS, examples, read_request, request_schema
+from memory_node.llm import client as llm_module
+from memory_node.requests.dispatch import answer_question, plan_request
+from memory_node.llm.client import LlmAccount, LlmConfig, LlmPlanner, LlmStats
+from memory_node.llm.request import INTENT_GUIDE, READER_FIELDS, examples, read_request, request_schema
 from memory_node.planning.skills import SkillLibrary
 from memory_node.planning.validator import PlanValidator
-from memory_node.planning.world import WorldState
+from memory_node.world.state import WorldState
 
 T0 = 1_000_000_000
 FETCH_MY_CUP = {"kind": "command", "intent": "fetch", "polite": True, "recipient": "speaker",
@@ -319,7 +319,7 @@ def test_the_prompts_examples_are_what_the_parser_reads() -> None:
             pytest.skip(str(e))
         exclude = {"text", "source", "confidence", "alternatives"}  # the learned reader's doubt, not the reading
         assert got.model_dump(exclude=exclude) == expected.model_dump(exclude=exclude), (
-            f"the parser now reads {said!r} differently: update llm_request.examples()")
+            f"the parser now reads {said!r} differently: update memory_node.llm.request.examples()")
 
 
 def test_schema_is_the_request_schema_without_extra_keys() -> None:

@@ -1,7 +1,7 @@
 import pytest
 
 from memory_node.core.store import MemoryStore
-from memory_node.planning.dispatch import answer_question
+from memory_node.requests.dispatch import answer_question
 
 
 def test_where_is_after_a_move_names_the_cabinet_first(kitchen: MemoryStore) -> None:

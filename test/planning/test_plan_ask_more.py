@@ -7,7 +7,7 @@ import pytest
 
 from memory_node.core.models import ActivityObservation, Point, UtteranceObservation
 from memory_node.core.store import MemoryStore
-from memory_node.planning.dispatch import answer_question
+from memory_node.requests.dispatch import answer_question
 
 T0 = 1_000_000_000
 

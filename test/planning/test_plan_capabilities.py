@@ -5,7 +5,7 @@ command applied as a filter (never "which one?" when the room singles one out)."
 from memory_node.core.models import Point
 from memory_node.language import parse
 from memory_node.language.request import Anchor, Intent, ObjectRef
-from memory_node.planning.dispatch import answer_question, plan_request
+from memory_node.requests.dispatch import answer_question, plan_request
 
 S = 1_000_000_000
 

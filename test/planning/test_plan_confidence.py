@@ -9,7 +9,7 @@ import pytest
 
 from memory_node.core.models import Point
 from memory_node.language.conversation import Conversation
-from memory_node.planning.dispatch import answer_question, plan_request
+from memory_node.requests.dispatch import answer_question, plan_request
 
 
 @pytest.fixture

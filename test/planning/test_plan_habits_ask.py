@@ -9,7 +9,7 @@ import pytest
 
 from memory_node.core.models import ActivityObservation
 from memory_node.core.store import MemoryStore
-from memory_node.planning.dispatch import answer_question
+from memory_node.requests.dispatch import answer_question
 from memory_node.language.grounding import stem as _stem
 
 S = 1_000_000_000

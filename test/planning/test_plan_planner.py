@@ -2,10 +2,10 @@ import pytest
 
 from memory_node.core.models import PlanResult
 from memory_node.core.store import MemoryStore
-from memory_node.planning.dispatch import plan_request
+from memory_node.requests.dispatch import plan_request
 from memory_node.planning.skills import SkillLibrary
 from memory_node.planning.validator import PlanValidator
-from memory_node.planning.world import WorldState
+from memory_node.world.state import WorldState
 
 
 def calls(result: PlanResult) -> list[tuple[str, list[str]]]:

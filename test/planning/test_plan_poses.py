@@ -8,10 +8,10 @@ import pytest
 
 from memory_node.core.models import Point
 from memory_node.core.store import MemoryStore
-from memory_node.planning.dispatch import plan_request
+from memory_node.requests.dispatch import plan_request
 from memory_node.planning.poses import ROBOT_RADIUS_M, STANDOFF_M, approach_pose
 from memory_node.planning.skills import SkillLibrary
-from memory_node.planning.world import WorldState
+from memory_node.world.state import WorldState
 
 KITCHEN_CENTRE = Point(x=0.0, y=0.0, z=0.0)
 

@@ -1,4 +1,4 @@
-"""'Where does the fork go?' answered from corrections and rules (planning/preferences.py via ask)."""
+"""'Where does the fork go?' answered from corrections and rules (answering/placement.py via ask)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import pytest
 
 from memory_node.core.models import UtteranceObservation
 from memory_node.core.store import MemoryStore
-from memory_node.planning.dispatch import answer_question
+from memory_node.requests.dispatch import answer_question
 
 S = 1_000_000_000
 
@@ -45,9 +45,18 @@ def test_object_known_only_by_its_memory_label(told) -> None:
     assert a.answer_ids == ["drawer_1"] and a.evidence_ids == [e1]
 
 
-def test_nothing_told_is_not_a_guess(told) -> None:
+def test_nothing_told_is_not_stated_as_where_it_goes(told) -> None:
     store, _, _ = told
     a = answer_question(store, "where does the passport go?")  # nothing like cutlery
+    # what memory holds that is made to keep things is offered and asked about, resting on no one's word
+    assert a.success and a.answer.startswith("I have not been told where the passport goes.")
+    assert a.answer.endswith("Is that where they belong?") and a.answer_ids == ["drawer_1"]
+    assert a.evidence_ids == [] and a.confidence < 0.5
+
+
+def test_nothing_told_and_nothing_to_keep_it_in_is_not_a_guess(mem) -> None:
+    mem.scene(S, [mem.ent("mug_1", "mug"), mem.ent("apple_1", "apple")])
+    a = answer_question(mem.store, "where does the passport go?")
     assert a.success and a.answer == "I have not been told where the passport goes." and a.confidence == 0.0
     assert a.answer_ids == [] and a.evidence_ids == []
 

@@ -9,7 +9,7 @@ from memory_node.core.models import (
     UtteranceObservation,
 )
 from memory_node.core.store import MemoryStore
-from memory_node.planning.dispatch import plan_request
+from memory_node.requests.dispatch import plan_request
 from memory_node.planning.skills import SkillLibrary, default_library_path
 
 S = 1_000_000_000

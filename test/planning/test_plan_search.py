@@ -9,11 +9,11 @@ import pytest
 
 from memory_node.core.models import ActivityObservation, PlanResult, UtteranceObservation
 from memory_node.core.store import MemoryStore
-from memory_node.planning.dispatch import plan_request
+from memory_node.requests.dispatch import plan_request
 from memory_node.planning.search import SearchFailed, find_steps
 from memory_node.planning.skills import SkillLibrary, default_library_path
 from memory_node.planning.validator import PlanValidator
-from memory_node.planning.world import WorldState
+from memory_node.world.state import WorldState
 
 T0 = 1_000_000_000
 MIN = 60 * 10**9

@@ -2,7 +2,7 @@ from memory_node.core.models import Plan, SkillCall
 from memory_node.core.store import MemoryStore
 from memory_node.planning.skills import SkillLibrary
 from memory_node.planning.validator import PlanValidator
-from memory_node.planning.world import WorldState
+from memory_node.world.state import WorldState
 
 
 def plan(*steps: tuple[str, list[str]], robot: str = "vega") -> Plan:

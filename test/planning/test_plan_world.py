@@ -1,6 +1,6 @@
 from memory_node.core.store import MemoryStore
 from memory_node.planning.skills import Predicate
-from memory_node.planning.world import WorldState
+from memory_node.world.state import WorldState
 
 
 def test_world_reads_locations_states_and_chain(kitchen: MemoryStore) -> None:

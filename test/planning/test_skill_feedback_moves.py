@@ -6,9 +6,9 @@ import yaml
 from memory_node.core.models import (HELD_BY_ROBOT, RELEASED, EntityObservation, RelationObservation,
                                      SceneGraphObservation, SkillFeedbackObservation)
 from memory_node.core.store import MemoryStore
-from memory_node.planning.dispatch import answer_question
+from memory_node.requests.dispatch import answer_question
 from memory_node.planning.skills import SkillLibrary, default_library_path
-from memory_node.planning.world import WorldState
+from memory_node.world.state import WorldState
 
 S = 1_000_000_000
 

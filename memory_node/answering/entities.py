@@ -12,10 +12,10 @@ from ..core.models import Answer, Entity
 from ..core.text import norm
 from ..language.request import ObjectRef
 from ..language.resolve import Candidate
-from .ask_context import MAX_LISTED, Context, Reply
+from .context import MAX_LISTED, Context, Reply
 from ..core.text import indefinite
-from .phrasing import describe, relation_words, sentence
-from .world import WorldState
+from ..world.phrasing import describe, relation_words, sentence
+from ..world.state import WorldState
 
 _ATTRIBUTE_KEYS = {"color": ("color", "colour"), "material": ("material",), "size": ("size",),
                    "shape": ("shape",), "brand": ("brand",), "kind": ("kind", "type")}

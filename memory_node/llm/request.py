@@ -5,7 +5,7 @@ The deterministic parser (``language/parser.py``) and the model produce the same
 ``plan_request(..., request=req)`` ground the request's phrases in memory, answer or plan, and validate.
 The model never sees memory here and names no ids: it only says what was asked.
 
-This module holds what is asked of the model and how its reply is checked; ``planning/llm.py`` makes the
+This module holds what is asked of the model and how its reply is checked; ``llm/client.py`` makes the
 call (deadline, accounting, the fallback to ``parse``). What is checked before a reply is used:
 
 - it is one JSON object (plain, or fenced in the content) that ``Request.model_validate`` accepts, with no

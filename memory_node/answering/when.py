@@ -12,8 +12,8 @@ from datetime import datetime, timezone
 
 from ..core.models import Answer, Event
 from ..core.store import MemoryStore
-from .ask_context import Context
-from .phrasing import describe
+from .context import Context
+from ..world.phrasing import describe
 
 WINDOW_EVENTS = 5
 _SCAN_EVENTS = 500  # events read to find the ones right after a moment (the store lists newest first)

@@ -19,8 +19,8 @@ from ..core.consolidation import knowledge
 from ..core.models import Answer, Knowledge, KnowledgeKind
 from ..core.store import MemoryStore
 from ..core.text import stem
-from .ask_context import Context
-from .world import WorldState
+from .context import Context
+from ..world.state import WorldState
 
 HABIT_QUESTIONS = ("how does <person> usually <activity>", "what does <person> usually do after <action>",
                    "where does <person> usually put <object>", "which <object> does <person> usually use")

@@ -15,18 +15,20 @@ import re
 from ..core.models import Answer, Entity, Relation, state_family
 from ..core.store import MemoryStore
 from ..core.text import singular
-from ..language.clause import EITHER_OR_NOTE
+from ..language.clause import DID_YOU_NOTE, EITHER_OR_NOTE
 from ..language.lexicon import COLOUR_WORDS
 from ..language.names import GENERIC_NOUNS
 from ..language.request import ObjectRef, TimeRef
 from ..language.resolve import Candidate
-from .ask_context import MAX_LISTED, Context
-from .phrasing import describe, relation_words, sentence
-from .world import WorldState
+from ..language.uses import SURE_USE, activity_of
+from .context import MAX_LISTED, Context
+from ..world.phrasing import describe, relation_words, sentence
+from ..world.state import WorldState
 
 _RECENT_EVENTS = 5
 _ABSENT_FACTOR = 0.3  # the last sighting is contradicted by a later complete view of the room
 _DAY_NS = 86_400 * 1_000_000_000
+_GET_SOME = re.compile(r"\bwhere\b.*\b(?:can|could|do|might)\s+(?:i|we|one)\s+(?:get|find|fetch)\b", re.I)
 _PART_END_H = {"morning": 12, "afternoon": 18, "evening": 22, "night": 24, "": 24}
 
 
@@ -52,6 +54,12 @@ def where(ctx: Context) -> Answer:
     if singular(ref.head.lower()) in GENERIC_NOUNS and not ref.compound:
         return _identify(ctx, ref)
     g = ctx.ground(ref)
+    if g.status == "none" and not ref.owner and ref.determiner != "the" and _GET_SOME.search(req.text):
+        # "where can I get water?": no water was ever seen as a thing; a place that gives it is the answer
+        found = _places_for(ctx, ref.model_copy(update={"head": "somewhere", "purpose": "get",
+                                                        "text": f"get {ref.text}"}))
+        if found.answer_ids:
+            return found
     if g.status == "all" and len(g.candidates) > 1:
         ctx.grounded.extend(g.ids)
         return _where_all(ctx, g.candidates)
@@ -95,13 +103,20 @@ def _where_all(ctx: Context, cands: list[Candidate]) -> Answer:
 
 
 def _places_for(ctx: Context, ref: ObjectRef) -> Answer:
+    """"Where can I write?", "what can I use to tell the time?": the things whose kind serves the use
+    (``language/uses.py``). That is what things are for in general, not what this person does: a fit
+    below ``SURE_USE`` is offered with a question rather than stated."""
     g = ctx.ground(ref, "all")
     if g.status == "none":
         return Answer(success=True, answer=sentence(g.problem) + ".", confidence=0.0)
     ents = [c.entity for c in g.candidates][:MAX_LISTED]
-    return Answer(success=True, answer=f"To {ref.purpose}: " + "; ".join(ctx.place_of(e.id) for e in ents) + ".",
-                  answer_ids=[e.id for e in ents], evidence_ids=_dedupe([e.provenance for e in ents]),
-                  confidence=0.8)
+    best = max(c.score for c in g.candidates)
+    listed = "; ".join(ctx.place_of(e.id) for e in ents)
+    activity = activity_of(ref.text) if ref.text else ref.purpose
+    text = f"To {activity}: {listed}." if best >= SURE_USE else \
+        f"Nothing I know of is made to {activity}; going by what things are for: {listed}. Would that do?"
+    return Answer(success=True, answer=sentence(text), answer_ids=[e.id for e in ents],
+                  evidence_ids=_dedupe([e.provenance for e in ents]), confidence=min(0.8, best))
 
 
 def what_room(ctx: Context) -> Answer:
@@ -183,7 +198,8 @@ def _moved_clause(clause: str) -> bool:
 def _before_last_move(ctx: Context, ent: Entity) -> tuple[int | None, str]:
     """The as-of time at which ``ent`` was still at the place it had before its LAST change of place, and the
     record that says so: the newest version of its history up to now whose support differs from where it
-    is now (versions while it was out of view, with no support, are skipped), or, for a thing memory knows
+    is now (versions while it was out of view, with no support, or carried, held by someone, are skipped),
+    or, for a thing memory knows
     by position only, whose position is further than the association radius from its current one."""
     as_of = ctx.world.as_of_ns
     history = [v for v in ctx.store.history(ent.id) if as_of is None or v.valid_from_ns <= as_of]
@@ -192,6 +208,8 @@ def _before_last_move(ctx: Context, ent: Entity) -> tuple[int | None, str]:
     for version in reversed(history):
         v = version.entity
         if v.location is not None:
+            if v.location.predicate == "held_by" and v.location.object != current:
+                continue  # carried (by the robot, by someone): part of the move, not a place it was at
             if v.location.object != current:
                 return version.valid_from_ns, v.provenance
         elif current is None and here is not None and v.position is not None and \
@@ -456,8 +474,44 @@ def what_happened(ctx: Context) -> Answer:
                   confidence=max(ent.confidence, 0.01))
 
 
+# the robot's skills an action of a request is carried out with ("did you put ..." asks about a place)
+_ACTION_SKILLS = {"put": {"place"}, "put_away": {"place"}, "put_back": {"place"}, "fetch": {"handover", "place"},
+                  "open": {"open"}, "close": {"close"}, "go": {"navigate_to"}}
+# verbs of taking hold, which the reader files under fetch: "did you pick up the radio" asks about the pick
+_TAKING_VERBS = frozenset({"pick", "grab", "take", "lift", "grasp", "hold"})
+
+
+def did_you(ctx: Context, action: str) -> Answer:
+    """"did you (manage to) put the mug on the shelf?": the latest outcome of that action on those things, yes
+    with what was done, or no with what failed and why; confidence 0 when memory has no record of trying."""
+    store, world = ctx.store, ctx.world
+    ids = [ctx.one(ref)[0].entity.id for ref in ctx.request.objects]
+    dest = ctx.request.destination
+    if dest is not None:
+        g = ctx.ground(dest.ref)
+        if g.status == "unique" and g.candidates:
+            ids.append(g.candidates[0].entity.id)
+    intent, _, verb = action.partition(" ")
+    skills = {"pick"} if verb in _TAKING_VERBS else _ACTION_SKILLS.get(intent)
+    for ev in store.events(kind="skill", entity_id=ids[0] if ids else None, until_ns=world.as_of_ns, limit=200):
+        data = ev.data or {}
+        touched = set(data.get("args") or ()) | ({data["target_id"]} if data.get("target_id") else set())
+        if (skills is None or data.get("skill") in skills) and ids and set(ids) <= touched:
+            yes = bool(data.get("success"))
+            why = ctx.request.text.strip().lower().startswith("why")
+            lead = ("It did work: " if yes else "It failed: ") if why else ("Yes: " if yes else "No: ")
+            return Answer(success=True, answer=lead + ev.text + ".",
+                          answer_ids=[ev.id, *ids], evidence_ids=_dedupe([ev.provenance, ev.id]), confidence=1.0)
+    said = " and ".join(describe(world, i) for i in ids) or "that"
+    return Answer(success=True, answer=f"I have no record of trying that with {said}.", answer_ids=ids,
+                  confidence=0.0)
+
+
 def what_did_you_do(ctx: Context) -> Answer:
     store, world = ctx.store, ctx.world
+    action = next((n[len(DID_YOU_NOTE):] for n in ctx.request.notes if n.startswith(DID_YOU_NOTE)), None)
+    if action is not None and ctx.request.objects:
+        return did_you(ctx, action)
     events = store.events(kind="skill", until_ns=world.as_of_ns, limit=_RECENT_EVENTS)
     if not events:
         return Answer(success=True, answer="I have no record of doing anything yet.", confidence=0.0)

@@ -25,11 +25,11 @@ from ..language.parser import ParserUnavailable, parse
 from ..language.reading_policy import ASK_BACK_BELOW as READING_ASK_BELOW
 from ..language.request import COMMAND_INTENTS, Intent, Kind, Request
 from ..language.resolve import resolve_rooms
-from . import ask, ask_entities, ask_time, habits_ask, preferences
-from .ask_context import Context, Reply
-from .planner import SUPPORTED_INSTRUCTIONS, PlanningError, new_builder
-from .skills import SkillLibrary
-from .world import WorldState
+from ..answering import entities as ask_entities, habits as habits_ask, placement as preferences, questions as ask, when as ask_time
+from ..answering.context import Context, Reply
+from ..planning.planner import SUPPORTED_INSTRUCTIONS, PlanningError, new_builder
+from ..planning.skills import SkillLibrary
+from ..world.state import WorldState
 
 log = logging.getLogger(__name__)
 
@@ -65,6 +65,12 @@ SUPPORTED_QUESTIONS = ("where is <object> (where did I leave / have you seen it)
 # a task asked as a question of method, over ~/plan: "how would you get the jar down from the shelf?"
 _HOW_WOULD_YOU = re.compile(r"^\s*(?:(?:so|and|ok|okay|robot),?\s+)?how\s+(?:would|could|can|will|do|might|should)"
                             r"\s+you\s+(?:go\s+about\s+|manage\s+to\s+)?(.+?)[\s?.!]*$", re.I | re.S)
+# "could you ...?", "do you think you can ...?", "are you able to ...?": whether the robot can do a task, which
+# over ~/plan asks for it (the reader, not these words, says which task)
+_ASKS_ABILITY = re.compile(r"^\W*(?:(?:so|and|ok|okay|hey|robot|please)\W+)*(?:(?:do|did)\s+you\s+think\s+)?"
+                           r"(?:(?:can|could|would|will)\s+you|you\s+(?:can|could)|are\s+you\s+able\s+to|"
+                           r"would\s+you\s+(?:mind|be\s+able\s+to))\b", re.I)
+SURE_TASK = 0.9  # the reader's probability of a task above which an ability question over ~/plan is that task
 # "yes" to "do you mean the washing machine?" (``Context.is_it``)
 _AFFIRMATION = re.compile(r"^\s*(?:(?:yes|yeah|yea|yep|yup|sure|correct|right|exactly|indeed|ok|okay|please|"
                           r"that(?:'s| is)? (?:it|the one|right|one)|that one|do it|go ahead|please do)\b[\s,.!]*)+"
@@ -281,12 +287,15 @@ def _plan_request(store: MemoryStore, library: SkillLibrary, instruction: str, r
 
 
 def _command_alternative(req: Request) -> Request | None:
-    """The reader's most likely command reading of a request the rules read otherwise, in doubt (so that
-    it is offered, not done), or None."""
+    """The reader's most likely command reading of a request the rules read otherwise, or None. In doubt (so
+    that it is offered, not done), unless the words ask the robot whether it can do something ("do you think
+    you can find my juice?", "could you possibly grab the mug?") and the reader is sure which task: over
+    ~/plan that is how people ask for one."""
     for alt in req.alternatives:
         if alt.intent in COMMAND_INTENTS and alt.objects:
+            sure = alt.confidence >= SURE_TASK and _ASKS_ABILITY.match(req.text) is not None
             return req.model_copy(update={"kind": Kind.command, "intent": alt.intent, "objects": alt.objects,
-                                          "confidence": min(alt.confidence, READING_ASK_BELOW / 2),
+                                          "confidence": 1.0 if sure else min(alt.confidence, READING_ASK_BELOW / 2),
                                           "alternatives": [], "destination": None})
     return None
 

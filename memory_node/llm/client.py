@@ -4,7 +4,7 @@ Two modes (``LlmConfig.mode``, the node's ``llm.mode``):
 
 - ``tools`` (the default, described below): the model answers or plans itself through memory tools;
 - ``request``: the model only *understands*: one structured-output call turns the utterance into the typed
-  ``Request`` of ``language/request.py`` (planning/llm_request.py says what is asked and what is checked),
+  ``Request`` of ``language/request.py`` (llm/request.py says what is asked and what is checked),
   and that request goes through ``answer_question(..., request=req)`` / ``plan_request(..., request=req)``,
   i.e. the same grounding, answering, planning and validation as the deterministic parser's. A reply that is
   not a valid request (not JSON, failing the schema, an unknown intent, a phrase the utterance does not say),
@@ -12,7 +12,7 @@ Two modes (``LlmConfig.mode``, the node's ``llm.mode``):
   the understand call (tokens, latency); ``tool_calls`` stays 0.
 
 Any OpenAI-compatible chat endpoint works (OpenAI, vLLM, Ollama, llama.cpp's server): the model gets the
-request and a fixed set of JSON-schema tools (planning/llm_tools.py) implemented over the same functions the
+request and a fixed set of JSON-schema tools (llm/tools.py) implemented over the same functions the
 deterministic path uses (retrieval, latest state, history and as-of state, events, scene graph, rules and
 preferences, routines and habits, known failures). It never sees memory except through those tools, and
 what it returns is only a proposal:
@@ -65,18 +65,18 @@ from ..core.models import Answer, Plan, PlanResult, SkillCall
 from ..core.store import MemoryStore
 from ..language.conversation import Conversation
 from ..language.request import Request
-from . import llm_request
-from .dispatch import answer_question, plan_request
-from .llm_tools import DATA_NOTE, MemoryTools, dump_result, quote
-from .phrasing import step_text
-from .poses import locate_steps
-from .skills import SkillLibrary
-from .validator import PlanValidator
-from .world import WorldState
+from . import request as llm_request
+from ..requests.dispatch import answer_question, plan_request
+from .tools import DATA_NOTE, MemoryTools, dump_result, quote
+from ..world.phrasing import step_text
+from ..planning.poses import locate_steps
+from ..planning.skills import SkillLibrary
+from ..planning.validator import PlanValidator
+from ..world.state import WorldState
 
 log = logging.getLogger(__name__)
 
-# Bounds of one request beyond what the tools bound (planning/llm_tools.py).
+# Bounds of one request beyond what the tools bound (llm/tools.py).
 MAX_TOOL_CALLS_PER_TURN = 8
 MAX_PLAN_STEPS = 30
 NO_KEY_PLACEHOLDER = "not-needed"  # local servers take any key; the client refuses to start without one
@@ -680,7 +680,7 @@ class LlmPlanner:
     # ---- request mode: understanding only --------------------------------------------------------
 
     def _understand(self, store: MemoryStore, text: str, speaker: str, account: LlmAccount) -> Request:
-        """The model's typed request for ``text`` (planning/llm_request.py), or ``_Fallback`` saying why the
+        """The model's typed request for ``text`` (llm/request.py), or ``_Fallback`` saying why the
         parser must read it instead."""
         client = self._client_or_reason()
         if len(" ".join(text.split())) > llm_request.MAX_UTTERANCE_CHARS:

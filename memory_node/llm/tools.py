@@ -1,7 +1,7 @@
-"""The typed memory tools LLM mode offers a model (planning/llm.py runs the loop).
+"""The typed memory tools LLM mode offers a model (llm/client.py runs the loop).
 
 Each tool is a JSON-schema function over the functions the deterministic path already uses: retrieval
-(core/retrieval.py through core/query.py), the symbolic world (planning/world.py), entity history and
+(core/retrieval.py through core/query.py), the symbolic world (world/state.py), entity history and
 as-of state, events, the scene graph, what people taught (core/rules.py) and consolidated knowledge
 (core/consolidation.py). Results are compact JSON with bounded lists and quoted, truncated text: what
 memory recorded (utterances above all) reaches the model only as data inside a result.
@@ -24,7 +24,7 @@ from ..core.query import room_summaries
 from ..core.rules import explain_placement, facts, rules
 from ..core.store import MemoryStore
 from ..language.resolve import resolve_entities
-from .world import KnownFailure, WorldState
+from ..world.state import KnownFailure, WorldState
 
 # Bounds on what one tool result may carry into the prompt (cost, and the reach of text from memory).
 MAX_ITEMS = 12

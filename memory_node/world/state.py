@@ -7,14 +7,18 @@ value object keeps the store untouched and lets a dry run work on a cheap copy.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
 from pydantic import ValidationError
 
 from ..core.models import ROBOT_ID, STATE_IMPLIES, Entity, Point, Pose, SkillFeedbackObservation, state_family
 from ..core.store import ROOM_LABEL, MemoryStore
-from .skills import Predicate
+
+if TYPE_CHECKING:  # a literal of the skill library; planning imports this module, not the reverse
+    from ..planning.skills import Predicate
 
 PERSON_LABELS = frozenset({"person", "character"})
 DEFAULT_ROBOT_ID = ROBOT_ID  # what memory calls the robot in held_by relations (skill feedback)
@@ -25,6 +29,12 @@ _MAX_SKILL_EVENTS = 100_000
 # Statuses of a step the robot's operator or safety system stopped (the plan executor's, execution/backend.py):
 # they say nothing about the target, so they neither make a failure worth not repeating nor clear one.
 INTERRUPTED_STATUSES = frozenset({"cancelled", "estop"})
+# A failure whose reason is a condition of the target itself (locked, out of reach, broken) holds whatever else
+# the call carried: a shelf the arm cannot reach is out of reach for the radio as for the mug that failed. A
+# reason about the thing carried ("slipped", "too heavy") or none stays tied to the exact call.
+_TARGET_CONDITION = re.compile(
+    r"\b(?:locked|jammed|stuck|blocked|broken|unreachable|out of (?:reach|range)|(?:can ?not|can't|could ?not|"
+    r"couldn't|unable to) (?:reach|get to|access)|too (?:high|far|low)|inaccessible|no access)\b", re.I)
 
 
 @dataclass(frozen=True)
@@ -42,6 +52,11 @@ class KnownFailure:
     def reason(self) -> str:
         why = self.message or self.status or "failed"
         return f"{self.skill} on {self.target} failed before ({why}, event {self.event_id})"
+
+    @property
+    def about_target(self) -> bool:
+        """The reason is a condition of the target (``_TARGET_CONDITION``), so any call on it would repeat it."""
+        return bool(_TARGET_CONDITION.search(f"{self.status} {self.message}"))
 
 
 @dataclass
@@ -198,10 +213,14 @@ class WorldState:
 
     def known_failure(self, skill: str, args: list[str] | tuple[str, ...]) -> KnownFailure | None:
         """The failure a call would repeat: same skill and, when the failed call's arguments are known,
-        the same arguments (placing a mug elsewhere does not repeat a failed place of it on a full shelf)."""
+        the same arguments (placing a mug elsewhere does not repeat a failed place of it on a full shelf),
+        or any call on the same target when the reason was the target's own condition (a locked drawer, a
+        shelf out of reach: ``KnownFailure.about_target``)."""
         for failure in self.failures.values():
             if failure.skill != skill:
                 continue
+            if failure.about_target and failure.target in tuple(args):
+                return failure
             if tuple(args) == failure.args if failure.args else failure.target in args:
                 return failure
         return None

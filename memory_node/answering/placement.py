@@ -18,12 +18,14 @@ from ..core.models import Answer
 from ..core.rules import PlacementAnswer, explain_placement, explain_placement_any
 from ..core.store import MemoryStore
 from ..language.resolve import resolve_entities
-from .ask_context import Context
-from .phrasing import describe, relation_words
-from .world import WorldState
+from ..language.uses import SURE_USE, default_uses
+from .context import Context
+from ..world.phrasing import describe, relation_words
+from ..world.state import WorldState
 
 QUESTION = "where does <object> go / where should I put <object>"
 
+MAX_OFFERED = 3  # places offered for a thing nobody placed: more is a list, not an answer
 GUESS_BELOW = 0.5  # a placement by similarity less sure than this is offered as a guess and asked about
 _ARTICLE = re.compile(r"^(?:all\s+(?:of\s+)?)?(?:the|a|an|my|your|our|this|that|these|those)\s+")
 
@@ -36,8 +38,10 @@ def goes_where(ctx: Context) -> Answer:
         phrase = " ".join([*ref.compound, ref.head + "s"]) if not ref.head.endswith("s") else phrase
     seen = ctx.ground(ref, "all") if ref is not None and ref.head else None
     also = [seen.candidates[0].entity.label] if seen is not None and seen.candidates else []
-    answer = where_does_it_go(ctx.store, ctx.world, phrase, also)
-    if seen is not None and len(seen.candidates) == 1 and seen.status in ("unique", "all"):
+    one_seen = seen is not None and len(seen.candidates) == 1 and seen.status in ("unique", "all")
+    # where the one thing of that name was seen says more than what things like it are usually kept in
+    answer = where_does_it_go(ctx.store, ctx.world, phrase, also, offer=not one_seen)
+    if one_seen:
         _add_where_seen(ctx, answer, seen.candidates[0].entity.id)
     return answer
 
@@ -55,8 +59,10 @@ def _add_where_seen(ctx: Context, answer: Answer, ent_id: str) -> None:
     answer.confidence = max(answer.confidence, 0.5)  # where it is, memory saw
 
 
-def where_does_it_go(store: MemoryStore, world: WorldState, phrase: str, also: list[str] | None = None) -> Answer:
-    """``also``: labels the phrase was grounded to ("the remote" -> remotecontrol), tried after the phrase."""
+def where_does_it_go(store: MemoryStore, world: WorldState, phrase: str, also: list[str] | None = None,
+                     offer: bool = True) -> Answer:
+    """``also``: labels the phrase was grounded to ("the remote" -> remotecontrol), tried after the phrase;
+    ``offer``: with nothing told, offer what memory holds that is made to keep such things."""
     phrase = _ARTICLE.sub("", phrase.strip())
     if not phrase:
         return Answer(success=False, answer="Which object do you mean?", error="which object?")
@@ -68,6 +74,10 @@ def where_does_it_go(store: MemoryStore, world: WorldState, phrase: str, also: l
             phrases.append(cands[0].entity.label)
     # what was said about it under either name first; else where the most similar objects went
     ans = explain_placement_any(store, phrases, as_of_ns=world.as_of_ns)
+    if offer and (ans is None or (ans.source == "similar" and ans.confidence < GUESS_BELOW)):
+        offered = _what_keeps(world, phrase, weak=ans)
+        if offered is not None:
+            return offered
     if ans is None:
         return Answer(success=True, answer=f"I have not been told where the {phrase} goes.", confidence=0.0)
     receptacle_id = ans.receptacle_id or _seen_receptacle(world, ans.receptacle)
@@ -84,6 +94,26 @@ def where_does_it_go(store: MemoryStore, world: WorldState, phrase: str, also: l
         text = "At that time: " + text
     return Answer(success=True, answer=text, answer_ids=[receptacle_id] if receptacle_id else [],
                   evidence_ids=list(ans.support_event_ids), confidence=ans.confidence)
+
+
+def _what_keeps(world: WorldState, phrase: str, weak: PlacementAnswer | None) -> Answer | None:
+    """Nobody said where it goes (or only a weak vote of similar things did): what memory holds that is made
+    to keep such things, by what WordNet says each is for ("a wardrobe: storage space for clothes";
+    ``language/uses.py``), offered and asked about, never stated as where it belongs."""
+    holders = frozenset(world.entities[h].label for _, h in world.locations.values() if h in world.entities)
+    present = {e.label for e in world.entities.values() if e.present}
+    fits = default_uses().rank(f"store {phrase}", present, verb="store", nouns=[phrase.split()[-1]], place=True,
+                               holders=holders, receptacle=True)
+    if not fits or (weak is not None and fits[0].score < SURE_USE):
+        return None  # the person's own corrections, however weak, say more than a poor fit of words
+    ids = [e.id for f in fits for e in sorted(world.entities.values(), key=lambda e: e.id)
+           if e.label == f.label and e.present][:MAX_OFFERED]
+    last = phrase.split()[-1]
+    verb = "go" if singular(last) != last else "goes"
+    places = "; ".join(describe(world, i) for i in ids)
+    return Answer(success=True, answer=f"I have not been told where the {phrase} {verb}. Going by what things "
+                  f"are for: {places} ({fits[0].label}: {fits[0].why}). Is that where they belong?",
+                  answer_ids=ids, confidence=min(GUESS_BELOW, fits[0].score) / 2)
 
 
 def _because(ans: PlacementAnswer) -> str:

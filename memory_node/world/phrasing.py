@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from .world import WorldState
+from .state import WorldState
 
 _RELATION_WORDS = {"on": "on", "in": "in", "held_by": "held by", "at": "at"}
 

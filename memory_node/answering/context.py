@@ -17,8 +17,8 @@ from ..language.grounding import Grounder, Grounding, Want
 from ..language.request import ObjectRef, Request
 from ..language.resolve import Candidate, room_key
 from ..core.text import indefinite
-from .phrasing import describe, relation_words, sentence
-from .world import WorldState
+from ..world.phrasing import describe, relation_words, sentence
+from ..world.state import WorldState
 
 MAX_LISTED = 10
 

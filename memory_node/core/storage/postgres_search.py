@@ -1,0 +1,207 @@
+"""Retrieval's queries on PostgreSQL (the same operations as sqlite_search.py): substring matching through
+pg_trgm indexes on each entity's document (``entity_doc``, the words of SQLite's FTS documents) and each
+event's text. A lexical row's score is negative, lower is better, as SQLite's BM25: minus the number of the
+request's terms the record contains, label and name counting extra (as FTS5's column weights do)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .records import marks
+
+_NAME = "coalesce(e.data::jsonb->>'name', '')"
+_LABEL_NAME_WEIGHT = 4  # a term in the label or name counts this much more than one elsewhere
+
+
+def _like(term: str) -> str:
+    return "%" + term.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+
+
+def _normalized(name: str) -> str:
+    return f"lower(replace(replace(replace({name}, ' ', ''), '_', ''), '-', ''))"
+
+
+@dataclass(frozen=True)
+class EntityView:
+    """Where candidate entities come from: the entities table (its documents kept in entity_docs), or the
+    versions valid at a time (documents computed as they are read)."""
+
+    source: str
+    args: tuple = field(default_factory=tuple)
+    doc: str = "entity_doc(e.data::jsonb)"
+    join: str = ""
+
+
+CURRENT = EntityView("entities", doc="d.doc", join="JOIN entity_docs d ON d.id = e.id")
+
+
+def _entity_filters(room: str | None, entity_id: str | None) -> tuple[str, list]:
+    where, args = ["e.present = 1"], []
+    if room:
+        where.append("e.room = ?")
+        args.append(room)
+    if entity_id:
+        where.append("e.id = ?")
+        args.append(entity_id)
+    return " AND ".join(where), args
+
+
+def _event_filters(room: str | None, entity_id: str | None, as_of_ns: int | None) -> tuple[str, list]:
+    where: list[str] = ["1 = 1"]
+    args: list[object] = []
+    if as_of_ns is not None:
+        where.append("v.stamp_ns <= ?")
+        args.append(as_of_ns)
+    for linked in (room, entity_id):
+        if linked:
+            where.append("v.id IN (SELECT event_id FROM event_entities WHERE entity_id = ?)")
+            args.append(linked)
+    return " AND ".join(where), args
+
+
+def _term_score(terms: Sequence[str], doc: str, strong: str) -> tuple[str, list]:
+    """SQL for minus how many terms ``doc`` contains (those in ``strong`` counting extra), and its args."""
+    parts, args = [], []
+    for t in terms:
+        parts.append(f"({doc} LIKE ?)::int + {_LABEL_NAME_WEIGHT} * ({strong} LIKE ?)::int")
+        args += [_like(t), _like(t)]
+    return "-(" + " + ".join(parts) + ")", args
+
+
+class PostgresSearch:
+    """Mixed into ``PostgresStorage``."""
+
+    execute: Any
+
+    def _from(self, view: EntityView) -> tuple[str, list]:
+        return (view.source if view is CURRENT else f"({view.source})"), list(view.args)
+
+    def _with_doc(self, view: EntityView) -> tuple[str, list]:
+        """The source as ``e`` joined to its documents (``view.doc``)."""
+        src, sargs = self._from(view)
+        return f"{src} e {view.join}", sargs
+
+    # ---- entities -------------------------------------------------------------------------------
+
+    def entity_view(self, as_of_ns: int | None, entity_id: str | None, lexical: bool) -> EntityView:
+        if as_of_ns is None:
+            return CURRENT
+        q = ("SELECT v.entity_id AS id, v.data::jsonb->>'label' AS label, v.data::jsonb->>'room' AS room, "
+             "CASE WHEN (v.data::jsonb->>'present')::boolean THEN 1 ELSE 0 END AS present, "
+             "(v.data::jsonb->>'last_seen_ns')::bigint AS last_seen_ns, v.data FROM entity_versions v "
+             "WHERE v.valid_from_ns <= ? AND (v.valid_to_ns IS NULL OR v.valid_to_ns > ?)")
+        args: list = [as_of_ns, as_of_ns]
+        if entity_id:
+            q += " AND v.entity_id = ?"
+            args.append(entity_id)
+        return EntityView(q, tuple(args))
+
+    def entities_newest(self, view: EntityView, room: str | None, entity_id: str | None, limit: int) -> list[str]:
+        src, sargs = self._from(view)
+        where, args = _entity_filters(room, entity_id)
+        return [r[0] for r in self.execute(f"SELECT e.data FROM {src} e WHERE {where} "
+                                           "ORDER BY e.last_seen_ns DESC, e.id LIMIT ?", [*sargs, *args, limit])]
+
+    def entities_with_ids(self, view: EntityView, ids: Sequence[str], room: str | None,
+                          entity_id: str | None) -> list[str]:
+        src, sargs = self._from(view)
+        where, args = _entity_filters(room, entity_id)
+        return [r[0] for r in self.execute(f"SELECT e.data FROM {src} e WHERE {where} AND e.id IN ({marks(ids)})",
+                                           [*sargs, *args, *ids])]
+
+    def named_phrases(self, view: EntityView, room: str | None, entity_id: str | None,
+                      labels: Sequence[str]) -> list[tuple[str, str]]:
+        src, sargs = self._from(view)
+        where, args = _entity_filters(room, entity_id)
+        return [(label, name) for label, name in self.execute(
+            f"SELECT DISTINCT e.label, {_NAME} FROM {src} e WHERE {where} AND {_NAME} != '' "
+            f"AND {_normalized(_NAME)} IN ({marks(labels)})", [*sargs, *args, *labels])]
+
+    def exact_group(self, view: EntityView, room: str | None, entity_id: str | None, label: str, name: str | None,
+                    terms: Sequence[str], limit: int) -> list[tuple[str, str]]:
+        """(id, JSON) of a label's (and name's) newest ``limit`` entities, and its best ``limit`` by how many
+        of the text's other words they contain (then newest)."""
+        src, sargs = self._from(view)
+        where, args = _entity_filters(room, entity_id)
+        where, args = f"{where} AND e.label = ?", [*args, label]
+        shared = label
+        if name is not None:
+            where += f" AND {_NAME} = ?"
+            args.append(name)
+            shared += " " + name.lower()
+        rows = self.execute(f"SELECT e.id, e.data FROM {src} e WHERE {where} ORDER BY e.last_seen_ns DESC, e.id "
+                            "LIMIT ?", [*sargs, *args, limit]).fetchall()
+        other = [t for t in terms if t not in shared]
+        if len(rows) < limit or not other:
+            return rows
+        src, sargs = self._with_doc(view)
+        score, score_args = _term_score(other, view.doc, view.doc)
+        return rows + self.execute(
+            f"SELECT e.id, e.data FROM {src} WHERE {where} ORDER BY {score}, e.last_seen_ns DESC, e.id LIMIT ?",
+            [*sargs, *args, *score_args, limit]).fetchall()
+
+    def entities_lexical(self, view: EntityView, terms: Sequence[str], room: str | None, entity_id: str | None,
+                         limit: int) -> list[tuple[str, float]]:
+        src, sargs = self._with_doc(view)
+        where, args = _entity_filters(room, entity_id)
+        any_term = " OR ".join([f"{view.doc} LIKE ?"] * len(terms))
+        score, score_args = _term_score(terms, view.doc, f"lower(e.label || ' ' || {_NAME})")
+        return [(d, float(r)) for d, r in self.execute(
+            f"SELECT e.data, {score} AS r FROM {src} WHERE {where} AND ({any_term}) "
+            "ORDER BY r, e.last_seen_ns DESC, e.id LIMIT ?",
+            [*score_args, *sargs, *args, *[_like(t) for t in terms], limit])]
+
+    def entities_of_phrase(self, view: EntityView, room: str | None, entity_id: str | None, label: str, name: str,
+                           limit: int) -> list[str]:
+        src, sargs = self._from(view)
+        where, args = _entity_filters(room, entity_id)
+        return [r[0] for r in self.execute(
+            f"SELECT e.data FROM {src} e WHERE {where} AND e.label = ? AND {_NAME} = ? "
+            "ORDER BY e.last_seen_ns DESC, e.id LIMIT ?", [*sargs, *args, label, name, limit])]
+
+    def entity_phrase_keys(self, view: EntityView, room: str | None, entity_id: str | None) -> list[tuple[str, str]]:
+        src, sargs = self._from(view)
+        where, args = _entity_filters(room, entity_id)
+        return [(label, name) for label, name in self.execute(
+            f"SELECT DISTINCT e.label, {_NAME} FROM {src} e WHERE {where}", [*sargs, *args])]
+
+    # ---- events ---------------------------------------------------------------------------------
+
+    def events_newest(self, room: str | None, entity_id: str | None, as_of_ns: int | None, limit: int) -> list[str]:
+        where, args = _event_filters(room, entity_id, as_of_ns)
+        return [r[0] for r in self.execute(f"SELECT v.data FROM events v WHERE {where} "
+                                           "ORDER BY v.stamp_ns DESC, v.rowid DESC LIMIT ?", [*args, limit])]
+
+    def events_naming(self, ids: Sequence[str], room: str | None, entity_id: str | None,
+                      as_of_ns: int | None) -> list[str]:
+        where, args = _event_filters(room, entity_id, as_of_ns)
+        m = marks(ids)
+        return [r[0] for r in self.execute(
+            f"SELECT v.data FROM events v WHERE {where} AND (v.id IN ({m}) OR v.id IN "
+            f"(SELECT event_id FROM event_entities WHERE entity_id IN ({m}))) "
+            "ORDER BY v.stamp_ns DESC LIMIT 1000", [*args, *ids, *ids])]
+
+    def events_lexical(self, terms: Sequence[str], room: str | None, entity_id: str | None, as_of_ns: int | None,
+                       limit: int) -> list[tuple[str, float]]:
+        where, args = _event_filters(room, entity_id, as_of_ns)
+        text = "lower(v.data::jsonb->>'text')"
+        any_term = " OR ".join([f"{text} LIKE ?"] * len(terms))
+        score_parts = " + ".join([f"({text} LIKE ?)::int"] * len(terms))
+        likes = [_like(t) for t in terms]
+        return [(d, float(r)) for d, r in self.execute(
+            f"SELECT v.data, -({score_parts}) AS r FROM events v WHERE ({any_term}) AND {where} "
+            "ORDER BY r, v.stamp_ns DESC LIMIT ?", [*likes, *likes, *args, limit])]
+
+    def event_texts(self, room: str | None, entity_id: str | None, as_of_ns: int | None, limit: int) -> list[str]:
+        where, args = _event_filters(room, entity_id, as_of_ns)
+        return [r[0] for r in self.execute(f"SELECT v.data::jsonb->>'text' FROM events v WHERE {where} "
+                                           "ORDER BY v.stamp_ns DESC LIMIT ?", [*args, limit])]
+
+    def events_with_text(self, text: str, room: str | None, entity_id: str | None, as_of_ns: int | None,
+                         limit: int) -> list[str]:
+        where, args = _event_filters(room, entity_id, as_of_ns)
+        return [r[0] for r in self.execute(
+            f"SELECT v.data FROM events v WHERE v.data::jsonb->>'text' = ? AND {where} "
+            "ORDER BY v.stamp_ns DESC, v.rowid DESC LIMIT ?", [text, *args, limit])]

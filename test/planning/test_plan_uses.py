@@ -1,0 +1,88 @@
+"""Questions about what serves a use, answered from what WordNet says each thing is for (language/uses.py).
+
+The home below is made of labels a mapper would give; no wording here appears in a table: the answers come
+from WordNet's glosses, MiniLM and what memory holds.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from memory_node.language.uses import SURE_USE, activity_of, default_uses
+from memory_node.requests.dispatch import answer_question
+
+S = 1_000_000_000
+
+
+@pytest.fixture
+def home(mem):
+    mem.scene(S, [
+        mem.ent("desk_1", "desk", room="office_1"), mem.ent("paper_1", "paper", room="office_1"),
+        mem.ent("clock_1", "clock", room="office_1"), mem.ent("book_1", "book", room="office_1"),
+        mem.ent("bookshelf_1", "bookshelf", room="office_1"), mem.ent("sofa_1", "sofa", room="office_1"),
+        mem.ent("closet_1", "closet", room="bedroom_1"), mem.ent("washingmachine_1", "washingmachine",
+                                                                 room="bathroom_1"),
+        mem.ent("towel_1", "towel", room="bathroom_1"), mem.ent("bathroomcounter_1", "bathroomcounter",
+                                                                room="bathroom_1"),
+        mem.ent("garbagecan_1", "garbagecan", room="kitchen_1"), mem.ent("stove_1", "stove", room="kitchen_1"),
+        mem.ent("apple_1", "apple", room="kitchen_1"),
+    ], relations=[("paper_1", "on", "desk_1"), ("book_1", "in", "bookshelf_1")])
+    return mem.store
+
+
+@pytest.mark.parametrize("text", ["What can I use to tell the time?", "Is there anything that tells the time?"])
+def test_a_thing_for_a_use_is_found_by_what_it_is_for(home, text: str) -> None:
+    a = answer_question(home, text)
+    assert a.success and "clock_1" in a.answer_ids, a.answer
+
+
+def test_a_place_to_write_is_the_desk_not_the_paper(home) -> None:
+    a = answer_question(home, "Where can I write a letter?")
+    assert a.success and a.answer_ids[:1] == ["desk_1"], a.answer
+    assert "paper_1" not in a.answer_ids
+
+
+def test_the_thing_a_use_is_done_to_is_never_what_serves_it(home) -> None:
+    a = answer_question(home, "What can I use to wipe the bathroom counter?")
+    assert a.success and "towel_1" in a.answer_ids and "bathroomcounter_1" not in a.answer_ids, a.answer
+
+
+def test_a_place_to_read_is_not_where_books_are_kept(home) -> None:
+    # nothing is made for reading: a seat is offered, as a question, never the bookshelf or the book
+    a = answer_question(home, "Where could I read my book?")
+    assert a.success and a.answer_ids == ["sofa_1"] and a.answer.endswith("Would that do?"), a.answer
+    assert a.confidence < SURE_USE
+
+
+def test_throwing_away_goes_to_the_bin(home) -> None:
+    a = answer_question(home, "where do I throw away an empty wrapper?")
+    assert a.success and a.answer_ids[:1] == ["garbagecan_1"], a.answer
+
+
+def test_how_to_do_something_names_what_serves_it(home) -> None:
+    a = answer_question(home, "how can I heat up some soup?")
+    assert a.success and "stove_1" in a.answer_ids, a.answer
+
+
+def test_keeping_clothes_nobody_placed_offers_storage_not_an_appliance(home) -> None:
+    a = answer_question(home, "where should I keep my sweaters?")
+    assert a.success and a.answer_ids[:1] == ["closet_1"] and "washingmachine_1" not in a.answer_ids, a.answer
+    assert a.answer.endswith("?") and a.confidence < 0.5  # offered, never stated as where they belong
+
+
+def test_uses_ranking_filters_places_and_the_named_thing() -> None:
+    uses = default_uses()
+    labels = {"desk", "paper", "bookshelf", "book", "sofa", "closet", "washingmachine", "garbagecan"}
+    assert [f.label for f in uses.rank("read a book", labels, verb="read", nouns=["book"], place=True)] == []
+    assert uses.rank("store clothes", labels, verb="store", nouns=["clothes"], place=True,
+                     receptacle=True)[0].label == "closet"
+    assert uses.rank("", labels) == [] and uses.rank("write", []) == []
+    assert uses.is_place("garbagecan") and not uses.is_place("paper")
+
+
+@pytest.mark.parametrize("said, use", [("Where can I lay down and read a book?", "lay down and read a book"),
+                                       ("what could we use to clean the floor", "clean the floor"),
+                                       ("how can I warm up dinner?", "warm up dinner"),
+                                       ("dry my hands", "dry my hands")])
+def test_the_use_is_read_without_the_asking(said: str, use: str) -> None:
+    assert activity_of(said) == use
