@@ -128,7 +128,8 @@ class InputLimits:
             "args": self.items(fb.args, "skill feedback args", "max_id_chars", "max_list_items"),
             "target_id": self.text(fb.target_id, "skill feedback target", "max_id_chars"),
             "status": self.text(fb.status, "skill feedback status", "max_label_chars"),
-            "message": self.text(fb.message, "skill feedback message", "max_text_length")})
+            "message": self.text(fb.message, "skill feedback message", "max_text_length"),
+            "plan_id": self.text(fb.plan_id, "skill feedback plan_id", "max_id_chars")})
 
     def utterance(self, utt: UtteranceObservation) -> UtteranceObservation:
         return _copy(utt, {"speaker": self.text(utt.speaker, "utterance speaker", "max_name_chars"),

@@ -256,6 +256,12 @@ class SkillFeedbackObservation(_Model):
     success: bool
     status: str = ""
     message: str = ""
+    # the plan this step was part of (its plan_id as memory published it) and the step's 1-based index; the
+    # node sets plan_known: True = a plan it published, False = an id it never published (stored anyway),
+    # None = not checked (no plan id, or ingested without the node, e.g. `memory-node replay`)
+    plan_id: str = ""
+    plan_step: int = Field(default=0, ge=0)
+    plan_known: bool | None = None
 
 
 class UtteranceObservation(_Model):

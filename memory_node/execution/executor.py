@@ -241,7 +241,8 @@ class PlanExecutor:
         message = f"plan {run.plan_id} step {index + 1}/{run.steps_total} ({self.backend.name}): {outcome.message}"
         fb = SkillFeedbackObservation(stamp_ns=self.clock(), robot=self.robot, skill=request.skill,
                                       args=list(request.args), target_id=outcome.target_id or _target(request),
-                                      success=outcome.success, status=outcome.status, message=message)
+                                      success=outcome.success, status=outcome.status, message=message,
+                                      plan_id=run.plan_id, plan_step=index + 1)
         self.report(fb)
 
 

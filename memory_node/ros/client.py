@@ -26,6 +26,7 @@ from memory_node.core.models import (
 )
 from memory_node.msg import Activity, Plan, SceneGraph, SkillFeedback, Utterance
 from memory_node.ros import conversions as conv
+from memory_node.ros.heartbeat import HeartbeatWatch
 from memory_node.srv import Ask, Forget, GetSceneGraph, PlanTask, Query, Sync
 
 
@@ -72,6 +73,8 @@ class MemoryClient:
         }
         self.plans: list[Plan] = []
         self.node.create_subscription(Plan, f"{base}/plans", self.plans.append, 10)
+        # ready / alive / restarted, as the node's ~/heartbeat says (updated whenever the client spins)
+        self.heartbeat = HeartbeatWatch(self.node, base)
         self.published = {"scene_graphs": 0, "skill_feedback": 0, "utterances": 0, "images": 0, "activities": 0}
 
     # ---- connection ----------------------------------------------------------------------------

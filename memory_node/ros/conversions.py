@@ -153,12 +153,14 @@ def skill_feedback_from_msg(msg: SkillFeedbackMsg, stamp_ns: int) -> SkillFeedba
         raise InvalidInput("skill feedback without a skill name")
     return SkillFeedbackObservation(stamp_ns=stamp_ns, robot=msg.robot, skill=msg.skill.strip(),
                                     args=list(msg.args), target_id=msg.target_id, success=bool(msg.success),
-                                    status=msg.status, message=msg.message)
+                                    status=msg.status, message=msg.message, plan_id=msg.plan_id,
+                                    plan_step=int(msg.step))
 
 
 def skill_feedback_to_msg(fb: SkillFeedbackObservation) -> SkillFeedbackMsg:
     msg = SkillFeedbackMsg(robot=fb.robot, skill=fb.skill, args=list(fb.args), target_id=fb.target_id,
-                           success=fb.success, status=fb.status, message=fb.message)
+                           success=fb.success, status=fb.status, message=fb.message, plan_id=fb.plan_id,
+                           step=fb.plan_step)
     msg.header.stamp = ns_to_stamp(fb.stamp_ns)
     return msg
 
@@ -279,10 +281,10 @@ def skill_call_to_msg(s: SkillCall) -> SkillCallMsg:
                         arg_positions=[_point_msg(p) for p in s.arg_positions], approach=approach_to_msg(s.approach))
 
 
-def plan_to_msg(plan: Plan, stamp_ns: int) -> PlanMsg:
+def plan_to_msg(plan: Plan, stamp_ns: int, plan_id: str = "") -> PlanMsg:
     steps = [skill_call_to_msg(s) for s in plan.steps]
     msg = PlanMsg(robot=plan.robot, instruction=plan.instruction, steps=steps,
-                  evidence_ids=list(plan.evidence_ids), explanation=clean_text(plan.explanation))
+                  evidence_ids=list(plan.evidence_ids), explanation=clean_text(plan.explanation), plan_id=plan_id)
     msg.header.stamp = ns_to_stamp(stamp_ns)
     msg.header.frame_id = "map"
     return msg

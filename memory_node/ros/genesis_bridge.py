@@ -251,19 +251,22 @@ class SimBridge:
     # ---- acting ----------------------------------------------------------------------------------------
 
     def execute(self, skill: str, args: list[str], look: bool = True, focus: str = "",
-                approach: tuple[float, float, float] | None = None, note: str = "") -> SkillOutcome:
-        """Run one skill, publish its feedback (``note`` added to its message), and (``look``) what the
-        camera sees afterwards."""
+                approach: tuple[float, float, float] | None = None, note: str = "", plan_id: str = "",
+                plan_step: int = 0) -> SkillOutcome:
+        """Run one skill, publish its feedback (``note`` added to its message; ``plan_id`` and ``plan_step``
+        when it is a step of a plan memory published), and (``look``) what the camera sees afterwards."""
         outcome = self.world.execute(skill, args, focus=focus, approach=approach)
         if note:
             outcome = replace(outcome, message=f"{outcome.message} ({note})")
-        self.memory.publish_skill_feedback(outcome.feedback(self.clock(), robot=self.robot))
+        self.memory.publish_skill_feedback(outcome.feedback(self.clock(), robot=self.robot, plan_id=plan_id,
+                                                            plan_step=plan_step))
         if look:
             self.look()
         return outcome
 
     def execute_plan(self, steps: list[tuple[str, list[str]]],
-                     approaches: list[tuple[float, float, float] | None] | None = None) -> list[SkillOutcome]:
+                     approaches: list[tuple[float, float, float] | None] | None = None,
+                     plan_id: str = "") -> list[SkillOutcome]:
         """Open-loop: every step in order, no replanning; the first failure ends the run.
 
         ``approaches`` (from the plan, ``plan_steps``): per step, where memory says to stand, (x, y, yaw)
@@ -276,7 +279,8 @@ class SimBridge:
             fallback = nav and approaches is not None and approach is None
             outcome = self.execute(skill, args, focus=_next_target(steps, i) if nav else "",
                                    approach=approach if nav else None,
-                                   note=NO_APPROACH if fallback else "")
+                                   note=NO_APPROACH if fallback else "", plan_id=plan_id,
+                                   plan_step=i + 1 if plan_id else 0)
             done.append(outcome)
             if not outcome.success:
                 break
@@ -462,7 +466,7 @@ class PlanFollower:
                 continue
             steps, approaches = plan_steps(msg)
             with self.lock:
-                done = self.bridge.execute_plan(steps, approaches)
+                done = self.bridge.execute_plan(steps, approaches, plan_id=msg.plan_id)
             self.results.append((msg.instruction, done))
             ok = sum(o.success for o in done)
             self.log.info(f"plan {msg.instruction!r}: {ok}/{len(msg.steps)} steps succeeded"

@@ -106,9 +106,13 @@ class InputIngestor:
             self.on_rejected_part("scene_graphs", reason)
         self.changed = True
 
-    def skill_feedback(self, msg) -> None:
+    def skill_feedback(self, msg, plan_known: bool | None = None) -> None:
+        """``plan_known``: whether the plan the feedback names is one the node published (the node knows)."""
         self.check_text(msg.message, "skill feedback message")
-        self.store.ingest_skill_feedback(conv.skill_feedback_from_msg(msg, self.stamp_ns(msg.header)))
+        fb = conv.skill_feedback_from_msg(msg, self.stamp_ns(msg.header))
+        if plan_known is not None:
+            fb = fb.model_copy(update={"plan_known": plan_known})
+        self.store.ingest_skill_feedback(fb)
 
     def utterance(self, msg) -> None:
         self.check_text(msg.text, "utterance")

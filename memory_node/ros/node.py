@@ -27,6 +27,7 @@ import sqlite3
 import sys
 import threading
 import time
+import uuid
 from pathlib import Path
 from typing import Any
 
@@ -50,7 +51,7 @@ from memory_node.core.models import InvalidInput
 from memory_node.core.query import query as query_memory
 from memory_node.core.store import IncompatibleMemory, MemoryInUse, MemoryNotWritable, MemoryStore, MemoryUnavailable
 from memory_node.core.text import clean_text
-from memory_node.msg import Activity, SceneGraph, SkillFeedback, Utterance
+from memory_node.msg import Activity, Heartbeat, SceneGraph, SkillFeedback, Utterance
 from memory_node.msg import Plan as PlanMsg
 from memory_node.language import Conversation, ParserUnavailable, parse
 from memory_node.language import reader as learned_reader
@@ -61,7 +62,9 @@ from memory_node.requests.dispatch import answer_question, plan_request
 from memory_node.planning.skills import SkillLibrary, SkillLibraryError, default_library_path, known_robots
 from memory_node.ros import conversions as conv
 from memory_node.core.storage import is_database_url, redact
+from memory_node.ros.heartbeat import heartbeat_qos
 from memory_node.ros.ingest import InputIngestor, open_store
+from memory_node.ros.plan_ledger import PlanLedger
 from memory_node.ros.markers import memory_markers
 from memory_node.ros.parameters import ParameterError, declare_parameters
 from memory_node.ros.request_worker import RequestTimeout, RequestWorker
@@ -135,6 +138,8 @@ PARAMETERS: dict[str, tuple[Any, str]] = {
     "sighting_gap": (5.0, "Seconds: sightings of an entity at most this far apart are one interval of being in view "
                           "(what ~/query's since/until windows read); a longer gap starts a new interval."),
     "diagnostics_period": (1.0, "Seconds between /diagnostics and ~/markers updates."),
+    "heartbeat_period": (1.0, "Seconds between ~/heartbeat messages (the first is sent once the services "
+                              "answer); a client takes the node as gone after 3 periods without one."),
     "consolidation_period": (60.0, "Seconds between consolidation runs (routines, habits, preferences from "
                                    "skill and activity events; skipped when nothing changed). 0 = only on "
                                    "demand, when ~/ask or ~/query needs knowledge that is out of date."),
@@ -188,6 +193,7 @@ PARAMETER_RANGES: dict[str, tuple[float, float]] = {
     "position_tolerance": (0.0, 100.0),
     "sighting_gap": (0.001, 1e6),
     "diagnostics_period": (0.01, 3600.0),
+    "heartbeat_period": (0.05, 3600.0),
     "consolidation_period": (0.0, 1e6),
     "llm.timeout_s": (0.1, 3600.0),
     "llm.max_question_tool_calls": (0, 1000),
@@ -233,6 +239,10 @@ class _MemoryNodeBase:
         self.internal_errors = 0  # rejections that were not a documented InvalidInput: a bug to look at
         self.storage_errors = 0  # writes memory could not take (disk full, read-only medium)
         self.last_write_failed = False
+        self.serving = False  # services answer: heartbeats go out (announce_ready)
+        self.heartbeats_sent = 0
+        self.started_ns = 0  # when this process first served; a client sees a restart as a new value
+        self.plan_ledger = PlanLedger()  # plans published on ~/plans, for the skill feedback that names one
         # (input name, handler, message) that a site database could not take while unreachable, in order
         self.buffered: collections.deque = collections.deque()
         self.buffered_total = 0  # messages that ever waited for the database
@@ -368,8 +378,7 @@ class _MemoryNodeBase:
             self._entities.append(("subscription", self.create_subscription(msg_type, topic, callback, qos)))
 
         sub(SceneGraph, "scene_graph", self._guard("scene_graphs", self.inputs.scene_graph), events_qos)
-        sub(SkillFeedback, "skill_feedback", self._guard("skill_feedback", self.inputs.skill_feedback),
-            events_qos)
+        sub(SkillFeedback, "skill_feedback", self._guard("skill_feedback", self._skill_feedback), events_qos)
         sub(Utterance, "user_utterance", self._guard("utterances", self.inputs.utterance), events_qos)
         sub(Activity, "activity", self._guard("activities", self.inputs.activity), events_qos)
         sub(Image, "camera/image_raw", self._guard("images", self.inputs.image), sensor_qos)
@@ -402,8 +411,12 @@ class _MemoryNodeBase:
         self.plans_pub = self.create_publisher(PlanMsg, "~/plans", PLANS_QOS)
         self.markers_pub = self.create_publisher(MarkerArray, "~/markers", 1)
         self.diag_pub = self.create_publisher(DiagnosticArray, "/diagnostics", 10)
-        self._entities += [("publisher", pub) for pub in (self.plans_pub, self.markers_pub, self.diag_pub)]
+        self.heartbeat_pub = self.create_publisher(Heartbeat, "~/heartbeat",
+                                                   heartbeat_qos(float(p["heartbeat_period"])))
+        self._entities += [("publisher", pub) for pub in (self.plans_pub, self.markers_pub, self.diag_pub,
+                                                          self.heartbeat_pub)]
         self._entities.append(("timer", self.create_timer(float(p["diagnostics_period"]), self.publish_status)))
+        self._entities.append(("timer", self.create_timer(float(p["heartbeat_period"]), self.publish_heartbeat)))
         if self.store.backend != "sqlite":  # a server can go away and come back: retry what it missed
             self._entities.append(("timer", self.create_timer(0.5, self.flush_buffered)))
         if float(p["consolidation_period"]) > 0:
@@ -436,6 +449,7 @@ class _MemoryNodeBase:
         (every committed message stays). Idempotent; the node can be configured again afterwards.
         ``companions=False``: a companion thread could not be joined (see destroy_node)."""
         self.active = False
+        self.serving = False
         if companions and not self.stop_companions():
             companions = False
         workers = getattr(self, "workers", {})
@@ -458,6 +472,17 @@ class _MemoryNodeBase:
         if self.configured:
             self.store.close()
             self.configured = False
+
+    def announce_ready(self) -> None:
+        """The services answer: say so in the log, for people, and on ~/heartbeat, for clients."""
+        self.get_logger().info(self.ready_line())
+        self.start_heartbeat()
+
+    def start_heartbeat(self) -> None:
+        self.serving = True
+        if not self.started_ns:
+            self.started_ns = self.get_clock().now().nanoseconds
+        self.publish_heartbeat()
 
     def ready_line(self) -> str:
         """Said once the services answer, so an operator (or a script) knows when to ask."""
@@ -600,6 +625,7 @@ class _MemoryNodeBase:
                 return self._fail(response, f"~/{name} {err}; nothing was changed (requests.deadline_s)")
             if name == "plan" and result.success:
                 self.plans_pub.publish(result.plan)  # only a plan answered in time reaches the controller
+                self.plan_ledger.add(result.plan.plan_id)
             return result
         return callback
 
@@ -739,7 +765,9 @@ class _MemoryNodeBase:
         response.success = result.success
         response.error = result.error
         if result.success and result.plan is not None:
-            response.plan = conv.plan_to_msg(result.plan, self.get_clock().now().nanoseconds)
+            # the id a controller echoes in skill_feedback (plan_id), so memory knows which plan a step was of
+            response.plan = conv.plan_to_msg(result.plan, self.get_clock().now().nanoseconds,
+                                             plan_id=uuid.uuid4().hex)
         return response
 
     def on_query(self, request: Query.Request, response: Query.Response) -> Query.Response:
@@ -795,7 +823,31 @@ class _MemoryNodeBase:
                 setattr(response, k, self.ingested[k])
         return response
 
+    def _skill_feedback(self, msg: SkillFeedback) -> None:
+        """A step's outcome; one naming a plan is linked to the plan this node published, and one naming a
+        plan it never published (or published before a restart) is stored all the same, flagged
+        ``plan_known`` false in its event and counted in /diagnostics."""
+        plan_id = msg.plan_id.strip()
+        known = self.plan_ledger.knows(plan_id) if plan_id else None
+        self.inputs.skill_feedback(msg, plan_known=known)
+        if known is False:
+            self.get_logger().warning(clean_text(f"skill feedback for plan {plan_id[:64]!r}, which this node did "
+                                                 f"not publish since it started: stored, flagged unknown"),
+                                      throttle_duration_sec=1.0)
+        self.plan_ledger.count(known)
+
     # ---- outputs -------------------------------------------------------------------------------
+
+    def publish_heartbeat(self) -> None:
+        if not self.serving:
+            return
+        msg = Heartbeat(node=self.get_fully_qualified_name(), robot=self.robot, database=self.memory_name,
+                        period_s=float(self.p["heartbeat_period"]), active=self.active,
+                        sequence=self.heartbeats_sent)
+        msg.header.stamp = self.get_clock().now().to_msg()
+        msg.started = conv.ns_to_stamp(self.started_ns)
+        self.heartbeat_pub.publish(msg)
+        self.heartbeats_sent += 1
 
     def publish_status(self) -> None:
         if self.active:  # inactive (lifecycle): diagnostics only; memory is not written
@@ -835,6 +887,7 @@ class _MemoryNodeBase:
                   "internal_errors": self.internal_errors, "request_timeouts": self.request_timeouts,
                   "storage_errors": self.storage_errors, "memory_unavailable": self.memory_unavailable,
                   "buffered_messages": len(self.buffered), "buffered_total": self.buffered_total,
+                  **self.plan_ledger.counts(),
                   "last_error": self.errors[-1] if self.errors else "",
                   "llm_enabled": self.llm is not None, **self.llm_stats.as_dict(), **self.write_times.summary()}
         status.values = [KeyValue(key=k, value=str(v)) for k, v in values.items()]
@@ -892,6 +945,7 @@ class LifecycleMemoryNode(_MemoryNodeBase, LifecycleNode):
             self.get_logger().error(f"configure failed: {type(err).__name__}: {err}")
             return TransitionCallbackReturn.FAILURE
         self.start_companions()
+        self.start_heartbeat()  # services answer (refusing while inactive): heartbeats say so, active false
         self.get_logger().info("configured (inactive: inputs ignored, requests refused until activated)")
         return TransitionCallbackReturn.SUCCESS
 
@@ -899,10 +953,12 @@ class LifecycleMemoryNode(_MemoryNodeBase, LifecycleNode):
         self.active = True
         self.inputs.changed = True
         self.get_logger().info(self.ready_line())
+        self.publish_heartbeat()  # active now: clients need not wait a period to know
         return super().on_activate(state)
 
     def on_deactivate(self, state: LifecycleState) -> TransitionCallbackReturn:
         self.active = False
+        self.publish_heartbeat()
         self.get_logger().info("inactive: inputs ignored, requests refused until activated")
         return super().on_deactivate(state)
 
@@ -952,7 +1008,7 @@ def main(args: list[str] | None = None) -> int:
         executor = SingleThreadedExecutor()
         executor.add_node(node)
         if not managed:
-            node.get_logger().info(node.ready_line())
+            node.announce_ready()
         spin_until_shutdown(executor, signals)
         if signals.requested:
             log.info(f"{signals.signal_name}: shutting down")

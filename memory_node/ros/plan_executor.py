@@ -3,7 +3,7 @@
 It subscribes to ``<memory_node>/plans``, runs each plan for its robot through one backend
 (``memory_node.execution``: ``dexcontrol`` for a Dexmate Vega, ``unitree`` for a Unitree G1), one plan at a
 time in arrival order, and publishes each step's outcome on ``<memory namespace>/skill_feedback``
-(memory_node/SkillFeedback, the plan id and step number in its message), so memory learns what succeeded
+(memory_node/SkillFeedback with the plan's ``plan_id`` and the step's number), so memory learns what succeeded
 and what failed. Skills the SDK lacks can run on a team's own ROS 2 action/service servers
 (``skill_servers``: a skill-server map, ``memory_node/ros/skill_server_backend.py``). ``~/cancel`` (std_srvs/Trigger) aborts the running plan, ``~/estop`` (std_srvs/SetBool)
 engages or releases the e-stop (the SDK's own where it has one), ``~/results`` (std_msgs/String, JSON) says
@@ -226,7 +226,9 @@ class PlanExecutorNode(Node):
                 return
             self._plan_count += 1
             stamp = conv.stamp_to_ns(msg.header.stamp)
-            plan_id = str(stamp) if stamp else f"local-{self._plan_count}"
+            # memory's plan_id, echoed on skill_feedback so memory links each step to its plan; a plan from
+            # elsewhere without one is named by its stamp
+            plan_id = msg.plan_id.strip() or (str(stamp) if stamp else f"local-{self._plan_count}")
             try:
                 plan = conv.plan_from_msg(msg)
             except Exception as err:  # noqa: BLE001 - a malformed plan is refused, the node goes on

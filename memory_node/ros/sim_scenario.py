@@ -120,7 +120,7 @@ def run_request(req: Request, bridge: SimBridge, robot: str) -> Outcome:
                        seconds=time.perf_counter() - t0)
     r = memory.plan(str(req.plan), robot=req.robot or robot)
     steps, approaches = plan_steps(r.plan) if r.success else ([], [])
-    done = bridge.execute_plan(steps, approaches) if r.success else []
+    done = bridge.execute_plan(steps, approaches, plan_id=r.plan.plan_id) if r.success else []
     all_ok = len(done) == len(steps) and all(o.success for o in done)
     memory.sync(timeout=SYNC_TIMEOUT_S)
     why = grade_plan(req.expect, None if r.success else r.error, steps, all_ok, StateFacts(bridge.world))

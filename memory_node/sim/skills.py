@@ -52,10 +52,11 @@ class SkillOutcome:
     target_id: str = ""
     duration_s: float = 0.0
 
-    def feedback(self, stamp_ns: int, robot: str = ROBOT_ID) -> SkillFeedbackObservation:
+    def feedback(self, stamp_ns: int, robot: str = ROBOT_ID, plan_id: str = "",
+                 plan_step: int = 0) -> SkillFeedbackObservation:
         return SkillFeedbackObservation(stamp_ns=stamp_ns, robot=robot, skill=self.skill, args=list(self.args),
                                         target_id=self.target_id, success=self.success, status=self.status,
-                                        message=self.message)
+                                        message=self.message, plan_id=plan_id, plan_step=plan_step)
 
 
 class Actuator(Protocol):

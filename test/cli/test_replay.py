@@ -219,3 +219,33 @@ def test_memory_opened_for_a_robot_records_what_its_skills_leave(tmp_path):
                                                              args=["door_1"], success=True))
         assert store.entity("door_1").states == ([] if skill == "open" else ["open"])
     store.close()
+
+
+def test_a_bag_recorded_before_skill_feedback_named_its_plan_replays(tmp_path, cli):
+    """Recordings carry their own message definitions: one made before SkillFeedback had plan_id and step
+    still replays, as feedback that names no plan."""
+    from rosbags.rosbag2 import StoragePlugin, Writer
+    from rosbags.typesys import Stores, get_types_from_msg, get_typestore
+
+    current = (Path(__file__).resolve().parents[2] / "msg" / "SkillFeedback.msg").read_text().splitlines()
+    old = "\n".join(line for line in current if not line.startswith(("string plan_id", "uint32 step")))
+    assert old.count("\n") == len(current) - 3  # the two fields this test leaves out are still the last ones
+    store = get_typestore(Stores.ROS2_KILTED)
+    store.register(get_types_from_msg(old, "memory_node/msg/SkillFeedback"))
+    types = store.types
+    msg = types["memory_node/msg/SkillFeedback"](
+        header=types["std_msgs/msg/Header"](stamp=types["builtin_interfaces/msg/Time"](sec=T0 // S, nanosec=0),
+                                            frame_id=""),
+        robot="vega", skill="open", args=["fridge_1"], target_id="fridge_1", success=True, status="SUCCESS",
+        message="opened")
+    with Writer(tmp_path / "old", version=Writer.VERSION_LATEST, storage_plugin=StoragePlugin.MCAP) as bag:
+        conn = bag.add_connection("/skill_feedback", "memory_node/msg/SkillFeedback", typestore=store)
+        bag.write(conn, T0, bytes(store.serialize_cdr(msg, "memory_node/msg/SkillFeedback")))
+    db = tmp_path / "memory.db"
+    code, out, _ = cli("replay", tmp_path / "old", "--db", db)
+    assert code == 0 and "replayed 1 messages" in out and "0 rejected" in out, out
+    reader = MemoryStore.open_reader(db)
+    (event,) = reader.events(limit=10)
+    reader.close()
+    assert event.kind == "skill" and (event.data["skill"], event.data["plan_id"], event.data["plan_step"]) == \
+        ("open", "", 0)

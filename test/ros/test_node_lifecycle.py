@@ -88,6 +88,13 @@ def _diagnostics(client: MemoryClient, timeout: float = 20.0) -> dict[str, str]:
         client.node.destroy_subscription(sub)
 
 
+def _spin_until(client: MemoryClient, done, what: str) -> None:
+    deadline = time.monotonic() + TIMEOUT_S
+    while not done():
+        assert time.monotonic() < deadline, what
+        client.spin(0.05)
+
+
 def _publish_mug(client: MemoryClient, t_ns: int, mug: str = "mug_1") -> None:
     client.publish_scene_graph(graph(t_ns, [entity("table_1", "table"), entity(mug, "mug", color="blue")],
                                      [(mug, "on", "table_1")]))
@@ -116,9 +123,13 @@ def test_transitions_through_the_real_lifecycle_services(managed) -> None:
     assert diag["active"] == "False"
     assert diag["ignored_scene_graphs"] == "1" and diag["ignored_utterances"] == "1"
     assert diag["stored_entities"] == "0"
+    # the heartbeat goes from configure on, saying inactive; activate says active at once
+    _spin_until(client, lambda: client.heartbeat.ready, "no heartbeat from a configured node")
+    assert client.heartbeat.last.active is False
 
     assert manager.transition(Transition.TRANSITION_ACTIVATE)
     assert manager.state() == "active"
+    _spin_until(client, lambda: client.heartbeat.last.active, "the heartbeat did not say active")
     _publish_mug(client, T0 + S)
     assert client.sync(timeout=20).reached
     ask = client.ask("where is the mug?")

@@ -110,8 +110,14 @@ def test_a_plan_runs_through_the_executor_and_memory_learns_each_step(loop):
     assert result["steps_total"] == len(resp.plan.steps)
     print(f"\nexecutor over ROS: navigate_to {result['steps'][0]['seconds']:.2f} s "
           f"({result['steps'][0]['message']}), pick {result['steps'][1]['seconds']:.3f} s")
+    # the executor ran the plan under memory's id, and memory links each step's event to that plan
+    assert result["plan_id"] == resp.plan.plan_id
     events = _skill_events(client, "stapler_1", 1)
     assert any("pick(stapler_1) failed (not_offered)" in t and result["plan_id"] in t for t in events), events
+    steps = {(d["data"]["skill"], d["data"]["plan_id"], d["data"]["plan_step"], d["data"]["plan_known"])
+             for d in (json.loads(r.json) for r in client.query(store="events", limit=100).records)
+             if d.get("kind") == "skill"}
+    assert steps == {("navigate_to", resp.plan.plan_id, 1, True), ("pick", resp.plan.plan_id, 2, True)}, steps
     assert any("navigate_to(desk_1) succeeded" in t for t in _skill_events(client, "desk_1", 1))
 
 

@@ -4,6 +4,8 @@ topics the bridge publishes arriving at the node."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 pytest.importorskip("memory_node.msg", reason="needs the colcon build (scripts/test.sh)")
@@ -96,6 +98,12 @@ def test_live_mode_executes_the_plans_the_node_publishes(bridge) -> None:
         assert instruction == "bring me the cellphone" and all(o.success for o in done)
         assert len(done) == len(plan.plan.steps)
         assert bridge.world.state.bodies["cellphone_433"].parent == "user"
+        # memory links each step's outcome to the plan it published (plan_id echoed in skill_feedback)
+        bridge.memory.sync(timeout=30)
+        events = [json.loads(r.json) for r in bridge.memory.query(store="events", limit=200).records]
+        steps = sorted(e["data"]["plan_step"] for e in events if e["kind"] == "skill"
+                       and e["data"]["plan_id"] == plan.plan.plan_id and e["data"]["plan_known"])
+        assert steps == list(range(1, len(done) + 1)), steps
     finally:
         follower.stop()
 
