@@ -12,11 +12,11 @@ from dataclasses import dataclass, field
 
 from ..core.models import Answer
 from ..core.store import MemoryStore
-from ..language.confidence import ASK_BELOW, grounding_confidence, rival_kinds, unexplained
+from ..language.confidence import ASK_BELOW, grounding_confidence, names_it_whole, naming_modifiers, own_kind_words, rival_kinds, unexplained
 from ..language.grounding import Grounder, Grounding, Want
 from ..language.request import ObjectRef, Request
 from ..language.resolve import Candidate, room_key
-from ..core.text import indefinite
+from ..core.text import indefinite, norm, singular
 from ..world.phrasing import describe, relation_words, sentence
 from ..world.state import WorldState
 
@@ -66,10 +66,16 @@ class Context:
             return 1.0
         ent = cand.entity
         room = self.world.room_of(ent.id) or ent.room
-        rivals = bool(g.ref.compound) and rival_kinds(g.ref.head, ent.label, self.labels())
+        # nouns said before the head name a kind, however the parser tagged them ("dish" soap as an adjective)
+        compound = [*g.ref.compound, *naming_modifiers(g.ref.modifiers)]
+        rivals = bool(compound) and (rival_kinds(g.ref.head, ent.label, self.labels())
+                                     or own_kind_words(compound, g.ref.head, ent.label))
         how = cand.how or g.how
-        missing = unexplained(g.ref.modifiers, g.ref.compound, how, ent, room_key(room) if room else "",
+        missing = unexplained(g.ref.modifiers, compound, how, ent, room_key(room) if room else "",
                               rivals=rivals, head=g.ref.head)
+        if missing and set(missing) <= {singular(norm(w)) for w in (*compound, g.ref.head)} and \
+                names_it_whole(g.ref.noun(), ent.label, self.labels()):
+            missing = []  # "the coffee machine": the coffee maker, by the whole phrase, and nothing else near it
         # the grounder's own confidence in this candidate's name match; the first also carries what the
         # grounding as a whole says (a runner-up of another label as good halves it)
         own = min(cand.confidence, g.confidence) if cand is g.candidates[0] else cand.confidence

@@ -35,6 +35,8 @@ from .names import Names, default_names
 ASK_BELOW = 0.6
 UNEXPLAINED_FACTOR = 0.5
 WEAK_HEAD = frozenset({"kind", "similar", "category", "wordnet broader"})
+WHOLE_PHRASE_COSINE = 0.8
+WHOLE_PHRASE_MARGIN = 0.095  # cosines are printed to two places; 0.10 apart is apart
 WEAK_BUT_EXPLAINED = 0.7  # matched by kind or similarity, but every word said is a word of the thing
 # words that describe rather than name a kind of thing: weighed by attribute matching, not here
 _DESCRIBING = frozenset({"big", "small", "little", "large", "tiny", "huge", "old", "new", "other", "another", "same",
@@ -82,6 +84,35 @@ def rival_kinds(head: str, label: str, labels: set[str], names: Names | None = N
     return any(other != label and singular(names.label_words(other)[-1]) == h for other in labels)
 
 
+def naming_modifiers(modifiers: list[str]) -> list[str]:
+    """Modifiers that are nouns of things (WordNet), not descriptions: "dish" in "dish soap", not "salty"."""
+    from ..core.wordnet import default_wordnet
+
+    wn = default_wordnet()
+    out = []
+    for m in modifiers:
+        w = singular(norm(m))
+        if not w or w in _DESCRIBING or w in lx.COLOUR_WORDS or w in lx.STATE_WORDS or w in lx.ORDINALS or \
+                w in lx.NUMBER_WORDS or wn is None:
+            continue
+        if wn.senses(w):
+            out.append(m)
+    return out
+
+
+def own_kind_words(compound: list[str], head: str, label: str, names: Names | None = None) -> bool:
+    """The label names its own kind of the head with other words than the compound said ("dish soap" for a
+    bar soap, "dining table" for a kitchen table): two specifiers of one head are two kinds until shown
+    otherwise. A label that is the head alone ("mug" for "my coffee mug") is described, not contradicted."""
+    names = names or default_names()
+    words = [singular(w) for w in names.label_words(label)]
+    h = singular(norm(head))
+    if len(words) < 2 or words[-1] != h:
+        return False
+    said = {singular(norm(w)) for w in compound}
+    return not set(words[:-1]) <= said
+
+
 def unexplained(words: list[str], compound: list[str], how: str, ent: Entity, room_label: str = "",
                 names: Names | None = None, rivals: bool = True, head: str = "") -> list[str]:
     """The naming words of a phrase that ``ent`` does not explain: ``compound`` nouns when the head matched
@@ -97,6 +128,26 @@ def unexplained(words: list[str], compound: list[str], how: str, ent: Entity, ro
         return []
     known = explaining_words(ent, room_label, names)
     return [w for w in dict.fromkeys(said) if w not in known]
+
+
+def names_it_whole(phrase: str, label: str, labels: set[str]) -> bool:
+    """The phrase as a whole names this label and no other memory holds: MiniLM similarity at least
+    ``WHOLE_PHRASE_COSINE`` and ``WHOLE_PHRASE_MARGIN`` above every other label ("coffee machine" ~ coffee
+    maker 0.88, the coffee pot 0.78; "trash can" ~ garbage can 0.89). Words the label does not share are then
+    the person's way of saying it, not a kind they single out; "medicine cabinet" ~ cabinet 0.73 or "dish
+    soap" ~ bar soap 0.72 stay unexplained and are asked about."""
+    from ..core import similarity
+    from ..core.embedding import default_embedder
+
+    others = sorted(labels - {label})
+    try:
+        vecs = similarity._CACHE.vectors(default_embedder(), [phrase, label, *others])
+    except Exception:  # noqa: BLE001 - without the model, words are only explained by words
+        return False
+    if vecs is None:
+        return False
+    cos = vecs[1:] @ vecs[0]
+    return float(cos[0]) >= WHOLE_PHRASE_COSINE and all(float(c) <= cos[0] - WHOLE_PHRASE_MARGIN for c in cos[1:])
 
 
 def grounding_confidence(how: str, own: float, missing: list[str]) -> float:

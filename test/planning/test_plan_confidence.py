@@ -78,3 +78,16 @@ def test_a_task_asked_as_how_would_you_is_that_task(flat, vega) -> None:
     steps = _steps(r)
     assert (steps and steps[-1] == ("place", ["mug_6", "coffeetable_1"])) or ("Say yes" in r.error and "coffeetable_1" in r.error)
     assert ("pick", ["mug_6"]) in _steps(plan_request(flat, vega, "how would you get me the mug?"))
+
+
+def test_a_phrase_that_names_one_thing_as_a_whole_is_not_asked_about(mem, vega) -> None:
+    e = mem.ent
+    mem.scene(1, [e("coffeemaker_1", "coffeemaker", position=Point(x=1.0, y=0.0, z=0.9)),
+                  e("coffeepot_2", "coffeepot", position=Point(x=2.0, y=0.0, z=0.9)),
+                  e("barsoap_3", "barsoap", position=Point(x=3.0, y=0.0, z=0.9)),
+                  e("washingmachine_4", "washingmachine", position=Point(x=4.0, y=0.0, z=0.5))])
+    # "coffee machine" is the coffee maker by the whole phrase (the coffee pot is well behind): driven to
+    assert _steps(plan_request(mem.store, vega, "go to the coffee machine"))[-1] == ("navigate_to", ["coffeemaker_1"])
+    # "dish soap" is not the bar soap however alike the words: asked about
+    r = plan_request(mem.store, vega, "bring me the dish soap")
+    assert not r.success and "Do you mean" in r.error
