@@ -40,7 +40,7 @@ SEAT_OFFER = 0.4  # the score of a seat offered for a doing nothing is made for 
 TABLE_WEIGHT = 0.3  # a label the purposes table names for the use
 STEM_WEIGHT = 0.12  # each word of the use (or a kind of the thing said) the gloss names, at most two
 MAX_GLOSSES = 2
-WARM_BATCH = 64  # labels embedded per batch when warming (bounded memory for the encoder's padding)
+WARM_BATCH = 4  # labels embedded per batch when warming: a request waits for the encoder at most one batch
 # where one gets a thing is named for the thing ("a water basin"): the thing's words count for such places
 GETTING_VERBS = frozenset({"get", "fetch", "obtain", "find", "fill", "draw"})
 KIND_STEPS = 3  # a shirt -> garment -> clothing; further up is too general to say what a thing is for
