@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .records import marks
+from .search_common import EventSearch, entity_filters, event_filters
 
 _NAME = "coalesce(e.data::jsonb->>'name', '')"
 _LABEL_NAME_WEIGHT = 4  # a term in the label or name counts this much more than one elsewhere
@@ -37,28 +38,6 @@ class EntityView:
 CURRENT = EntityView("entities", doc="d.doc", join="JOIN entity_docs d ON d.id = e.id")
 
 
-def _entity_filters(room: str | None, entity_id: str | None) -> tuple[str, list]:
-    where, args = ["e.present = 1"], []
-    if room:
-        where.append("e.room = ?")
-        args.append(room)
-    if entity_id:
-        where.append("e.id = ?")
-        args.append(entity_id)
-    return " AND ".join(where), args
-
-
-def _event_filters(room: str | None, entity_id: str | None, as_of_ns: int | None) -> tuple[str, list]:
-    where: list[str] = ["1 = 1"]
-    args: list[object] = []
-    if as_of_ns is not None:
-        where.append("v.stamp_ns <= ?")
-        args.append(as_of_ns)
-    for linked in (room, entity_id):
-        if linked:
-            where.append("v.id IN (SELECT event_id FROM event_entities WHERE entity_id = ?)")
-            args.append(linked)
-    return " AND ".join(where), args
 
 
 def _term_score(terms: Sequence[str], doc: str, strong: str) -> tuple[str, list]:
@@ -70,7 +49,7 @@ def _term_score(terms: Sequence[str], doc: str, strong: str) -> tuple[str, list]
     return "-(" + " + ".join(parts) + ")", args
 
 
-class PostgresSearch:
+class PostgresSearch(EventSearch):
     """Mixed into ``PostgresStorage``."""
 
     execute: Any
@@ -100,21 +79,21 @@ class PostgresSearch:
 
     def entities_newest(self, view: EntityView, room: str | None, entity_id: str | None, limit: int) -> list[str]:
         src, sargs = self._from(view)
-        where, args = _entity_filters(room, entity_id)
+        where, args = entity_filters(room, entity_id)
         return [r[0] for r in self.execute(f"SELECT e.data FROM {src} e WHERE {where} "
                                            "ORDER BY e.last_seen_ns DESC, e.id LIMIT ?", [*sargs, *args, limit])]
 
     def entities_with_ids(self, view: EntityView, ids: Sequence[str], room: str | None,
                           entity_id: str | None) -> list[str]:
         src, sargs = self._from(view)
-        where, args = _entity_filters(room, entity_id)
+        where, args = entity_filters(room, entity_id)
         return [r[0] for r in self.execute(f"SELECT e.data FROM {src} e WHERE {where} AND e.id IN ({marks(ids)})",
                                            [*sargs, *args, *ids])]
 
     def named_phrases(self, view: EntityView, room: str | None, entity_id: str | None,
                       labels: Sequence[str]) -> list[tuple[str, str]]:
         src, sargs = self._from(view)
-        where, args = _entity_filters(room, entity_id)
+        where, args = entity_filters(room, entity_id)
         return [(label, name) for label, name in self.execute(
             f"SELECT DISTINCT e.label, {_NAME} FROM {src} e WHERE {where} AND {_NAME} != '' "
             f"AND {_normalized(_NAME)} IN ({marks(labels)})", [*sargs, *args, *labels])]
@@ -124,7 +103,7 @@ class PostgresSearch:
         """(id, JSON) of a label's (and name's) newest ``limit`` entities, and its best ``limit`` by how many
         of the text's other words they contain (then newest)."""
         src, sargs = self._from(view)
-        where, args = _entity_filters(room, entity_id)
+        where, args = entity_filters(room, entity_id)
         where, args = f"{where} AND e.label = ?", [*args, label]
         shared = label
         if name is not None:
@@ -145,7 +124,7 @@ class PostgresSearch:
     def entities_lexical(self, view: EntityView, terms: Sequence[str], room: str | None, entity_id: str | None,
                          limit: int) -> list[tuple[str, float]]:
         src, sargs = self._with_doc(view)
-        where, args = _entity_filters(room, entity_id)
+        where, args = entity_filters(room, entity_id)
         any_term = " OR ".join([f"{view.doc} LIKE ?"] * len(terms))
         score, score_args = _term_score(terms, view.doc, f"lower(e.label || ' ' || {_NAME})")
         return [(d, float(r)) for d, r in self.execute(
@@ -156,36 +135,22 @@ class PostgresSearch:
     def entities_of_phrase(self, view: EntityView, room: str | None, entity_id: str | None, label: str, name: str,
                            limit: int) -> list[str]:
         src, sargs = self._from(view)
-        where, args = _entity_filters(room, entity_id)
+        where, args = entity_filters(room, entity_id)
         return [r[0] for r in self.execute(
             f"SELECT e.data FROM {src} e WHERE {where} AND e.label = ? AND {_NAME} = ? "
             "ORDER BY e.last_seen_ns DESC, e.id LIMIT ?", [*sargs, *args, label, name, limit])]
 
     def entity_phrase_keys(self, view: EntityView, room: str | None, entity_id: str | None) -> list[tuple[str, str]]:
         src, sargs = self._from(view)
-        where, args = _entity_filters(room, entity_id)
+        where, args = entity_filters(room, entity_id)
         return [(label, name) for label, name in self.execute(
             f"SELECT DISTINCT e.label, {_NAME} FROM {src} e WHERE {where}", [*sargs, *args])]
 
     # ---- events ---------------------------------------------------------------------------------
 
-    def events_newest(self, room: str | None, entity_id: str | None, as_of_ns: int | None, limit: int) -> list[str]:
-        where, args = _event_filters(room, entity_id, as_of_ns)
-        return [r[0] for r in self.execute(f"SELECT v.data FROM events v WHERE {where} "
-                                           "ORDER BY v.stamp_ns DESC, v.rowid DESC LIMIT ?", [*args, limit])]
-
-    def events_naming(self, ids: Sequence[str], room: str | None, entity_id: str | None,
-                      as_of_ns: int | None) -> list[str]:
-        where, args = _event_filters(room, entity_id, as_of_ns)
-        m = marks(ids)
-        return [r[0] for r in self.execute(
-            f"SELECT v.data FROM events v WHERE {where} AND (v.id IN ({m}) OR v.id IN "
-            f"(SELECT event_id FROM event_entities WHERE entity_id IN ({m}))) "
-            "ORDER BY v.stamp_ns DESC LIMIT 1000", [*args, *ids, *ids])]
-
     def events_lexical(self, terms: Sequence[str], room: str | None, entity_id: str | None, as_of_ns: int | None,
                        limit: int) -> list[tuple[str, float]]:
-        where, args = _event_filters(room, entity_id, as_of_ns)
+        where, args = event_filters(room, entity_id, as_of_ns)
         text = "lower(v.data::jsonb->>'text')"
         any_term = " OR ".join([f"{text} LIKE ?"] * len(terms))
         score_parts = " + ".join([f"({text} LIKE ?)::int"] * len(terms))
@@ -195,13 +160,13 @@ class PostgresSearch:
             "ORDER BY r, v.stamp_ns DESC LIMIT ?", [*likes, *likes, *args, limit])]
 
     def event_texts(self, room: str | None, entity_id: str | None, as_of_ns: int | None, limit: int) -> list[str]:
-        where, args = _event_filters(room, entity_id, as_of_ns)
+        where, args = event_filters(room, entity_id, as_of_ns)
         return [r[0] for r in self.execute(f"SELECT v.data::jsonb->>'text' FROM events v WHERE {where} "
                                            "ORDER BY v.stamp_ns DESC LIMIT ?", [*args, limit])]
 
     def events_with_text(self, text: str, room: str | None, entity_id: str | None, as_of_ns: int | None,
                          limit: int) -> list[str]:
-        where, args = _event_filters(room, entity_id, as_of_ns)
+        where, args = event_filters(room, entity_id, as_of_ns)
         return [r[0] for r in self.execute(
             f"SELECT v.data FROM events v WHERE v.data::jsonb->>'text' = ? AND {where} "
             "ORDER BY v.stamp_ns DESC, v.rowid DESC LIMIT ?", [text, *args, limit])]

@@ -14,6 +14,7 @@ from typing import Any
 
 from .documents import entity_words, fts_blind, words_matched
 from .records import marks
+from .search_common import EventSearch, entity_filters, event_filters
 
 # What an entity's search document holds: the same expressions as the entities_fts triggers of schema
 # migration 2 (``test_retrieval`` checks they agree), used to index past states for as-of queries.
@@ -76,31 +77,9 @@ AS_OF = EntityView(
     docs="SELECT e.doc FROM temp.retrieval_asof e WHERE {where}")
 
 
-def _entity_filters(room: str | None, entity_id: str | None) -> tuple[str, list]:
-    where, args = ["e.present = 1"], []
-    if room:
-        where.append("e.room = ?")
-        args.append(room)
-    if entity_id:
-        where.append("e.id = ?")
-        args.append(entity_id)
-    return " AND ".join(where), args
 
 
-def _event_filters(room: str | None, entity_id: str | None, as_of_ns: int | None) -> tuple[str, list]:
-    where: list[str] = ["1 = 1"]
-    args: list[object] = []
-    if as_of_ns is not None:
-        where.append("v.stamp_ns <= ?")
-        args.append(as_of_ns)
-    for linked in (room, entity_id):
-        if linked:
-            where.append("v.id IN (SELECT event_id FROM event_entities WHERE entity_id = ?)")
-            args.append(linked)
-    return " AND ".join(where), args
-
-
-class SqliteSearch:
+class SqliteSearch(EventSearch):
     """Mixed into ``SqliteStorage``. The caller (one Retriever per store) serialises calls."""
 
     execute: Any
@@ -145,13 +124,13 @@ class SqliteSearch:
         return AS_OF
 
     def entities_newest(self, view: EntityView, room: str | None, entity_id: str | None, limit: int) -> list[str]:
-        where, args = _entity_filters(room, entity_id)
+        where, args = entity_filters(room, entity_id)
         return [r[0] for r in self.execute(f"SELECT e.data FROM {view.table} e WHERE {where} "
                                            "ORDER BY e.last_seen_ns DESC, e.id LIMIT ?", [*args, limit])]
 
     def entities_with_ids(self, view: EntityView, ids: Sequence[str], room: str | None,
                           entity_id: str | None) -> list[str]:
-        where, args = _entity_filters(room, entity_id)
+        where, args = entity_filters(room, entity_id)
         return [r[0] for r in self.execute(f"SELECT e.data FROM {view.table} e WHERE {where} AND e.id IN ({marks(ids)})",
                                            [*args, *ids])]
 
@@ -163,7 +142,7 @@ class SqliteSearch:
             q = (f"SELECT p.label, p.name FROM entity_phrases p WHERE p.name != '' "
                  f"AND {_normalized_name_sql('p.name')} IN ({marks(labels)})")
             return [(label, name) for label, name in self.execute(q, labels)]
-        where, args = _entity_filters(room, entity_id)
+        where, args = entity_filters(room, entity_id)
         q = (f"SELECT DISTINCT e.label, {_NAME_SQL} FROM {view.table} e WHERE {where} AND {_NAME_SQL} != '' "
              f"AND {_normalized_name_sql(_NAME_SQL)} IN ({marks(labels)})")
         return [(label, name) for label, name in self.execute(q, [*args, *labels])]
@@ -181,7 +160,7 @@ class SqliteSearch:
         contain all the words, which are then the best; else all of them are ranked in SQL. Words no
         member contains are left out first (they count for none)."""
         db = self._db
-        where, args = _entity_filters(room, entity_id)
+        where, args = entity_filters(room, entity_id)
         where, args = f"{where} AND e.label = ?", [*args, label]
         shared = label
         if name is not None:
@@ -243,7 +222,7 @@ class SqliteSearch:
         match = fts_match(terms)
         if match is None:
             return []
-        where, args = _entity_filters(room, entity_id)
+        where, args = entity_filters(room, entity_id)
         weights = ", ".join(str(w) for w in ENTITY_FTS_WEIGHTS)
         rank = f"SELECT rowid AS doc, bm25({view.fts}, {weights}) AS r FROM {view.fts} WHERE {view.fts} MATCH ?"
         rank_args: list = [match]
@@ -260,7 +239,7 @@ class SqliteSearch:
 
     def entities_of_phrase(self, view: EntityView, room: str | None, entity_id: str | None, label: str, name: str,
                            limit: int) -> list[str]:
-        where, args = _entity_filters(room, entity_id)
+        where, args = entity_filters(room, entity_id)
         return [r[0] for r in self.execute(
             f"SELECT e.data FROM {view.table} e WHERE {where} AND e.label = ? AND coalesce({_NAME_SQL}, '') = ? "
             "ORDER BY e.last_seen_ns DESC, e.id LIMIT ?", [*args, label, name, limit])]
@@ -270,7 +249,7 @@ class SqliteSearch:
         migration 5), less the phrases no present entity (of the room) has, each checked through the
         label indexes, so this costs the number of distinct phrases, not of entities. As of a time, or
         for one entity: from the candidates themselves."""
-        where, args = _entity_filters(room, entity_id)
+        where, args = entity_filters(room, entity_id)
         if view is CURRENT and not entity_id:
             q = (f"SELECT p.label, p.name FROM entity_phrases p WHERE EXISTS (SELECT 1 FROM entities e WHERE "
                  f"e.label = p.label AND {where} AND coalesce({_NAME_SQL}, '') = p.name)")
@@ -280,27 +259,12 @@ class SqliteSearch:
 
     # ---- events ---------------------------------------------------------------------------------
 
-    def events_newest(self, room: str | None, entity_id: str | None, as_of_ns: int | None, limit: int) -> list[str]:
-        where, args = _event_filters(room, entity_id, as_of_ns)
-        return [r[0] for r in self.execute(f"SELECT v.data FROM events v WHERE {where} "
-                                           "ORDER BY v.stamp_ns DESC, v.rowid DESC LIMIT ?", [*args, limit])]
-
-    def events_naming(self, ids: Sequence[str], room: str | None, entity_id: str | None,
-                      as_of_ns: int | None) -> list[str]:
-        """Events with one of the ids, or that involve an entity with one of them."""
-        where, args = _event_filters(room, entity_id, as_of_ns)
-        m = marks(ids)
-        return [r[0] for r in self.execute(
-            f"SELECT v.data FROM events v WHERE {where} AND (v.id IN ({m}) OR v.id IN "
-            f"(SELECT event_id FROM event_entities WHERE entity_id IN ({m}))) "
-            "ORDER BY v.stamp_ns DESC LIMIT 1000", [*args, *ids, *ids])]
-
     def events_lexical(self, terms: Sequence[str], room: str | None, entity_id: str | None, as_of_ns: int | None,
                        limit: int) -> list[tuple[str, float]]:
         match = fts_match(terms)
         if match is None:
             return []
-        where, args = _event_filters(room, entity_id, as_of_ns)
+        where, args = event_filters(room, entity_id, as_of_ns)
         if args:  # constrained: rank the matching events that satisfy the constraints
             return self.execute(
                 "SELECT v.data, bm25(events_fts) AS r FROM events_fts "
@@ -316,7 +280,7 @@ class SqliteSearch:
 
     def event_texts(self, room: str | None, entity_id: str | None, as_of_ns: int | None, limit: int) -> list[str]:
         """Texts of the newest events."""
-        where, args = _event_filters(room, entity_id, as_of_ns)
+        where, args = event_filters(room, entity_id, as_of_ns)
         return [r[0] for r in self.execute(f"SELECT json_extract(v.data, '$.text') FROM events v WHERE {where} "
                                            "ORDER BY v.stamp_ns DESC LIMIT ?", [*args, limit])]
 
@@ -324,7 +288,7 @@ class SqliteSearch:
                          limit: int) -> list[str]:
         """JSON of the newest events whose text is ``text``, found through the FTS index by the text's
         longest word (each event's text is indexed whole) rather than by reading every event."""
-        where, args = _event_filters(room, entity_id, as_of_ns)
+        where, args = event_filters(room, entity_id, as_of_ns)
         longest = max(text.split(), key=len, default="")
         if len(longest) < 3:  # trigram tokens: shorter strings cannot be looked up
             source, source_args = "events v WHERE", []
