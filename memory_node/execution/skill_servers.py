@@ -19,9 +19,9 @@ import re
 from pathlib import Path
 from typing import Any
 
-import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from memory_node.core.yaml_model import load_yaml_model
 from memory_node.execution.backend import Backend, StepContext, StepOutcome, StepRequest, not_offered
 
 log = logging.getLogger(__name__)
@@ -92,21 +92,7 @@ class SkillServerMap(BaseModel):
 
     @classmethod
     def load(cls, path: str | Path) -> SkillServerMap:
-        path = Path(path)
-        try:
-            data = yaml.safe_load(path.read_text(encoding="utf-8"))
-        except OSError as e:
-            raise SkillServerMapError(f"cannot read skill-server map {path}: {e}") from e
-        except yaml.YAMLError as e:
-            raise SkillServerMapError(f"skill-server map {path} is not valid YAML: {e}") from e
-        if not isinstance(data, dict):
-            raise SkillServerMapError(f"skill-server map {path} must be a mapping with robot and servers")
-        try:
-            return cls.model_validate(data)
-        except ValidationError as e:
-            problems = "; ".join(f"{'.'.join(str(p) for p in err['loc']) or '(top)'}: {err['msg']}"
-                                 for err in e.errors())
-            raise SkillServerMapError(f"skill-server map {path} is malformed: {problems}") from e
+        return load_yaml_model(cls, path, "skill-server map", "robot and servers", SkillServerMapError)
 
     def check(self, robot: str, skills: dict[str, str]) -> None:
         """Refuse a map for another robot, or one naming a skill the library does not have (a typo would

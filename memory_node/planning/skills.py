@@ -14,10 +14,10 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal
 
-import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from ..core.models import HELD_BY_ROBOT, LOCATION_PREDICATES, RELEASED, STATE_FAMILIES
+from ..core.yaml_model import load_yaml_model
 
 # What the planner knows how to use. A skill's role says which planner step it fills, so two robots may
 # name their skills differently (navigate_to / walk_to) and share one planner.
@@ -203,21 +203,7 @@ class SkillLibrary(BaseModel):
 
     @classmethod
     def load(cls, path: str | Path) -> SkillLibrary:
-        path = Path(path)
-        try:
-            data = yaml.safe_load(path.read_text(encoding="utf-8"))
-        except OSError as e:
-            raise SkillLibraryError(f"cannot read skill library {path}: {e}") from e
-        except yaml.YAMLError as e:
-            raise SkillLibraryError(f"skill library {path} is not valid YAML: {e}") from e
-        if not isinstance(data, dict):
-            raise SkillLibraryError(f"skill library {path} must be a mapping with robot, hands and skills")
-        try:
-            return cls.model_validate(data)
-        except ValidationError as e:
-            problems = "; ".join(
-                f"{'.'.join(str(p) for p in err['loc']) or '(top)'}: {err['msg']}" for err in e.errors())
-            raise SkillLibraryError(f"skill library {path} is malformed: {problems}") from e
+        return load_yaml_model(cls, path, "skill library", "robot, hands and skills", SkillLibraryError)
 
     @classmethod
     def for_robot(cls, robot: str) -> SkillLibrary:
