@@ -100,7 +100,7 @@ def _what_keeps(world: WorldState, phrase: str, weak: PlacementAnswer | None) ->
     """Nobody said where it goes (or only a weak vote of similar things did): what memory holds that is made
     to keep such things, by what WordNet says each is for ("a wardrobe: storage space for clothes";
     ``language/uses.py``), offered and asked about, never stated as where it belongs."""
-    holders = frozenset(world.entities[h].label for _, h in world.locations.values() if h in world.entities)
+    holders = world.holder_labels()
     present = {e.label for e in world.entities.values() if e.present}
     fits = default_uses().rank(f"store {phrase}", present, verb="store", nouns=[phrase.split()[-1]], place=True,
                                holders=holders, receptacle=True)

@@ -32,7 +32,7 @@ log = logging.getLogger(__name__)
 
 
 class MemoryView(Protocol):
-    """What grounding reads of a memory snapshot (``planning.world.WorldState`` is one)."""
+    """What grounding reads of a memory snapshot (``world.state.WorldState`` is one)."""
 
     entities: dict[str, Entity]
     states: dict[str, set[str]]
@@ -45,6 +45,7 @@ class MemoryView(Protocol):
     def room_of(self, ent_id: str) -> str | None: ...
     def is_room(self, ent_id: str) -> bool: ...
     def is_person(self, ent_id: str) -> bool: ...
+    def holder_labels(self) -> frozenset[str]: ...
 
 POSSESSION_SCORE = 4.0  # above any attribute or hint: "my mug" is that mug, wherever it is
 DEFAULT_SPEAKER = "user"
@@ -467,8 +468,7 @@ class Grounder:
         activity = activity_of(ref.text) if ref.text else ref.purpose
         if not content_words(activity):
             activity = ref.purpose
-        holders = frozenset(self.world.entities[h].label for _, h in self.world.locations.values()
-                            if h in self.world.entities)
+        holders = self.world.holder_labels()
         verb = ref.purpose
         if verb in ("use", "need") and content_words(activity):
             verb = content_words(activity)[0]  # "what can I use to clean up a spill": the use is cleaning

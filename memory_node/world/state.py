@@ -169,6 +169,10 @@ class WorldState:
             outer = anc
         return outer
 
+    def holder_labels(self) -> frozenset[str]:
+        """The labels of the things memory saw other things on or in (a place one goes to, not picks up)."""
+        return frozenset(self.entities[h].label for _, h in self.locations.values() if h in self.entities)
+
     def room_of(self, ent_id: str) -> str | None:
         if self.is_room(ent_id):
             return ent_id
