@@ -253,20 +253,23 @@ class Uses:
         use_stems = {_stem(w) for w in (verb.split() if place and verb and not getting else content_words(use))}
         kind_stems = set() if place and not receptacle else {_stem(w) for w in self._kinds_of(nouns)} - use_stems
         fits = []
+        served_labels: set[str] = set()  # labels the purposes table names for the use
         for label, sim in zip(labels, sims):
             g_stems = self._stems(label)
             named = sum(1 for u in use_stems if any(_same_stem(u, g) for g in g_stems))
             named += sum(1 for k in kind_stems if k in g_stems)
             score = float(sim) + STEM_WEIGHT * min(named, 2)
-            if verb_word:
-                score += TABLE_WEIGHT * self.names.serves(verb_word, label)
+            table = self.names.serves(verb_word, label) if verb_word else 0.0
+            score += TABLE_WEIGHT * table
+            if table >= 1.0:
+                served_labels.add(label)
             own = self._texts(label)[0]
             says_verb = bool(verb_word) and any(_same_stem(_stem(verb_word), g) for g in g_stems)
             fits.append(UseFit(label, score, own.split(":", 1)[1].strip() if ":" in own else "", says_verb))
         fits.sort(key=lambda f: (-f.score, f.label))
         if not fits:
             return []
-        served = [f for f in fits if verb_word and self.names.serves(verb_word, f.label) >= 1.0]
+        served = [f for f in fits if f.label in served_labels]
         if served and not receptacle:
             # what the table names for a use ("eat": every food; "wash": a sink) all serve it; which of the
             # storage furniture it names keeps *these* things is for the glosses to say
