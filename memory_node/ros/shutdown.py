@@ -231,11 +231,13 @@ def run_program(name: str, main: str | Callable[[], int]) -> int:
         with signals.interruptible():
             function = importlib.import_module(main).main if isinstance(main, str) else main
             return function()
-    except (ShutdownRequested, Exception):
+    except BaseException:
         if not signals.requested:
             raise
         # after a signal, an error is its echo: library code that caught ShutdownRequested and raised its
-        # own instead (measured: quadrants' QuadrantsSyntaxError from inside a kernel decorator)
+        # own instead (measured: quadrants' QuadrantsSyntaxError from inside a kernel decorator), or a Rust
+        # extension interrupted while it imported (measured: pyo3's PanicException, a BaseException, when the
+        # signal landed inside its import of datetime; 1 run in 12)
         signals.ignore_further()
         sys.stdout.flush()
         sys.stderr.write(f"{name}: stopped by {signals.signal_name}\n")
