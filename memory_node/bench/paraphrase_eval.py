@@ -1142,6 +1142,30 @@ def split_records(records: list[dict], seed: int = 2026) -> dict[str, list[dict]
     return out
 
 
+ASIDE_SALT = "memory_node-writers-aside-2026-12"
+
+
+def aside_split(path: Path) -> tuple[Path, Path]:
+    """Split a new writer's file *before anyone reads it*: one template in three (by a salted hash of its
+    text, so the split does not depend on order) goes to ``<stem>_aside.yaml``, to be run and never read;
+    the rest to ``<stem>_dev.yaml``, whose failures may be read. The file's lines are copied as they are
+    (comments kept), so nothing of the text is printed or rewritten on the way."""
+    import hashlib
+    lines = path.read_text(encoding="utf-8").splitlines()
+    header = [ln for ln in lines[:5] if ln.startswith("#")]
+    dev, aside = list(header), list(header)
+    for ln in lines:
+        if not ln.startswith("- "):
+            continue
+        text = (yaml.safe_load(ln) or [{}])[0].get("text", "")
+        h = int(hashlib.sha1(f"{ASIDE_SALT}:{text}".encode()).hexdigest(), 16)
+        (aside if h % 3 == 0 else dev).append(ln)
+    out = path.with_name(f"{path.stem}_dev.yaml"), path.with_name(f"{path.stem}_aside.yaml")
+    for target, part in zip(out, (dev, aside)):
+        target.write_text("\n".join(part) + "\n", encoding="utf-8")
+    return out
+
+
 def write_split(split: dict[str, list[dict]]) -> None:
     import json
     for name, recs in split.items():
@@ -1207,6 +1231,25 @@ class Services:
         return self.plan_fn(store, self.lib, text, speaker=speaker, **kw)
 
 
+CLASSES = ("right", "asked", "refused", "wrong")
+_ASKS = re.compile(r"\?|\bdo you mean\b|\bwhich (one|of)\b", re.I)
+
+
+def classify(service: str, reply, ok: bool) -> str:
+    """right / asked / refused / wrong. A reply that asks back ("which mug do you mean?") or declines (no
+    plan; an answer of confidence 0, which claims nothing) is not wrong; a plan or an answer that claims
+    something and fails the grade is. A wrong plan is the dangerous class: a robot that fetches the wrong
+    thing."""
+    if ok:
+        return "right"
+    text = reply_text(service, reply) if reply is not None else ""
+    if reply is not None and _ASKS.search(text or ""):
+        return "asked"
+    if reply is None or not reply.success or (service == "ask" and float(reply.confidence) == 0.0):
+        return "refused"
+    return "wrong"
+
+
 @dataclass
 class Outcome:
     world: str
@@ -1218,6 +1261,7 @@ class Outcome:
     empty: bool
     why: str
     reply: str
+    cls: str = ""
 
 
 def _short_reply(service: str, reply) -> str:
@@ -1257,7 +1301,7 @@ def run_record(w: World, svc: Services, rec: dict, variant: int) -> Outcome | No
     if rec.get("turns"):
         text = " / ".join(t["text"].format(**slots) for t in rec["turns"]) + " / " + text
     return Outcome(w.name, rec["intent"], rec["split"], rec["service"], text, ok, empty,
-                   why, _short_reply(rec["service"], reply))
+                   why, _short_reply(rec["service"], reply), classify(rec["service"], reply, ok))
 
 
 def evaluate(records: list[dict], robot: str = "vega", seed: int = 0, services: Services | None = None,
@@ -1320,6 +1364,15 @@ def report(outcomes: list[Outcome], skipped: list[str], splits: list[str], failu
     p(f"  empty replies: {n_empty} ({_pct(n_empty, len(outcomes)).strip()} of all replies)")
     p(f"  exceptions: {sum(o.why.startswith('exception') for o in outcomes)}; skipped instances "
       f"(an apartment lacks what the template needs): {len(skipped)}")
+    p("\n  right / asked back / refused / wrong, by split and service:")
+    p(f"  {'':24} {'n':>5} " + " ".join(f"{c:>8}" for c in CLASSES))
+    for c in cols:
+        for service in ("ask", "plan"):
+            os_ = [o for o in outcomes if (c == "all" or o.split == c) and o.service == service]
+            if os_:
+                n = len(os_)
+                p(f"  {(c + '/' + service):24} {n:5d} "
+                  + " ".join(f"{100.0 * sum(o.cls == k for o in os_) / n:7.1f}%" for k in CLASSES))
     amb = [o for o in outcomes if o.intent == "ambiguity"]
     if amb:
         p(f"\n  ambiguity cases ({sum(o.ok for o in amb)}/{len(amb)} asked which / named both):")
@@ -1334,7 +1387,7 @@ def report(outcomes: list[Outcome], skipped: list[str], splits: list[str], failu
             if bad:
                 p(f"  {intent}:")
                 for o in bad:
-                    p(f"    {o.world} {o.service} {o.text!r}\n      -> {o.reply[:300]}\n      ({o.why})")
+                    p(f"    [{o.cls}] {o.world} {o.service} {o.text!r}\n      -> {o.reply[:300]}\n      ({o.why})")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -1348,7 +1401,14 @@ def main(argv: list[str] | None = None) -> int:
                              "memory_node/bench/paraphrase/writers/other_writer_b.yaml")
     parser.add_argument("--resplit", type=int, metavar="SEED", default=None,
                         help="re-split the templates of both files at random per intent with this seed")
+    parser.add_argument("--aside-split", metavar="YAML", default=None,
+                        help="split a new writer's file before reading it: <stem>_dev.yaml (two thirds, may be "
+                             "read) and <stem>_aside.yaml (one third, run only)")
     args = parser.parse_args(argv)
+    if args.aside_split:
+        for target in aside_split(Path(args.aside_split)):
+            print(f"{target}: {sum(1 for ln in target.read_text().splitlines() if ln.startswith('- '))} templates")
+        return 0
     if args.resplit is not None:
         split = split_records(load_records("all"), args.resplit)
         write_split(split)

@@ -30,7 +30,6 @@ import argparse
 import hashlib
 import json
 import random
-import re
 import sys
 import tempfile
 from collections import Counter, defaultdict
@@ -51,7 +50,8 @@ SERVICE = {"loc": "ask", "loc_was": "ask", "room": "ask", "room_has": "ask", "wh
 # what a contents question's ``filter`` keeps (the apartment's own category attribute)
 FILTER_CATEGORIES = {"device": {"electronics", "appliances"}, "food": {"food"}, "fruit": {"food"},
                      "decor": {"decor", "decoration"}}
-CLASSES = ("right", "asked", "refused", "wrong")
+CLASSES = pe.CLASSES
+classify = pe.classify
 
 
 def split_of(template_id: str) -> str:
@@ -352,20 +352,6 @@ def fill(t: dict, r: Roles, v: int) -> Filled | None:
 
 
 # ---- the four classes ----------------------------------------------------------------------------------
-
-_ASKS = re.compile(r"\?|\bdo you mean\b|\bwhich (one|of)\b", re.I)
-
-
-def classify(service: str, reply: Any, ok: bool) -> str:
-    if ok:
-        return "right"
-    text = pe.reply_text(service, reply) if reply is not None else ""
-    if reply is not None and _ASKS.search(text or ""):
-        return "asked"
-    if reply is None or not reply.success or (service == "ask" and float(reply.confidence) == 0.0):
-        return "refused"
-    return "wrong"
-
 
 @dataclass
 class Outcome:
