@@ -1284,6 +1284,9 @@ def run_record(w: World, svc: Services, rec: dict, variant: int) -> Outcome | No
     if built is None:
         return None
     slots, exp = built
+    texts = [rec["text"]] + [t["text"] for t in rec.get("turns", [])]
+    if any(template_slots(t) - set(slots) for t in texts):
+        return None  # a template naming slots this case does not fill together ({person} and {room}): skipped
     speaker = rec.get("speaker", SPEAKER)
     if exp.kind in ("fetch", "pick_any") and not exp.person:
         exp.me = f"person_{speaker}"
