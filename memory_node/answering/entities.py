@@ -8,6 +8,8 @@ spatial references work everywhere; no evidence gives an explicit "I do not know
 
 from __future__ import annotations
 
+import re
+
 from ..core.models import Answer, Entity
 from ..core.text import norm
 from ..language.request import ObjectRef
@@ -186,10 +188,24 @@ def usable(ctx: Context) -> Answer:
             reasons.append(f"it is inside {describe(world, outer)}, which is locked")
             evidence.append(world.entities[outer].provenance)
     evidence = [e for e in dict.fromkeys(evidence + [ent.id]) if e]
+    loc = world.locations.get(ent.id)
+    where = f" It is {relation_words(loc[0])} {describe(world, loc[1])}." if loc else ""
+    if _ASKS_LOCKED.search(ctx.request.text or ""):
+        # "cabinet locked?", "is the closet like locked or something": the question is whether it is locked,
+        # so yes and no swap meaning against "can I use it?"
+        locked = [r for r in reasons if "lock" in r]
+        if locked:
+            return Answer(success=True, answer=f"Yes: {'; '.join(dict.fromkeys(locked))}.", answer_ids=[ent.id],
+                          evidence_ids=evidence, confidence=max(ent.confidence, 0.01))
+        other = f" But {'; '.join(dict.fromkeys(reasons))}." if reasons else ""
+        return Answer(success=True, answer=f"No, as far as I know {subject} is not locked: I have no record of it "
+                      f"being locked.{other}{where}", answer_ids=[ent.id], evidence_ids=evidence,
+                      confidence=0.5 * max(ent.confidence, 0.01))
     if reasons:
         return Answer(success=True, answer=f"No: {'; '.join(dict.fromkeys(reasons))}.", answer_ids=[ent.id],
                       evidence_ids=evidence, confidence=max(ent.confidence, 0.01))
-    loc = world.locations.get(ent.id)
-    where = f" It is {relation_words(loc[0])} {describe(world, loc[1])}." if loc else ""
     return Answer(success=True, answer=f"Yes, as far as I know: nothing recorded against {subject}.{where}",
                   answer_ids=[ent.id], evidence_ids=evidence, confidence=0.5 * max(ent.confidence, 0.01))
+
+
+_ASKS_LOCKED = re.compile(r"\blocked\b", re.I)  # not "unlocked": that asks the other way round

@@ -457,6 +457,12 @@ def _is_state(store: MemoryStore, world: WorldState, cands: list[Candidate], sta
     if failures:
         text += f" Note: {failures[-1].reason()}."
         evidence.append(failures[-1].event_id)
+    elif state == "locked" and not either:
+        # a lock shows itself when something fails to open it: with no such failure on record the honest
+        # answer leans no, and says what it rests on (the same as "can I get into it?")
+        return Answer(success=True, answer=sentence(f"not as far as I know: I have no record of {subject} being "
+                                                    "locked (nothing failed to open it)."),
+                      answer_ids=ids, evidence_ids=evidence, confidence=0.5 * confidence)
     return Answer(success=True, answer=text, answer_ids=ids, evidence_ids=evidence, confidence=0.0)
 
 

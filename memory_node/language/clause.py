@@ -847,6 +847,10 @@ class Clause(PhraseReader):
                         break
         moving = any(_low(c) in ("into", "onto", "to", "toward", "towards") for c in children if c.dep_ in ("prep",
                                                                                                      "dative"))
+        if intent is Intent.fetch and dest is not None and moving and recipient == "speaker" and \
+                not any(self._recipient_of(c) == "speaker" and _low(c) not in ("for",) for c in children):
+            # "carry the radio into the kitchen for me": "for me" asks a favour; where it goes is the kitchen
+            recipient = ""
         if intent is Intent.fetch and dest is not None and lemma not in ("take", "carry", "move") and not moving and \
                 dest.relation in ("in", "on", "under", "near", "next_to", "behind", "above") and objs:
             if objs[0].anchor is None:

@@ -157,6 +157,29 @@ _WHERE_KEPT = re.compile(r"^where\s+is\s+((?:the|my|your|our|his|her|their|this|
                          r"(?:[\w-]+\s+){0,3}?[\w-]+)\s+(?:kept|stored)(?=\s*[?.!]*$)", re.I)
 # "Seen the radio lately?": the question's "have you" left unsaid
 _ELLIPTIC_SEEN = re.compile(r"^(?:seen|spotted|noticed)\b", re.I)
+# A self-repair: "put it on the shelf — no, sorry, the table", "get the uh no the red cup": the phrase said
+# after the repair word replaces the one before it (the later choice wins). Only inside one sentence, and only
+# when a determiner follows, so "no need to hurry" or "the cup, no rush" are left alone.
+_DET = r"(?:the|a|an|my|your|our|his|her|their|some)"
+_REPAIR = re.compile(r"\b" + _DET + r"\s+(?:[\w'-]+[\s,\u2014\u2013-]+){0,3}?"
+                     r"(?:\b(?:uh+|um+|er+|no|nah|oops|wait|hang\s+on|sorry|actually|i\s+mean|i\s+meant|or\s+rather|"
+                     r"rather|make\s+(?:it|that))\b[\s,\u2014\u2013-]*)*"
+                     r"\b(?:no|nah|oops|sorry|actually|i\s+mean|i\s+meant|or\s+rather|make\s+(?:it|that))\b"
+                     r"[\s,\u2014\u2013-]*"
+                     r"(?:\b(?:wait|sorry|actually|i\s+mean)\b[\s,\u2014\u2013-]*)*(?=" + _DET + r"\s)", re.I)
+# "where's the magazine live?": "'s" is "does" before a verb of where a thing belongs, not "is"
+_WHERES_BELONG = re.compile(r"\bwhere's\s+((?:the|my|your|our|his|her|their|this|that)\s+(?:[\w-]+\s+){0,3}?)"
+                            r"(go|live|belong|stay|get\s+put)\b", re.I)
+# "carton of milk goes where": the question word left at the end of a belonging question
+_BELONGS_WHERE = re.compile(r"^((?:(?:the|my|your|our|his|her|their|this|that)\s+)?(?:[\w-]+\s+){0,4}?[\w-]+)\s+"
+                            r"(?:goes|belongs|lives|go|belong|live)\s+where\s*\??\s*$", re.I)
+# "microwave shut?", "the back door locked??": a terse state question, a thing and a state word and a question mark
+_TERSE_STATE = re.compile(r"^(?!(?:what|where|which|who|when|why|how|is|are|was|were|do|does|did|can|could|will|would|"
+                          r"has|have|should|please|and|or|but|so|no|not|i|you|we|it|they|he|she)\b)"
+                          r"(?:the\s+|my\s+|our\s+)?((?:[a-z][\w-]*\s+){0,3}?[a-z][\w-]*)\s+(?:still\s+)?"
+                          r"(open|closed|shut|locked|unlocked|empty|full|on|off|clean|dirty|running)\s*\?+\s*$", re.I)
+# "... the table yeah the table": the repair confirmed by saying it again
+_CONFIRMED = re.compile(r"\b(" + _DET + r"\s+[\w' -]+?)\s*,?\s+(?:yeah|yes|yep)\s*,?\s+\1\b", re.I)
 
 
 def normalise(text: str) -> str:
@@ -164,6 +187,8 @@ def normalise(text: str) -> str:
     t = _SPACES.sub(" ", t).strip()
     for pattern, repl in _SHORTCUTS:
         t = pattern.sub(repl, t)
+    t = _REPAIR.sub("", t)
+    t = _CONFIRMED.sub(r"\1", t)
     stripped = _OPENERS.sub("", t)
     t = stripped if stripped.strip(" ?.!,") else t  # "hey" alone stays a greeting
     t = _WH_IS.sub(r"\1 is ", t)
@@ -184,6 +209,9 @@ def normalise(text: str) -> str:
     t = _FOR_A_WHILE.sub("", t)
     t = _WHERE_PARTICIPLE.sub(r"\1", t)
     t = _WHERE_KEPT.sub(r"where does \1 go", t)
+    t = _WHERES_BELONG.sub(r"where does \1\2", t)
+    t = _BELONGS_WHERE.sub(r"where does \1 go?", t)
+    t = _TERSE_STATE.sub(r"is the \1 \2?", t)
     t = _LIGHT_VERB.sub(lambda m: _LIGHT_VERBS[re.sub(r"[- ]+", " ", m.group(1).lower())], t)
     t = _FIND_OUT.sub(r"know \1", t)
     t = _ELLIPTIC_SEEN.sub(lambda m: "have you " + m.group(0).lower(), t)

@@ -127,7 +127,7 @@ class PhraseReader:
                         rel = {"before": "before", "after": "after", "since": "since", "until": "before",
                                "when": "at"}[_low(t)]
                         return TimeRef(relation=rel, clause=clause)
-        low = [_low(t) for t in root.subtree]
+        low = [_low(t) for t in root.subtree if _own_clause(t, root)]
         if "ago" in low:
             i = low.index("ago")
             unit = singular(low[i - 1]) if i >= 1 else ""
@@ -140,7 +140,7 @@ class PhraseReader:
         part = next((p for p in ("morning", "afternoon", "evening", "night") if p in low), "")
         if day or part:
             return TimeRef(day=day or "today", part_of_day=part)  # type: ignore[arg-type]
-        lemmas = {_lemma(t) for t in root.subtree}
+        lemmas = {_lemma(t) for t in root.subtree if _own_clause(t, root)}
         if "use" in lemmas and "to" in low and "be" in lemmas:
             return TimeRef(moment="original")  # "where did it use to be"
         if set(low) & {"originally", "initially", "beginning", "start", "formerly", "first"}:
@@ -453,3 +453,16 @@ class PhraseReader:
         if ref.head in lx.HOME_WORDS and ref.anchor is None:
             return None  # "in the house": everywhere memory has been
         return Anchor(relation=relation, ref=ref)  # type: ignore[arg-type]
+
+
+def _own_clause(tok: Any, root: Any) -> bool:
+    """Whether a word belongs to the clause of ``root`` and not to a clause of its own with another subject
+    hung on it: in "where did I leave the lime - I had it this morning" the morning is when the speaker had
+    it, not the time the question asks about (which is now)."""
+    t = tok
+    while t.i != root.i and t.head.i != t.i:
+        if t.dep_ in ("ccomp", "parataxis", "conj", "relcl", "advcl") and t.pos_ in ("VERB", "AUX") and \
+                any(c.dep_ in ("nsubj", "nsubjpass") for c in t.children) and t.dep_ != "advcl":
+            return False
+        t = t.head
+    return True

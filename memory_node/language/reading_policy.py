@@ -54,6 +54,8 @@ log = logging.getLogger(__name__)
 ASK_BACK_BELOW = 0.5  # below: ask back instead of acting (the dispatcher reads Request.confidence)
 TAKE_OVER_AT = 0.6  # the model's probability needed to replace a failed rule reading
 FRAGMENT_TAKE_OVER_AT = 0.9  # ... when the words have no verb (most such replies finish an earlier request)
+_FALLBACK_READINGS = frozenset({Intent.exists, Intent.where})
+SWITCH_AT = 0.9  # the model's probability at which it replaces a rule reading judged unlikely (below ASK_BACK_BELOW)
 DISAGREE_AT = 0.7  # without fitted confidence weights: the model p at which a family disagreement is a doubt
 
 FAMILIES: dict[str, frozenset[str]] = {
@@ -244,6 +246,20 @@ def _decide(rule: Request, reading: Any, doc: Any, parts: int, weights: list[flo
             prefer: Kind | None = None) -> Request:
     req, case = decide(rule, reading, doc, parts)
     req.confidence = round(confidence(req, reading, case, weights, prefer), 3)
+    if case == "other_family" and req.confidence < ASK_BACK_BELOW and reading.confidence >= SWITCH_AT \
+            and rule.intent in _FALLBACK_READINGS and _kind(reading.intent) is rule.kind \
+            and not _structural(rule, parts) and not _verb_unsaid(reading.intent, doc):
+        # the rules fell back to "is there / where is X" on a shape they do not know ("is the closet like locked
+        # or something"), the calibration judges that unlikely and the model is sure of another question: its
+        # reading is served, with its own confidence, rather than an answer to a question nobody asked. Only
+        # when its own slots found what the request is about; a shape the rules did read (a habit, a why) stands.
+        taken = _from_model(rule, reading, doc)
+        if taken is not None:
+            c = round(confidence(taken, reading, "took_over", weights, prefer), 3)
+            if c >= ASK_BACK_BELOW:
+                taken.confidence = c
+                taken.notes.append(f"the rules' {rule.intent.value} judged unlikely ({req.confidence:.2f})")
+                return taken
     if req.confidence < ASK_BACK_BELOW and not req.alternatives:
         req.alternatives = _alternatives(reading, req.intent.value, doc)
     return req
@@ -312,6 +328,8 @@ def _from_model(rule: Request, reading: Any, doc: Any, keep_things: bool = False
     rec = reading.slot("recipient")
     if rec:
         recipient = "speaker" if rec[0].text.lower() in _SPEAKER else rec[0].text.lower()
+    if intent == "fetch" and not recipient:
+        recipient = _said_recipient(doc)  # the model's slots missed "to Anna": the handover must not go to the speaker
     if intent == "fetch" and destination is not None and not recipient:
         recipient = destination.ref.words()  # the rules say "bring X to the kitchen" the same way
     state = reading.slot("state")
@@ -327,6 +345,23 @@ def _from_model(rule: Request, reading: Any, doc: Any, keep_things: bool = False
     req.alternatives = [Alternative(intent=rule.intent, confidence=round(reading.probs.get(rule.intent.value, 0.0), 3),
                                     objects=rule.objects)]
     return req
+
+
+def _said_recipient(doc: Any) -> str:
+    """Whom the sentence says a thing goes to, read off the parse: "to Anna" / "to me" (a capitalised name or a
+    personal pronoun after "to"). Used when the model reads a fetch whose recipient slot found nobody, so that a
+    thing said to be for someone else is never handed to the speaker by default."""
+    for tok in doc:
+        if tok.lower_ != "to":
+            continue
+        for p in tok.children:
+            if p.dep_ != "pobj":
+                continue
+            if p.lower_ in ("me", "us"):
+                return "speaker"
+            if p.lower_ in ("him", "her", "them") or p.pos_ == "PROPN" and p.text[:1].isupper():
+                return p.lower_
+    return ""
 
 
 def _supplement(rule: Request, reading: Any, doc: Any, structural: bool) -> None:

@@ -151,3 +151,40 @@ def test_a_room_said_before_the_destination_still_says_which_thing() -> None:
     r = parse("put the mug in the kitchen on the table")
     assert r.objects[0].anchor is not None and r.objects[0].anchor.ref.head == "kitchen"
     assert r.destination is not None and not r.destination.ref.room
+
+
+@pytest.mark.parametrize("text, head, dest", [
+    ("put the toy on the shelf — no, sorry, the table.", "toy", "table"),
+    ("put the cup on the counter no wait the table yeah the table", "cup", "table"),
+    ("take the book to the kitchen, actually the bathroom", "book", "bathroom"),
+])
+def test_a_self_repair_keeps_the_later_choice(text: str, head: str, dest: str) -> None:
+    req = parse(text)
+    assert req.objects[0].head == head and req.destination is not None and req.destination.ref.head == dest, req
+    # "no" that repairs nothing is left alone
+    keep = parse("put the cup on the table, no need to hurry")
+    assert keep.destination is not None and keep.destination.ref.head == "table"
+
+
+@pytest.mark.parametrize("text, state", [("microwave shut?", "closed"), ("fridge open??", "open"),
+                                         ("bin locked?", "locked")])
+def test_a_terse_state_question(text: str, state: str) -> None:
+    req = parse(text)
+    assert req.intent is Intent.state and req.state == state, req
+
+
+@pytest.mark.parametrize("text", ["where's the magazine live?", "carton of milk goes where"])
+def test_where_it_belongs_said_tersely(text: str) -> None:
+    assert parse(text).intent is Intent.goes_where
+
+
+def test_a_time_said_of_another_clause_is_not_the_questions_time() -> None:
+    # the morning is when the speaker had it; the question asks where it is now
+    assert parse("where did I leave the lime - I had it this morning, I'm sure I did.").time is None
+    assert parse("where was the lime this morning?").time is not None
+
+
+def test_for_me_with_a_place_to_take_it_is_a_favour_not_a_handover() -> None:
+    req = parse("could you carry the radio into the kitchen for me, if it's no bother?")
+    assert req.destination is not None and req.destination.ref.head == "kitchen" and req.recipient != "speaker", req
+    assert parse("bring me the radio").recipient == "speaker"

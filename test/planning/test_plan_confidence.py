@@ -91,3 +91,22 @@ def test_a_phrase_that_names_one_thing_as_a_whole_is_not_asked_about(mem, vega) 
     # "dish soap" is not the bar soap however alike the words: asked about
     r = plan_request(mem.store, vega, "bring me the dish soap")
     assert not r.success and "Do you mean" in r.error
+
+
+def test_a_thing_said_to_be_for_someone_is_never_handed_to_the_speaker(kitchen, vega) -> None:
+    # word order the tagger reads as a statement, so the learned reader reads the task: the recipient it
+    # names comes from the sentence, not the default (the speaker)
+    r = plan_request(kitchen, vega, "Please, the blue mug give to Alice.", speaker="bob")
+    handed = [s for s in _steps(r) if s[0] == "handover"]
+    navs = [s[1][0] for s in _steps(r) if s[0] == "navigate_to"]
+    assert r.success, r.error
+    assert handed and handed[0][1][0] == "mug_1" and navs[-1] == "person_1", _steps(r)
+
+
+def test_a_lock_question_is_answered_as_one(kitchen, mem) -> None:
+    # "is it locked?" read as "can I use it?" must not answer "yes" meaning usable
+    a = answer_question(kitchen, "is the cabinet like locked or something")
+    assert a.success and a.answer.startswith(("No", "Not")) and "cabinet_1" in a.answer_ids, a.answer
+    mem.feedback(5_000_000_000, "open", ["cabinet_1"], False, message="the cabinet is locked")
+    a = answer_question(kitchen, "cabinet locked?")
+    assert a.success and a.answer.startswith("Yes") and "cabinet_1" in a.answer_ids, a.answer
