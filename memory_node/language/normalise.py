@@ -178,6 +178,12 @@ _TERSE_STATE = re.compile(r"^(?!(?:what|where|which|who|when|why|how|is|are|was|
                           r"has|have|should|please|and|or|but|so|no|not|i|you|we|it|they|he|she)\b)"
                           r"(?:the\s+|my\s+|our\s+)?((?:[a-z][\w-]*\s+){0,3}?[a-z][\w-]*)\s+(?:still\s+)?"
                           r"(open|closed|shut|locked|unlocked|empty|full|on|off|clean|dirty|running)\s*\?+\s*$", re.I)
+# "on the uh on the shelf": a phrase restarted (its filler already dropped) is said once
+_RESTART = re.compile(r"\b((?:on|in|into|onto|to|at|by|from|under|inside|next\s+to)\s+(?:the|a|my)\s+)\1", re.I)
+# "radio and magazine, you bring both to me": "both" is the two things said before
+_BOTH_OF = re.compile(r"^((?:the\s+)?[\w-]+(?:\s+[\w-]+)?\s+and\s+(?:the\s+)?[\w-]+(?:\s+[\w-]+)?)\s*[,.]\s*"
+                      r"(?:you\s+|can\s+you\s+|please\s+)?(bring|get|fetch|grab|give|hand|take)\s+(?:them\s+)?both\b",
+                      re.I)
 # "... the table yeah the table": the repair confirmed by saying it again
 _CONFIRMED = re.compile(r"\b(" + _DET + r"\s+[\w' -]+?)\s*,?\s+(?:yeah|yes|yep)\s*,?\s+\1\b", re.I)
 
@@ -189,6 +195,8 @@ def normalise(text: str) -> str:
         t = pattern.sub(repl, t)
     t = _REPAIR.sub("", t)
     t = _CONFIRMED.sub(r"\1", t)
+    t = _RESTART.sub(r"\1", t)
+    t = _BOTH_OF.sub(lambda m: f"{m.group(2).lower()} {m.group(1)}", t)
     stripped = _OPENERS.sub("", t)
     t = stripped if stripped.strip(" ?.!,") else t  # "hey" alone stays a greeting
     t = _WH_IS.sub(r"\1 is ", t)

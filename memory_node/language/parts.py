@@ -72,7 +72,7 @@ def _open(o: ObjectRef) -> bool:
 
 
 def _unresolved(req: Request) -> bool:
-    return any(_open(o) for o in req.objects) or \
+    return any(_open(o) for o in req.objects) or req.destination is not None and _open(req.destination.ref) or \
         req.time is not None and req.time.clause.strip().lower() in ("that", "it", "this") or \
         req.actor in ("he", "she", "they") or req.recipient in ("him", "her", "them")
 
@@ -191,6 +191,11 @@ def _fill_from(main: Request, before: list[list[ObjectRef]], after: list[list[Ob
                 if o.determiner and not ref.determiner:
                     ref.determiner = o.determiner
                 filled.append(ref)
+        dest = main.destination
+        if dest is not None and _open(dest.ref) and main.intent is Intent.go:
+            # "juice. go to it.": where to go is the thing said before
+            named = nearest[0].model_copy(deep=True)
+            main.destination = Anchor(relation=dest.relation, ref=named)
         if filled != main.objects:
             main.objects = filled
             if main.intent is Intent.where and any(o.anchor is not None for o in filled) and \

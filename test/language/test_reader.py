@@ -110,7 +110,12 @@ def test_a_failed_rule_reading_is_replaced_when_the_model_is_sure() -> None:
 def test_a_model_sure_of_nothing_named_does_not_take_over() -> None:
     rule, doc, parts, _ = rules_reading("please snag the towel for me")
     req = rp._decide(rule, _reading({"fetch": 0.95, "unknown": 0.05}), doc, parts)  # no object span
-    assert req.intent is rule.intent and req.confidence < rp.ASK_BACK_BELOW
+    # the task it is sure of, about the rules' phrase, is offered (asked back), never acted on
+    assert req.confidence < rp.ASK_BACK_BELOW
+    assert req.intent is rule.intent or req.intent is Intent.fetch and req.objects[0].head == "towel"
+    unsure = rp._decide(rules_reading("please snag the towel for me")[0], _reading({"fetch": 0.8, "unknown": 0.2}),
+                        doc, parts)
+    assert unsure.intent is rule.intent
 
 
 def test_fragments_stay_for_the_follow_up() -> None:
