@@ -747,6 +747,18 @@ class Clause(PhraseReader):
             for c in [*children, *(d for v in conj_verbs for d in v.children)]:
                 if c.dep_ in ("ccomp", "xcomp", "advcl") and _lemma(c) in lx.COMMAND_VERBS:
                     return self._command(c)  # "see if you can find the pear"
+            going = {_low(c) for c in children if c.dep_ in ("prt", "advmod")} & {
+                "over", "across", "round", "around", "back", "down", "up", "out"}
+            motion = [c for c in children if c.dep_ == "prep" and any(p.dep_ == "pobj" for p in c.children) and (
+                _low(c) in ("into", "towards", "toward") or _low(c) == "to" and (going or any(
+                    _low(p) in lx.ROOM_WORDS for p in c.children if p.dep_ == "pobj")))]
+            if motion and not objs and root.pos_ == "VERB":
+                # "nip into the living room", "scoot over to the fridge": a verb of going said with a word the
+                # lexicon lacks; nothing is carried, so it is a go to where the path ends
+                dest = self._anchor(motion[0])
+                if dest is not None:
+                    return self._req(Kind.command, Intent.go, destination=Anchor(relation="at", ref=dest.ref),
+                                     notes=[f"'{lemma}' read as going (a path, nothing carried)"])
             return self._req(Kind.command, Intent.unknown, objects=objs,
                              notes=[f"I do not know how to {lemma}"])
         # a second command verb decides: "open the fridge and get me the milk" is a fetch

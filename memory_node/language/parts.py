@@ -90,6 +90,7 @@ def from_parts(full: Request, parts: list[str], raw: str, prefer: Kind | None) -
         _fill_from(main, [_things_in(d) for d in docs[:k]], [_things_in(d) for d in docs[k + 1:]], parts[:k])
         _use_from(main, docs[:k])
         _there_from(main, parts[k], docs[:k])
+        _place_from(main, docs[:k])
     except Exception as e:  # noqa: BLE001 - the whole reading stands
         log.warning("parts of %r: %s", raw[:200], e)
         return full
@@ -128,6 +129,17 @@ def _things_in(doc: Any) -> list[ObjectRef]:
                 ref.head, ref.pronoun = "", "one"
                 out.append(ref)
     return [o for o in out if o.head and o.head not in PRONOUN_HEADS and not o.pronoun or o.pronoun == "one"]
+
+
+def _place_from(main: Request, before: list[Any]) -> None:
+    """"kitchen. go.": a go that names no place goes to the place a part before it said on its own."""
+    if main.intent is not Intent.go or main.destination is not None or main.objects:
+        return
+    for doc in before[::-1]:
+        roots = [t for t in doc if t.dep_ == "ROOT" and t.pos_ in ("NOUN", "PROPN")]
+        if roots:
+            main.destination = Anchor(relation="at", ref=Clause(roots[0].sent, doc.text)._object(roots[0]))
+            return
 
 
 _THERE = re.compile(r"\b(in|on|inside|under)\s+there\b", re.I)
@@ -192,10 +204,10 @@ def _fill_from(main: Request, before: list[list[ObjectRef]], after: list[list[Ob
                     ref.determiner = o.determiner
                 filled.append(ref)
         dest = main.destination
-        if dest is not None and _open(dest.ref) and main.intent is Intent.go:
-            # "juice. go to it.": where to go is the thing said before
-            named = nearest[0].model_copy(deep=True)
-            main.destination = Anchor(relation=dest.relation, ref=named)
+        if main.intent is Intent.go and (dest is None or _open(dest.ref)) and not main.objects:
+            # "juice. go to it.", "kitchen. go.": where to go is the thing or place said before
+            main.destination = Anchor(relation=dest.relation if dest is not None else "at",
+                                      ref=nearest[0].model_copy(deep=True))
         if filled != main.objects:
             main.objects = filled
             if main.intent is Intent.where and any(o.anchor is not None for o in filled) and \

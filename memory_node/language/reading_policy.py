@@ -333,6 +333,8 @@ def _from_model(rule: Request, reading: Any, doc: Any, keep_things: bool = False
         return None  # what a person does or did, with no person (or only the robot) named
     if intent == "go" and destination is None and objects:
         destination = Anchor(relation="at", ref=objects.pop(0))
+    if intent == "go" and destination is None:
+        destination = _said_place(doc, rule.text)  # "I need you in the bathroom": the slot tagger missed it
     recipient = ""
     rec = reading.slot("recipient")
     if rec:
@@ -354,6 +356,17 @@ def _from_model(rule: Request, reading: Any, doc: Any, keep_things: bool = False
     req.alternatives = [Alternative(intent=rule.intent, confidence=round(reading.probs.get(rule.intent.value, 0.0), 3),
                                     objects=rule.objects)]
     return req
+
+
+def _said_place(doc: Any, text: str) -> Anchor | None:
+    """The first place the sentence puts something at ("in the bathroom", "over by the fridge"), as a
+    destination to go to, or None."""
+    for tok in doc:
+        if tok.lower_ in _RELATIONS and tok.lower_ not in ("from", "off", "of", "for", "with"):
+            for p in tok.children:
+                if p.dep_ == "pobj" and p.pos_ in ("NOUN", "PROPN"):
+                    return Anchor(relation="at", ref=_ref(doc[p.left_edge.i:p.i + 1], doc, text))
+    return None
 
 
 def _said_recipient(doc: Any) -> str:

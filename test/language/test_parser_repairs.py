@@ -188,3 +188,14 @@ def test_for_me_with_a_place_to_take_it_is_a_favour_not_a_handover() -> None:
     req = parse("could you carry the radio into the kitchen for me, if it's no bother?")
     assert req.destination is not None and req.destination.ref.head == "kitchen" and req.recipient != "speaker", req
     assert parse("bring me the radio").recipient == "speaker"
+
+
+@pytest.mark.parametrize("text, place", [("kitchen. go.", "kitchen"), ("juice. go to it.", "juice"),
+                                         ("nip into the living room for us.", "living room"),
+                                         ("I need you in the bathroom.", "bathroom")])
+def test_where_to_go_said_tersely_or_with_an_unknown_verb(text: str, place: str) -> None:
+    req = parse(text)
+    assert req.intent is Intent.go and req.destination is not None, req
+    assert req.destination.ref.words().endswith(place.split()[-1]), req
+    # a verb of talking or listening "to" something is not a way of going
+    assert parse("listen to the radio").intent is not Intent.go
