@@ -437,8 +437,8 @@ def _is_state(store: MemoryStore, world: WorldState, cands: list[Candidate], sta
         return Answer(success=True, answer=sentence(f"{yes}{subject} is {state.replace('_', ' ')}."),
                       answer_ids=ids, evidence_ids=evidence, confidence=confidence)
     opposite = [s for s in state_family(state) if s in states and s != state]
-    if state == "locked" and "open" in states:
-        opposite = ["open"]
+    if state == "locked":
+        opposite = [s for s in ("unlocked", "open") if s in states]  # closed says nothing about a lock
     if opposite:
         return Answer(success=True, answer=sentence(f"{no}{subject} is {opposite[0].replace('_', ' ')}."),
                       answer_ids=ids, evidence_ids=evidence, confidence=confidence)
@@ -460,7 +460,7 @@ def _is_state(store: MemoryStore, world: WorldState, cands: list[Candidate], sta
     elif state == "locked" and not either:
         # a lock shows itself when something fails to open it: with no such failure on record the honest
         # answer leans no, and says what it rests on (the same as "can I get into it?")
-        return Answer(success=True, answer=sentence(f"not as far as I know: I have no record of {subject} being "
+        return Answer(success=True, answer=sentence(f"no, not as far as I know: I have no record of {subject} being "
                                                     "locked (nothing failed to open it)."),
                       answer_ids=ids, evidence_ids=evidence, confidence=0.5 * confidence)
     return Answer(success=True, answer=text, answer_ids=ids, evidence_ids=evidence, confidence=0.0)

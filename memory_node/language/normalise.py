@@ -184,6 +184,9 @@ _RESTART = re.compile(r"\b((?:on|in|into|onto|to|at|by|from|under|inside|next\s+
 _BOTH_OF = re.compile(r"^((?:the\s+)?[\w-]+(?:\s+[\w-]+)?\s+and\s+(?:the\s+)?[\w-]+(?:\s+[\w-]+)?)\s*[,.]\s*"
                       r"(?:you\s+|can\s+you\s+|please\s+)?(bring|get|fetch|grab|give|hand|take)\s+(?:them\s+)?both\b",
                       re.I)
+# "Ben made coffee, fine, and then what did he do?": an aside and "and" before "then what" say nothing more
+_AND_THEN = re.compile(r",\s*(?:(?:fine|ok|okay|right|alright|sure|yeah|good|great)\s*,?\s*)?(?:and\s+)?then\s+what\b",
+                       re.I)
 # "... the table yeah the table": the repair confirmed by saying it again
 _CONFIRMED = re.compile(r"\b(" + _DET + r"\s+[\w' -]+?)\s*,?\s+(?:yeah|yes|yep)\s*,?\s+\1\b", re.I)
 
@@ -196,6 +199,7 @@ def normalise(text: str) -> str:
     t = _REPAIR.sub("", t)
     t = _CONFIRMED.sub(r"\1", t)
     t = _RESTART.sub(r"\1", t)
+    t = _AND_THEN.sub(", then what", t)
     t = _BOTH_OF.sub(lambda m: f"{m.group(2).lower()} {m.group(1)}", t)
     stripped = _OPENERS.sub("", t)
     t = stripped if stripped.strip(" ?.!,") else t  # "hey" alone stays a greeting

@@ -26,7 +26,7 @@ _PART_START = re.compile(
     r"(?:can|could|would|will|do|does|did|is|are|was|were|have|has|had|should|any)\s+"
     r"(?:you|i|we|it|they|he|she|there|the|my|this|that|a|an|idea)\b|(?:i|we)\s+mean\b)", re.I)
 _BOUNDARY = re.compile(r"(?<=[,;:.!?])\s+(?!then\s+what\b)|\s+(?=which\s+(?:one\s+)?(?:is|was)\s+(?:that|it)\b)|"
-                       r"\s+-+\s+(?!then\s+what\b)|\s+and\s+(?=(?:i|we)\s+mean\b)", re.I)
+                       r"\s+[-\u2013\u2014]+\s+(?!then\s+what\b)|\s+and\s+(?=(?:i|we)\s+mean\b)", re.I)
 _DESIRE = re.compile(r"^(?:i|we)(?:'d| would)?\s+(?:really\s+)?(?:need|want|like|fancy)\b", re.I)
 _PLURAL_PRONOUNS = frozenset({"them", "both", "those", "these", "they"})
 PRONOUN_HEADS = frozenset({"it", "them", "that", "this", "those", "these", "one", "both", "they"})
@@ -52,7 +52,9 @@ def segments(t: str) -> list[str]:
 # a trailing "do you remember?", "can you help?", "any idea?": it wraps the part before it
 _TAG_WORDS = frozenset({"do", "does", "did", "can", "could", "would", "will", "you", "i", "me", "we", "please",
                         "any", "idea", "by", "chance", "at", "all", "possibly", "help", "remember", "recall", "know",
-                        "tell", "think", "happen", "to", "wonder", "mind", "it", "that", "out"})
+                        "tell", "think", "happen", "to", "wonder", "mind", "it", "that", "out",
+                        # tag questions: "the closet isn't locked, is it?"
+                        "is", "isn't", "isnt", "are", "aren't", "was", "wasn't", "n't", "not", "they", "there"})
 
 
 def _rank(req: Request, text: str, prefer: Kind | None) -> int:
@@ -91,6 +93,7 @@ def from_parts(full: Request, parts: list[str], raw: str, prefer: Kind | None) -
         _use_from(main, docs[:k])
         _there_from(main, parts[k], docs[:k])
         _place_from(main, docs[:k])
+        _room_from(main, docs[:k])
     except Exception as e:  # noqa: BLE001 - the whole reading stands
         log.warning("parts of %r: %s", raw[:200], e)
         return full
@@ -100,6 +103,7 @@ def from_parts(full: Request, parts: list[str], raw: str, prefer: Kind | None) -
     if ranks[k] == full_rank and (_unresolved(main) and not _unresolved(full) or full.intent is main.intent and
                                   not _unresolved(full) and (says_as_much or not remarks_only)):
         _use_from(full, docs[:k])
+        _room_from(full, docs[:k])
         return full  # the whole reading says as much (or more: "the ball is in the microwave, bring it")
     main.text = raw
     main.notes.append(f"read {parts[k]!r}, the part that asks; the rest said what it is about")
@@ -153,10 +157,33 @@ def _there_from(main: Request, text: str, before: list[Any]) -> None:
         return
     places = [p for d in before for t in d if t.dep_ == "prep" and _low(t) in _INTO
               for p in t.children if p.dep_ == "pobj" and p.pos_ in ("NOUN", "PROPN")]
+    places = places or _rooms_said_alone(before)  # "the bathroom - is there a ball in there?"
     if places:
         place = places[-1]
         rel = {"inside": "in"}.get(m.group(1).lower(), m.group(1).lower())
         main.objects[0].anchor = Anchor(relation=rel, ref=Clause(place.sent, place.doc.text)._object(place))
+
+
+def _rooms_said_alone(before: list[Any]) -> list[Any]:
+    """Rooms a part before said on their own, as its whole ("bedroom.", "the bathroom -")."""
+    from . import lexicon as lx
+
+    return [t for d in before for t in d if t.dep_ == "ROOT" and t.pos_ in ("NOUN", "PROPN") and (
+        _low(t) in lx.ROOM_WORDS or " ".join(_low(x) for x in t.subtree if x.dep_ == "compound" or x == t)
+        in lx.ROOM_WORDS)]
+
+
+def _room_from(main: Request, before: list[Any]) -> None:
+    """"bedroom. any teddies?", "kitchen - how many cups?": a room said on its own before a question about
+    things is where the question looks."""
+    if main.intent not in (Intent.exists, Intent.count, Intent.where, Intent.fetch, Intent.find) or \
+            not main.objects or any(o.room or o.anchor is not None for o in main.objects):
+        return
+    rooms = _rooms_said_alone(before)
+    if rooms:
+        room = " ".join(_low(x) for x in rooms[-1].subtree if x.dep_ == "compound" or x == rooms[-1])
+        for o in main.objects:
+            o.room = room
 
 
 def _use_from(main: Request, before: list[Any]) -> None:

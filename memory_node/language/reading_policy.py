@@ -344,9 +344,14 @@ def _from_model(rule: Request, reading: Any, doc: Any, keep_things: bool = False
     if intent == "fetch" and destination is not None and not recipient:
         recipient = destination.ref.words()  # the rules say "bring X to the kitchen" the same way
     state = reading.slot("state")
+    said_state = state[0].text.lower() if state else ""
+    if intent in ("state", "usable") and not said_state:
+        # the slot tagger missed it: the state word the sentence says ("... the closet is locked, is it?")
+        said_state = next((lx.STATE_WORDS[t.lower_] for t in doc if t.lower_ in lx.STATE_WORDS
+                           and t.pos_ in ("ADJ", "VERB") and t.lower_ not in ("switched", "turned")), "")
     asked = reading.slot("attribute_asked")
     req = Request(text=rule.text, kind=_kind(intent), intent=Intent(intent), objects=objects,
-                  destination=destination, recipient=recipient, state=state[0].text.lower() if state else "",
+                  destination=destination, recipient=recipient, state=said_state,
                   attribute=asked[0].text.lower().replace("colour", "color") if asked else "",
                   time=rule.time, polite=rule.polite, negated=rule.negated,
                   notes=[*rule.notes, f"{TOOK_OVER_NOTE} ({intent} {reading.confidence:.2f}); the rules "

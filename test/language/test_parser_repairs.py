@@ -199,3 +199,22 @@ def test_where_to_go_said_tersely_or_with_an_unknown_verb(text: str, place: str)
     assert req.destination.ref.words().endswith(place.split()[-1]), req
     # a verb of talking or listening "to" something is not a way of going
     assert parse("listen to the radio").intent is not Intent.go
+
+
+def test_a_room_said_on_its_own_is_where_the_question_looks() -> None:
+    for text in ("bedroom. any teddies?", "the bathroom — is there a ball in there?"):
+        req = parse(text)
+        ref = req.objects[0]
+        assert req.intent is Intent.exists and (ref.room in ("bedroom", "bathroom") or ref.anchor is not None
+                                                and ref.anchor.ref.head == "bathroom"), req
+
+
+def test_a_tag_question_is_not_the_question() -> None:
+    req = parse("I don't suppose the closet is locked, is it?")
+    assert req.intent in (Intent.state, Intent.usable) and req.state == "locked", req
+
+
+def test_an_aside_before_then_what_keeps_the_event() -> None:
+    req = parse("Ben used the computer, fine, and then what did he do?", names=NAMES)
+    assert req.intent in (Intent.person_did, Intent.around) and req.time is not None, req
+    assert req.time.relation == "after" and "computer" in req.time.clause, req
