@@ -456,13 +456,31 @@ class PhraseReader:
 
 
 def _own_clause(tok: Any, root: Any) -> bool:
-    """Whether a word belongs to the clause of ``root`` and not to a clause of its own with another subject
-    hung on it: in "where did I leave the lime - I had it this morning" the morning is when the speaker had
-    it, not the time the question asks about (which is now)."""
+    """Whether a word belongs to the clause that asks (or to one above it) and not to a clause of its own
+    with another subject: in "where did I leave the lime - I had it this morning" the morning is when the
+    speaker had it, not the time the question asks about (which is now); in "the remote got moved, where was
+    it originally" the time is the question's."""
+    wh = next((t for t in root.sent if t.lower_ in _WH_WORDS and t.dep_ in ("advmod", "attr", "dobj", "nsubj",
+                                                                               "det", "pobj")), None)
+    clause = _clause_of(tok)
+    asking = _clause_of(wh if wh is not None else root)
+    # a clause above the one that asks counts when it only wraps it ("can you tell me where it was this
+    # morning": the tagger hangs the morning on "tell")
+    return clause.i == asking.i or clause.i in {a.i for a in asking.ancestors} and (
+        _lemma(clause) in lx.WRAPPER_VERBS or clause.pos_ == "AUX")
+
+
+def _clause_of(tok: Any) -> Any:
+    """The verb heading the clause a word is in: the nearest verb above it (or itself) that has a subject
+    of its own or heads the sentence."""
     t = tok
-    while t.i != root.i and t.head.i != t.i:
-        if t.dep_ in ("ccomp", "parataxis", "conj", "relcl", "advcl") and t.pos_ in ("VERB", "AUX") and \
-                any(c.dep_ in ("nsubj", "nsubjpass") for c in t.children) and t.dep_ != "advcl":
-            return False
+    while True:
+        if t.head.i == t.i:
+            return t
+        if t.pos_ in ("VERB", "AUX") and (t.dep_ in ("ccomp", "parataxis", "conj", "relcl", "advcl") and any(
+                c.dep_ in ("nsubj", "nsubjpass", "expl") for c in t.children)):
+            return t
         t = t.head
-    return True
+
+
+_WH_WORDS = frozenset({"where", "when", "what", "which", "who", "how", "whose"})
