@@ -1052,9 +1052,15 @@ class Clause(PhraseReader):
             if adjs & {"thirsty", "parched"}:
                 return self._req(Kind.command, Intent.fetch, recipient="speaker",
                                  objects=[ObjectRef(text="something to drink", head="something", purpose="drink")])
+            asked = [t for t in self.sent if t.i != root.i and t.pos_ == "VERB" and
+                     lx.COMMAND_VERBS.get(_lemma(t)) is Intent.fetch and self._things(t)]
+            if adjs & {"thirsty", "parched", "hungry", "starving", "peckish"} and asked:
+                return self._command(asked[0])  # "im hungry get me a snack": what was asked for is the request
             if adjs & {"hungry", "starving", "peckish"}:
+                # hunger is met by something one eats as it is (a snack), not by what must first be cooked
                 return self._req(Kind.command, Intent.fetch, recipient="speaker",
-                                 objects=[ObjectRef(text="something to eat", head="something", purpose="eat")])
+                                 objects=[ObjectRef(text="eat a snack", head="something",
+                                                    purpose="eat")])
         if lemma in ("wonder",):
             inner = [c for c in root.children if c.dep_ in ("ccomp",)]
             if inner:

@@ -168,6 +168,11 @@ class _PlanBuilder:
             cands = self.ctx.one(ref, want)  # type: ignore[arg-type]
         except Reply as r:
             raise PlanningError(r.answer.answer.rstrip(".")) from None
+        if want == "any" and ref.purpose and len(cands) > 1:
+            # "something to eat": any one that serves will do, so one the robot can carry (a slice of bread
+            # in the toaster is not): the best of those, else the best (whose refusal then says why)
+            carriable = [c for c in cands if not not_graspable(self.world, c.entity.id) and c.entity.present]
+            cands = carriable or cands
         return cands[0].entity.id
 
     def _object_id(self, want: str | None = None) -> str:
