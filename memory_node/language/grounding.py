@@ -468,6 +468,8 @@ class Grounder:
         activity = activity_of(ref.text) if ref.text else ref.purpose
         if not content_words(activity):
             activity = ref.purpose
+        if activity == "eat" and not place:
+            activity = "eat a snack"  # "something to eat" is had as it is: fruit or a cake before raw meat
         holders = self.world.holder_labels()
         verb = ref.purpose
         if verb in ("use", "need") and content_words(activity):
