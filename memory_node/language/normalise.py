@@ -187,6 +187,8 @@ _BOTH_OF = re.compile(r"^((?:the\s+)?[\w-]+(?:\s+[\w-]+)?\s+and\s+(?:the\s+)?[\w
 # "Ben made coffee, fine, and then what did he do?": an aside and "and" before "then what" say nothing more
 _AND_THEN = re.compile(r",\s*(?:(?:fine|ok|okay|right|alright|sure|yeah|good|great)\s*,?\s*)?(?:and\s+)?then\s+what\b",
                        re.I)
+# "would you be able to tell me how many ...": being able to is "can", not a question about being usable
+_ABLE_TO = re.compile(r"\b(?:would|will|do|could)\s+you\s+be\s+able\s+to\b|\bare\s+you\s+able\s+to\b", re.I)
 # "... the table yeah the table": the repair confirmed by saying it again
 _CONFIRMED = re.compile(r"\b(" + _DET + r"\s+[\w' -]+?)\s*,?\s+(?:yeah|yes|yep)\s*,?\s+\1\b", re.I)
 
@@ -200,6 +202,7 @@ def normalise(text: str) -> str:
     t = _CONFIRMED.sub(r"\1", t)
     t = _RESTART.sub(r"\1", t)
     t = _AND_THEN.sub(", then what", t)
+    t = _ABLE_TO.sub("can you", t)
     t = _BOTH_OF.sub(lambda m: f"{m.group(2).lower()} {m.group(1)}", t)
     stripped = _OPENERS.sub("", t)
     t = stripped if stripped.strip(" ?.!,") else t  # "hey" alone stays a greeting

@@ -15,7 +15,7 @@ from typing import Any
 from . import parser as _p
 from .clause import Clause
 from .phrases import _lemma, _low
-from .request import Anchor, Intent, Kind, ObjectRef, Request
+from .request import Anchor, Intent, Kind, ObjectRef, Request, TimeRef
 
 log = logging.getLogger(__name__)
 
@@ -94,6 +94,7 @@ def from_parts(full: Request, parts: list[str], raw: str, prefer: Kind | None) -
         _there_from(main, parts[k], docs[:k])
         _place_from(main, docs[:k])
         _room_from(main, docs[:k])
+        _described_place_from(main, parts[k], parts[:k])
     except Exception as e:  # noqa: BLE001 - the whole reading stands
         log.warning("parts of %r: %s", raw[:200], e)
         return full
@@ -162,6 +163,24 @@ def _there_from(main: Request, text: str, before: list[Any]) -> None:
         place = places[-1]
         rel = {"inside": "in"}.get(m.group(1).lower(), m.group(1).lower())
         main.objects[0].anchor = Anchor(relation=rel, ref=Clause(place.sent, place.doc.text)._object(place))
+
+
+_ASKS_THAT_PLACE = re.compile(r"^(?:so\s+)?where(?:'s|\s+is|\s+was|\s+would)\s+(?:that|it|this)\b", re.I)
+_WHERE_IT_BELONGS = re.compile(r"\bwhere\s+(?:it|they|that|this)\s+(?:belongs?|goes|go|lives?)\b", re.I)
+_WHERE_IT_WAS = re.compile(r"\bwhere\s+(?:it|they|that|this)\s+(?:was|were|used\s+to\s+be)\b", re.I)
+
+
+def _described_place_from(main: Request, text: str, before: list[str]) -> None:
+    """"I want to put the remote where it belongs - where's that?", "I liked the lime where it was before -
+    where was that again?": "that" is the place the other part described, not where the thing is now."""
+    if main.intent is not Intent.where or not _ASKS_THAT_PLACE.match(text.strip()):
+        return
+    said = " ".join(before)
+    if _WHERE_IT_BELONGS.search(said):
+        main.intent = Intent.goes_where
+        main.time = None
+    elif _WHERE_IT_WAS.search(said):
+        main.time = TimeRef(moment="previous")
 
 
 def _rooms_said_alone(before: list[Any]) -> list[Any]:

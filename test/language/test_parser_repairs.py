@@ -218,3 +218,15 @@ def test_an_aside_before_then_what_keeps_the_event() -> None:
     req = parse("Ben used the computer, fine, and then what did he do?", names=NAMES)
     assert req.intent in (Intent.person_did, Intent.around) and req.time is not None, req
     assert req.time.relation == "after" and "computer" in req.time.clause, req
+
+
+def test_that_place_is_the_place_the_other_part_described() -> None:
+    goes = parse("I'm done with the magazine and I want to put it where it belongs - where's that?")
+    assert goes.intent is Intent.goes_where and goes.objects[0].head == "magazine", goes
+    before = parse("I liked the remote where it was before - where was that again?")
+    assert before.intent is Intent.where and before.time is not None and before.objects[0].head == "remote", before
+
+
+def test_being_able_to_is_can() -> None:
+    req = parse("Would you be able to tell me how many plums we've got in the living room?")
+    assert req.intent is Intent.count and req.objects[0].head == "plum", req
