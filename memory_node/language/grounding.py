@@ -468,13 +468,15 @@ class Grounder:
         activity = activity_of(ref.text) if ref.text else ref.purpose
         if not content_words(activity):
             activity = ref.purpose
-        if activity == "eat" and not place:
+        snack = activity in ("eat", "eat a snack") and not place
+        if snack:
             activity = "eat a snack"  # "something to eat" is had as it is: fruit or a cake before raw meat
         holders = self.world.holder_labels()
         verb = ref.purpose
         if verb in ("use", "need") and content_words(activity):
             verb = content_words(activity)[0]  # "what can I use to clean up a spill": the use is cleaning
-        nouns = [w for w in content_words(activity) if w != verb]
+        # (a snack names no thing the eating is done to: its kinds, "food", would favour every gloss saying so)
+        nouns = [] if snack else [w for w in content_words(activity) if w != verb]
         fits = {f.label: f for f in default_uses().rank(activity, {e.label for e in pool}, verb=verb,
                                                          nouns=nouns, place=place, holders=holders)}
         cap = 1.0

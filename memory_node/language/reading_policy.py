@@ -54,7 +54,7 @@ log = logging.getLogger(__name__)
 ASK_BACK_BELOW = 0.5  # below: ask back instead of acting (the dispatcher reads Request.confidence)
 TAKE_OVER_AT = 0.6  # the model's probability needed to replace a failed rule reading
 FRAGMENT_TAKE_OVER_AT = 0.9  # ... when the words have no verb (most such replies finish an earlier request)
-_FALLBACK_READINGS = frozenset({Intent.exists, Intent.where})
+_FALLBACK_READINGS = frozenset({Intent.exists})  # not "where": "what is the red item on the bed" is read so
 SWITCH_AT = 0.9  # the model's probability at which it replaces a rule reading judged unlikely (below ASK_BACK_BELOW)
 DISAGREE_AT = 0.7  # without fitted confidence weights: the model p at which a family disagreement is a doubt
 

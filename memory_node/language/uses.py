@@ -251,10 +251,7 @@ class Uses:
         sims = (self._vectors(labels) @ q.T).max(axis=(1, 2))
         # a place is named for the doing ("a writing surface"), not for the things it holds ("keep books")
         use_stems = {_stem(w) for w in (verb.split() if place and verb and not getting else content_words(use))}
-        # the kinds of the things named count for what keeps them ("storage space for clothes"), not for what
-        # is wanted: "eat a snack" must not favour every gloss that says "food" (raw meat among them)
-        kinds_count = receptacle or not place and not verb
-        kind_stems = {_stem(w) for w in self._kinds_of(nouns)} - use_stems if kinds_count else set()
+        kind_stems = set() if place and not receptacle else {_stem(w) for w in self._kinds_of(nouns)} - use_stems
         fits = []
         served_labels: set[str] = set()  # labels the purposes table names for the use
         for label, sim in zip(labels, sims):
