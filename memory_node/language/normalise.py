@@ -189,6 +189,24 @@ _AND_THEN = re.compile(r",\s*(?:(?:fine|ok|okay|right|alright|sure|yeah|good|gre
                        re.I)
 # "would you be able to tell me how many ...": being able to is "can", not a question about being usable
 _ABLE_TO = re.compile(r"\b(?:would|will|do|could)\s+you\s+be\s+able\s+to\b|\bare\s+you\s+able\s+to\b", re.I)
+# telegraphic questions: "where ball", "radio. location.", "books in living room: how many"
+_WHERE_BARE = re.compile(r"^where\s+(?!(?:is|are|was|were|do|does|did|can|could|should|would|will|has|have|had|to|now|"
+                         r"else|abouts|about|exactly|then|'s|'re|in|on|at|i|you|we|they|he|she|it)\b)"
+                         r"((?:the\s+|my\s+|your\s+|our\s+)?[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2})\s*[?.!]*$", re.I)
+_BARE_LOCATION = re.compile(r"^((?:the\s+|my\s+)?[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2})\s*[.,:]?\s+"
+                            r"(?:location|whereabouts|where)\s*[?.!]*$", re.I)
+_HOW_MANY_LAST = re.compile(r"^(?:in\s+the\s+((?:[a-z]+\s+)?[a-z]+)\s*,\s*)?([a-z][\w-]*(?:\s+[a-z][\w-]*){0,5}?)\s*[:,]?\s+"
+                            r"how\s+many(?:\s+(?:are|is)\s+there)?\s*\??$", re.I)
+# "where the juice has got to", "wherever the remote's at": where a thing is
+_GOT_TO = re.compile(r"\bwhere\s+((?:the|my|your|our)\s+[\w-]+(?:\s+[\w-]+)?|[\w-]+)\s+(?:has|'s|have|'ve)\s+got\s+to\b",
+                     re.I)
+_WHEREVER = re.compile(r"\bwherever\s+((?:the|my|your|our)\s+[\w-]+(?:\s+[\w-]+)?)(?:'s|\s+is)(?:\s+at)?\b", re.I)
+# "I don't suppose you know where ...": a polite wrapper of "do you know"
+_DONT_SUPPOSE = re.compile(r"\b(?:i\s+)?(?:don't|do\s+not|dont)\s+suppose\s+(?:you\s+)?(?:happen\s+to\s+)?"
+                           r"(know|remember|recall)\b", re.I)
+# "you go where is the pear": a question word standing where the place would ("go to where the pear is")
+_GO_WHERE_IS = re.compile(r"^(?:you\s+)?go\s+(?:to\s+)?where\s+(?:is|are)\s+((?:the|my|your)\s+[\w-]+(?:\s+[\w-]+)?)"
+                          r"\s*[.!?]*$", re.I)
 # "... the table yeah the table": the repair confirmed by saying it again
 _CONFIRMED = re.compile(r"\b(" + _DET + r"\s+[\w' -]+?)\s*,?\s+(?:yeah|yes|yep)\s*,?\s+\1\b", re.I)
 
@@ -203,6 +221,14 @@ def normalise(text: str) -> str:
     t = _RESTART.sub(r"\1", t)
     t = _AND_THEN.sub(", then what", t)
     t = _ABLE_TO.sub("can you", t)
+    t = _DONT_SUPPOSE.sub(lambda m: f"do you {m.group(1).lower()}", t)
+    t = _GOT_TO.sub(r"where \1 is", t)
+    t = _WHEREVER.sub(r"\1", t)
+    t = _GO_WHERE_IS.sub(r"go to \1", t)
+    t = _WHERE_BARE.sub(lambda m: f"where is {_with_article(m.group(1))}?", t)
+    t = _BARE_LOCATION.sub(lambda m: f"where is {_with_article(m.group(1))}?", t)
+    t = _HOW_MANY_LAST.sub(lambda m: f"how many {m.group(2)}" + (f" are there in the {m.group(1)}" if m.group(1)
+                                                                 else "") + "?", t)
     t = _BOTH_OF.sub(lambda m: f"{m.group(2).lower()} {m.group(1)}", t)
     stripped = _OPENERS.sub("", t)
     t = stripped if stripped.strip(" ?.!,") else t  # "hey" alone stays a greeting
@@ -239,3 +265,8 @@ def normalise(text: str) -> str:
     if first and first.group(0).lower() in lx.COMMAND_VERBS:
         t = first.group(0).lower() + t[first.end():]
     return t
+
+
+def _with_article(phrase: str) -> str:
+    """"ball" -> "the ball"; "my ball", "the ball" as they are."""
+    return phrase if re.match(r"(?:the|my|your|our|his|her|their)\s", phrase, re.I) else f"the {phrase}"

@@ -92,7 +92,7 @@ def from_parts(full: Request, parts: list[str], raw: str, prefer: Kind | None) -
         _fill_from(main, [_things_in(d) for d in docs[:k]], [_things_in(d) for d in docs[k + 1:]], parts[:k])
         _use_from(main, docs[:k])
         _there_from(main, parts[k], docs[:k])
-        _place_from(main, docs[:k])
+        _place_from(main, docs[:k], parts[k])
         _room_from(main, docs[:k])
         _described_place_from(main, parts[k], parts[:k])
     except Exception as e:  # noqa: BLE001 - the whole reading stands
@@ -136,14 +136,18 @@ def _things_in(doc: Any) -> list[ObjectRef]:
     return [o for o in out if o.head and o.head not in PRONOUN_HEADS and not o.pronoun or o.pronoun == "one"]
 
 
-def _place_from(main: Request, before: list[Any]) -> None:
-    """"kitchen. go.": a go that names no place goes to the place a part before it said on its own."""
-    if main.intent is not Intent.go or main.destination is not None or main.objects:
+def _place_from(main: Request, before: list[Any], text: str = "") -> None:
+    """"kitchen. go.": a go that names no place goes to the place a part before it said on its own;
+    "table. put the radio there.": so does a put whose place is "there"."""
+    putting = main.intent is Intent.put and main.destination is None and main.objects and \
+        re.search(r"\bthere\b", text, re.I) is not None
+    if not putting and (main.intent is not Intent.go or main.destination is not None or main.objects):
         return
     for doc in before[::-1]:
         roots = [t for t in doc if t.dep_ == "ROOT" and t.pos_ in ("NOUN", "PROPN")]
         if roots:
-            main.destination = Anchor(relation="at", ref=Clause(roots[0].sent, doc.text)._object(roots[0]))
+            main.destination = Anchor(relation="on" if putting else "at",
+                                      ref=Clause(roots[0].sent, doc.text)._object(roots[0]))
             return
 
 

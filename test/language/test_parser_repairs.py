@@ -230,3 +230,22 @@ def test_that_place_is_the_place_the_other_part_described() -> None:
 def test_being_able_to_is_can() -> None:
     req = parse("Would you be able to tell me how many plums we've got in the living room?")
     assert req.intent is Intent.count and req.objects[0].head == "plum", req
+
+
+@pytest.mark.parametrize("text, intent, head", [
+    ("where ball", Intent.where, "ball"),
+    ("radio. location.", Intent.where, "radio"),
+    ("books in living room: how many", Intent.count, "book"),
+    ("In the bedroom, cushions how many are there?", Intent.count, "cushion"),
+    ("I don't suppose you know where the juice has got to?", Intent.where, "juice"),
+])
+def test_telegraphic_and_indirect_questions(text: str, intent: Intent, head: str) -> None:
+    req = parse(text)
+    assert req.intent is intent and req.objects and req.objects[0].head.startswith(head), req
+
+
+def test_there_and_where_is_said_for_a_place() -> None:
+    put = parse("table. put radio there.")
+    assert put.intent is Intent.put and put.destination is not None and put.destination.ref.head == "table", put
+    go = parse("You go where is the pear.")
+    assert go.intent is Intent.go and go.destination is not None and go.destination.ref.head == "pear", go
