@@ -207,6 +207,19 @@ _DONT_SUPPOSE = re.compile(r"\b(?:i\s+)?(?:don't|do\s+not|dont)\s+suppose\s+(?:y
 # "you go where is the pear": a question word standing where the place would ("go to where the pear is")
 _GO_WHERE_IS = re.compile(r"^(?:you\s+)?go\s+(?:to\s+)?where\s+(?:is|are)\s+((?:the|my|your)\s+[\w-]+(?:\s+[\w-]+)?)"
                           r"\s*[.!?]*$", re.I)
+# telegraphic commands: "lime to Ben.", "radio to the kitchen", "magazine. now."
+_TO_SOMEONE = re.compile(r"^((?:the\s+|my\s+)?[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2})\s+to\s+"
+                         r"([A-Z][a-z]+|(?:the\s+)?(?:" + "|".join(sorted(lx.ROOM_WORDS, key=len, reverse=True)) +
+                         r"|living\s+room|dining\s+room))\s*[.!]*$")
+_NOW = re.compile(r"^((?:the\s+|my\s+)?[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2})\s*[.,!]*\s+(?:now|here|asap|please)"
+                  r"\s*[.!]*$", re.I)
+# "I'd like the remote put in its proper place": a wish that a thing be put somewhere is a request to put it
+_LIKE_DONE = re.compile(r"\b(?:i'd|i\s+would|i'd\s+really)\s+(?:like|love|want)\s+((?:the|my|your|our)\s+[\w-]+"
+                        r"(?:\s+[\w-]+){0,2}?)\s+(put|moved|taken|brought|carried)\b", re.I)
+_PARTICIPLE_VERB = {"put": "put", "moved": "move", "taken": "take", "brought": "bring", "carried": "carry"}
+# "the radio you take to the kitchen": the thing said first, then the command
+_THING_FIRST = re.compile(r"^((?:the|my|your|our)\s+[\w-]+(?:\s+[\w-]+){0,2}?)\s*,?\s+(?:you\s+)(take|bring|put|give|"
+                          r"carry|get|fetch|move|hand|open|close|find)(\s+(?:me|us))?\b", re.I)
 # "... the table yeah the table": the repair confirmed by saying it again
 _CONFIRMED = re.compile(r"\b(" + _DET + r"\s+[\w' -]+?)\s*,?\s+(?:yeah|yes|yep)\s*,?\s+\1\b", re.I)
 
@@ -225,6 +238,13 @@ def normalise(text: str) -> str:
     t = _GOT_TO.sub(r"where \1 is", t)
     t = _WHEREVER.sub(r"\1", t)
     t = _GO_WHERE_IS.sub(r"go to \1", t)
+    t = _LIKE_DONE.sub(lambda m: f"please {_PARTICIPLE_VERB[m.group(2).lower()]} {m.group(1)}", t)
+    t = _THING_FIRST.sub(lambda m: f"{m.group(2).lower()}{m.group(3) or ''} {m.group(1)}", t)
+    first = (re.findall(r"[A-Za-z']+", t)[:1] or [""])[0].lower()
+    if not _NOT_A_THING.match(t) and first not in lx.COMMAND_VERBS:
+        t = _TO_SOMEONE.sub(lambda m: f"take {_with_article(m.group(1))} to "
+                                      f"{m.group(2) if m.group(2)[:1].isupper() else _with_article(m.group(2))}", t)
+        t = _NOW.sub(lambda m: f"bring me {_with_article(m.group(1))}", t)
     t = _WHERE_BARE.sub(lambda m: f"where is {_with_article(m.group(1))}?", t)
     t = _BARE_LOCATION.sub(lambda m: f"where is {_with_article(m.group(1))}?", t)
     t = _HOW_MANY_LAST.sub(lambda m: f"how many {m.group(2)}" + (f" are there in the {m.group(1)}" if m.group(1)
@@ -265,6 +285,12 @@ def normalise(text: str) -> str:
     if first and first.group(0).lower() in lx.COMMAND_VERBS:
         t = first.group(0).lower() + t[first.end():]
     return t
+
+
+# first words that make a short phrase something other than a thing ("go to bed", "come here", "yes please")
+_NOT_A_THING = re.compile(r"^(?:go|come|get|move|walk|run|turn|head|back|yes|no|ok|okay|thanks|thank|hello|hi|hey|"
+                          r"what|where|which|who|when|why|how|is|are|can|could|would|will|do|does|did|please|i|you|"
+                          r"we|it|that|this|just|not|up|down|over|in|on|off|out)\b", re.I)
 
 
 def _with_article(phrase: str) -> str:

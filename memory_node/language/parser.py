@@ -135,6 +135,9 @@ def rules_reading(text: str, names: tuple[str, ...] | frozenset[str] = (), prefe
     if names:
         known = {n.lower() for n in names if n}
         t = re.sub(r"\b[a-z][a-z\-]*\b", lambda m: m.group(0).capitalize() if m.group(0) in known else m.group(0), t)
+        # "take Annas glass to her": a known name with an "s" and no apostrophe is a possessive
+        t = re.sub(r"\b([A-Za-z][a-z\-]*)s\b(?=\s+[a-z])", lambda m: f"{m.group(1).capitalize()}'s"
+                   if m.group(1).lower() in known else m.group(0), t)
     doc = read(t)
     best = read_doc(doc, raw)
     with_the = _add_articles(doc)
@@ -169,7 +172,7 @@ def _add_articles(doc: Any) -> str:
     for i, tok in enumerate(doc):
         prev = doc[i - 1] if i else None
         bare = tok.pos_ in ("NOUN", "ADJ") or tok.pos_ == "PROPN" and tok.text.islower()
-        after = prev is not None and (prev.pos_ in ("VERB", "AUX", "ADP") or prev.lower_ in ("me", "us", "is", "are")
+        after = prev is not None and (prev.pos_ in ("VERB", "AUX", "ADP") or prev.lower_ in ("me", "us", "is", "are", "to")
                                       or i == 1 and prev.lower_ in lx.COMMAND_VERBS)
         if bare and after and tok.lower_ not in lx.INDEFINITE_PRONOUNS | _NOT_NOUNS and \
                 not any(c.dep_ in ("det", "poss", "nummod") for c in tok.children) and \

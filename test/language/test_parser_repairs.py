@@ -249,3 +249,18 @@ def test_there_and_where_is_said_for_a_place() -> None:
     assert put.intent is Intent.put and put.destination is not None and put.destination.ref.head == "table", put
     go = parse("You go where is the pear.")
     assert go.intent is Intent.go and go.destination is not None and go.destination.ref.head == "pear", go
+
+
+@pytest.mark.parametrize("text, intent, dest", [
+    ("lime to Ben.", Intent.fetch, "ben"),
+    ("radio to kitchen.", Intent.fetch, "kitchen"),
+    ("the radio you take to the kitchen.", Intent.fetch, "kitchen"),
+    ("magazine. now.", Intent.fetch, ""),
+    ("I'd like the juice put in its proper place, if you wouldn't mind.", Intent.put_away, ""),
+])
+def test_telegraphic_and_thing_first_commands(text: str, intent: Intent, dest: str) -> None:
+    req = parse(text, names=NAMES)
+    got = req.recipient or (req.destination.ref.head if req.destination is not None else "")
+    assert req.intent in (intent, Intent.put) and req.objects and got.lower().endswith(dest), req
+    # a verb said first stays the command
+    assert parse("open microwave please.").intent is Intent.open
