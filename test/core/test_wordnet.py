@@ -23,8 +23,9 @@ def test_the_debian_database_loads_without_its_lexnames_file() -> None:
 
 def test_a_thing_like_nothing_told_stays_not_known() -> None:
     told = [similarity.Example("violin", "cabinet", 1), similarity.Example("cello", "cabinet", 2)]
-    # Wu-Palmer alone lifts any two devices; the vectors still decide that nothing told is like it
-    assert similarity.lexical_similarity("weather vane", "violin") > 0.5
+    # both are devices, a kind too broad to count: the vectors decide that nothing told is like it
+    lin, kind = similarity.lexical_kind("weather vane", "violin")
+    assert lin > 0.2 and 0 < kind < similarity.WN_KIND_IC
     assert similarity.vote("weather vane", told, set(), CategoryMap.from_dict({})) is None
 
 
@@ -41,8 +42,8 @@ def test_wordnet_kinds_carry_unseen_garments_to_where_the_garment_went() -> None
     for garment in ("cardigan", "anorak"):
         won = similarity.vote(garment, told, set(), no_map)
         assert won is not None and won.receptacle_key == "wardrobe", garment
-        assert similarity.lexical_similarity(garment, "blouse") > max(
-            similarity.lexical_similarity(garment, other) for other in ("kettle", "spatula", "orange"))
+        assert similarity.lexical_kind(garment, "blouse")[0] > max(
+            similarity.lexical_kind(garment, other)[0] for other in ("kettle", "spatula", "orange"))
 
 
 def test_vectors_alone_misplace_them(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -52,3 +53,28 @@ def test_vectors_alone_misplace_them(monkeypatch: pytest.MonkeyPatch) -> None:
             similarity.Example("spatula", "drawer", 3), similarity.Example("orange", "fruit bowl", 4)]
     won = similarity.vote("cardigan", told, set(), CategoryMap.from_dict({}))
     assert won is not None and won.receptacle_key != "wardrobe"  # what the WordNet terms fix
+
+
+def test_the_kind_two_things_share_is_graded_by_how_specific_it_is() -> None:
+    wn = default_wordnet()
+    lin, coat, name = wn.shared_kind("windbreaker", "coat")
+    assert name == "coat.n.01" and lin > 0.8
+    lin_g, garment, name = wn.shared_kind("t-shirt", "coat")
+    assert name == "garment.n.01" and lin_g < lin and 0.4 < garment < coat < 1
+    _, broad, _ = wn.shared_kind("pliers", "roller skate")  # only "instrumentality": little in common
+    assert broad < similarity.WN_KIND_IC < garment
+    assert wn.specificity(wn.senses("windbreaker")[0]) > coat  # fewer kinds of it than of coats
+    assert wn.shared_kind("zzqxv", "coat") is None
+
+
+def test_one_example_of_its_narrow_kind_outvotes_several_of_a_broad_one() -> None:
+    # jeans and the skirt are both bottoms; the shirt and the socks are only clothing like them, and two
+    cmap = CategoryMap.from_dict({"categories": {
+        "clothing": {"words": ["shirt", "socks", "sweater"]},
+        "bottoms": {"parent": "clothing", "words": ["skirt", "jeans", "trousers"]}}})
+    told = [similarity.Example("skirt", "bottom drawer", 1), similarity.Example("shirt", "middle drawer", 2),
+            similarity.Example("socks", "middle drawer", 3), similarity.Example("kettle", "counter", 4)]
+    won = similarity.vote("jeans", told, set(), cmap)
+    assert won is not None and won.receptacle_key == "bottom drawer"
+    # a sweater, clothing but not a bottom, goes with the two broad examples
+    assert similarity.vote("sweater", told, set(), cmap).receptacle_key == "middle drawer"
