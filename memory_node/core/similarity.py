@@ -7,8 +7,8 @@ the ``K`` most similar facts vote for their receptacle, each with weight similar
 kinds the two objects share). Kinds are the map's categories (a plum shares fruit, produce and food with
 the apple, only produce and food with the carrot) plus the most specific kind WordNet says they share,
 graded by how specific it is (below). The weight grows geometrically with the kinds shared, so one example
-of the object's own narrow kind (the skirt for jeans) outvotes several that share only a broad one (the
-shirt and the socks: all clothing). The receptacle with the most weight wins:
+of the object's own narrow kind (a hammer for a screwdriver: hand tools) outvotes several that share only
+a broad one (a tape measure and a torch: tools). The receptacle with the most weight wins:
 
 - an example the map knows as another kind of thing than a known object (nothing in common: a fork for
   an apple) does not vote unless the two are at least ``CROSS_KIND_MIN`` similar or share a WordNet kind;
@@ -29,8 +29,8 @@ fact. When the model cannot run, this answers nothing and says so once in the lo
 WordNet 3.0 (``wordnet.py``) adds what vectors of short phrases miss. For two objects it finds the most
 specific kind they share (``WordNet.shared_kind``, over their senses in a home) and how specific that kind
 is, by WordNet's shape alone (intrinsic information content: 1 - log(1 + hyponyms) / log(all nouns); a
-windbreaker and a coat share "coat", 0.65; a coat and a T-shirt "garment", 0.50; pliers and a roller skate
-"instrumentality", 0.24). The similarity is a blend of the MiniLM cosine and Lin's similarity over that
+viola and a violin share "bowed stringed instrument", 0.78; a violin and a trumpet "musical instrument",
+0.55; a cardigan and a blouse "clothing", 0.44; a spatula and a ladle only "instrumentality", 0.24). The similarity is a blend of the MiniLM cosine and Lin's similarity over that
 kind (``WN_WUP``), and a shared kind at least ``WN_KIND_IC`` specific counts as up to ``WN_BONUS`` map
 categories, in proportion to its specificity, also across the map's top-level kinds. An object WordNet
 does not list (by the whole phrase or its last word) is compared by vectors alone. "Not known" is still the

@@ -191,6 +191,34 @@ def test_possession_and_preference_facts(store: MemoryStore) -> None:
     assert rules(store) == []  # only placements make rules
 
 
+def test_corrections_about_its_narrower_kind_come_before_a_broader_rule(store: MemoryStore) -> None:
+    fork = say(store, 1 * S, "put the fork in the drawer")
+    say(store, 2 * S, "put the plate in the cupboard")
+    say(store, 3 * S, "put the mug in the cupboard")
+    [rule] = rules(store)
+    assert (rule.category, rule.receptacle) == ("kitchenware", "cupboard")  # the plate and the mug
+    # a spoon is cutlery like the fork: that correction is nearer to it than the kitchenware rule
+    ans = explain_placement(store, "spoon")
+    assert (ans.receptacle, ans.category, ans.support_event_ids) == ("drawer", "cutlery", [fork])
+    assert ans.confidence <= rule.confidence
+    assert explain_placement(store, "bowl").receptacle == "cupboard"  # no cutlery: the rule
+    # where the narrower kind agrees with the rule, the rule answers
+    say(store, 4 * S, "no, forks go in the cupboard")
+    assert explain_placement(store, "spoon").source == "rule"
+    assert explain_placement(store, "spoon").category == "kitchenware"
+
+
+def test_what_was_said_about_a_compound_comes_before_its_head_word(store: MemoryStore) -> None:
+    say(store, 1 * S, "put the cup in the cupboard")
+    plastic = say(store, 2 * S, "put the plastic cup in the bin")
+    ans = explain_placement(store, "red plastic cup")
+    assert (ans.source, ans.receptacle, ans.category, ans.support_event_ids) == (
+        "fact", "bin", "plasticcup", [plastic])
+    assert explain_placement(store, "red cup").receptacle == "cupboard"
+    say(store, 3 * S, "plastic cups don't go in the bin")  # a denial about the compound holds for it too
+    assert explain_placement(store, "red plastic cup").receptacle == "cupboard"
+
+
 def test_rules_survive_reopening(tmp_path: Path) -> None:
     s = MemoryStore(tmp_path / "m.db")
     say(s, 1 * S, "put the fork in the drawer")

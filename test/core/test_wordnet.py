@@ -57,24 +57,25 @@ def test_vectors_alone_misplace_them(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_the_kind_two_things_share_is_graded_by_how_specific_it_is() -> None:
     wn = default_wordnet()
-    lin, coat, name = wn.shared_kind("windbreaker", "coat")
-    assert name == "coat.n.01" and lin > 0.8
-    lin_g, garment, name = wn.shared_kind("t-shirt", "coat")
-    assert name == "garment.n.01" and lin_g < lin and 0.4 < garment < coat < 1
-    _, broad, _ = wn.shared_kind("pliers", "roller skate")  # only "instrumentality": little in common
-    assert broad < similarity.WN_KIND_IC < garment
-    assert wn.specificity(wn.senses("windbreaker")[0]) > coat  # fewer kinds of it than of coats
-    assert wn.shared_kind("zzqxv", "coat") is None
+    lin, sweater, name = wn.shared_kind("cardigan", "pullover")
+    assert name == "sweater.n.01" and lin > 0.8
+    lin_c, clothing, name = wn.shared_kind("cardigan", "blouse")
+    assert name == "clothing.n.01" and lin_c < lin and 0.4 < clothing < sweater < 1
+    _, broad, _ = wn.shared_kind("spatula", "ladle")  # only "instrumentality": little in common
+    assert broad < similarity.WN_KIND_IC < clothing
+    assert wn.specificity(wn.senses("cardigan")[0]) > sweater  # fewer kinds of cardigans than of sweaters
+    assert wn.shared_kind("zzqxv", "cardigan") is None
 
 
 def test_one_example_of_its_narrow_kind_outvotes_several_of_a_broad_one() -> None:
-    # jeans and the skirt are both bottoms; the shirt and the socks are only clothing like them, and two
+    # a screwdriver and the hammer are both hand tools; the other four are only tools
     cmap = CategoryMap.from_dict({"categories": {
-        "clothing": {"words": ["shirt", "socks", "sweater"]},
-        "bottoms": {"parent": "clothing", "words": ["skirt", "jeans", "trousers"]}}})
-    told = [similarity.Example("skirt", "bottom drawer", 1), similarity.Example("shirt", "middle drawer", 2),
-            similarity.Example("socks", "middle drawer", 3), similarity.Example("kettle", "counter", 4)]
-    won = similarity.vote("jeans", told, set(), cmap)
-    assert won is not None and won.receptacle_key == "bottom drawer"
-    # a sweater, clothing but not a bottom, goes with the two broad examples
-    assert similarity.vote("sweater", told, set(), cmap).receptacle_key == "middle drawer"
+        "tools": {"words": ["tape measure", "torch", "spirit level", "drill", "glue gun"]},
+        "hand tools": {"parent": "tools", "words": ["hammer", "screwdriver", "chisel"]}}})
+    told = [similarity.Example("hammer", "toolbox", 1), similarity.Example("tape measure", "shelf", 2),
+            similarity.Example("torch", "shelf", 3), similarity.Example("drill", "shelf", 4),
+            similarity.Example("glue gun", "shelf", 5), similarity.Example("kettle", "counter", 6)]
+    won = similarity.vote("screwdriver", told, set(), cmap)
+    assert won is not None and won.receptacle_key == "toolbox"
+    # a spirit level, a tool but not a hand tool, goes with the broad examples
+    assert similarity.vote("spirit level", told, set(), cmap).receptacle_key == "shelf"
