@@ -17,6 +17,9 @@ a broad one (a tape measure and a torch: tools). The receptacle with the most we
   however unlike their words), with the low confidence their similarity gives; with none of its kind the
   answer is "not known" (None), never a guess;
 - a receptacle ruled out for the object ("knives don't go in the sink") takes no votes;
+- examples of a narrower kind the object is not of, two or more all in one place, say where that kind
+  goes, not where the rest of their broader kind goes ("stuffed animals on the shelf, other toys in the
+  cabinet": a wooden block is not a stuffed animal): their weight is cut to ``EXPLAINED``;
 - the answer cites the winning voters' events and names them ("things like the banana and the apple"), and
   its confidence is the winner's share of the vote times the nearest winning example's similarity, capped
   at ``MAX_CONFIDENCE`` so that it stays below an explicit fact about the object.
@@ -37,7 +40,7 @@ does not list (by the whole phrase or its last word) is compared by vectors alon
 vectors' call (or a kind shared with an example, above): any two artifacts share "artifact", and a weather
 vane is not like a violin because both are devices.
 
-``K``, ``KIND_BASE`` and the WordNet constants were chosen on the even-numbered TidyBot scenarios and
+``K``, ``KIND_BASE``, ``EXPLAINED`` and the WordNet constants were chosen on the even-numbered TidyBot scenarios and
 checked on the odd ones (``python -m memory_node.bench.placement_eval``; the figures are in
 ``docs/benchmarks.md``); ``MIN_SIMILARITY`` and ``CROSS_KIND_MIN`` are about the 75th and the 99th
 percentile of the similarity between unrelated household words (words of different top-level categories
@@ -71,6 +74,7 @@ MAX_CONFIDENCE = 0.8  # a guess from similar objects never claims what a fact or
 WN_WUP = 0.3  # similarity = (1 - this) x MiniLM cosine + this x WordNet's Lin similarity, where WordNet lists both
 WN_KIND_IC = 0.35  # a WordNet kind shared counts from this specificity up ("garment" 0.50, "food" 0.35) ...
 WN_BONUS = 2.0  # ... as up to this many map categories, in proportion to how far above WN_KIND_IC it is
+EXPLAINED = 0.25  # the weight left to a voter whose own narrower kind, not the object's, explains its place
 MAX_FACTS = 5000  # the newest current placement facts compared (bounds the cost of one question)
 _CACHE_MAX = 50_000
 
@@ -191,6 +195,22 @@ def kinds(cmap: CategoryMap, label: str) -> set[str]:
     return {c for c in cmap.chain(label) if c in cmap.parent}
 
 
+def _explained(cmap: CategoryMap, mine: set[str], pool: Sequence[Example], idx: list[int]) -> set[int]:
+    """The voters whose receptacle a kind of theirs that the object is not explains: two or more
+    examples of that kind, all in one receptacle ("stuffed animals on the shelf"): for something else of
+    their broader kind they say where that narrower kind goes, not where the rest goes ("other toys in
+    the cabinet")."""
+    by_kind: dict[str, list[int]] = {}
+    for i in idx:
+        for c in kinds(cmap, pool[i].subject) - mine:
+            by_kind.setdefault(c, []).append(i)
+    out: set[int] = set()
+    for c, members in by_kind.items():
+        if len(members) >= 2 and len({pool[i].receptacle_key for i in members}) == 1:
+            out.update(members)
+    return out
+
+
 def vote(label: str, candidates: Sequence[Example], denied: set[str], cmap: CategoryMap,
          embedder: TextEmbedder | None = None) -> Vote | None:
     """The receptacle the examples most similar to ``label`` agree on, or None (see the module docstring).
@@ -236,12 +256,13 @@ def vote(label: str, candidates: Sequence[Example], denied: set[str], cmap: Cate
         order = [(i, shared) for i, shared in order if shared > 0 or lex_kin[i]]
         if not order:
             return None
+    explained = _explained(cmap, mine, pool, [i for i, _ in order]) if mine else set()
     weights: dict[str, float] = {}
     voters: dict[str, list[tuple[Example, float]]] = {}
     for i, shared in order:
         s = float(sims[i])
         r = pool[i].receptacle_key
-        weights[r] = weights.get(r, 0.0) + s * KIND_BASE ** shared
+        weights[r] = weights.get(r, 0.0) + s * KIND_BASE ** shared * (EXPLAINED if i in explained else 1.0)
         voters.setdefault(r, []).append((pool[i], s))
     # the most weight; a tie goes to the receptacle whose best voter ranked first (the dict keeps that order)
     best = max(weights, key=lambda r: round(weights[r], 9))

@@ -79,3 +79,16 @@ def test_one_example_of_its_narrow_kind_outvotes_several_of_a_broad_one() -> Non
     assert won is not None and won.receptacle_key == "toolbox"
     # a spirit level, a tool but not a hand tool, goes with the broad examples
     assert similarity.vote("spirit level", told, set(), cmap).receptacle_key == "shelf"
+
+
+def test_examples_of_a_narrower_kind_it_is_not_say_where_that_kind_goes_not_the_rest() -> None:
+    # "hand tools in the toolbox, other tools on the shelf": a spirit level is not a hand tool
+    cmap = CategoryMap.from_dict({"categories": {
+        "tools": {"words": ["tape measure", "spirit level", "stud finder"]},
+        "hand tools": {"parent": "tools", "words": ["hammer", "screwdriver", "chisel", "mallet"]}}})
+    told = [similarity.Example("hammer", "toolbox", 1), similarity.Example("mallet", "toolbox", 2),
+            similarity.Example("chisel", "toolbox", 3), similarity.Example("tape measure", "shelf", 4)]
+    assert similarity.vote("spirit level", told, set(), cmap).receptacle_key == "shelf"
+    assert similarity.vote("screwdriver", told, set(), cmap).receptacle_key == "toolbox"
+    # unknown to the map: nothing says it is not a hand tool, so nothing is discounted
+    assert similarity.vote("nail punch", told, set(), cmap).receptacle_key == "toolbox"
