@@ -36,9 +36,10 @@ viola and a violin share "bowed stringed instrument", 0.78; a violin and a trump
 0.55; a cardigan and a blouse "clothing", 0.44; a spatula and a ladle only "instrumentality", 0.24). The similarity is a blend of the MiniLM cosine and Lin's similarity over that
 kind (``WN_WUP``), and a shared kind at least ``WN_KIND_IC`` specific counts as up to ``WN_BONUS`` map
 categories, in proportion to its specificity, also across the map's top-level kinds. An object WordNet
-does not list (by the whole phrase or its last word) is compared by vectors alone. "Not known" is still the
+does not list (by any ending of its phrase) is compared by vectors alone. "Not known" is still the
 vectors' call (or a kind shared with an example, above): any two artifacts share "artifact", and a weather
-vane is not like a violin because both are devices.
+vane is not like a violin because both are devices. A phrase is looked up by its longest ending WordNet
+lists, spelt open or closed ("wine glass" is WordNet's "wineglass", "bamboo cutting board" a cutting board).
 
 ``K``, ``KIND_BASE``, ``EXPLAINED`` and the WordNet constants were chosen on the even-numbered TidyBot scenarios and
 checked on the odd ones (``python -m memory_node.bench.placement_eval``; the figures are in
@@ -163,7 +164,8 @@ def phrase(text: str, embedder: TextEmbedder | None = None) -> str:
 
 def lexical_kind(a: str, b: str) -> tuple[float, float] | None:
     """(Lin similarity, specificity of the most specific kind shared) of two phrases in WordNet
-    (``wordnet.WordNet.shared_kind``; whole phrase, else last word); None when WordNet lists either not."""
+    (``wordnet.WordNet.shared_kind``; of each phrase's longest ending WordNet lists, spelt open or closed:
+    "tea pot" is its "teapot", "Magic Bullet blender" a blender); None when WordNet lists either not."""
     return _lexical_kind(_wn_phrase(a), _wn_phrase(b))
 
 
@@ -186,7 +188,10 @@ def _wn_phrase(label: str) -> str:
     wn = default_wordnet()
     if wn is None or not words:
         return ""
-    return next((p for p in (words, words.split()[-1]) if wn.known(p)), "")
+    ws = words.split()
+    # the longest ending WordNet lists, spelt open or closed ("wine glass" is its "wineglass")
+    endings = [form for i in range(len(ws)) for form in dict.fromkeys((" ".join(ws[i:]), "".join(ws[i:])))]
+    return next((p for p in endings if wn.known(p)), "")
 
 
 def kinds(cmap: CategoryMap, label: str) -> set[str]:

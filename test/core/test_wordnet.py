@@ -92,3 +92,11 @@ def test_examples_of_a_narrower_kind_it_is_not_say_where_that_kind_goes_not_the_
     assert similarity.vote("screwdriver", told, set(), cmap).receptacle_key == "toolbox"
     # unknown to the map: nothing says it is not a hand tool, so nothing is discounted
     assert similarity.vote("nail punch", told, set(), cmap).receptacle_key == "toolbox"
+
+
+def test_a_phrase_is_looked_up_by_its_longest_ending_open_or_closed() -> None:
+    assert similarity.lexical_kind("tea pot", "kettle") == similarity.lexical_kind("teapot", "kettle")
+    assert similarity.lexical_kind("blue tea pot", "kettle") == similarity.lexical_kind("teapot", "kettle")
+    # "pot" alone is a cooking pot first: the compound is the better reading
+    assert similarity.lexical_kind("tea pot", "kettle") != similarity.lexical_kind("pot", "kettle")
+    assert similarity.lexical_kind("zzqxv wibble", "kettle") is None
