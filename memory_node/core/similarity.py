@@ -6,9 +6,11 @@ subjects of the current placement facts by sentence embeddings (all-MiniLM-L6-v2
 the ``K`` most similar facts vote for their receptacle, each with weight similarity x ``KIND_BASE`` ** (the
 kinds the two objects share). Kinds are the map's categories (a plum shares fruit, produce and food with
 the apple, only produce and food with the carrot) plus the most specific kind WordNet says they share,
-graded by how specific it is (below). The weight grows geometrically with the kinds shared, so one example
-of the object's own narrow kind (a hammer for a screwdriver: hand tools) outvotes several that share only
-a broad one (a tape measure and a torch: tools). The receptacle with the most weight wins:
+graded by how specific it is (below), plus ``MODIFIER_BONUS`` when their names share a word before the
+head that is not an attribute of the map (a dress shirt and dress trousers: what they are for). The
+weight grows geometrically with the kinds shared, so one example of the object's own narrow kind (a
+hammer for a screwdriver: hand tools) outvotes several that share only a broad one (a tape measure and a
+torch: tools). The receptacle with the most weight wins:
 
 - an example the map knows as another kind of thing than a known object (nothing in common: a fork for
   an apple) does not vote unless the two are at least ``CROSS_KIND_MIN`` similar or share a WordNet kind;
@@ -64,6 +66,7 @@ import numpy as np
 
 from .categories import CategoryMap
 from .embedding import TextEmbedder, default_embedder
+from .text import tokens
 
 log = logging.getLogger(__name__)
 
@@ -75,6 +78,7 @@ MAX_CONFIDENCE = 0.8  # a guess from similar objects never claims what a fact or
 WN_WUP = 0.3  # similarity = (1 - this) x MiniLM cosine + this x WordNet's Lin similarity, where WordNet lists both
 WN_KIND_IC = 0.35  # a WordNet kind shared counts from this specificity up ("garment" 0.50, "food" 0.35) ...
 WN_BONUS = 2.0  # ... as up to this many map categories, in proportion to how far above WN_KIND_IC it is
+MODIFIER_BONUS = 1.0  # a word two names share before their heads ("dress shirt", "dress shoes") counts as this many kinds
 EXPLAINED = 0.25  # the weight left to a voter whose own narrower kind, not the object's, explains its place
 MAX_FACTS = 5000  # the newest current placement facts compared (bounds the cost of one question)
 _CACHE_MAX = 50_000
@@ -200,6 +204,19 @@ def kinds(cmap: CategoryMap, label: str) -> set[str]:
     return {c for c in cmap.chain(label) if c in cmap.parent}
 
 
+_FUNCTION_WORDS = frozenset({"the", "and", "for", "with", "from", "of", "a", "an", "in", "on", "to"})
+
+
+def _modifiers(cmap: CategoryMap, label: str) -> frozenset[str]:
+    """The words before a name's head that say what it is for or made of ("dress" shirt, "garden" hose,
+    "fruit" snacks); not the attributes the map already shares across kinds (colours, materials, "dirty")."""
+    ws = tokens(label)
+    while len(ws) > 1 and ws[-1].isdigit():
+        ws = ws[:-1]
+    return frozenset(w for w in ws[:-1] if len(w) > 2 and not w.isdigit() and w not in _FUNCTION_WORDS
+                     and w not in cmap.attributes)
+
+
 def _explained(cmap: CategoryMap, mine: set[str], pool: Sequence[Example], idx: list[int]) -> set[int]:
     """The voters whose receptacle a kind of theirs that the object is not explains: two or more
     examples of that kind, all in one receptacle ("stuffed animals on the shelf"): for something else of
@@ -236,6 +253,7 @@ def vote(label: str, candidates: Sequence[Example], denied: set[str], cmap: Cate
         sims = np.round(np.array([(1 - WN_WUP) * c + WN_WUP * r[0] if r is not None else c
                                   for c, r in zip(cosines.tolist(), rel)], dtype=np.float64), 6)
     mine = kinds(cmap, label)
+    my_mods = _modifiers(cmap, label) if MODIFIER_BONUS else frozenset()
     # a WordNet kind specific enough to count, and as how many map categories
     lex_kin = [r is not None and r[1] >= WN_KIND_IC for r in rel]
     lex_shared = [WN_BONUS * (r[1] - WN_KIND_IC) / (1 - WN_KIND_IC) if kin else 0.0 for r, kin in zip(rel, lex_kin)]
@@ -249,7 +267,10 @@ def vote(label: str, candidates: Sequence[Example], denied: set[str], cmap: Cate
         theirs = kinds(cmap, pool[i].subject) if mine else set()
         if mine and theirs and not mine & theirs and cosines[i] < CROSS_KIND_MIN and not lex_kin[i]:
             continue
-        order.append((i, len(mine & theirs) + lex_shared[i]))
+        shared = len(mine & theirs) + lex_shared[i]
+        if my_mods and my_mods & _modifiers(cmap, pool[i].subject):
+            shared += MODIFIER_BONUS
+        order.append((i, shared))
     # "not known" is decided by the vectors, or by a specific kind WordNet says the nearest shares: WordNet
     # alone relates any two artifacts (a weather vane and a violin are both devices)
     nearest = order[0][0] if order else -1

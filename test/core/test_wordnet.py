@@ -5,7 +5,7 @@ their MiniLM vectors alone point elsewhere."""
 import pytest
 
 from memory_node.core import similarity
-from memory_node.core.categories import CategoryMap
+from memory_node.core.categories import CategoryMap, default_map
 from memory_node.core.wordnet import WordNet, default_wordnet, wordnet_dir
 
 pytestmark = pytest.mark.skipif(not wordnet_dir(), reason="WordNet 3.0 (wordnet-base) not installed")
@@ -100,3 +100,15 @@ def test_a_phrase_is_looked_up_by_its_longest_ending_open_or_closed() -> None:
     # "pot" alone is a cooking pot first: the compound is the better reading
     assert similarity.lexical_kind("tea pot", "kettle") != similarity.lexical_kind("pot", "kettle")
     assert similarity.lexical_kind("zzqxv wibble", "kettle") is None
+
+
+def test_a_word_two_names_share_before_their_heads_counts_as_a_kind(monkeypatch: pytest.MonkeyPatch) -> None:
+    # what the clothes are for, not what they are: gym things to the wash, dress things to the wardrobe
+    told = [similarity.Example("dress shirt", "wardrobe", 1), similarity.Example("dress shoes", "wardrobe", 2),
+            similarity.Example("jogging bottoms", "laundry basket", 3),
+            similarity.Example("sweatshirt", "laundry basket", 4), similarity.Example("gym shorts", "laundry basket", 5)]
+    cmap = default_map()
+    assert similarity.vote("gym socks", told, set(), cmap).receptacle_key == "laundry basket"
+    assert similarity.vote("dress socks", told, set(), cmap).receptacle_key == "wardrobe"
+    monkeypatch.setattr(similarity, "MODIFIER_BONUS", 0.0)
+    assert similarity.vote("gym socks", told, set(), cmap).receptacle_key == "wardrobe"
