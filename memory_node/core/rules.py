@@ -23,7 +23,9 @@ Semantics:
   drawer") or a rule for it, whichever is newer, answers; "not in the sink" facts exclude a receptacle.
   A rule of a broad kind does not answer against corrections about a narrower kind of the label that all
   name another receptacle (a fork in the drawer says more about a spoon, cutlery too, than a rule
-  "kitchenware goes in the cupboard" made of a plate and a mug): that narrowest evidence answers instead.
+  "kitchenware goes in the cupboard" made of a plate and a mug): that narrowest evidence answers instead;
+  so do corrections about other compounds of its head word that agree (a bread knife in the knife block
+  for a cheese knife, against a cutlery rule of forks and spoons).
 - When nothing along the chain covers the label (a word the map does not know, a kind without a rule),
   ``explain_placement`` asks the current placement facts about the most similar objects
   (``core/similarity.py``: sentence embeddings, a weighted vote, "not known" below a similarity threshold);
@@ -302,6 +304,8 @@ def explain_placement(store: MemoryStore, label: str, as_of_ns: int | None = Non
                                    confidence=1.0 if level == 0 else CATEGORY_FACT_CONFIDENCE, source="fact",
                                    category=category, category_name=cmap.name(category), record_id=fact.id)
         if rule is not None:
+            if narrow is None:
+                narrow = _same_head(store, label, denied, as_of_ns)
             if narrow is not None and key(narrow[1][0].target) != key(rule.receptacle):
                 return _narrow_answer(label, narrow, rule, cmap)
             return PlacementAnswer(label=label, receptacle=rule.receptacle, receptacle_id=rule.receptacle_id,
@@ -331,6 +335,23 @@ def _levels(cmap: CategoryMap, label: str) -> list[str]:
     endings = ["".join(ws[i:-1]) + singular(ws[-1]) for i in range(1, len(ws) - 1)]
     endings = [e for e in endings if e not in chain]
     return [chain[0], *endings, *chain[1:]]
+
+
+def _same_head(store: MemoryStore, label: str, denied: set[str], as_of_ns: int | None) -> tuple[str, list[Fact]] | None:
+    """Corrections about other compounds of the label's head word ("bread knife" for a cheese knife), when
+    they all name one receptacle: the same everyday kind of thing, whatever the map files them under."""
+    ws = [w for w in words(label) if not w.isdigit()]
+    if len(ws) < 2:
+        return None
+    head = singular(ws[-1])
+    rows = [r for r in store.storage.placement_pool(as_of_ns, similarity.MAX_FACTS)
+            if r[2] not in denied and (sw := [w for w in words(r[1]) if not w.isdigit()])
+            and len(sw) >= 2 and singular(sw[-1]) == head]
+    if not rows or len({r[2] for r in rows}) != 1:
+        return None
+    by = store.storage.facts_by_rowid([r[0] for r in rows])
+    told = [_fact(by[r[0]]) for r in rows]
+    return head, told
 
 
 def _narrow_answer(label: str, narrow: tuple[str, list[Fact]], rule: Rule, cmap: CategoryMap) -> PlacementAnswer:

@@ -208,6 +208,17 @@ def test_corrections_about_its_narrower_kind_come_before_a_broader_rule(store: M
     assert explain_placement(store, "spoon").category == "kitchenware"
 
 
+def test_other_compounds_of_its_head_word_come_before_a_broader_rule(store: MemoryStore) -> None:
+    say(store, 1 * S, "put the fork in the drawer")
+    say(store, 2 * S, "put the spoon in the drawer")
+    block = say(store, 3 * S, "put the bread knife in the knife block")
+    ans = explain_placement(store, "cheese knife")  # cutlery in the map, but a knife like the bread knife
+    assert (ans.receptacle, ans.category, ans.support_event_ids) == ("knife block", "knife", [block])
+    assert explain_placement(store, "knife").receptacle == "drawer"  # no compound: the cutlery rule
+    say(store, 4 * S, "put the steak knife in the drawer")  # knives disagree: the rule again
+    assert explain_placement(store, "cheese knife").receptacle == "drawer"
+
+
 def test_what_was_said_about_a_compound_comes_before_its_head_word(store: MemoryStore) -> None:
     say(store, 1 * S, "put the cup in the cupboard")
     plastic = say(store, 2 * S, "put the plastic cup in the bin")
