@@ -35,7 +35,8 @@ WordNet 3.0 (``wordnet.py``) adds what vectors of short phrases miss. For two ob
 specific kind they share (``WordNet.shared_kind``, over their senses in a home) and how specific that kind
 is, by WordNet's shape alone (intrinsic information content: 1 - log(1 + hyponyms) / log(all nouns); a
 viola and a violin share "bowed stringed instrument", 0.78; a violin and a trumpet "musical instrument",
-0.55; a cardigan and a blouse "clothing", 0.44; a spatula and a ladle only "instrumentality", 0.24). The similarity is a blend of the MiniLM cosine and Lin's similarity over that
+0.55; a cardigan and a blouse "clothing", 0.44; a spatula and a ladle only "instrumentality", 0: too
+broad to say anything). The similarity is a blend of the MiniLM cosine and Lin's similarity over that
 kind (``WN_WUP``), and a shared kind at least ``WN_KIND_IC`` specific counts as up to ``WN_BONUS`` map
 categories, in proportion to its specificity, also across the map's top-level kinds. An object WordNet
 does not list (by any ending of its phrase) is compared by vectors alone. "Not known" is still the

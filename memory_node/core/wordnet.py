@@ -41,7 +41,8 @@ HOUSEHOLD_LEXNAMES = frozenset({"noun.artifact", "noun.food"})
 MAX_SENSES = 4  # the commoner senses of a word only: rare ones relate too much ("plate" the home base)
 MAX_HYPONYM_DISTANCE = 4  # "food" -> an apple is 3 steps; further is a different thing in practice
 MAX_PART_DEPTH = 4
-MIN_KIND_DEPTH = 4  # kinds nearer WordNet's root than this ("object", "whole") say nothing about a thing
+MIN_KIND_DEPTH = 4  # kinds nearer WordNet's root than this ("object", "whole") say nothing about a thing ...
+MAX_KINDS_BELOW = 3000  # ... nor do kinds with more than this many kinds below them ("artifact", "device")
 MAX_CACHED_WORDS = 200_000  # a thing's parts may be listed on one of its kinds (a car door, of any car)
 _POS_OF = {"noun": 1, "verb": 2, "adj": 3, "adv": 4}
 
@@ -280,8 +281,9 @@ class WordNet:
     def specificity(self, synset: Any) -> float:
         """How specific a kind is, from WordNet's shape alone (intrinsic information content, Seco et al.
         2004): 1 - log(1 + its hyponyms) / log(all noun synsets); a kind with nothing below it is 1,
-        "violin" 0.88, "musical instrument" 0.55, "clothing" 0.44, "artifact" 0.18; 0 for kinds nearer the
-        root than ``MIN_KIND_DEPTH``."""
+        "violin" 0.88, "musical instrument" 0.55, "clothing" 0.44, "device" 0.30; 0 for kinds nearer the
+        root than ``MIN_KIND_DEPTH`` or with more than ``MAX_KINDS_BELOW`` below them ("artifact"), whose
+        hyponyms are not counted (that took a third of a second for "artifact" alone)."""
         cached = self._ic.get(synset)
         if cached is None:
             with self._lock:
@@ -291,8 +293,9 @@ class WordNet:
                     if not self._n_synsets:
                         self._n_synsets = len({o for by_pos in self._wn._lemma_pos_offset_map.values()
                                                for o in by_pos.get("n", ())})
-                    below = len(set(synset.closure(lambda s: s.hyponyms() + s.instance_hyponyms())))
-                    cached = max(0.0, 1.0 - math.log(1 + below) / math.log(max(self._n_synsets, 2)))
+                    below = _count_below(synset, MAX_KINDS_BELOW)
+                    cached = 0.0 if below > MAX_KINDS_BELOW else \
+                        max(0.0, 1.0 - math.log(1 + below) / math.log(max(self._n_synsets, 2)))
             self._ic[synset] = cached
         return cached
 
@@ -300,7 +303,7 @@ class WordNet:
         """The most specific kind two labels share (over their senses in a home, ``label_senses``): (Lin's
         similarity 2 x specificity(kind) / (specificity(a) + specificity(b)), the kind's specificity, its
         name); None when WordNet lists either not at all. A cardigan and a pullover share "sweater" (0.88,
-        0.86), a cardigan and a blouse only "clothing" (0.47, 0.44), a kettle and a cardigan "artifact"."""
+        0.86), a cardigan and a blouse only "clothing" (0.47, 0.44), a kettle and a cardigan "artifact" (0, 0)."""
         xs, ys = self.label_senses(a), self.label_senses(b)
         if not xs or not ys:
             return None
@@ -344,6 +347,21 @@ def _relation(wn: WordNet, a: tuple[Any, ...], b: tuple[Any, ...], max_distance:
             if d is not None and d <= max_distance and (best is None or d < best.distance):
                 best = Relation("hyponym", d, x.name(), y.name())
     return best
+
+
+def _count_below(synset: Any, cap: int) -> int:
+    """How many kinds (and instances) WordNet lists below a synset, counting stops past ``cap``."""
+    seen: set[Any] = set()
+    frontier = [synset]
+    while frontier and len(seen) <= cap:
+        nxt = []
+        for s in frontier:
+            for h in (*s.hyponyms(), *s.instance_hyponyms()):
+                if h not in seen:
+                    seen.add(h)
+                    nxt.append(h)
+        frontier = nxt
+    return len(seen)
 
 
 def _name(synset: Any) -> str:
