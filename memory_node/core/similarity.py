@@ -42,7 +42,9 @@ categories, in proportion to its specificity, also across the map's top-level ki
 does not list (by any ending of its phrase) is compared by vectors alone. "Not known" is still the
 vectors' call (or a kind shared with an example, above): any two artifacts share "artifact", and a weather
 vane is not like a violin because both are devices. A phrase is looked up by its longest ending WordNet
-lists, spelt open or closed ("wine glass" is WordNet's "wineglass", "bamboo cutting board" a cutting board).
+lists, spelt open or closed ("wine glass" is WordNet's "wineglass", "bamboo cutting board" a cutting board);
+a last word that only measures ("problem set") or a container the map reads the contents of ("juice
+bottle": juice) is not what the thing is, and the words before it are looked up instead.
 
 ``K``, ``KIND_BASE``, ``EXPLAINED`` and the WordNet constants were chosen on the even-numbered TidyBot scenarios and
 checked on the odd ones (``python -m memory_node.bench.placement_eval``; the figures are in
@@ -67,7 +69,7 @@ import numpy as np
 
 from .categories import CategoryMap
 from .embedding import TextEmbedder, default_embedder
-from .text import tokens
+from .text import singular, tokens
 
 log = logging.getLogger(__name__)
 
@@ -167,11 +169,31 @@ def phrase(text: str, embedder: TextEmbedder | None = None) -> str:
     return " ".join(ws)
 
 
-def lexical_kind(a: str, b: str) -> tuple[float, float] | None:
+def lexical_kind(a: str, b: str, cmap: CategoryMap | None = None) -> tuple[float, float] | None:
     """(Lin similarity, specificity of the most specific kind shared) of two phrases in WordNet
     (``wordnet.WordNet.shared_kind``; of each phrase's longest ending WordNet lists, spelt open or closed:
     "tea pot" is its "teapot", "Magic Bullet blender" a blender); None when WordNet lists either not."""
-    return _lexical_kind(_wn_phrase(a), _wn_phrase(b))
+    return _lexical_kind(_wn_phrase(a, _weak_head(cmap, a)), _wn_phrase(b, _weak_head(cmap, b)))
+
+
+def _weak_head(cmap: CategoryMap | None, label: str) -> bool:
+    """Whether the last word of a phrase of several says little of what it is: a word that only measures
+    ("problem set", "pile", "slice"), or a container the map reads the contents of ("juice bottle" is juice,
+    as ``CategoryMap.chain`` has it; a "storage box" stays a box)."""
+    if cmap is None:
+        return False
+    ws = tokens(label)
+    while len(ws) > 1 and ws[-1].isdigit():
+        ws = ws[:-1]
+    if len(ws) < 2:
+        return False
+    last = singular(ws[-1])
+    if last in cmap.measures and last not in cmap.word_category and last not in cmap.containers:
+        return True
+    if last in cmap.containers:
+        chain = cmap.chain(label)
+        return len(chain) > 1 and chain[1] != last
+    return False
 
 
 @lru_cache(maxsize=_CACHE_MAX)
@@ -186,7 +208,7 @@ def _lexical_kind(a: str, b: str) -> tuple[float, float] | None:
 
 
 @lru_cache(maxsize=_CACHE_MAX)
-def _wn_phrase(label: str) -> str:
+def _wn_phrase(label: str, weak_head: bool = False) -> str:
     from .wordnet import default_wordnet
 
     words = " ".join(re.findall(r"[a-z]+", label.lower()))
@@ -194,8 +216,13 @@ def _wn_phrase(label: str) -> str:
     if wn is None or not words:
         return ""
     ws = words.split()
-    # the longest ending WordNet lists, spelt open or closed ("wine glass" is its "wineglass")
-    endings = [form for i in range(len(ws)) for form in dict.fromkeys((" ".join(ws[i:]), "".join(ws[i:])))]
+    # the longest ending WordNet lists, spelt open or closed ("wine glass" is its "wineglass"); past a weak
+    # head, the words before it ("juice bottle": juice)
+    endings = [form for i in range(len(ws)) for form in dict.fromkeys((" ".join(ws[i:]), "".join(ws[i:])))
+               if i < len(ws) - 1 or not weak_head]
+    if weak_head:
+        endings += [form for i in range(len(ws) - 1)
+                    for form in dict.fromkeys((" ".join(ws[i:-1]), "".join(ws[i:-1])))]
     return next((p for p in endings if wn.known(p)), "")
 
 
@@ -248,7 +275,7 @@ def vote(label: str, candidates: Sequence[Example], denied: set[str], cmap: Cate
     if vecs is None:
         return None
     cosines = np.round(vecs[1:] @ vecs[0], 6)
-    rel = [lexical_kind(label, f.subject) if (WN_WUP or WN_BONUS) else None for f in pool]
+    rel = [lexical_kind(label, f.subject, cmap) if (WN_WUP or WN_BONUS) else None for f in pool]
     sims = cosines
     if WN_WUP:
         sims = np.round(np.array([(1 - WN_WUP) * c + WN_WUP * r[0] if r is not None else c

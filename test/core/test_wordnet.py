@@ -112,3 +112,15 @@ def test_a_word_two_names_share_before_their_heads_counts_as_a_kind(monkeypatch:
     assert similarity.vote("dress socks", told, set(), cmap).receptacle_key == "wardrobe"
     monkeypatch.setattr(similarity, "MODIFIER_BONUS", 0.0)
     assert similarity.vote("gym socks", told, set(), cmap).receptacle_key == "wardrobe"
+
+
+def test_a_head_that_only_holds_or_measures_is_not_what_the_thing_is() -> None:
+    cmap = default_map()
+    # the map reads a juice bottle as juice: so does WordNet here, a drink like lemonade, not a vessel
+    assert similarity.lexical_kind("juice bottle", "lemonade", cmap)[1] > 0
+    assert similarity.lexical_kind("juice bottle", "jar", cmap)[1] < similarity.WN_KIND_IC
+    assert similarity.lexical_kind("juice bottle", "jar")[1] >= similarity.WN_KIND_IC  # read as a bottle
+    # "set" only groups things: a problem set is not a stage set, and WordNet has nothing else to say
+    assert similarity.lexical_kind("maths problem set", "statue", cmap) is None
+    assert similarity.lexical_kind("maths problem set", "statue") is not None
+    assert similarity.lexical_kind("storage box", "chest", cmap) == similarity.lexical_kind("box", "chest")
