@@ -183,7 +183,7 @@ class CategoryMap:
         before = ws[:start]
         # "toy hammer" is a toy, "stuffed koala" a stuffed animal; "toy story dvd" stays a dvd. A modifier
         # bound to a kind ("dried" fruit, "canned" food) reaches across the words between it and the head
-        # ("dried goji berries", "canned coconut milk"); the one next to the head has the last word
+        # ("dried sour cherries", "tinned chopped tomatoes"); the one next to the head has the last word
         for i, w in enumerate(before):
             mod = self.modifiers.get(w)
             if mod is None or (category and i < len(before) - 1 and not mod.when):

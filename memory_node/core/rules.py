@@ -18,14 +18,14 @@ Semantics:
   (``superseded_by`` = the new rule's id). Confidence = n/(n+1) x (n / current facts of the category),
   n = the support: two agreeing facts and nothing else give 0.67.
 - ``placement_for(label)`` walks the label's category chain from the most specific level (the label, then
-  the endings of a compound: "brown paper plate", "paper plate", "plate", then its kinds): an explicit
+  the endings of a compound: "red plastic mug", "plastic mug", "mug", then its kinds): an explicit
   fact about that level (the label itself, "fork", or a category someone named: "cutlery goes in the
   drawer") or a rule for it, whichever is newer, answers; "not in the sink" facts exclude a receptacle.
   A rule of a broad kind does not answer against corrections about a narrower kind of the label that all
   name another receptacle (a fork in the drawer says more about a spoon, cutlery too, than a rule
   "kitchenware goes in the cupboard" made of a plate and a mug): that narrowest evidence answers instead;
-  so do corrections about other compounds of its head word that agree (a bread knife in the knife block
-  for a cheese knife, against a cutlery rule of forks and spoons).
+  so do corrections about other compounds of its head word that agree (a kitchen knife in the knife block
+  for a fish knife, against a cutlery rule of forks and spoons).
 - When nothing along the chain covers the label (a word the map does not know, a kind without a rule),
   ``explain_placement`` asks the current placement facts about the most similar objects
   (``core/similarity.py``: sentence embeddings, a weighted vote, "not known" below a similarity threshold);
@@ -324,8 +324,8 @@ def explain_placement(store: MemoryStore, label: str, as_of_ns: int | None = Non
 
 def _levels(cmap: CategoryMap, label: str) -> list[str]:
     """The label's category chain with the endings of a compound between the label and its known head:
-    "brown paper plate" -> brownpaperplate, paperplate, plate, ...: what was said about paper plates is
-    more specific to it than what was said about plates."""
+    "red plastic mug" -> redplasticmug, plasticmug, mug, ...: what was said about plastic mugs is more
+    specific to it than what was said about mugs."""
     chain = cmap.chain(label)
     if len(chain) < 2:
         return chain
@@ -338,7 +338,7 @@ def _levels(cmap: CategoryMap, label: str) -> list[str]:
 
 
 def _same_head(store: MemoryStore, label: str, denied: set[str], as_of_ns: int | None) -> tuple[str, list[Fact]] | None:
-    """Corrections about other compounds of the label's head word ("bread knife" for a cheese knife), when
+    """Corrections about other compounds of the label's head word ("kitchen knife" for a fish knife), when
     they all name one receptacle: the same everyday kind of thing, whatever the map files them under."""
     ws = [w for w in words(label) if not w.isdigit()]
     if len(ws) < 2:

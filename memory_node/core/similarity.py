@@ -7,9 +7,9 @@ the ``K`` most similar facts vote for their receptacle, each with weight similar
 kinds the two objects share). Kinds are the map's categories (a plum shares fruit, produce and food with
 the apple, only produce and food with the carrot) plus the most specific kind WordNet says they share,
 graded by how specific it is (below), plus ``MODIFIER_BONUS`` when their names share a word before the
-head that is not an attribute of the map (a dress shirt and dress trousers: what they are for). The
+head that is not an attribute of the map (a party dress and party shoes: what they are for). The
 weight grows geometrically with the kinds shared, so one example of the object's own narrow kind (a
-hammer for a screwdriver: hand tools) outvotes several that share only a broad one (a tape measure and a
+hammer for a screwdriver: hand tools) outvotes several that share only a broad one (a spirit level and a
 torch: tools). The receptacle with the most weight wins:
 
 - an example the map knows as another kind of thing than a known object (nothing in common: a fork for
@@ -20,8 +20,8 @@ torch: tools). The receptacle with the most weight wins:
   answer is "not known" (None), never a guess;
 - a receptacle ruled out for the object ("knives don't go in the sink") takes no votes;
 - examples of a narrower kind the object is not of, two or more all in one place, say where that kind
-  goes, not where the rest of their broader kind goes ("stuffed animals on the shelf, other toys in the
-  cabinet": a wooden block is not a stuffed animal): their weight is cut to ``EXPLAINED``;
+  goes, not where the rest of their broader kind goes ("hand tools in the toolbox, other tools on the
+  shelf": a spirit level is not a hand tool): their weight is cut to ``EXPLAINED``;
 - the answer cites the winning voters' events and names them ("things like the banana and the apple"), and
   its confidence is the winner's share of the vote times the nearest winning example's similarity, capped
   at ``MAX_CONFIDENCE`` so that it stays below an explicit fact about the object.
@@ -42,7 +42,7 @@ categories, in proportion to its specificity, also across the map's top-level ki
 does not list (by any ending of its phrase) is compared by vectors alone. "Not known" is still the
 vectors' call (or a kind shared with an example, above): any two artifacts share "artifact", and a weather
 vane is not like a violin because both are devices. A phrase is looked up by its longest ending WordNet
-lists, spelt open or closed ("wine glass" is WordNet's "wineglass", "bamboo cutting board" a cutting board);
+lists, spelt open or closed ("tea pot" is WordNet's "teapot", "oak chopping board" a chopping board);
 a last word that only measures ("problem set") or a container the map reads the contents of ("juice
 bottle": juice) is not what the thing is, and the words before it are looked up instead.
 
@@ -81,7 +81,7 @@ MAX_CONFIDENCE = 0.8  # a guess from similar objects never claims what a fact or
 WN_WUP = 0.3  # similarity = (1 - this) x MiniLM cosine + this x WordNet's Lin similarity, where WordNet lists both
 WN_KIND_IC = 0.35  # a WordNet kind shared counts from this specificity up ("garment" 0.50, "food" 0.35) ...
 WN_BONUS = 2.0  # ... as up to this many map categories, in proportion to how far above WN_KIND_IC it is
-MODIFIER_BONUS = 1.0  # a word two names share before their heads ("dress shirt", "dress shoes") counts as this many kinds
+MODIFIER_BONUS = 1.0  # a word two names share before their heads ("party dress", "party shoes") counts as this many kinds
 EXPLAINED = 0.25  # the weight left to a voter whose own narrower kind, not the object's, explains its place
 MAX_FACTS = 5000  # the newest current placement facts compared (bounds the cost of one question)
 _CACHE_MAX = 50_000
@@ -172,14 +172,14 @@ def phrase(text: str, embedder: TextEmbedder | None = None) -> str:
 def lexical_kind(a: str, b: str, cmap: CategoryMap | None = None) -> tuple[float, float] | None:
     """(Lin similarity, specificity of the most specific kind shared) of two phrases in WordNet
     (``wordnet.WordNet.shared_kind``; of each phrase's longest ending WordNet lists, spelt open or closed:
-    "tea pot" is its "teapot", "Magic Bullet blender" a blender); None when WordNet lists either not."""
+    "tea pot" is its "teapot", "Acme hand blender" a blender); None when WordNet lists either not."""
     return _lexical_kind(_wn_phrase(a, _weak_head(cmap, a)), _wn_phrase(b, _weak_head(cmap, b)))
 
 
 def _weak_head(cmap: CategoryMap | None, label: str) -> bool:
     """Whether the last word of a phrase of several says little of what it is: a word that only measures
     ("problem set", "pile", "slice"), or a container the map reads the contents of ("juice bottle" is juice,
-    as ``CategoryMap.chain`` has it; a "storage box" stays a box)."""
+    as ``CategoryMap.chain`` has it; a "plain box" stays a box)."""
     if cmap is None:
         return False
     ws = tokens(label)
@@ -216,7 +216,7 @@ def _wn_phrase(label: str, weak_head: bool = False) -> str:
     if wn is None or not words:
         return ""
     ws = words.split()
-    # the longest ending WordNet lists, spelt open or closed ("wine glass" is its "wineglass"); past a weak
+    # the longest ending WordNet lists, spelt open or closed ("tea pot" is its "teapot"); past a weak
     # head, the words before it ("juice bottle": juice)
     endings = [form for i in range(len(ws)) for form in dict.fromkeys((" ".join(ws[i:]), "".join(ws[i:])))
                if i < len(ws) - 1 or not weak_head]
@@ -247,9 +247,9 @@ def _modifiers(cmap: CategoryMap, label: str) -> frozenset[str]:
 
 def _explained(cmap: CategoryMap, mine: set[str], pool: Sequence[Example], idx: list[int]) -> set[int]:
     """The voters whose receptacle a kind of theirs that the object is not explains: two or more
-    examples of that kind, all in one receptacle ("stuffed animals on the shelf"): for something else of
-    their broader kind they say where that narrower kind goes, not where the rest goes ("other toys in
-    the cabinet")."""
+    examples of that kind, all in one receptacle ("hand tools in the toolbox"): for something else of
+    their broader kind they say where that narrower kind goes, not where the rest goes ("other tools on
+    the shelf")."""
     by_kind: dict[str, list[int]] = {}
     for i in idx:
         for c in kinds(cmap, pool[i].subject) - mine:

@@ -211,23 +211,23 @@ def test_corrections_about_its_narrower_kind_come_before_a_broader_rule(store: M
 def test_other_compounds_of_its_head_word_come_before_a_broader_rule(store: MemoryStore) -> None:
     say(store, 1 * S, "put the fork in the drawer")
     say(store, 2 * S, "put the spoon in the drawer")
-    block = say(store, 3 * S, "put the bread knife in the knife block")
-    ans = explain_placement(store, "cheese knife")  # cutlery in the map, but a knife like the bread knife
+    block = say(store, 3 * S, "put the kitchen knife in the knife block")
+    ans = explain_placement(store, "fish knife")  # cutlery in the map, but a knife like the kitchen knife
     assert (ans.receptacle, ans.category, ans.support_event_ids) == ("knife block", "knife", [block])
     assert explain_placement(store, "knife").receptacle == "drawer"  # no compound: the cutlery rule
-    say(store, 4 * S, "put the steak knife in the drawer")  # knives disagree: the rule again
-    assert explain_placement(store, "cheese knife").receptacle == "drawer"
+    say(store, 4 * S, "put the pocket knife in the drawer")  # knives disagree: the rule again
+    assert explain_placement(store, "fish knife").receptacle == "drawer"
 
 
 def test_what_was_said_about_a_compound_comes_before_its_head_word(store: MemoryStore) -> None:
-    say(store, 1 * S, "put the cup in the cupboard")
-    plastic = say(store, 2 * S, "put the plastic cup in the bin")
-    ans = explain_placement(store, "red plastic cup")
+    say(store, 1 * S, "put the mug in the cupboard")
+    plastic = say(store, 2 * S, "put the plastic mug in the bin")
+    ans = explain_placement(store, "red plastic mug")
     assert (ans.source, ans.receptacle, ans.category, ans.support_event_ids) == (
-        "fact", "bin", "plasticcup", [plastic])
-    assert explain_placement(store, "red cup").receptacle == "cupboard"
-    say(store, 3 * S, "plastic cups don't go in the bin")  # a denial about the compound holds for it too
-    assert explain_placement(store, "red plastic cup").receptacle == "cupboard"
+        "fact", "bin", "plasticmug", [plastic])
+    assert explain_placement(store, "red mug").receptacle == "cupboard"
+    say(store, 3 * S, "plastic mugs don't go in the bin")  # a denial about the compound holds for it too
+    assert explain_placement(store, "red plastic mug").receptacle == "cupboard"
 
 
 def test_rules_survive_reopening(tmp_path: Path) -> None:
