@@ -2,11 +2,14 @@
 and on each half (even-numbered scenarios: where ``core/similarity.py``'s K and kind bonus were chosen; odd:
 held out), what answered (fact, rule, similar objects, nothing), and the latency of a similarity answer.
 
-    python -m memory_node.bench.placement_eval [--no-similar] [--noise] [--categories PATH]
+    python -m memory_node.bench.placement_eval [--no-similar] [--noise] [--categories PATH] [--show-dev]
 
 ``--categories`` runs it with another category map file: ``memory_node/bench/data/household_with_tidybot_names.yaml``
 is the map before issue 9, which held 605 of TidyBot's 1,076 object names word for word; a figure with it
 is *with benchmark overlap*. The shipped map (the default) is written from general household knowledge.
+
+``--show-dev`` prints the misses of the even half only, with what each scenario was told: the odd half is
+held out and is only ever reported as one figure.
 
 ``--noise`` prints the similarity of unrelated household words (different top-level categories of the
 category map), which ``similarity.MIN_SIMILARITY`` and ``CROSS_KIND_MIN`` are set from.
@@ -56,7 +59,7 @@ def run(scenarios: list[dict], similar: bool = True) -> dict:
             ans = explain_placement(mem, obj, similar=similar)
             dt = time.perf_counter() - t
             rows.append((si, ans is not None and key(ans.receptacle) == key(expected),
-                         ans.source if ans else "", dt))
+                         ans.source if ans else "", dt, obj, expected, ans))
         mem.close()
     return {"rows": rows}
 
@@ -67,6 +70,16 @@ def _line(name: str, rows: list) -> str:
     answered = sum(bool(r[2]) for r in rows)
     return f"  {name:<22} {n:4d}  accuracy {ok / n:6.1%}  answered {answered / n:6.1%}  " \
            f"right when answering {ok / max(answered, 1):6.1%}"
+
+
+def _show_dev(scenarios: list[dict], rows: list) -> None:
+    for si in sorted({r[0] for r in rows if r[0] % 2 == 0 and not r[1]}):
+        print(f"scenario {si}: told " + "; ".join(f"{o} -> {r}" for o, r in scenarios[si]["seen_placements"]))
+        for r in rows:
+            if r[0] == si and not r[1]:
+                ans = r[6]
+                got = f"{ans.receptacle} ({ans.source} {ans.confidence:.2f}, {ans.category_name})" if ans else "not known"
+                print(f"    {r[4]}: expected {r[5]}, got {got}")
 
 
 def noise(n_words: int = 800, seed: int = 0) -> None:
@@ -88,6 +101,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--no-similar", action="store_true", help="category chain only (the old behaviour)")
     parser.add_argument("--noise", action="store_true", help="print unrelated-word similarity percentiles")
+    parser.add_argument("--show-dev", action="store_true", help="print the even (tuning) half's misses")
     parser.add_argument("--categories", type=Path, default=None,
                         help="category map file to use instead of the shipped config/categories/household.yaml")
     args = parser.parse_args(argv)
@@ -113,6 +127,8 @@ def _report(args: argparse.Namespace) -> int:
     if sim_ms:
         print(f"  similar-answer latency (warm cache): median {statistics.median(sim_ms):.2f} ms, "
               f"p95 {np.percentile(sim_ms, 95):.2f} ms, max {max(sim_ms):.2f} ms")
+    if args.show_dev:
+        _show_dev(scenarios, rows)
     if args.noise:
         noise()
     return 0

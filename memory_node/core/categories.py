@@ -181,10 +181,14 @@ class CategoryMap:
             start, category = len(ws) - 1, ""
             levels.append(singular(ws[-1]))
         before = ws[:start]
-        # "toy hammer" is a toy, "stuffed koala" a stuffed animal; "toy story dvd" stays a dvd
-        for w in before[-1:] if category else before:
+        # "toy hammer" is a toy, "stuffed koala" a stuffed animal; "toy story dvd" stays a dvd. A modifier
+        # bound to a kind ("dried" fruit, "canned" food) reaches across the words between it and the head
+        # ("dried sour cherries", "tinned chopped tomatoes"); the one next to the head has the last word
+        for i, w in enumerate(before):
             mod = self.modifiers.get(w)
-            if mod and (not mod.when or mod.when in self.ancestors(category)):
+            if mod is None or (category and i < len(before) - 1 and not mod.when):
+                continue
+            if not mod.when or mod.when in self.ancestors(category):
                 category = mod.category
         attrs = [a for w in before for a in self.attributes.get(w, ())]
         return [c for c in dict.fromkeys([*levels, *attrs, *self.ancestors(category)]) if c]

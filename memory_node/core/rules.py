@@ -17,9 +17,15 @@ Semantics:
   contradicting correction, and stays in history. More support replaces a version by a new one
   (``superseded_by`` = the new rule's id). Confidence = n/(n+1) x (n / current facts of the category),
   n = the support: two agreeing facts and nothing else give 0.67.
-- ``placement_for(label)`` walks the label's category chain from the most specific level: an explicit
+- ``placement_for(label)`` walks the label's category chain from the most specific level (the label, then
+  the endings of a compound: "red plastic mug", "plastic mug", "mug", then its kinds): an explicit
   fact about that level (the label itself, "fork", or a category someone named: "cutlery goes in the
   drawer") or a rule for it, whichever is newer, answers; "not in the sink" facts exclude a receptacle.
+  A rule of a broad kind does not answer against corrections about a narrower kind of the label that all
+  name another receptacle (a fork in the drawer says more about a spoon, cutlery too, than a rule
+  "kitchenware goes in the cupboard" made of a plate and a mug): that narrowest evidence answers instead;
+  so do corrections about other compounds of its head word that agree (a kitchen knife in the knife block
+  for a fish knife, against a cutlery rule of forks and spoons).
 - When nothing along the chain covers the label (a word the map does not know, a kind without a rule),
   ``explain_placement`` asks the current placement facts about the most similar objects
   (``core/similarity.py``: sentence embeddings, a weighted vote, "not known" below a similarity threshold);
@@ -40,6 +46,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from . import similarity
 from .categories import CategoryMap, default_map, key, words
+from .text import singular
 from .corrections import ParsedFact, parse_utterance
 from .embedding import TextEmbedder
 from .models import Event, Fact, MemoryRecord, PlacementAnswer, Rule
@@ -50,7 +57,8 @@ if TYPE_CHECKING:
     from .store import MemoryStore
 
 MIN_SUPPORT = 2
-CATEGORY_FACT_CONFIDENCE = 0.9  # "cutlery goes in the drawer" applied to a spoon: said, but about its kind
+CATEGORY_FACT_CONFIDENCE = 0.9
+  # "cutlery goes in the drawer" applied to a spoon: said, but about its kind
 
 
 class Placement(NamedTuple):
@@ -276,12 +284,13 @@ def explain_placement(store: MemoryStore, label: str, as_of_ns: int | None = Non
     where the corrected objects most like it went (``source="similar"``, see ``core/similarity.py``);
     None when memory was not told anything that covers it or is close enough to it."""
     cmap = categories or default_map()
-    chain = cmap.chain(label)
+    chain = _levels(cmap, label)
     if not chain:
         return None
     db = store.storage
     # "not in the sink", said about the object or any of its kinds, rules the sink out
     denied = db.denied_targets(chain, as_of_ns)
+    narrow: tuple[str, list[Fact]] | None = None  # the narrowest kind of it with corrections and no rule
     for level, category in enumerate(chain):
         fact = next((f for f in map(_fact, db.placements_of(category, as_of_ns)) if key(f.target) not in denied),
                     None)
@@ -295,13 +304,68 @@ def explain_placement(store: MemoryStore, label: str, as_of_ns: int | None = Non
                                    confidence=1.0 if level == 0 else CATEGORY_FACT_CONFIDENCE, source="fact",
                                    category=category, category_name=cmap.name(category), record_id=fact.id)
         if rule is not None:
+            if narrow is None:
+                narrow = _same_head(store, label, denied, as_of_ns)
+            if narrow is not None and key(narrow[1][0].target) != key(rule.receptacle):
+                return _narrow_answer(label, narrow, rule, cmap)
             return PlacementAnswer(label=label, receptacle=rule.receptacle, receptacle_id=rule.receptacle_id,
                                    predicate=rule.predicate, support_event_ids=list(rule.support_event_ids),
                                    confidence=rule.confidence, source="rule", category=category,
                                    category_name=rule.category_name, record_id=rule.id)
+        if narrow is None and level > 0 and category in cmap.parent:
+            told = [f for f in map(_fact, db.placements_of_category(category, as_of_ns))
+                    if key(f.target) not in denied]
+            if told and len({key(f.target) for f in told}) == 1:
+                narrow = (category, told)
     if not similar:
         return None
     return _similar_placement(store, label, denied, as_of_ns, cmap, embedder)
+
+
+def _levels(cmap: CategoryMap, label: str) -> list[str]:
+    """The label's category chain with the endings of a compound between the label and its known head:
+    "red plastic mug" -> redplasticmug, plasticmug, mug, ...: what was said about plastic mugs is more
+    specific to it than what was said about mugs."""
+    chain = cmap.chain(label)
+    if len(chain) < 2:
+        return chain
+    ws = words(label)
+    while len(ws) > 1 and ws[-1].isdigit():
+        ws = ws[:-1]
+    endings = ["".join(ws[i:-1]) + singular(ws[-1]) for i in range(1, len(ws) - 1)]
+    endings = [e for e in endings if e not in chain]
+    return [chain[0], *endings, *chain[1:]]
+
+
+def _same_head(store: MemoryStore, label: str, denied: set[str], as_of_ns: int | None) -> tuple[str, list[Fact]] | None:
+    """Corrections about other compounds of the label's head word ("kitchen knife" for a fish knife), when
+    they all name one receptacle: the same everyday kind of thing, whatever the map files them under."""
+    ws = [w for w in words(label) if not w.isdigit()]
+    if len(ws) < 2:
+        return None
+    head = singular(ws[-1])
+    rows = [r for r in store.storage.placement_pool(as_of_ns, similarity.MAX_FACTS)
+            if r[2] not in denied and (sw := [w for w in words(r[1]) if not w.isdigit()])
+            and len(sw) >= 2 and singular(sw[-1]) == head]
+    if not rows or len({r[2] for r in rows}) != 1:
+        return None
+    by = store.storage.facts_by_rowid([r[0] for r in rows])
+    told = [_fact(by[r[0]]) for r in rows]
+    return head, told
+
+
+def _narrow_answer(label: str, narrow: tuple[str, list[Fact]], rule: Rule, cmap: CategoryMap) -> PlacementAnswer:
+    """Corrections about a narrower kind of the label that all name one receptacle, against a rule of a
+    broader kind that says another: the narrowest evidence answers (the fork's drawer, not the kitchenware
+    rule's cupboard, for a spoon), no surer than a rule of that many facts nor than the rule it overrides."""
+    category, told = narrow
+    newest = told[0]
+    n = len(told)
+    return PlacementAnswer(label=label, receptacle=newest.target,
+                           receptacle_id=next((f.target_id for f in told if f.target_id), ""),
+                           predicate=newest.predicate, support_event_ids=list(dict.fromkeys(f.event_id for f in told)),
+                           confidence=round(min(n / (n + 1), rule.confidence), 3), source="rule", category=category,
+                           category_name=cmap.name(category), record_id=newest.id)
 
 
 def _similar_placement(store: MemoryStore, label: str, denied: set[str], as_of_ns: int | None,

@@ -3,17 +3,25 @@
 ``rules.explain_placement`` walks a label's category chain first (``categories.py``); an object the map
 does not know, or whose kinds have no fact or rule yet, lands here. Its words are compared with the
 subjects of the current placement facts by sentence embeddings (all-MiniLM-L6-v2, ``embedding.py``), and
-the ``K`` most similar facts vote for their receptacle, each with weight similarity x (1 + ``KIND_BONUS`` x
-the number of map categories the two objects share: a plum counts more with the apple, both fruit and
-produce, than with the carrot, produce only). The receptacle with the most weight wins:
+the ``K`` most similar facts vote for their receptacle, each with weight similarity x ``KIND_BASE`` ** (the
+kinds the two objects share). Kinds are the map's categories (a plum shares fruit, produce and food with
+the apple, only produce and food with the carrot) plus the most specific kind WordNet says they share,
+graded by how specific it is (below), plus ``MODIFIER_BONUS`` when their names share a word before the
+head that is not an attribute of the map (a party dress and party shoes: what they are for). The
+weight grows geometrically with the kinds shared, so one example of the object's own narrow kind (a
+hammer for a screwdriver: hand tools) outvotes several that share only a broad one (a spirit level and a
+torch: tools). The receptacle with the most weight wins:
 
 - an example the map knows as another kind of thing than a known object (nothing in common: a fork for
-  an apple) does not vote unless the two are at least ``CROSS_KIND_MIN`` similar;
+  an apple) does not vote unless the two are at least ``CROSS_KIND_MIN`` similar or share a WordNet kind;
 - when the nearest example is less than ``MIN_SIMILARITY`` similar, only examples of the object's own kind
   vote (a map category or a specific WordNet kind shared: a wooden block goes where the toy car went,
   however unlike their words), with the low confidence their similarity gives; with none of its kind the
   answer is "not known" (None), never a guess;
 - a receptacle ruled out for the object ("knives don't go in the sink") takes no votes;
+- examples of a narrower kind the object is not of, two or more all in one place, say where that kind
+  goes, not where the rest of their broader kind goes ("hand tools in the toolbox, other tools on the
+  shelf": a spirit level is not a hand tool): their weight is cut to ``EXPLAINED``;
 - the answer cites the winning voters' events and names them ("things like the banana and the apple"), and
   its confidence is the winner's share of the vote times the nearest winning example's similarity, capped
   at ``MAX_CONFIDENCE`` so that it stays below an explicit fact about the object.
@@ -23,20 +31,26 @@ bounded cache (each distinct text once, ~7 ms; nothing on the write path, nothin
 ``forget`` leaves no vectors of forgotten words in the database). Deterministic: ties go to the newer
 fact. When the model cannot run, this answers nothing and says so once in the log.
 
-WordNet 3.0 (``wordnet.py``) adds what vectors of short phrases miss: the similarity is a blend of the
-MiniLM cosine and the Wu-Palmer similarity of the two objects' commonest WordNet senses (``WN_WUP``), and
-a voter that shares a specific WordNet kind with the object (a hypernym at most ``WN_KIND_STEPS`` up and at
-least ``WN_MIN_DEPTH`` below the root: "edible fruit", "garment", "kitchen utensil") counts as sharing
-``WN_BONUS`` categories of the map, also across the map's top-level kinds. An object WordNet does not list
-(by the whole phrase or its last word) is compared by vectors alone. "Not known" is still the vectors'
-call (or a kind shared with an example, above): Wu-Palmer lifts any two artifacts, and a weather vane is not
-like a violin because both are devices.
+WordNet 3.0 (``wordnet.py``) adds what vectors of short phrases miss. For two objects it finds the most
+specific kind they share (``WordNet.shared_kind``, over their senses in a home) and how specific that kind
+is, by WordNet's shape alone (intrinsic information content: 1 - log(1 + hyponyms) / log(all nouns); a
+viola and a violin share "bowed stringed instrument", 0.78; a violin and a trumpet "musical instrument",
+0.55; a cardigan and a blouse "clothing", 0.44; a spatula and a ladle only "instrumentality", 0: too
+broad to say anything). The similarity is a blend of the MiniLM cosine and Lin's similarity over that
+kind (``WN_WUP``), and a shared kind at least ``WN_KIND_IC`` specific counts as up to ``WN_BONUS`` map
+categories, in proportion to its specificity, also across the map's top-level kinds. An object WordNet
+does not list (by any ending of its phrase) is compared by vectors alone. "Not known" is still the
+vectors' call (or a kind shared with an example, above): any two artifacts share "artifact", and a weather
+vane is not like a violin because both are devices. A phrase is looked up by its longest ending WordNet
+lists, spelt open or closed ("tea pot" is WordNet's "teapot", "oak chopping board" a chopping board);
+a last word that only measures ("problem set") or a container the map reads the contents of ("juice
+bottle": juice) is not what the thing is, and the words before it are looked up instead.
 
-``K`` and ``KIND_BONUS`` were chosen on the even-numbered TidyBot scenarios and checked on the odd ones;
-the WordNet constants likewise (even half 82.4 % -> 83.6 %, odd half 80.7 % -> 81.0 %);
-``MIN_SIMILARITY`` and ``CROSS_KIND_MIN`` are about the 75th and the 99th percentile of the similarity
-between unrelated household words (words of different top-level categories of
-``config/categories/household.yaml``), set from the map, not from the benchmark
+``K``, ``KIND_BASE``, ``EXPLAINED`` and the WordNet constants were chosen on the even-numbered TidyBot scenarios and
+checked on the odd ones (``python -m memory_node.bench.placement_eval``; the figures are in
+``docs/benchmarks.md``); ``MIN_SIMILARITY`` and ``CROSS_KIND_MIN`` are about the 75th and the 99th
+percentile of the similarity between unrelated household words (words of different top-level categories
+of ``config/categories/household.yaml``), set from the map, not from the benchmark
 (``python -m memory_node.bench.placement_eval --noise``).
 """
 
@@ -55,18 +69,20 @@ import numpy as np
 
 from .categories import CategoryMap
 from .embedding import TextEmbedder, default_embedder
+from .text import singular, tokens
 
 log = logging.getLogger(__name__)
 
 K = 10  # voters: the most similar current placement facts
-KIND_BONUS = 2.0  # a voter's weight is its similarity x (1 + this x the map categories it shares with the object)
+KIND_BASE = 3.0  # a voter's weight is its similarity x this ** (the kinds it shares with the object)
 MIN_SIMILARITY = 0.25  # the nearest example must be at least this similar, else "not known"
 CROSS_KIND_MIN = 0.42  # an example the map says is another kind of thing counts only from this similarity
 MAX_CONFIDENCE = 0.8  # a guess from similar objects never claims what a fact or a rule of the object's kind would
-WN_WUP = 0.3  # similarity = (1 - this) x MiniLM cosine + this x WordNet Wu-Palmer, where WordNet lists both
-WN_KIND_STEPS = 2  # a WordNet kind of an object: a hypernym up to this many is-a steps up ...
-WN_MIN_DEPTH = 6  # ... and at least this deep below WordNet's root (not "artifact", "food")
-WN_BONUS = 2.0  # a voter sharing a WordNet kind with the object counts as sharing this many map categories
+WN_WUP = 0.3  # similarity = (1 - this) x MiniLM cosine + this x WordNet's Lin similarity, where WordNet lists both
+WN_KIND_IC = 0.35  # a WordNet kind shared counts from this specificity up ("garment" 0.50, "food" 0.35) ...
+WN_BONUS = 2.0  # ... as up to this many map categories, in proportion to how far above WN_KIND_IC it is
+MODIFIER_BONUS = 1.0  # a word two names share before their heads ("party dress", "party shoes") counts as this many kinds
+EXPLAINED = 0.25  # the weight left to a voter whose own narrower kind, not the object's, explains its place
 MAX_FACTS = 5000  # the newest current placement facts compared (bounds the cost of one question)
 _CACHE_MAX = 50_000
 
@@ -153,56 +169,96 @@ def phrase(text: str, embedder: TextEmbedder | None = None) -> str:
     return " ".join(ws)
 
 
-def lexical_kinds(label: str) -> frozenset[str]:
-    """WordNet's kinds of an object phrase (``wordnet.WordNet.kinds``): of the whole phrase when WordNet
-    lists it ("teddy bear"), else of its last word ("Barbie doll" -> doll); empty without WordNet."""
-    return _lexical_kinds(" ".join(re.findall(r"[a-z]+", label.lower())), WN_KIND_STEPS, WN_MIN_DEPTH)
+def lexical_kind(a: str, b: str, cmap: CategoryMap | None = None) -> tuple[float, float] | None:
+    """(Lin similarity, specificity of the most specific kind shared) of two phrases in WordNet
+    (``wordnet.WordNet.shared_kind``; of each phrase's longest ending WordNet lists, spelt open or closed:
+    "tea pot" is its "teapot", "Acme hand blender" a blender); None when WordNet lists either not."""
+    return _lexical_kind(_wn_phrase(a, _weak_head(cmap, a)), _wn_phrase(b, _weak_head(cmap, b)))
+
+
+def _weak_head(cmap: CategoryMap | None, label: str) -> bool:
+    """Whether the last word of a phrase of several says little of what it is: a word that only measures
+    ("problem set", "pile", "slice"), or a container the map reads the contents of ("juice bottle" is juice,
+    as ``CategoryMap.chain`` has it; a "plain box" stays a box)."""
+    if cmap is None:
+        return False
+    ws = tokens(label)
+    while len(ws) > 1 and ws[-1].isdigit():
+        ws = ws[:-1]
+    if len(ws) < 2:
+        return False
+    last = singular(ws[-1])
+    if last in cmap.measures and last not in cmap.word_category and last not in cmap.containers:
+        return True
+    if last in cmap.containers:
+        chain = cmap.chain(label)
+        return len(chain) > 1 and chain[1] != last
+    return False
 
 
 @lru_cache(maxsize=_CACHE_MAX)
-def _lexical_kinds(words: str, steps: int, min_depth: int) -> frozenset[str]:
+def _lexical_kind(a: str, b: str) -> tuple[float, float] | None:
     from .wordnet import default_wordnet
 
     wn = default_wordnet()
-    if wn is None or not words:
-        return frozenset()
-    for p in (words, words.split()[-1]):
-        if wn.known(p):
-            return wn.kinds(p, steps, min_depth)
-    return frozenset()
-
-
-def lexical_similarity(a: str, b: str) -> float | None:
-    """Wu-Palmer similarity of the two phrases' commonest WordNet senses (whole phrase, else last word);
-    None when WordNet lists either not at all."""
-    return _lexical_similarity(_wn_phrase(a), _wn_phrase(b))
+    if wn is None or not a or not b:
+        return None
+    found = wn.shared_kind(a, b)
+    return (found[0], found[1]) if found is not None else None
 
 
 @lru_cache(maxsize=_CACHE_MAX)
-def _wn_phrase(label: str) -> str:
+def _wn_phrase(label: str, weak_head: bool = False) -> str:
     from .wordnet import default_wordnet
 
     words = " ".join(re.findall(r"[a-z]+", label.lower()))
     wn = default_wordnet()
     if wn is None or not words:
         return ""
-    return next((p for p in (words, words.split()[-1]) if wn.known(p)), "")
-
-
-@lru_cache(maxsize=_CACHE_MAX)
-def _lexical_similarity(a: str, b: str) -> float | None:
-    from .wordnet import default_wordnet
-
-    wn = default_wordnet()
-    if wn is None or not a or not b:
-        return None
-    return wn.similarity(a, b, first_only=True)
+    ws = words.split()
+    # the longest ending WordNet lists, spelt open or closed ("tea pot" is its "teapot"); past a weak
+    # head, the words before it ("juice bottle": juice)
+    endings = [form for i in range(len(ws)) for form in dict.fromkeys((" ".join(ws[i:]), "".join(ws[i:])))
+               if i < len(ws) - 1 or not weak_head]
+    if weak_head:
+        endings += [form for i in range(len(ws) - 1)
+                    for form in dict.fromkeys((" ".join(ws[i:-1]), "".join(ws[i:-1])))]
+    return next((p for p in endings if wn.known(p)), "")
 
 
 def kinds(cmap: CategoryMap, label: str) -> set[str]:
     """The map's categories of a label (not the label itself, its head word or its attributes): what two
     objects can share to be "of a kind" here; empty when the map does not know the label."""
     return {c for c in cmap.chain(label) if c in cmap.parent}
+
+
+_FUNCTION_WORDS = frozenset({"the", "and", "for", "with", "from", "of", "a", "an", "in", "on", "to"})
+
+
+def _modifiers(cmap: CategoryMap, label: str) -> frozenset[str]:
+    """The words before a name's head that say what it is for or made of ("dress" shirt, "garden" hose,
+    "fruit" snacks); not the attributes the map already shares across kinds (colours, materials, "dirty")."""
+    ws = tokens(label)
+    while len(ws) > 1 and ws[-1].isdigit():
+        ws = ws[:-1]
+    return frozenset(w for w in ws[:-1] if len(w) > 2 and not w.isdigit() and w not in _FUNCTION_WORDS
+                     and w not in cmap.attributes)
+
+
+def _explained(cmap: CategoryMap, mine: set[str], pool: Sequence[Example], idx: list[int]) -> set[int]:
+    """The voters whose receptacle a kind of theirs that the object is not explains: two or more
+    examples of that kind, all in one receptacle ("hand tools in the toolbox"): for something else of
+    their broader kind they say where that narrower kind goes, not where the rest goes ("other tools on
+    the shelf")."""
+    by_kind: dict[str, list[int]] = {}
+    for i in idx:
+        for c in kinds(cmap, pool[i].subject) - mine:
+            by_kind.setdefault(c, []).append(i)
+    out: set[int] = set()
+    for c, members in by_kind.items():
+        if len(members) >= 2 and len({pool[i].receptacle_key for i in members}) == 1:
+            out.update(members)
+    return out
 
 
 def vote(label: str, candidates: Sequence[Example], denied: set[str], cmap: CategoryMap,
@@ -219,40 +275,48 @@ def vote(label: str, candidates: Sequence[Example], denied: set[str], cmap: Cate
     if vecs is None:
         return None
     cosines = np.round(vecs[1:] @ vecs[0], 6)
+    rel = [lexical_kind(label, f.subject, cmap) if (WN_WUP or WN_BONUS) else None for f in pool]
     sims = cosines
     if WN_WUP:
-        sims = np.round(np.array([(1 - WN_WUP) * c + WN_WUP * w if (w := lexical_similarity(label, f.subject))
-                                  is not None else c for c, f in zip(cosines.tolist(), pool)], dtype=np.float64), 6)
+        sims = np.round(np.array([(1 - WN_WUP) * c + WN_WUP * r[0] if r is not None else c
+                                  for c, r in zip(cosines.tolist(), rel)], dtype=np.float64), 6)
     mine = kinds(cmap, label)
-    lex_mine = lexical_kinds(label) if WN_BONUS else frozenset()
+    my_mods = _modifiers(cmap, label) if MODIFIER_BONUS else frozenset()
+    # a WordNet kind specific enough to count, and as how many map categories
+    lex_kin = [r is not None and r[1] >= WN_KIND_IC for r in rel]
+    lex_shared = [WN_BONUS * (r[1] - WN_KIND_IC) / (1 - WN_KIND_IC) if kin else 0.0 for r, kin in zip(rel, lex_kin)]
+
     # the K most similar (ties to the newer fact: the pool is newest first), less those the map says are
     # another kind of thing unless their words are exceptionally close
-    order: list[tuple[int, int]] = []  # (pool index, categories shared with the label)
+    order: list[tuple[int, float]] = []  # (pool index, categories shared with the label)
     for i in np.lexsort((np.arange(len(pool)), -sims)).tolist():
         if len(order) == K or sims[i] <= 0.0:
             break
         theirs = kinds(cmap, pool[i].subject) if mine else set()
-        lex = bool(lex_mine & lexical_kinds(pool[i].subject)) if lex_mine else False
-        if mine and theirs and not mine & theirs and sims[i] < CROSS_KIND_MIN and not lex:
+        if mine and theirs and not mine & theirs and cosines[i] < CROSS_KIND_MIN and not lex_kin[i]:
             continue
-        order.append((i, len(mine & theirs) + WN_BONUS * lex))
-    # "not known" is decided by the vectors, or by a specific kind WordNet says the nearest shares: Wu-Palmer
-    # alone lifts any two artifacts (a weather vane and a violin are both devices)
+        shared = len(mine & theirs) + lex_shared[i]
+        if my_mods and my_mods & _modifiers(cmap, pool[i].subject):
+            shared += MODIFIER_BONUS
+        order.append((i, shared))
+    # "not known" is decided by the vectors, or by a specific kind WordNet says the nearest shares: WordNet
+    # alone relates any two artifacts (a weather vane and a violin are both devices)
     nearest = order[0][0] if order else -1
     if not order or (float(cosines[nearest]) < MIN_SIMILARITY and not (
-            float(sims[nearest]) >= MIN_SIMILARITY and lex_mine & lexical_kinds(pool[nearest].subject))):
+            float(sims[nearest]) >= MIN_SIMILARITY and lex_kin[nearest])):
         # nothing close in words: examples of the same kind (a category of the map, or a specific WordNet
         # kind, shared with the object) still say where such things go — a wooden block goes with the toy
         # car, however unlike their words are; with none of its kind, "not known"
-        order = [(i, shared) for i, shared in order if shared > 0]
+        order = [(i, shared) for i, shared in order if shared > 0 or lex_kin[i]]
         if not order:
             return None
+    explained = _explained(cmap, mine, pool, [i for i, _ in order]) if mine else set()
     weights: dict[str, float] = {}
     voters: dict[str, list[tuple[Example, float]]] = {}
     for i, shared in order:
         s = float(sims[i])
         r = pool[i].receptacle_key
-        weights[r] = weights.get(r, 0.0) + s * (1.0 + KIND_BONUS * shared)
+        weights[r] = weights.get(r, 0.0) + s * KIND_BASE ** shared * (EXPLAINED if i in explained else 1.0)
         voters.setdefault(r, []).append((pool[i], s))
     # the most weight; a tie goes to the receptacle whose best voter ranked first (the dict keeps that order)
     best = max(weights, key=lambda r: round(weights[r], 9))

@@ -140,6 +140,10 @@ def test_singular(word: str, one: str) -> None:
     ("toy hammer", ["toyhammer", "hammer", "toy"]),
     ("stuffed koala", ["stuffedkoala", "koala", "stuffedanimal", "toy"]),
     ("canned tuna", ["cannedtuna", "tuna", "cannedfood", "food"]),
+    # a modifier bound to a kind reaches across the words before the head; one that is not does not
+    ("tinned chopped tomatoes", ["tinnedchoppedtomato", "tomato", "cannedfood", "food"]),
+    ("dried sour cherries", ["driedsourcherry", "cherry", "driedfruit", "snack", "food"]),
+    ("toy story dvd", ["toystorydvd", "dvd", "media"]),
     ("soda can", ["sodacan", "soda", "softdrink", "beverage"]),  # a can of soda: what is in it
     ("tissue box", ["tissuebox", "tissue", "paperproduct"]),  # "box" is a kind too, the contents decide
     ("large bag of rice", ["largebagofrice", "rice", "pantrystaple", "food"]),

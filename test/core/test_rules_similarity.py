@@ -91,6 +91,10 @@ def test_nothing_similar_enough_is_not_known(music, monkeypatch) -> None:
     assert explain_placement(store, "weather vane") is None
     assert explain_placement(store, "viola") is not None
     monkeypatch.setattr(similarity, "MIN_SIMILARITY", 0.99)
+    # no example close in words: those of its WordNet kind (bowed stringed instruments) still place it
+    ans = explain_placement(store, "viola")
+    assert ans.receptacle == "cabinet" and len(ans.support_event_ids) == 2
+    monkeypatch.setattr(similarity, "WN_KIND_IC", 1.01)
     assert explain_placement(store, "viola") is None
 
 
@@ -158,9 +162,9 @@ def test_shared_kind_outweighs_a_slightly_closer_stranger(store: MemoryStore, mo
     emb = FakeEmbedder("fake-kinds", table)
     ans = explain_placement(store, "plum", embedder=emb)
     assert (ans.receptacle, ans.support_event_ids) == ("bowl", [e_apple])
-    # 0.5 x (1 + 2 x 3 shared) = 3.5 against 0.6: share 3.5 / 4.1, times the apple's similarity 0.5
-    assert ans.confidence == pytest.approx(3.5 / 4.1 * 0.5, abs=1e-3)
-    monkeypatch.setattr(similarity, "KIND_BONUS", 0.0)
+    # 0.5 x 3 ** (3 shared) = 13.5 against 0.6: share 13.5 / 14.1, times the apple's similarity 0.5
+    assert ans.confidence == pytest.approx(13.5 / 14.1 * 0.5, abs=1e-3)
+    monkeypatch.setattr(similarity, "KIND_BASE", 1.0)
     ans = explain_placement(store, "plum", embedder=FakeEmbedder("fake-kinds-2", table))
     assert (ans.receptacle, ans.support_event_ids) == ("box", [e_crayon])
 

@@ -5,7 +5,7 @@ their MiniLM vectors alone point elsewhere."""
 import pytest
 
 from memory_node.core import similarity
-from memory_node.core.categories import CategoryMap
+from memory_node.core.categories import CategoryMap, default_map
 from memory_node.core.wordnet import WordNet, default_wordnet, wordnet_dir
 
 pytestmark = pytest.mark.skipif(not wordnet_dir(), reason="WordNet 3.0 (wordnet-base) not installed")
@@ -23,8 +23,9 @@ def test_the_debian_database_loads_without_its_lexnames_file() -> None:
 
 def test_a_thing_like_nothing_told_stays_not_known() -> None:
     told = [similarity.Example("violin", "cabinet", 1), similarity.Example("cello", "cabinet", 2)]
-    # Wu-Palmer alone lifts any two devices; the vectors still decide that nothing told is like it
-    assert similarity.lexical_similarity("weather vane", "violin") > 0.5
+    # both are devices, a kind too broad to count: the vectors decide that nothing told is like it
+    lin, kind = similarity.lexical_kind("weather vane", "violin")
+    assert lin > 0.2 and 0 < kind < similarity.WN_KIND_IC
     assert similarity.vote("weather vane", told, set(), CategoryMap.from_dict({})) is None
 
 
@@ -41,8 +42,8 @@ def test_wordnet_kinds_carry_unseen_garments_to_where_the_garment_went() -> None
     for garment in ("cardigan", "anorak"):
         won = similarity.vote(garment, told, set(), no_map)
         assert won is not None and won.receptacle_key == "wardrobe", garment
-        assert similarity.lexical_similarity(garment, "blouse") > max(
-            similarity.lexical_similarity(garment, other) for other in ("kettle", "spatula", "orange"))
+        assert similarity.lexical_kind(garment, "blouse")[0] > max(
+            similarity.lexical_kind(garment, other)[0] for other in ("kettle", "spatula", "orange"))
 
 
 def test_vectors_alone_misplace_them(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -52,3 +53,74 @@ def test_vectors_alone_misplace_them(monkeypatch: pytest.MonkeyPatch) -> None:
             similarity.Example("spatula", "drawer", 3), similarity.Example("orange", "fruit bowl", 4)]
     won = similarity.vote("cardigan", told, set(), CategoryMap.from_dict({}))
     assert won is not None and won.receptacle_key != "wardrobe"  # what the WordNet terms fix
+
+
+def test_the_kind_two_things_share_is_graded_by_how_specific_it_is() -> None:
+    wn = default_wordnet()
+    lin, sweater, name = wn.shared_kind("cardigan", "pullover")
+    assert name == "sweater.n.01" and lin > 0.8
+    lin_c, clothing, name = wn.shared_kind("cardigan", "blouse")
+    assert name == "clothing.n.01" and lin_c < lin and 0.4 < clothing < sweater < 1
+    _, broad, _ = wn.shared_kind("spatula", "ladle")  # only "instrumentality": little in common
+    assert broad < similarity.WN_KIND_IC < clothing
+    assert wn.specificity(wn.senses("cardigan")[0]) > sweater  # fewer kinds of cardigans than of sweaters
+    assert wn.shared_kind("zzqxv", "cardigan") is None
+
+
+def test_one_example_of_its_narrow_kind_outvotes_several_of_a_broad_one() -> None:
+    # a screwdriver and the hammer are both hand tools; the other four are only tools
+    cmap = CategoryMap.from_dict({"categories": {
+        "tools": {"words": ["stud finder", "torch", "spirit level", "drill", "glue gun"]},
+        "hand tools": {"parent": "tools", "words": ["hammer", "screwdriver", "chisel"]}}})
+    told = [similarity.Example("hammer", "toolbox", 1), similarity.Example("stud finder", "shelf", 2),
+            similarity.Example("torch", "shelf", 3), similarity.Example("drill", "shelf", 4),
+            similarity.Example("glue gun", "shelf", 5), similarity.Example("kettle", "counter", 6)]
+    won = similarity.vote("screwdriver", told, set(), cmap)
+    assert won is not None and won.receptacle_key == "toolbox"
+    # a spirit level, a tool but not a hand tool, goes with the broad examples
+    assert similarity.vote("spirit level", told, set(), cmap).receptacle_key == "shelf"
+
+
+def test_examples_of_a_narrower_kind_it_is_not_say_where_that_kind_goes_not_the_rest() -> None:
+    # "hand tools in the toolbox, other tools on the shelf": a spirit level is not a hand tool
+    cmap = CategoryMap.from_dict({"categories": {
+        "tools": {"words": ["stud finder", "spirit level", "stud finder"]},
+        "hand tools": {"parent": "tools", "words": ["hammer", "screwdriver", "chisel", "mallet"]}}})
+    told = [similarity.Example("hammer", "toolbox", 1), similarity.Example("mallet", "toolbox", 2),
+            similarity.Example("chisel", "toolbox", 3), similarity.Example("stud finder", "shelf", 4)]
+    assert similarity.vote("spirit level", told, set(), cmap).receptacle_key == "shelf"
+    assert similarity.vote("screwdriver", told, set(), cmap).receptacle_key == "toolbox"
+    # unknown to the map: nothing says it is not a hand tool, so nothing is discounted
+    assert similarity.vote("nail punch", told, set(), cmap).receptacle_key == "toolbox"
+
+
+def test_a_phrase_is_looked_up_by_its_longest_ending_open_or_closed() -> None:
+    assert similarity.lexical_kind("tea pot", "kettle") == similarity.lexical_kind("teapot", "kettle")
+    assert similarity.lexical_kind("blue tea pot", "kettle") == similarity.lexical_kind("teapot", "kettle")
+    # "pot" alone is a cooking pot first: the compound is the better reading
+    assert similarity.lexical_kind("tea pot", "kettle") != similarity.lexical_kind("pot", "kettle")
+    assert similarity.lexical_kind("zzqxv wibble", "kettle") is None
+
+
+def test_a_word_two_names_share_before_their_heads_counts_as_a_kind(monkeypatch: pytest.MonkeyPatch) -> None:
+    # what the clothes are for, not what they are: gym things to the wash, party things to the wardrobe
+    told = [similarity.Example("party dress", "wardrobe", 1), similarity.Example("party shoes", "wardrobe", 2),
+            similarity.Example("jogging bottoms", "washing basket", 3),
+            similarity.Example("running top", "washing basket", 4), similarity.Example("gym leggings", "washing basket", 5)]
+    cmap = default_map()
+    assert similarity.vote("gym socks", told, set(), cmap).receptacle_key == "washing basket"
+    assert similarity.vote("party socks", told, set(), cmap).receptacle_key == "wardrobe"
+    monkeypatch.setattr(similarity, "MODIFIER_BONUS", 0.0)
+    assert similarity.vote("gym socks", told, set(), cmap).receptacle_key == "wardrobe"
+
+
+def test_a_head_that_only_holds_or_measures_is_not_what_the_thing_is() -> None:
+    cmap = default_map()
+    # the map reads a juice bottle as juice: so does WordNet here, a drink like lemonade, not a vessel
+    assert similarity.lexical_kind("juice bottle", "lemonade", cmap)[1] > 0
+    assert similarity.lexical_kind("juice bottle", "jar", cmap)[1] < similarity.WN_KIND_IC
+    assert similarity.lexical_kind("juice bottle", "jar")[1] >= similarity.WN_KIND_IC  # read as a bottle
+    # "set" only groups things: a problem set is not a stage set, and WordNet has nothing else to say
+    assert similarity.lexical_kind("maths problem set", "statue", cmap) is None
+    assert similarity.lexical_kind("maths problem set", "statue") is not None
+    assert similarity.lexical_kind("plain box", "trunk", cmap) == similarity.lexical_kind("box", "trunk")

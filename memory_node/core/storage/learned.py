@@ -74,6 +74,15 @@ class LearnedRecords:
             f"SELECT {cols} FROM fact_categories fc JOIN facts f ON f.id = fc.fact_id WHERE fc.category=? AND "
             "f.kind='placement' AND f.valid_to_ns IS NULL ORDER BY f.valid_from_ns, f.rowid", (category,)).fetchall()
 
+    def placements_of_category(self, category: str, as_of_ns: int | None) -> list[tuple]:
+        """Positive placement facts of a category holding now (or at ``as_of_ns``), newest first."""
+        cols = ", ".join("f." + c for c in FACT_COLUMNS)
+        clause, extra = _as_of(as_of_ns, False)
+        return self.execute(
+            f"SELECT {cols} FROM fact_categories fc JOIN facts f ON f.id = fc.fact_id WHERE fc.category=? AND "
+            "f.kind='placement' AND f.negated=0" + clause + " ORDER BY f.valid_from_ns DESC, f.rowid DESC",
+            (category, *extra)).fetchall()
+
     def fact_rows(self, kind: str | None, subject_key: str | None, owner: str | None, as_of_ns: int | None,
                   history: bool) -> list[tuple]:
         q, args = f"SELECT {_FACTS} FROM facts WHERE 1=1", []
