@@ -21,7 +21,8 @@ Steps:
 4. the axis-aligned box in the map frame (open3d's ``get_axis_aligned_bounding_box``), its centre and size,
    and the points' centroid. Depth noise spreads a surface along the rays, so the exact extent grows with
    the noisiest point; ``box_percentile`` trims it (see LiftingParams for the trade-off measured), and under
-   ``depth_noise`` the box is trimmed and shrunk by the noise left (docs/perception_robustness.md).
+   ``depth_noise`` the box is trimmed and shrunk by the noise left (docs/perception_robustness.md). When the
+   top points hold a level surface, the box's top is that surface's height (``top_surface``).
 
 A single view sees only an object's near surfaces: the box spans what was seen. Seen from above at an angle
 (a robot's head camera), the top and two sides of a box-like object span its whole extent, so the box
