@@ -328,7 +328,7 @@ class ObjectTracker:
                 # grazing, smoothed smear) and a near view's by a few millimetres: the vertical extent is
                 # the mean weighted by each view's precision along z; with equal noise (exact depth: all)
                 # it is the running mean above
-                wz = self._z_weight(t, s)
+                wz = self._count_z_weight(t, s)
                 lo[2] = (1.0 - wz) * t.box.min[2] + wz * s.box.min[2]
                 hi[2] = (1.0 - wz) * t.box.max[2] + wz * s.box.max[2]
                 lo[:2] = np.minimum(t.extent.min[:2], s.box.min[:2])
@@ -355,9 +355,10 @@ class ObjectTracker:
         if t.sightings >= self.params.confirm_after:
             t.confirmed = True
 
-    def _z_weight(self, t: Track, s: Sighting) -> float:
-        """The new sighting's weight in the vertical extent's mean: its precision against the track's (the
-        mean precision of the sightings kept, at most ``smoothing_window`` - 1 of them)."""
+    def _count_z_weight(self, t: Track, s: Sighting) -> float:
+        """Counts the sighting into the track's vertical weights and returns its weight in the mean: its
+        precision against the track's (the mean precision of the sightings kept, at most
+        ``smoothing_window`` - 1 of them)."""
         ws = z_precision(s.sigma)
         kept = min(t.z_count, self.params.smoothing_window - 1)
         before = t.z_weight / t.z_count * kept if t.z_count else 0.0
