@@ -125,6 +125,10 @@ class Track:
     bottom_seen: bool = True  # some sighting since it last moved showed its lowest part (not ``bottom_cut``)
     misses: int = 0  # frames it was in view but not detected while tentative
     sigma: np.ndarray = field(default_factory=lambda: np.zeros(3))  # running mean of the sightings' sigma
+    # the vertical extent's running mean weighs each sighting by its precision along z (union_extent):
+    # the summed weight of the sightings in it and how many they are (at most smoothing_window - 1 kept)
+    z_weight: float = 0.0
+    z_count: int = 0
 
     @property
     def box(self) -> Box3D:
@@ -147,6 +151,17 @@ class Track:
         if self.published_size is None or np.abs(self.size - self.published_size).max() > tolerance:
             self.published_size = self.size.copy()
         return self.published_size
+
+
+# m: a floor on a sighting's vertical deviation when weighing it (exact depth, 0, weighs all views equally;
+# a voxel's worth of grain is left however precise the depth)
+Z_SIGMA_FLOOR = 0.005
+
+
+def z_precision(sigma: np.ndarray | None) -> float:
+    """A sighting's weight in the vertical extent's mean: 1 / variance along z, floored."""
+    sz = 0.0 if sigma is None else float(np.asarray(sigma, float)[2])
+    return 1.0 / (sz * sz + Z_SIGMA_FLOOR * Z_SIGMA_FLOOR)
 
 
 def track_id(source: str, label: str, first_seen_ns: int, center: np.ndarray) -> str:
@@ -265,7 +280,7 @@ class ObjectTracker:
                 if float(np.linalg.norm(t.center - s.box.center)) > self.params.gate(t.label, t.box):
                     # the same thing, somewhere else: it was moved; average only over where it is now
                     t.center, t.size, t.smoothed = s.box.center.copy(), s.box.size.copy(), 0
-                    t.extent, t.bottom_seen = None, False
+                    t.extent, t.bottom_seen, t.z_weight, t.z_count = None, False, 0.0, 0
                 self._absorb(t, s, stamp_ns)
             if t.confirmed:
                 out.append(t)
@@ -289,6 +304,7 @@ class ObjectTracker:
             t.instances[s.instance] += 1
         if self.params.union_extent:
             t.extent = s.box
+            t.z_weight, t.z_count = z_precision(s.sigma), 1
         self.tracks[tid] = t
         return t
 
@@ -308,6 +324,13 @@ class ObjectTracker:
             lo = (1.0 - w) * t.box.min + w * s.box.min if t.extent is not None else s.box.min
             hi = (1.0 - w) * t.box.max + w * s.box.max if t.extent is not None else s.box.max
             if t.extent is not None:
+                # under depth noise a far view's top and bottom are off by several centimetres (its top a
+                # grazing, smoothed smear) and a near view's by a few millimetres: the vertical extent is
+                # the mean weighted by each view's precision along z; with equal noise (exact depth: all)
+                # it is the running mean above
+                wz = self._count_z_weight(t, s)
+                lo[2] = (1.0 - wz) * t.box.min[2] + wz * s.box.min[2]
+                hi[2] = (1.0 - wz) * t.box.max[2] + wz * s.box.max[2]
                 lo[:2] = np.minimum(t.extent.min[:2], s.box.min[:2])
                 hi[:2] = np.maximum(t.extent.max[:2], s.box.max[:2])
                 # a view cut off below says nothing about the bottom: keep a bottom seen, and let the first
@@ -316,6 +339,8 @@ class ObjectTracker:
                     lo[2] = t.extent.min[2]
                 elif not s.bottom_cut and not t.bottom_seen:
                     lo[2] = s.box.min[2]
+            else:  # its first box (restored from memory, or moved)
+                t.z_weight, t.z_count = z_precision(s.sigma), 1
             t.extent = Box3D(np.minimum(lo, hi), np.maximum(lo, hi))
             t.size = t.extent.size
         t.bottom_seen = t.bottom_seen or not s.bottom_cut
@@ -329,6 +354,16 @@ class ObjectTracker:
             t.instances[s.instance] += 1
         if t.sightings >= self.params.confirm_after:
             t.confirmed = True
+
+    def _count_z_weight(self, t: Track, s: Sighting) -> float:
+        """Counts the sighting into the track's vertical weights and returns its weight in the mean: its
+        precision against the track's (the mean precision of the sightings kept, at most
+        ``smoothing_window`` - 1 of them)."""
+        ws = z_precision(s.sigma)
+        kept = min(t.z_count, self.params.smoothing_window - 1)
+        before = t.z_weight / t.z_count * kept if t.z_count else 0.0
+        t.z_weight, t.z_count = before + ws, kept + 1
+        return ws / (before + ws)
 
     def _drop_stale(self, stamp_ns: int) -> None:
         timeout = self.params.tentative_timeout_ns

@@ -276,6 +276,26 @@ def test_a_view_cut_off_below_leaves_the_bottom_open_until_one_shows_it():
     assert not t.bottom_seen  # moved: what was seen of it before no longer holds
 
 
+def test_the_vertical_extent_weighs_views_by_their_depth_noise():
+    """A near view places a table's top within millimetres, a far one (noise along z 3 cm) several
+    centimetres high: the track's top follows the near view; with exact depth (or equal noise) both views
+    count the same, as the running mean."""
+    def table(top, sz):
+        return Sighting("table", Box3D(np.array([0.0, 0.0, 0.0]), np.array([1.0, 0.8, top])),
+                        sigma=None if sz is None else np.array([0.01, 0.01, sz]))
+
+    for (near_sz, far_sz), expected in (((0.003, 0.03), 0.7535), ((None, None), 0.80), ((0.01, 0.01), 0.80)):
+        tracker = ObjectTracker(AssociationParams(confirm_after=1, union_extent=True))
+        tracker.update([table(0.85, far_sz)], 1)
+        (t,) = tracker.update([table(0.75, near_sz)], 2)
+        assert t.box.top == pytest.approx(expected, abs=0.001)
+    # the far view first or last, it weighs the same
+    tracker = ObjectTracker(AssociationParams(confirm_after=1, union_extent=True))
+    tracker.update([table(0.75, 0.003)], 1)
+    (t,) = tracker.update([table(0.85, 0.03)], 2)
+    assert t.box.top == pytest.approx(0.7535, abs=0.001)
+
+
 # ---- confirmation by views, not by the clock ------------------------------------------------------------
 
 

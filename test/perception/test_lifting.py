@@ -311,6 +311,32 @@ def test_things_on_the_coffee_table_stay_on_it_under_three_centimetre_depth_nois
     assert not naive & COFFEE_TABLE_TRUTH
 
 
+@pytest.mark.parametrize("seed", [1, 2, 3, 4])
+def test_a_tables_top_is_its_top_surface_under_depth_noise(seed):
+    """3 cm at 1 m, the table 2 m away: the percentile top, less the noise, stays 2-3 cm above the real top
+    (the far rim is the noisiest); the densest level slab of the top points is within 5 mm of it."""
+    from memory_node.perception.lifting import LiftingParams, lift
+
+    scene, frame = _coffee_table_view(depth_noise=0.03, seed=seed)
+    table = frame.segmentation == 1
+    percentile_top = lift(frame, table, LiftingParams(depth_noise=0.03, top_band=0.0)).box.top
+    surface_top = lift(frame, table, LiftingParams(depth_noise=0.03)).box.top
+    assert percentile_top - 0.273 > 0.015
+    assert abs(surface_top - 0.273) < 0.005
+
+
+def test_top_surface_is_the_densest_level_slab_or_none():
+    from memory_node.perception.lifting import top_surface
+
+    rng = np.random.default_rng(0)
+    # a top at 0.75 m, a smear of points above it up to where the box's top came out, its legs below
+    top = np.r_[0.75 + rng.normal(0.0, 0.005, 300), rng.uniform(0.76, 0.80, 60), rng.uniform(0.0, 0.75, 200)]
+    assert top_surface(top, 0.80, 0.01, 6.0, 0.5) == pytest.approx(0.75, abs=0.002)
+    side = rng.uniform(0.0, 0.85, 500)  # a box's side: heights spread evenly, no top in view
+    assert top_surface(side, 0.85, 0.01, 6.0, 0.5) is None
+    assert top_surface(np.array([0.8, 0.81]), 0.85, 0.01, 6.0, 0.5) is None
+
+
 def test_exact_depth_is_lifted_as_before_and_reports_no_noise():
     from memory_node.perception.lifting import LiftingParams
 

@@ -46,6 +46,19 @@ def test_the_highest_support_wins():
     assert ("mug_1", "on", "table_1") not in r
 
 
+def test_a_thing_on_a_mat_on_a_desk_is_on_the_mat_though_noise_put_the_desk_higher():
+    """The mat (1 cm) lies on the desk; its top came out 1 mm below the desk's (as under 3 cm depth noise on
+    small_home): both are within the mouse's tolerance, and the mat, resting on the desk, is the support."""
+    mat = obj("mat_1", "mousemat", (0.2, 0.0, 0.7545), (0.3, 0.25, 0.009))  # top 0.759
+    mouse = obj("mouse_1", "mouse", (0.2, 0.0, 0.78), (0.06, 0.1, 0.04))
+    desk = obj("desk_1", "desk", (0, 0, 0.38), (1.2, 0.8, 0.76))  # top 0.76
+    r = rels(mat, mouse, desk)
+    assert ("mouse_1", "on", "mat_1") in r and ("mat_1", "on", "desk_1") in r
+    # two thin things that each pass for resting on the other: the highest top decides, as before
+    mat2 = obj("mat_2", "mousemat", (0.2, 0.0, 0.7555), (0.3, 0.25, 0.009))  # top 0.760
+    assert ("mouse_1", "on", "mat_2") in rels(mat, mat2, mouse)
+
+
 def test_inside_a_container_and_not_on_its_shelf():
     cabinet = obj("cabinet_1", "cabinet", (2, 0, 0.45), (0.5, 0.6, 0.9))
     box = obj("box_1", "box", (2, 0, 0.12), (0.2, 0.2, 0.2))
