@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import multiprocessing as mp
+import queue
 import random
 import statistics
 import tempfile
@@ -57,8 +58,9 @@ def writer(target: str, robot: int, seconds: float, rate: float, entities: int, 
     for k, g in enumerate(graphs):
         if rate:
             due = began + k / rate
-            while time.monotonic() < due:
-                time.sleep(min(0.002, due - time.monotonic()))
+            # the clock read once: read twice, it moved past ``due`` between the test and the sleep
+            while (left := due - time.monotonic()) > 0:
+                time.sleep(min(0.002, left))
         if time.monotonic() - began >= seconds:
             break
         t = time.perf_counter()
@@ -118,7 +120,15 @@ def run_config(backend: str, n: int, args, workdir: Path, cluster) -> dict:
         reads.append(time.perf_counter() - t)
         k += 1
         time.sleep(0.01)  # a request every ~10 ms, not a busy loop that starves the writers
-    results = [out.get() for _ in range(n)]
+    results = []
+    while len(results) < n:
+        try:
+            results.append(out.get(timeout=1.0))
+        except queue.Empty:
+            # a writer that died puts nothing: waiting on the queue alone hung the bench for ever
+            crashed = [(i, p.exitcode) for i, p in enumerate(procs) if p.exitcode not in (None, 0)]
+            if crashed:
+                raise RuntimeError(f"{backend}: writer (robot, exit code) {crashed} died") from None
     for p in procs:
         p.join()
     sent = sum(r[1] for r in results)
