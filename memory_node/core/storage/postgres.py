@@ -136,7 +136,8 @@ class PostgresStorage(PostgresSearch, MemoryRecords, LearnedRecords, Storage):
             for target, sql in MIGRATIONS:
                 if target <= version:
                     continue
-                with self.transaction(pipelined=False):  # a savepoint: one migration applies whole or not at all
+                # a savepoint: one migration applies whole or not at all
+                with self.transaction(pipelined=False):
                     self._conn.execute(sql)  # no parameters: the whole script runs as one simple query
                     self._conn.execute("INSERT INTO schema_version VALUES(%s, (extract(epoch FROM now()) * 1e9)::bigint)",
                                        (target,))
