@@ -141,6 +141,9 @@ class MemoryStore:
         # while a scene graph is applied: its entities' JSON by id (None: not in memory), read in one query
         # and kept as this store writes them, so that the graph costs no read per entity
         self._graph_rows: dict[str, str | None] | None = None
+        # and its unchanged re-observations (id, seen, JSON), most of a graph: written together after its
+        # entities, before anything reads the entities table again
+        self._graph_touches: list[tuple[str, int, str]] | None = None
         self._storage: Storage = open_storage(self.url or path, read_only=read_only, exclusive=exclusive)
         if read_only:
             return
@@ -290,9 +293,10 @@ class MemoryStore:
             graph = self._namespaced(graph, rooms)
             try:
                 self._graph_rows = self._read_graph_rows(graph, rooms)
+                self._graph_touches = []
                 self._apply_graph(graph, rooms, t, obs_id, result)
             finally:
-                self._graph_rows = None
+                self._graph_rows = self._graph_touches = None
             if strict and result.rejected:
                 raise RejectedInput(result.rejected)  # rolls the message back
         return result
@@ -337,6 +341,9 @@ class MemoryStore:
         for ent_id in list(observed) + [s for s in new_location if s not in observed]:
             self._apply_entity(ent_id, observed.get(ent_id), new_location.get(ent_id), t, obs_id,
                                result)
+        if self._graph_touches:
+            self._storage.touch_entities(self._graph_touches)
+            self._graph_touches.clear()
         for r in other_relations:
             self._add_relation(r)
 
@@ -466,7 +473,10 @@ class MemoryStore:
             result.updated += 1
         else:
             data = new.model_dump_json()
-            self._storage.touch_entity(ent_id, t, data)
+            if self._graph_touches is not None:
+                self._graph_touches.append((ent_id, t, data))
+            else:
+                self._storage.touch_entity(ent_id, t, data)
             self._wrote_entity(ent_id, data)
             result.unchanged += 1
 

@@ -107,6 +107,11 @@ class MemoryRecords:
         """An unchanged re-observation: only when it was seen (and its JSON) move on."""
         self.execute("UPDATE entities SET last_seen_ns=?, present=1, data=? WHERE id=?", (last_seen_ns, data, ent_id))
 
+    def touch_entities(self, rows: Sequence[tuple[str, int, str]]) -> None:
+        """``touch_entity`` for each (id, last_seen_ns, JSON)."""
+        self.executemany("UPDATE entities SET last_seen_ns=?, present=1, data=? WHERE id=?",
+                         [(seen, data, ent_id) for ent_id, seen, data in rows])
+
     def add_version(self, ent_id: str, valid_from_ns: int, data: str, *, close_current: bool) -> None:
         if close_current:
             self.execute("UPDATE entity_versions SET valid_to_ns=? WHERE entity_id=? AND valid_to_ns IS NULL",
