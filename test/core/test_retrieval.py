@@ -19,6 +19,7 @@ from memory_node.core.models import (
 )
 from memory_node.core.query import query
 from memory_node.core.retrieval import (
+    EXACT_SCORE,
     LEXICAL_MAX,
     LEXICAL_MIN,
     Retriever,
@@ -585,3 +586,24 @@ def test_vectors_in_the_cache_are_float32_blobs(apartment, minilm):
     vec = np.frombuffer(blob, dtype=np.float32)
     assert dim == 384 and vec.shape == (384,)
     assert np.allclose(vec, minilm.encode([text])[0], atol=1e-6)
+
+
+def test_a_name_said_as_a_label_finds_its_entity_exactly_and_follows_renames(tmp_path):
+    # the exact stage finds entities whose name, normalised as labels are, is what the text says (PostgreSQL:
+    # through the indexed names of migration 3, which the entity's trigger keeps with its document)
+    store = MemoryStore(tmp_path / "memory.db")
+    r = Retriever(store, semantic=False)
+
+    def observe(t, name):
+        store.ingest_scene_graph(SceneGraphObservation(stamp_ns=t * S, room="kitchen", entities=[
+            EntityObservation(id="mug_1", label="mug", name=name), EntityObservation(id="mug_2", label="mug")]))
+
+    observe(1, "Lucky Cup")
+    hits = r.search("lucky-cup", kind="entities")
+    assert [h.id for h in hits[:1]] == ["mug_1"] and hits[0].score == EXACT_SCORE
+    observe(2, "Rex")
+    assert [h.id for h in r.search("rex", kind="entities")[:1]] == ["mug_1"]
+    assert all(h.score < EXACT_SCORE for h in r.search("lucky-cup", kind="entities"))
+    store.forget(ids=["mug_1"])
+    assert r.search("rex", kind="entities") == []
+    store.close()

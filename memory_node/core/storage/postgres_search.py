@@ -92,8 +92,12 @@ class PostgresSearch(EventSearch):
 
     def named_phrases(self, view: EntityView, room: str | None, entity_id: str | None,
                       labels: Sequence[str]) -> list[tuple[str, str]]:
-        src, sargs = self._from(view)
         where, args = entity_filters(room, entity_id)
+        if view is CURRENT:  # through the index of the names (schema migration 3)
+            return [(label, name) for label, name in self.execute(
+                f"SELECT DISTINCT e.label, d.name FROM entity_docs d JOIN entities e ON e.id = d.id WHERE {where} "
+                f"AND d.name != '' AND d.name_key IN ({marks(labels)})", [*args, *labels])]
+        src, sargs = self._from(view)
         return [(label, name) for label, name in self.execute(
             f"SELECT DISTINCT e.label, {_NAME} FROM {src} e WHERE {where} AND {_NAME} != '' "
             f"AND {_normalized(_NAME)} IN ({marks(labels)})", [*sargs, *args, *labels])]
