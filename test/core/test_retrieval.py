@@ -604,6 +604,8 @@ def test_a_name_said_as_a_label_finds_its_entity_exactly_and_follows_renames(tmp
     observe(2, "Rex")
     assert [h.id for h in r.search("rex", kind="entities")[:1]] == ["mug_1"]
     assert all(h.score < EXACT_SCORE for h in r.search("lucky-cup", kind="entities"))
+    then = r.search("lucky-cup", kind="entities", as_of_ns=S + S // 2)  # before the rename it had that name
+    assert [h.id for h in then[:1]] == ["mug_1"] and then[0].score == EXACT_SCORE
     store.forget(ids=["mug_1"])
     assert r.search("rex", kind="entities") == []
     store.close()

@@ -90,17 +90,22 @@ class PostgresSearch(EventSearch):
         return [r[0] for r in self.execute(f"SELECT e.data FROM {src} e WHERE {where} AND e.id IN ({marks(ids)})",
                                            [*sargs, *args, *ids])]
 
-    def named_phrases(self, view: EntityView, room: str | None, entity_id: str | None,
-                      labels: Sequence[str]) -> list[tuple[str, str]]:
+    def _named_phrases_sql(self, view: EntityView, room: str | None, entity_id: str | None,
+                           labels: Sequence[str]) -> tuple[str, list]:
+        """SQL for the distinct (label, name) of the candidates whose name, normalised as labels are, is one of
+        ``labels``, and its args."""
         where, args = entity_filters(room, entity_id)
         if view is CURRENT:  # through the index of the names (schema migration 3)
-            return [(label, name) for label, name in self.execute(
-                f"SELECT DISTINCT e.label, d.name FROM entity_docs d JOIN entities e ON e.id = d.id WHERE {where} "
-                f"AND d.name != '' AND d.name_key IN ({marks(labels)})", [*args, *labels])]
+            return (f"SELECT DISTINCT e.label, d.name FROM entity_docs d JOIN entities e ON e.id = d.id WHERE {where} "
+                    f"AND d.name != '' AND d.name_key IN ({marks(labels)})", [*args, *labels])
         src, sargs = self._from(view)
-        return [(label, name) for label, name in self.execute(
-            f"SELECT DISTINCT e.label, {_NAME} FROM {src} e WHERE {where} AND {_NAME} != '' "
-            f"AND {_normalized(_NAME)} IN ({marks(labels)})", [*sargs, *args, *labels])]
+        return (f"SELECT DISTINCT e.label, {_NAME} FROM {src} e WHERE {where} AND {_NAME} != '' "
+                f"AND {_normalized(_NAME)} IN ({marks(labels)})", [*sargs, *args, *labels])
+
+    def named_phrases(self, view: EntityView, room: str | None, entity_id: str | None,
+                      labels: Sequence[str]) -> list[tuple[str, str]]:
+        sql, args = self._named_phrases_sql(view, room, entity_id, labels)
+        return [(label, name) for label, name in self.execute(sql, args)]
 
     def exact_group(self, view: EntityView, room: str | None, entity_id: str | None, label: str, name: str | None,
                     terms: Sequence[str], limit: int) -> list[tuple[str, str]]:
@@ -110,25 +115,46 @@ class PostgresSearch(EventSearch):
 
     def exact_groups(self, view: EntityView, room: str | None, entity_id: str | None,
                      groups: Sequence[tuple[str, str | None]], terms: Sequence[str], limit: int) -> dict[str, str]:
-        """id -> JSON of each group's ``exact_group``, in the order of the groups. The newest of every group
-        come in one query (a request named seven label candidates, each a round trip to the server while
-        robots wrote: most of a search's time in the 99th percentile, bench/fleet_bench.py); a group is
-        ranked by the other words only where it is full."""
+        """id -> JSON of each group's ``exact_group``, in the order of the groups."""
         if not groups:
             return {}
+        listed = ",".join(["(?::int, ?::text, ?::text)"] * len(groups))
+        return self._ranked_groups(view, room, entity_id, f"VALUES {listed}",
+                                   [v for i, (label, name) in enumerate(groups) for v in (i, label, name)], terms,
+                                   limit)
+
+    def exact_stage(self, view: EntityView, room: str | None, entity_id: str | None, labels: Sequence[str],
+                    terms: Sequence[str], limit: int) -> dict[str, str]:
+        """``exact_groups`` of each label, then of each (label, name) whose name is one of the labels (in
+        order of label and name): the names and the newest of every group in one query. A search's exact
+        stage was a round trip for the names and one for each of up to seven label candidates, each waiting
+        on the server while robots wrote: most of a search's time in the 99th percentile
+        (bench/fleet_bench.py)."""
+        named, named_args = self._named_phrases_sql(view, room, entity_id, labels)
+        listed = ",".join(["(?::int, ?::text, NULL::text)"] * len(labels))
+        groups = (f"SELECT * FROM (VALUES {listed}) AS labels UNION ALL SELECT (? + row_number() OVER "
+                  f"(ORDER BY p.label, p.name))::int, p.label, p.name FROM ({named}) AS p(label, name)")
+        return self._ranked_groups(view, room, entity_id, groups,
+                                   [*(v for i, label in enumerate(labels) for v in (i, label)), len(labels) - 1,
+                                    *named_args], terms, limit)
+
+    def _ranked_groups(self, view: EntityView, room: str | None, entity_id: str | None, groups: str,
+                       group_args: list, terms: Sequence[str], limit: int) -> dict[str, str]:
+        """id -> JSON of the groups that the SQL ``groups`` lists as (ordinal, label, name or NULL): the newest
+        ``limit`` of each, in one query, and where a group is full, its best ``limit`` by the text's other
+        words."""
         src, sargs = self._from(view)
         where, args = entity_filters(room, entity_id)
-        listed = ",".join(["(?::int, ?::text, ?::text)"] * len(groups))
-        newest: list[list[tuple[str, str]]] = [[] for _ in groups]
-        for ordinal, ent_id, data in self.execute(
-                f"SELECT g.ordinal, x.id, x.data FROM (VALUES {listed}) AS g(ordinal, label, name) CROSS JOIN LATERAL "
-                f"(SELECT e.id, e.data, e.last_seen_ns FROM {src} e WHERE {where} AND e.label = g.label AND "
-                f"(g.name IS NULL OR {_NAME} = g.name) ORDER BY e.last_seen_ns DESC, e.id LIMIT ?) x "
-                "ORDER BY g.ordinal, x.last_seen_ns DESC, x.id",
-                [*(v for i, (label, name) in enumerate(groups) for v in (i, label, name)), *sargs, *args, limit]):
-            newest[ordinal].append((ent_id, data))
+        newest: dict[int, tuple[str, str | None, list[tuple[str, str]]]] = {}
+        for ordinal, label, name, ent_id, data in self.execute(
+                f"SELECT g.ordinal, g.label, g.name, x.id, x.data FROM ({groups}) AS g(ordinal, label, name) "
+                f"CROSS JOIN LATERAL (SELECT e.id, e.data, e.last_seen_ns FROM {src} e WHERE {where} "
+                f"AND e.label = g.label AND (g.name IS NULL OR {_NAME} = g.name) "
+                "ORDER BY e.last_seen_ns DESC, e.id LIMIT ?) x ORDER BY g.ordinal, x.last_seen_ns DESC, x.id",
+                [*group_args, *sargs, *args, limit]):
+            newest.setdefault(ordinal, (label, name, []))[2].append((ent_id, data))
         rows: dict[str, str] = {}
-        for (label, name), group in zip(groups, newest):
+        for label, name, group in newest.values():
             rows.update(group)
             shared = label if name is None else f"{label} {name.lower()}"
             other = [t for t in terms if t not in shared]

@@ -80,6 +80,11 @@ class MemoryRecords:
     def counts(self) -> dict[str, int]:
         return {t: self.count(t) for t in COUNTED_TABLES}
 
+    def kind_counts(self, table: str) -> dict[str, int]:
+        """How many observations or events of each kind memory holds."""
+        assert table in ("observations", "events")
+        return dict(self.execute(f"SELECT kind, COUNT(*) FROM {table} GROUP BY kind").fetchall())
+
     # ---- entities and their versions ----------------------------------------------------------
 
     def entity_json(self, ent_id: str) -> str | None:

@@ -37,6 +37,14 @@ class GroupSearch:
     """The exact stage's groups one at a time (a backend whose queries cost no round trip to a server)."""
 
     exact_group: Any
+    named_phrases: Any
+
+    def exact_stage(self, view: Any, room: str | None, entity_id: str | None, labels: Sequence[str],
+                    terms: Sequence[str], limit: int) -> dict[str, str]:
+        """``exact_groups`` of each label, then of each (label, name) whose name, normalised as labels are, is
+        one of the labels."""
+        groups = [(label, None) for label in labels] + self.named_phrases(view, room, entity_id, labels)
+        return self.exact_groups(view, room, entity_id, groups, terms, limit)
 
     def exact_groups(self, view: Any, room: str | None, entity_id: str | None,
                      groups: Sequence[tuple[str, str | None]], terms: Sequence[str], limit: int) -> dict[str, str]:
