@@ -609,3 +609,19 @@ def test_a_name_said_as_a_label_finds_its_entity_exactly_and_follows_renames(tmp
     store.forget(ids=["mug_1"])
     assert r.search("rex", kind="entities") == []
     store.close()
+
+
+def test_among_more_of_a_label_than_asked_for_the_other_words_pick_the_old_one(tmp_path):
+    # the label's group is full (more mugs than the limit): the one the text's other words describe comes
+    # first although it is the oldest; PostgreSQL ranks it in the same query as the groups' newest
+    store = MemoryStore(tmp_path / "memory.db")
+    store.ingest_scene_graph(SceneGraphObservation(stamp_ns=S, room="kitchen", entities=[
+        EntityObservation(id="mug_red", label="mug", attributes={"color": "red"})]))
+    for i in range(8):
+        store.ingest_scene_graph(SceneGraphObservation(stamp_ns=(2 + i) * S, room="kitchen", entities=[
+            EntityObservation(id=f"mug_{i}", label="mug", attributes={"color": "blue"})]))
+    r = Retriever(store, semantic=False)
+    hits = r.search("the red mug", kind="entities", limit=3)
+    assert [h.id for h in hits] == ["mug_red", "mug_7", "mug_6"]
+    assert r.search("mug", kind="entities", limit=3)[0].id == "mug_7"  # no other words: the newest
+    store.close()
