@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import multiprocessing as mp
+import queue
 import random
 import statistics
 import tempfile
@@ -57,8 +58,9 @@ def writer(target: str, robot: int, seconds: float, rate: float, entities: int, 
     for k, g in enumerate(graphs):
         if rate:
             due = began + k / rate
-            while time.monotonic() < due:
-                time.sleep(min(0.002, due - time.monotonic()))
+            # the clock read once: read twice, it moved past ``due`` between the test and the sleep
+            while (left := due - time.monotonic()) > 0:
+                time.sleep(min(0.002, left))
         if time.monotonic() - began >= seconds:
             break
         t = time.perf_counter()
@@ -103,6 +105,7 @@ def run_config(backend: str, n: int, args, workdir: Path, cluster) -> dict:
     reader = MemoryStore.open_reader(targets[0])
     search = Retriever(reader, semantic=False)
     reads: list[float] = []
+    by_kind: dict[str, list[float]] = {"entity": [], "label": [], "search": []}
     while time.time() < start_at:
         time.sleep(0.01)
     k = 0
@@ -116,9 +119,18 @@ def run_config(backend: str, n: int, args, workdir: Path, cluster) -> dict:
         else:
             search.search("mug on the table", kind="entities", limit=5)
         reads.append(time.perf_counter() - t)
+        by_kind[("entity", "label", "search")[what]].append(reads[-1])
         k += 1
         time.sleep(0.01)  # a request every ~10 ms, not a busy loop that starves the writers
-    results = [out.get() for _ in range(n)]
+    results = []
+    while len(results) < n:
+        try:
+            results.append(out.get(timeout=1.0))
+        except queue.Empty:
+            # a writer that died puts nothing: waiting on the queue alone hung the bench for ever
+            crashed = [(i, p.exitcode) for i, p in enumerate(procs) if p.exitcode not in (None, 0)]
+            if crashed:
+                raise RuntimeError(f"{backend}: writer (robot, exit code) {crashed} died") from None
     for p in procs:
         p.join()
     sent = sum(r[1] for r in results)
@@ -135,7 +147,8 @@ def run_config(backend: str, n: int, args, workdir: Path, cluster) -> dict:
     return {"backend": backend, "writers": n, "sent": sent, "failed": failed, "lost": sent - stored,
             "writes_per_s": sent / elapsed, "write_p50_ms": 1000 * percentile(write_lat, 0.5),
             "write_p99_ms": 1000 * percentile(write_lat, 0.99), "reads": len(reads),
-            "read_p50_ms": 1000 * percentile(reads, 0.5), "read_p99_ms": 1000 * percentile(reads, 0.99)}
+            "read_p50_ms": 1000 * percentile(reads, 0.5), "read_p99_ms": 1000 * percentile(reads, 0.99),
+            "read_p99_by_kind_ms": {k: 1000 * percentile(v, 0.99) for k, v in by_kind.items()}}
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -157,7 +170,8 @@ def main(argv: list[str] | None = None) -> None:
                 print(f"{r['backend']:>10} {r['writers']} writers: {r['writes_per_s']:7.1f} graphs/s "
                       f"(write p50 {r['write_p50_ms']:.1f} ms, p99 {r['write_p99_ms']:.1f} ms), "
                       f"reads {r['reads']} p50 {r['read_p50_ms']:.2f} ms p99 {r['read_p99_ms']:.2f} ms, "
-                      f"sent {r['sent']} lost {r['lost']} failed {r['failed']}", flush=True)
+                      f"sent {r['sent']} lost {r['lost']} failed {r['failed']}; read p99 by kind "
+                      + ", ".join(f"{k} {v:.2f}" for k, v in r["read_p99_by_kind_ms"].items()), flush=True)
     print(f"\n{args.entities} entities a graph, {args.rate or 'max'} Hz a robot, {args.seconds:.0f} s")
     print("| backend | robots | graphs/s (all robots) | write p50 / p99 ms | read p50 / p99 ms | sent | lost |")
     print("|---|---|---|---|---|---|---|")

@@ -30,7 +30,6 @@ import argparse
 import json
 import math
 import os
-import sqlite3
 import statistics
 import tempfile
 import time
@@ -247,19 +246,21 @@ def dir_bytes(folder: Path) -> int:
 
 
 def stored_counts(db: Path) -> dict[str, int]:
-    """What memory holds after the run, read from the file itself."""
-    con = sqlite3.connect(f"{db.resolve().as_uri()}?mode=ro", uri=True)
+    """What memory holds after the run, read through a reader of the stopped node's memory."""
+    from memory_node.core.store import MemoryStore
+
+    reader = MemoryStore.open_reader(db)
     try:
-        obs = dict(con.execute("SELECT kind, COUNT(*) FROM observations GROUP BY kind").fetchall())
-        events = con.execute("SELECT COUNT(*) FROM events WHERE kind IN ('skill','utterance','activity')"
-                             ).fetchone()[0]
-        frames = con.execute("SELECT COUNT(*) FROM frames").fetchone()[0]
-        integrity = con.execute("PRAGMA integrity_check").fetchone()[0]
+        storage = reader.storage
+        graphs = storage.kind_counts("observations").get("scene_graph", 0)
+        events = sum(n for kind, n in storage.kind_counts("events").items()
+                     if kind in ("skill", "utterance", "activity"))
+        frames = storage.count("frames")
+        if not storage.integrity_ok():
+            raise RuntimeError(f"{db} fails its integrity check")
     finally:
-        con.close()
-    if integrity != "ok":
-        raise RuntimeError(f"integrity_check of {db}: {integrity}")
-    return {"scene_graphs": obs.get("scene_graph", 0), "events": events, "frames": frames}
+        reader.close()
+    return {"scene_graphs": graphs, "events": events, "frames": frames}
 
 
 class Diagnostics:

@@ -241,7 +241,7 @@ class Retriever:
         """Entities the text names by id, then by label or name. Words inside a named id ("mug" in
         "mug_190") name nothing more; an id match ranks above label matches, and among label matches
         those that match more of the text's other words ("the blue mug") come first, then the newest.
-        Of each label or name only the best ``limit`` are read (``_exact_group``), however many the
+        Of each label or name only the best ``limit`` are read (the backend's ``exact_stage``), however many the
         memory holds."""
         storage = self.store.storage
         ids = sorted(id_tokens(text) | {text})
@@ -254,10 +254,8 @@ class Retriever:
         if not labels:
             return hits
         terms = _terms(rest)
-        rows: dict[str, str] = {}  # id -> JSON: an entity may be named by its label and by its name
-        named_phrases = storage.named_phrases(view, room, entity_id, labels)
-        for label, name in [(label, None) for label in labels] + named_phrases:
-            rows.update(storage.exact_group(view, room, entity_id, label, name, terms, limit))
+        # id -> JSON: an entity may be named by its label and by its name
+        rows = storage.exact_stage(view, room, entity_id, labels, terms, limit)
         named = self._entity_hits([(data,) for data in rows.values()], stage=0)
         for h in named:
             h.tiebreak = _words_matched(terms, _entity_words(h.record.data()))

@@ -138,6 +138,12 @@ class MemoryStore:
         self.id_namespace = id_namespace
         # admission gate state: last admitted thumbnail and visible set per room (rebuilt lazily)
         self._last_frame: dict[str, tuple[list[float], frozenset[str]]] = {}
+        # while a scene graph is applied: its entities' JSON by id (None: not in memory), read in one query
+        # and kept as this store writes them, so that the graph costs no read per entity
+        self._graph_rows: dict[str, str | None] | None = None
+        # and its unchanged re-observations (id, seen, JSON), most of a graph: written together after its
+        # entities, before anything reads the entities table again
+        self._graph_touches: list[tuple[str, int, str]] | None = None
         self._storage: Storage = open_storage(self.url or path, read_only=read_only, exclusive=exclusive)
         if read_only:
             return
@@ -285,49 +291,69 @@ class MemoryStore:
             result = IngestResult(observation_id=obs_id, rejected=list(graph.rejected))
             rooms = {graph.room} | {e.room for e in graph.entities}
             graph = self._namespaced(graph, rooms)
-            for room in sorted(r for r in rooms if r):
-                self._ensure_room(room, t, obs_id, result)
-            graph = self._associate(graph)
-
-            observed = {e.id: e for e in graph.entities}
-            known = lambda i: i in observed or self._get_entity_row(i) is not None  # noqa: E731
-
-            new_location: dict[str, Relation] = {}
-            other_relations: list[Relation] = []
-            for rel in graph.relations:
-                if rel.subject == rel.object:
-                    result.rejected.append(f"relation {rel.subject} {rel.predicate} itself")
-                    continue
-                missing = [i for i in (rel.subject, rel.object) if not known(i)]
-                if missing:
-                    result.rejected.append(
-                        f"relation {rel.subject} {rel.predicate} {rel.object}: unknown entity "
-                        f"{', '.join(missing)}")
-                    continue
-                r = Relation(subject=rel.subject, predicate=rel.predicate, object=rel.object,
-                             since_ns=t, provenance=obs_id)
-                if _family(rel.predicate) == "location":
-                    new_location[rel.subject] = r  # the last one in a message wins
-                else:
-                    other_relations.append(r)
-
-            for ent_id in list(observed) + [s for s in new_location if s not in observed]:
-                self._apply_entity(ent_id, observed.get(ent_id), new_location.get(ent_id), t, obs_id,
-                                   result)
-            for r in other_relations:
-                self._add_relation(r)
-
-            if graph.complete and graph.room:
-                self._remove_absent(graph.room, set(observed), t, obs_id, result)
-                # non-location relations of observed subjects that the complete view no longer shows
-                shown = {(r.subject, r.predicate, r.object) for r in other_relations}
-                for ent_id in observed:
-                    for rowid, predicate, obj in self._storage.open_other_relations(ent_id):
-                        if (ent_id, predicate, obj) not in shown:
-                            self._storage.close_relation(rowid, t)
+            try:
+                self._graph_rows = self._read_graph_rows(graph, rooms)
+                self._graph_touches = []
+                self._apply_graph(graph, rooms, t, obs_id, result)
+            finally:
+                self._graph_rows = self._graph_touches = None
             if strict and result.rejected:
                 raise RejectedInput(result.rejected)  # rolls the message back
         return result
+
+    def _read_graph_rows(self, graph: SceneGraphObservation, rooms: set[str]) -> dict[str, str | None]:
+        """The stored JSON of every entity a graph names (its rooms, entities and relation ends; ids that
+        association will resolve are read when they are)."""
+        ids = {*rooms, *(e.id for e in graph.entities), *(r.subject for r in graph.relations),
+               *(r.object for r in graph.relations)}
+        ids = {i for i in ids if i and not is_local_id(i)}
+        found = self._storage.entities_json_of(sorted(ids))
+        return {i: found.get(i) for i in ids}
+
+    def _apply_graph(self, graph: SceneGraphObservation, rooms: set[str], t: int, obs_id: str,
+                     result: IngestResult) -> None:
+        for room in sorted(r for r in rooms if r):
+            self._ensure_room(room, t, obs_id, result)
+        graph = self._associate(graph)
+
+        observed = {e.id: e for e in graph.entities}
+        known = lambda i: i in observed or self._get_entity_row(i) is not None  # noqa: E731
+
+        new_location: dict[str, Relation] = {}
+        other_relations: list[Relation] = []
+        for rel in graph.relations:
+            if rel.subject == rel.object:
+                result.rejected.append(f"relation {rel.subject} {rel.predicate} itself")
+                continue
+            missing = [i for i in (rel.subject, rel.object) if not known(i)]
+            if missing:
+                result.rejected.append(
+                    f"relation {rel.subject} {rel.predicate} {rel.object}: unknown entity "
+                    f"{', '.join(missing)}")
+                continue
+            r = Relation(subject=rel.subject, predicate=rel.predicate, object=rel.object,
+                         since_ns=t, provenance=obs_id)
+            if _family(rel.predicate) == "location":
+                new_location[rel.subject] = r  # the last one in a message wins
+            else:
+                other_relations.append(r)
+
+        for ent_id in list(observed) + [s for s in new_location if s not in observed]:
+            self._apply_entity(ent_id, observed.get(ent_id), new_location.get(ent_id), t, obs_id,
+                               result)
+        if self._graph_touches:
+            self._storage.touch_entities(self._graph_touches)
+            self._graph_touches.clear()
+        for r in other_relations:
+            self._add_relation(r)
+
+        if graph.complete and graph.room:
+            self._remove_absent(graph.room, set(observed), t, obs_id, result)
+            # non-location relations of observed subjects that the complete view no longer shows
+            shown = {(r.subject, r.predicate, r.object) for r in other_relations}
+            for rowid, subject, predicate, obj in self._storage.open_other_relations(observed):
+                if (subject, predicate, obj) not in shown:
+                    self._storage.close_relation(rowid, t)
 
     def _associate(self, graph: SceneGraphObservation) -> SceneGraphObservation:
         """Give entities that came without a stable id (local ids ``_:...``) the id of the same thing in
@@ -382,8 +408,13 @@ class MemoryStore:
             result.added += 1
 
     def _get_entity_row(self, ent_id: str) -> Entity | None:
-        data = self._storage.entity_json(ent_id)
+        rows = self._graph_rows
+        data = rows[ent_id] if rows is not None and ent_id in rows else self._storage.entity_json(ent_id)
         return Entity.model_validate_json(data) if data else None
+
+    def _wrote_entity(self, ent_id: str, data: str) -> None:
+        if self._graph_rows is not None:
+            self._graph_rows[ent_id] = data
 
     def _apply_entity(self, ent_id: str, obs: EntityObservation | None, location: Relation | None,
                       t: int, obs_id: str, result: IngestResult) -> None:
@@ -441,7 +472,12 @@ class MemoryStore:
             self._write_entity(new, t, new=False)
             result.updated += 1
         else:
-            self._storage.touch_entity(ent_id, t, new.model_dump_json())
+            data = new.model_dump_json()
+            if self._graph_touches is not None:
+                self._graph_touches.append((ent_id, t, data))
+            else:
+                self._storage.touch_entity(ent_id, t, data)
+            self._wrote_entity(ent_id, data)
             result.unchanged += 1
 
     def _position_after(self, old: Point | None, observed: Point | None) -> Point | None:
@@ -457,19 +493,18 @@ class MemoryStore:
     def _close_sighting(self, old: Entity, t: int) -> None:
         """The entity comes back into view after more than ``sighting_gap``: its interval of being in view
         ends at its last sighting and a new one starts now (schema migration 6)."""
-        since = self._storage.seen_since(old.id)
-        self._storage.close_sighting(old.id, old.first_seen_ns if since is None else since, old.last_seen_ns, t)
+        self._storage.close_sighting(old.id, old.first_seen_ns, old.last_seen_ns, t)
 
     def _write_entity(self, ent: Entity, t: int, new: bool) -> None:
         ent.robot, ent.site = self.robot, self.site
         data = ent.model_dump_json()
         self._storage.upsert_entity(ent.id, ent.label, ent.room, ent.present, ent.last_seen_ns, data)
         self._storage.add_version(ent.id, t, data, close_current=not new)
+        self._wrote_entity(ent.id, data)
 
     def _add_relation(self, r: Relation) -> None:
         family = _family(r.predicate)
-        if not self._storage.open_relation_exists(r.subject, family, r.predicate, r.object):
-            self._storage.insert_relation(r.subject, r.predicate, r.object, family, r.since_ns, r.provenance)
+        self._storage.add_relation(r.subject, r.predicate, r.object, family, r.since_ns, r.provenance)
 
     def _remove_absent(self, room: str, seen: set[str], t: int, obs_id: str, result: IngestResult) -> None:
         for ent_id, data in self._storage.present_in_room(room, ROOM_LABEL):

@@ -19,6 +19,7 @@ from memory_node.core.models import (
 )
 from memory_node.core.query import query
 from memory_node.core.retrieval import (
+    EXACT_SCORE,
     LEXICAL_MAX,
     LEXICAL_MIN,
     Retriever,
@@ -585,3 +586,42 @@ def test_vectors_in_the_cache_are_float32_blobs(apartment, minilm):
     vec = np.frombuffer(blob, dtype=np.float32)
     assert dim == 384 and vec.shape == (384,)
     assert np.allclose(vec, minilm.encode([text])[0], atol=1e-6)
+
+
+def test_a_name_said_as_a_label_finds_its_entity_exactly_and_follows_renames(tmp_path):
+    # the exact stage finds entities whose name, normalised as labels are, is what the text says (PostgreSQL:
+    # through the indexed names of migration 3, which the entity's trigger keeps with its document)
+    store = MemoryStore(tmp_path / "memory.db")
+    r = Retriever(store, semantic=False)
+
+    def observe(t, name):
+        store.ingest_scene_graph(SceneGraphObservation(stamp_ns=t * S, room="kitchen", entities=[
+            EntityObservation(id="mug_1", label="mug", name=name), EntityObservation(id="mug_2", label="mug")]))
+
+    observe(1, "Lucky Cup")
+    hits = r.search("lucky-cup", kind="entities")
+    assert [h.id for h in hits[:1]] == ["mug_1"] and hits[0].score == EXACT_SCORE
+    observe(2, "Rex")
+    assert [h.id for h in r.search("rex", kind="entities")[:1]] == ["mug_1"]
+    assert all(h.score < EXACT_SCORE for h in r.search("lucky-cup", kind="entities"))
+    then = r.search("lucky-cup", kind="entities", as_of_ns=S + S // 2)  # before the rename it had that name
+    assert [h.id for h in then[:1]] == ["mug_1"] and then[0].score == EXACT_SCORE
+    store.forget(ids=["mug_1"])
+    assert r.search("rex", kind="entities") == []
+    store.close()
+
+
+def test_among_more_of_a_label_than_asked_for_the_other_words_pick_the_old_one(tmp_path):
+    # the label's group is full (more mugs than the limit): the one the text's other words describe comes
+    # first although it is the oldest; PostgreSQL ranks it in the same query as the groups' newest
+    store = MemoryStore(tmp_path / "memory.db")
+    store.ingest_scene_graph(SceneGraphObservation(stamp_ns=S, room="kitchen", entities=[
+        EntityObservation(id="mug_red", label="mug", attributes={"color": "red"})]))
+    for i in range(8):
+        store.ingest_scene_graph(SceneGraphObservation(stamp_ns=(2 + i) * S, room="kitchen", entities=[
+            EntityObservation(id=f"mug_{i}", label="mug", attributes={"color": "blue"})]))
+    r = Retriever(store, semantic=False)
+    hits = r.search("the red mug", kind="entities", limit=3)
+    assert [h.id for h in hits] == ["mug_red", "mug_7", "mug_6"]
+    assert r.search("mug", kind="entities", limit=3)[0].id == "mug_7"  # no other words: the newest
+    store.close()

@@ -118,3 +118,27 @@ def test_robots_starting_together_migrate_a_new_database_once(site_url, tmp_path
     finally:
         for s in stores:
             s.close()
+
+
+def test_a_site_database_of_schema_2_gets_its_names_indexed(site_url):
+    """Migration 3 fills the names of the entities already stored, which the exact stage of a search reads."""
+    import psycopg
+
+    from memory_node.core.models import Entity
+    from memory_node.core.retrieval import EXACT_SCORE
+    from memory_node.core.storage.postgres_schema import MIGRATIONS
+
+    mug = Entity(id="mug_1", label="mug", name="Lucky Cup", room="kitchen", first_seen_ns=S, last_seen_ns=S)
+    with psycopg.connect(site_url, autocommit=True) as con:  # a database as schema 2 left it
+        con.execute("CREATE TABLE schema_version(version INTEGER PRIMARY KEY, applied_ns BIGINT NOT NULL)")
+        for version, sql in MIGRATIONS[:2]:
+            con.execute(sql)
+            con.execute("INSERT INTO schema_version VALUES(%s, 0)", (version,))
+        con.execute("INSERT INTO entities(id, label, room, present, last_seen_ns, data) VALUES(%s,%s,%s,1,%s,%s)",
+                    (mug.id, mug.label, mug.room, mug.last_seen_ns, mug.model_dump_json()))
+    store = MemoryStore(site_url, robot="vega")
+    try:
+        hits = Retriever(store, semantic=False).search("lucky cup", kind="entities")
+        assert [h.id for h in hits[:1]] == ["mug_1"] and hits[0].score == EXACT_SCORE
+    finally:
+        store.close()

@@ -348,3 +348,31 @@ def test_forget_takes_what_was_learned_from_forgotten_events(store):
     assert rules(store)
     store.forget(everything=True)
     assert facts(store) == [] and rules(store) == []
+
+
+def test_a_scene_graph_costs_statements_per_change_not_per_entity(tmp_path):
+    # on a database server every statement waited for a round trip: re-observing a room cost two per entity
+    # (bench/fleet_bench.py). Its entities are read together and its unchanged ones written together.
+    store = MemoryStore(tmp_path / "memory.db")
+    storage = store.storage
+    run, run_many = storage.execute, storage.executemany
+    statements: list[str] = []
+    storage.execute = lambda sql, args=(): (statements.append(sql), run(sql, args))[1]
+    storage.executemany = lambda sql, rows: (statements.append(sql), run_many(sql, rows))[1]
+
+    def room(t, n):
+        ents = [E("table_1", "table")] + [E(f"cup_{i}", "cup") for i in range(n)]
+        rels = [R(f"cup_{i}", "on", "table_1") for i in range(n)] + [R("cup_0", "next_to", "cup_1")]
+        return graph(t, ents, rels, complete=True)
+
+    cost = {}
+    for n in (5, 40):
+        store.ingest_scene_graph(room(2 * n, n))
+        statements.clear()
+        result = store.ingest_scene_graph(room(2 * n + 1, n))  # nothing changed
+        assert result.unchanged == n + 1 and result.updated == result.added == 0
+        cost[n] = list(statements)
+    assert len(cost[40]) == len(cost[5])
+    assert sum(s.lstrip().upper().startswith("SELECT") for s in cost[40]) <= 3
+    assert all(e.last_seen_ns == 81 * S for e in store.entities(label="cup"))
+    store.close()

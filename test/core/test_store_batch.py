@@ -65,6 +65,23 @@ def test_an_exception_leaving_the_batch_undoes_all_of_it(tmp_path):
     store.close()
 
 
+def test_a_statement_the_database_refuses_fails_its_own_message_only(tmp_path):
+    # PostgreSQL writes are pipelined (sent without waiting for each result): the refusal must still surface
+    # inside the savepoint whose statement caused it, not in a later message or at the commit
+    store = MemoryStore(tmp_path / "m.db")
+    with store.transaction() as storage:
+        storage.insert_observation("obs-1", "utterance", 1 * S, "a", {})
+        with pytest.raises(Exception, match="(?i)unique|duplicate"):
+            with store.transaction() as inner:
+                inner.insert_observation("obs-2", "utterance", 2 * S, "a", {})
+                inner.insert_observation("obs-1", "utterance", 3 * S, "a", {})  # the same id again
+        store.ingest_scene_graph(graph(4 * S, "mug_1"))
+    ids = [o.id for o in store.observations()]  # newest first
+    assert len(ids) == 2 and ids[1] == "obs-1" and ids[0].startswith("sg-")  # obs-2 was undone with its message
+    assert store.entity("mug_1") is not None
+    store.close()
+
+
 def test_facade_batch_and_nesting(tmp_path):
     with Memory(tmp_path / "m.db") as mem:
         with mem.batch():

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import abc
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from typing import Any
 
 
@@ -78,13 +78,20 @@ class Storage(abc.ABC):
         """The error a failed write should raise instead of ``err`` (None: raise it as it is)."""
         return None
 
+    def _pipelined(self) -> AbstractContextManager[Any]:
+        """Around one transaction or savepoint: a server backend sends the statements whose results nobody
+        reads without waiting for each, and on leaving waits for all of them, so an error is raised inside
+        the transaction (or savepoint) whose statement caused it. Nothing to do for a file."""
+        return nullcontext()
+
     # ---- transactions --------------------------------------------------------------------------
 
     @contextmanager
-    def transaction(self) -> Iterator["Storage"]:
+    def transaction(self, *, pipelined: bool = True) -> Iterator["Storage"]:
         """One atomic write; nested calls are savepoints inside it, so one message of a batch can fail and
         be undone alone. A COMMIT that fails is undone too: a transaction left open would make every later
-        BEGIN fail."""
+        BEGIN fail. ``pipelined=False``: statements go one at a time (a script of several statements in one
+        string, which a pipeline refuses)."""
         depth = self._tx_depth
         try:
             if depth == 0:
@@ -94,7 +101,8 @@ class Storage(abc.ABC):
             self._tx_depth = depth + 1
             try:
                 try:
-                    yield self
+                    with self._pipelined() if pipelined else nullcontext():
+                        yield self
                 except BaseException:
                     self._undo(depth)
                     raise

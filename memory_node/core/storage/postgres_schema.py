@@ -132,6 +132,26 @@ ALTER TABLE observations ADD COLUMN robot TEXT NOT NULL DEFAULT '';
 ALTER TABLE observations ADD COLUMN site TEXT NOT NULL DEFAULT '';
 CREATE INDEX observations_robot ON observations(robot, stamp_ns);
 """),
+    # 3: each current entity's name beside its document, normalised as labels are, indexed: the exact stage of a
+    # search looked for entities named like a label by parsing every entity row's JSON (SQLite: entity_phrases)
+    (3, """
+ALTER TABLE entity_docs ADD COLUMN name TEXT NOT NULL DEFAULT '';
+ALTER TABLE entity_docs ADD COLUMN name_key TEXT NOT NULL DEFAULT '';
+CREATE FUNCTION name_key(name text) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+    SELECT lower(replace(replace(replace(name, ' ', ''), '_', ''), '-', ''))
+$$;
+CREATE OR REPLACE FUNCTION entity_docs_write() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+    n text := coalesce(NEW.data::jsonb->>'name', '');
+BEGIN
+    INSERT INTO entity_docs(id, doc, name, name_key) VALUES (NEW.id, entity_doc(NEW.data::jsonb), n, name_key(n))
+    ON CONFLICT (id) DO UPDATE SET doc = EXCLUDED.doc, name = EXCLUDED.name, name_key = EXCLUDED.name_key;
+    RETURN NEW;
+END $$;
+UPDATE entity_docs d SET name = n.name, name_key = name_key(n.name)
+    FROM (SELECT id, coalesce(data::jsonb->>'name', '') AS name FROM entities) n WHERE n.id = d.id;
+CREATE INDEX entity_docs_name_key ON entity_docs(name_key) WHERE name != '';
+"""),
 ]
 
 SCHEMA_VERSION = MIGRATIONS[-1][0]

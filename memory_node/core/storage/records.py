@@ -19,6 +19,10 @@ ALL_TABLES = ("observations", "entities", "entity_versions", "seen_intervals", "
               "consolidation_runs", *DERIVED_TABLES)
 
 
+# ids in one IN (...) list: far below SQLite's 32,766 bound variables and PostgreSQL's 65,535 parameters
+_IDS_PER_QUERY = 500
+
+
 def _bounds(lo: int | None, hi: int | None) -> list[int]:
     return [lo if lo is not None else -FAR_FUTURE, hi if hi is not None else FAR_FUTURE]
 
@@ -76,11 +80,26 @@ class MemoryRecords:
     def counts(self) -> dict[str, int]:
         return {t: self.count(t) for t in COUNTED_TABLES}
 
+    def kind_counts(self, table: str) -> dict[str, int]:
+        """How many observations or events of each kind memory holds."""
+        assert table in ("observations", "events")
+        return dict(self.execute(f"SELECT kind, COUNT(*) FROM {table} GROUP BY kind").fetchall())
+
     # ---- entities and their versions ----------------------------------------------------------
 
     def entity_json(self, ent_id: str) -> str | None:
         row = self.execute("SELECT data FROM entities WHERE id=?", (ent_id,)).fetchone()
         return row[0] if row else None
+
+    def entities_json_of(self, ids: Iterable[str]) -> dict[str, str]:
+        """JSON of those of ``ids`` that memory holds, by id: a scene graph's entities in one query each
+        ``_IDS_PER_QUERY`` (one query per entity was most of a graph's round trips to a database server)."""
+        ids = list(dict.fromkeys(ids))
+        out: dict[str, str] = {}
+        for i in range(0, len(ids), _IDS_PER_QUERY):
+            chunk = ids[i:i + _IDS_PER_QUERY]
+            out.update(self.execute(f"SELECT id, data FROM entities WHERE id IN ({marks(chunk)})", chunk).fetchall())
+        return out
 
     def upsert_entity(self, ent_id: str, label: str, room: str, present: bool, last_seen_ns: int, data: str) -> None:
         self.execute(
@@ -92,6 +111,11 @@ class MemoryRecords:
     def touch_entity(self, ent_id: str, last_seen_ns: int, data: str) -> None:
         """An unchanged re-observation: only when it was seen (and its JSON) move on."""
         self.execute("UPDATE entities SET last_seen_ns=?, present=1, data=? WHERE id=?", (last_seen_ns, data, ent_id))
+
+    def touch_entities(self, rows: Sequence[tuple[str, int, str]]) -> None:
+        """``touch_entity`` for each (id, last_seen_ns, JSON)."""
+        self.executemany("UPDATE entities SET last_seen_ns=?, present=1, data=? WHERE id=?",
+                         [(seen, data, ent_id) for ent_id, seen, data in rows])
 
     def add_version(self, ent_id: str, valid_from_ns: int, data: str, *, close_current: bool) -> None:
         if close_current:
@@ -143,17 +167,16 @@ class MemoryRecords:
 
     # ---- relations -----------------------------------------------------------------------------
 
-    def open_relation_exists(self, subject: str, family: str, predicate: str, obj: str) -> bool:
+    def add_relation(self, subject: str, predicate: str, obj: str, family: str, since_ns: int,
+                     provenance: str) -> None:
+        """A relation that starts holding, unless it holds already. One statement, no result to wait for: a
+        database server gets it with the rest of the message's writes."""
         # family in the lookup lets SQLite use the (subject, family, until_ns) index; without it, it chose
         # the object index and scanned every relation of a busy receptacle (O(n) per write)
-        return self.execute(
-            "SELECT 1 FROM relations WHERE subject=? AND family=? AND until_ns IS NULL AND predicate=? AND object=?",
-            (subject, family, predicate, obj)).fetchone() is not None
-
-    def insert_relation(self, subject: str, predicate: str, obj: str, family: str, since_ns: int,
-                        provenance: str) -> None:
         self.execute("INSERT INTO relations(subject, predicate, object, family, since_ns, until_ns, provenance) "
-                     "VALUES(?,?,?,?,?,NULL,?)", (subject, predicate, obj, family, since_ns, provenance))
+                     "SELECT ?,?,?,?,?,NULL,? WHERE NOT EXISTS (SELECT 1 FROM relations WHERE subject=? AND "
+                     "family=? AND until_ns IS NULL AND predicate=? AND object=?)",
+                     (subject, predicate, obj, family, since_ns, provenance, subject, family, predicate, obj))
 
     def close_location(self, subject: str, t: int) -> None:
         self.execute("UPDATE relations SET until_ns=? WHERE subject=? AND family='location' AND until_ns IS NULL",
@@ -165,10 +188,16 @@ class MemoryRecords:
                      "family!='location'", (t, ent_id, ent_id))
         self.execute("UPDATE relations SET until_ns=? WHERE subject=? AND until_ns IS NULL", (t, ent_id))
 
-    def open_other_relations(self, subject: str) -> list[tuple[int, str, str]]:
-        """(rowid, predicate, object) of a subject's current relations outside the location family."""
-        return self.execute("SELECT rowid, predicate, object FROM relations WHERE subject=? AND "
-                            "family!='location' AND until_ns IS NULL", (subject,)).fetchall()
+    def open_other_relations(self, subjects: Iterable[str]) -> list[tuple[int, str, str, str]]:
+        """(rowid, subject, predicate, object) of the subjects' current relations outside the location
+        family."""
+        subjects = list(dict.fromkeys(subjects))
+        rows: list[tuple[int, str, str, str]] = []
+        for i in range(0, len(subjects), _IDS_PER_QUERY):
+            chunk = subjects[i:i + _IDS_PER_QUERY]
+            rows += self.execute(f"SELECT rowid, subject, predicate, object FROM relations WHERE subject IN "
+                                 f"({marks(chunk)}) AND family!='location' AND until_ns IS NULL", chunk).fetchall()
+        return rows
 
     def close_relation(self, rowid: int, t: int) -> None:
         self.execute("UPDATE relations SET until_ns=? WHERE rowid=?", (t, rowid))
@@ -198,12 +227,11 @@ class MemoryRecords:
 
     # ---- sightings (schema migration 6) --------------------------------------------------------
 
-    def seen_since(self, ent_id: str) -> int | None:
-        row = self.execute("SELECT since_ns FROM seen_since WHERE entity_id=?", (ent_id,)).fetchone()
-        return row[0] if row else None
-
-    def close_sighting(self, ent_id: str, from_ns: int, to_ns: int, next_since_ns: int) -> None:
-        self.execute("INSERT INTO seen_intervals(entity_id, from_ns, to_ns) VALUES(?,?,?)", (ent_id, from_ns, to_ns))
+    def close_sighting(self, ent_id: str, first_seen_ns: int, to_ns: int, next_since_ns: int) -> None:
+        """The interval of being in view that ends at ``to_ns`` (it began at the entity's ``seen_since``, else
+        when it was first seen) is closed; the next one starts at ``next_since_ns``."""
+        self.execute("INSERT INTO seen_intervals(entity_id, from_ns, to_ns) VALUES(?, COALESCE((SELECT since_ns "
+                     "FROM seen_since WHERE entity_id=?), ?), ?)", (ent_id, ent_id, first_seen_ns, to_ns))
         self.execute("INSERT INTO seen_since(entity_id, since_ns) VALUES(?,?) ON CONFLICT(entity_id) DO UPDATE SET "
                      "since_ns=excluded.since_ns", (ent_id, next_since_ns))
 

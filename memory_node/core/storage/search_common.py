@@ -33,6 +33,29 @@ def event_filters(room: str | None, entity_id: str | None, as_of_ns: int | None)
     return " AND ".join(where), args
 
 
+class GroupSearch:
+    """The exact stage's groups one at a time (a backend whose queries cost no round trip to a server)."""
+
+    exact_group: Any
+    named_phrases: Any
+
+    def exact_stage(self, view: Any, room: str | None, entity_id: str | None, labels: Sequence[str],
+                    terms: Sequence[str], limit: int) -> dict[str, str]:
+        """``exact_groups`` of each label, then of each (label, name) whose name, normalised as labels are, is
+        one of the labels."""
+        groups = [(label, None) for label in labels] + self.named_phrases(view, room, entity_id, labels)
+        return self.exact_groups(view, room, entity_id, groups, terms, limit)
+
+    def exact_groups(self, view: Any, room: str | None, entity_id: str | None,
+                     groups: Sequence[tuple[str, str | None]], terms: Sequence[str], limit: int) -> dict[str, str]:
+        """id -> JSON of the ``exact_group`` of each (label, name) in turn (an entity in several groups keeps
+        the place of its first)."""
+        rows: dict[str, str] = {}
+        for label, name in groups:
+            rows.update(self.exact_group(view, room, entity_id, label, name, terms, limit))
+        return rows
+
+
 class EventSearch:
     """The event queries both backends run as written."""
 

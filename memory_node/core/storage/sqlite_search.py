@@ -14,7 +14,7 @@ from typing import Any
 
 from .documents import entity_words, fts_blind, words_matched
 from .records import marks
-from .search_common import EventSearch, entity_filters, event_filters
+from .search_common import EventSearch, GroupSearch, entity_filters, event_filters
 
 # What an entity's search document holds: the same expressions as the entities_fts triggers of schema
 # migration 2 (``test_retrieval`` checks they agree), used to index past states for as-of queries.
@@ -79,7 +79,7 @@ AS_OF = EntityView(
 
 
 
-class SqliteSearch(EventSearch):
+class SqliteSearch(GroupSearch, EventSearch):
     """Mixed into ``SqliteStorage``. The caller (one Retriever per store) serialises calls."""
 
     execute: Any
