@@ -220,6 +220,21 @@ _PARTICIPLE_VERB = {"put": "put", "moved": "move", "taken": "take", "brought": "
 # "the radio you take to the kitchen": the thing said first, then the command
 _THING_FIRST = re.compile(r"^((?:the|my|your|our)\s+[\w-]+(?:\s+[\w-]+){0,2}?)\s*,?\s+(?:you\s+)(take|bring|put|give|"
                           r"carry|get|fetch|move|hand|open|close|find)(\s+(?:me|us))?\b", re.I)
+# "where'd the ball used to be": "'d" after a question word is "did" (but "where'd you like it": "would")
+_WH_D = re.compile(r"\b(where|what|who|how|when|why)'d\b(?!\s+(?:you|i|we|they)\s+(?:like|prefer|want|rather|love)\b)",
+                   re.I)
+# more telegraphic questions: "ball last seen when", "room of radio?", "pear. where before"
+_SEEN_WHEN = re.compile(r"^((?:the\s+|my\s+)?[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2})\s*[.,]?\s+(last|first)\s+seen\s+when"
+                        r"\s*\??$", re.I)
+_ROOM_OF = re.compile(r"^(?:the\s+)?room\s+of\s+((?:the\s+|my\s+)?[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2})\s*\??$", re.I)
+_WHERE_BEFORE = re.compile(r"^((?:the\s+|my\s+)?[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2})\s*[.,]?\s+where\s+(?:was\s+it\s+)?"
+                           r"before\s*\??$", re.I)
+# a tail asking for an opinion: "what room's the ball in, d'you reckon?"
+_RECKON_TAIL = re.compile(r"\s*,\s*(?:d'you|do\s+you|you|d'ya|dya)\s+(?:reckon|think|suppose|figure)\s*(?=[?.!]*\s*$)",
+                          re.I)
+# "someone went and moved it": the going is how it is said, the event is the moving (not "go and get")
+_WENT_AND = re.compile(r"\b(?:went|has\s+gone|have\s+gone)\s+and\s+(?=\w+ed\b|put\b|took\b|left\b|hid\b|broke\b|got\b|"
+                       r"threw\b|ate\b|drank\b)", re.I)
 # "... the table yeah the table": the repair confirmed by saying it again
 _CONFIRMED = re.compile(r"\b(" + _DET + r"\s+[\w' -]+?)\s*,?\s+(?:yeah|yes|yep)\s*,?\s+\1\b", re.I)
 
@@ -235,6 +250,12 @@ def normalise(text: str) -> str:
     t = _AND_THEN.sub(", then what", t)
     t = _ABLE_TO.sub("can you", t)
     t = _DONT_SUPPOSE.sub(lambda m: f"do you {m.group(1).lower()}", t)
+    t = _WH_D.sub(lambda m: f"{m.group(1)} did", t)
+    t = _WENT_AND.sub("", t)
+    t = _RECKON_TAIL.sub("", t)
+    t = _SEEN_WHEN.sub(lambda m: f"when did you {m.group(2).lower()} see {_with_article(m.group(1))}?", t)
+    t = _ROOM_OF.sub(lambda m: f"what room is {_with_article(m.group(1))} in?", t)
+    t = _WHERE_BEFORE.sub(lambda m: f"where was {_with_article(m.group(1))} before?", t)
     t = _GOT_TO.sub(r"where \1 is", t)
     t = _WHEREVER.sub(r"\1", t)
     t = _GO_WHERE_IS.sub(r"go to \1", t)

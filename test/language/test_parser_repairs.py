@@ -264,3 +264,17 @@ def test_telegraphic_and_thing_first_commands(text: str, intent: Intent, dest: s
     assert req.intent in (intent, Intent.put) and req.objects and got.lower().endswith(dest), req
     # a verb said first stays the command
     assert parse("open microwave please.").intent is Intent.open
+
+
+@pytest.mark.parametrize("text, intent", [
+    ("ball last seen when", Intent.when_seen),
+    ("room of radio?", Intent.what_room),
+    ("pear. where before", Intent.where),
+    ("What room's the ball in, d'you reckon?", Intent.what_room),
+    ("Where'd the ball used to be, before someone went and moved it?", Intent.where),
+])
+def test_more_telegraphic_and_colloquial_questions(text: str, intent: Intent) -> None:
+    req = parse(text)
+    assert req.intent is intent and req.objects and req.objects[0].head, req
+    if "before" in text:
+        assert req.time is not None, req
