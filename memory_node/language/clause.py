@@ -831,6 +831,9 @@ class Clause(PhraseReader):
                         objs[0].anchor = source
         dest = self._destination(root, objs)
         recipient = self._recipient(root)
+        for o in objs:  # "bring the coffee pot and the lime to me": the tagger hung "to me" on the last thing
+            if o.anchor is not None and o.anchor.relation == "at" and o.anchor.ref.head.lower() in ("me", "us"):
+                o.anchor, recipient = None, recipient or "speaker"
         if intent is Intent.fetch and len(objs) > 1 and not recipient and self._is_name(objs[0]):
             # "bring Anna the radio", "give Ben the keys": a name before the thing is whom it is for
             recipient, objs = objs[0].head, objs[1:]

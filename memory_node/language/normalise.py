@@ -235,6 +235,18 @@ _RECKON_TAIL = re.compile(r"\s*,\s*(?:d'you|do\s+you|you|d'ya|dya)\s+(?:reckon|t
 # "someone went and moved it": the going is how it is said, the event is the moving (not "go and get")
 _WENT_AND = re.compile(r"\b(?:went|has\s+gone|have\s+gone)\s+and\s+(?=\w+ed\b|put\b|took\b|left\b|hid\b|broke\b|got\b|"
                        r"threw\b|ate\b|drank\b)", re.I)
+# "to the fridge.": where to go, and nothing else said
+_TO_ONLY = re.compile(r"^to\s+((?:the\s+|my\s+)[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}|(?:" +
+                      "|".join(sorted(lx.ROOM_WORDS, key=len, reverse=True)) + r"))\s*[.!]*$", re.I)
+# "lime. out of microwave.": the thing, then where to take it out of
+_OUT_OF = re.compile(r"^((?:the\s+|my\s+)?[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2})\s*[.,]\s*out\s+of\s+"
+                     r"((?:the\s+|my\s+)?[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2})\s*[.!]*$", re.I)
+# "grab the ball out the microwave": "out the" for "out of the" after a thing taken
+_OUT_THE = re.compile(r"\b((?:grab|get|take|fetch|pull|bring)\s+(?:the|my|your)\s+[\w-]+(?:\s+[\w-]+)?)\s+out\s+the\b",
+                      re.I)
+# "stick the radio - the radio, yes - on the counter": a thing said again to confirm it, said once
+_SAID_AGAIN = re.compile(r"(\b(?:the|my|your)\s+[\w-]+(?:\s+[\w-]+)?)\s*[\u2014\u2013-]+\s*\1\s*,?\s*(?:yes|yeah|yep)?\s*"
+                         r"[\u2014\u2013-]+\s*", re.I)
 # "... the table yeah the table": the repair confirmed by saying it again
 _CONFIRMED = re.compile(r"\b(" + _DET + r"\s+[\w' -]+?)\s*,?\s+(?:yeah|yes|yep)\s*,?\s+\1\b", re.I)
 
@@ -252,6 +264,10 @@ def normalise(text: str) -> str:
     t = _DONT_SUPPOSE.sub(lambda m: f"do you {m.group(1).lower()}", t)
     t = _WH_D.sub(lambda m: f"{m.group(1)} did", t)
     t = _WENT_AND.sub("", t)
+    t = _SAID_AGAIN.sub(r"\1 ", t)
+    t = _OUT_THE.sub(r"\1 out of the", t)
+    t = _TO_ONLY.sub(lambda m: f"go to {_with_article(m.group(1))}", t)
+    t = _OUT_OF.sub(lambda m: f"get {_with_article(m.group(1))} out of {_with_article(m.group(2))}", t)
     t = _RECKON_TAIL.sub("", t)
     t = _SEEN_WHEN.sub(lambda m: f"when did you {m.group(2).lower()} see {_with_article(m.group(1))}?", t)
     t = _ROOM_OF.sub(lambda m: f"what room is {_with_article(m.group(1))} in?", t)
@@ -270,7 +286,8 @@ def normalise(text: str) -> str:
     t = _BARE_LOCATION.sub(lambda m: f"where is {_with_article(m.group(1))}?", t)
     t = _HOW_MANY_LAST.sub(lambda m: f"how many {m.group(2)}" + (f" are there in the {m.group(1)}" if m.group(1)
                                                                  else "") + "?", t)
-    t = _BOTH_OF.sub(lambda m: f"{m.group(2).lower()} {m.group(1)}", t)
+    t = _BOTH_OF.sub(lambda m: f"{m.group(2).lower()} " + " and ".join(
+        _with_article(x.strip()) for x in re.split(r"\s+and\s+", m.group(1))), t)
     stripped = _OPENERS.sub("", t)
     t = stripped if stripped.strip(" ?.!,") else t  # "hey" alone stays a greeting
     t = _WH_IS.sub(r"\1 is ", t)

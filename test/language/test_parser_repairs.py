@@ -278,3 +278,18 @@ def test_more_telegraphic_and_colloquial_questions(text: str, intent: Intent) ->
     assert req.intent is intent and req.objects and req.objects[0].head, req
     if "before" in text:
         assert req.time is not None, req
+
+
+@pytest.mark.parametrize("text, intent", [
+    ("to the refrigerator.", Intent.go),
+    ("lime. out of microwave.", Intent.fetch),
+    ("grab the ball out the microwave for us.", Intent.fetch),
+    ("stick the radio - the radio, yes - on the counter, anywhere on the counter is fine.", Intent.put),
+    ("bring the coffee pot and the lime to me.", Intent.fetch),
+])
+def test_terse_and_restated_commands(text: str, intent: Intent) -> None:
+    req = parse(text)
+    assert req.intent is intent, req
+    if intent is Intent.fetch and "me" in text.split():
+        assert req.recipient == "speaker" and all(o.anchor is None for o in req.objects), req
+    assert parse("to be honest").intent is not Intent.go
