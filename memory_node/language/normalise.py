@@ -279,9 +279,10 @@ def normalise(text: str) -> str:
     t = _THING_FIRST.sub(lambda m: f"{m.group(2).lower()}{m.group(3) or ''} {m.group(1)}", t)
     first = (re.findall(r"[A-Za-z']+", t)[:1] or [""])[0].lower()
     if not _NOT_A_THING.match(t) and first not in lx.COMMAND_VERBS:
-        t = _TO_SOMEONE.sub(lambda m: f"take {_with_article(m.group(1))} to "
-                                      f"{m.group(2) if m.group(2)[:1].isupper() else _with_article(m.group(2))}", t)
-        t = _NOW.sub(lambda m: f"bring me {_with_article(m.group(1))}", t)
+        t = _TO_SOMEONE.sub(lambda m: m.group(0) if _not_a_thing(m.group(1)) else
+                            f"take {_with_article(m.group(1))} to "
+                            f"{m.group(2) if m.group(2)[:1].isupper() else _with_article(m.group(2))}", t)
+        t = _NOW.sub(lambda m: m.group(0) if _not_a_thing(m.group(1)) else f"bring me {_with_article(m.group(1))}", t)
     t = _WHERE_BARE.sub(lambda m: f"where is {_with_article(m.group(1))}?", t)
     t = _BARE_LOCATION.sub(lambda m: f"where is {_with_article(m.group(1))}?", t)
     t = _HOW_MANY_LAST.sub(lambda m: f"how many {m.group(2)}" + (f" are there in the {m.group(1)}" if m.group(1)
@@ -329,6 +330,12 @@ def normalise(text: str) -> str:
 _NOT_A_THING = re.compile(r"^(?:go|come|get|move|walk|run|turn|head|back|yes|no|ok|okay|thanks|thank|hello|hi|hey|"
                           r"what|where|which|who|when|why|how|is|are|can|could|would|will|do|does|did|please|i|you|"
                           r"we|it|that|this|just|not|up|down|over|in|on|off|out)\b", re.I)
+
+
+def _not_a_thing(phrase: str) -> bool:
+    """A short phrase with a verb or a pronoun in it ("k bring it") is no thing's name."""
+    return any(w in lx.COMMAND_VERBS or w in ("it", "them", "me", "you", "us", "this", "that", "there", "is", "are")
+               for w in phrase.lower().split())
 
 
 def _with_article(phrase: str) -> str:

@@ -54,7 +54,10 @@ log = logging.getLogger(__name__)
 ASK_BACK_BELOW = 0.5  # below: ask back instead of acting (the dispatcher reads Request.confidence)
 TAKE_OVER_AT = 0.6  # the model's probability needed to replace a failed rule reading
 FRAGMENT_TAKE_OVER_AT = 0.9  # ... when the words have no verb (most such replies finish an earlier request)
-_FALLBACK_READINGS = frozenset({Intent.exists})  # not "where": "what is the red item on the bed" is read so
+# the rules' fallback readings a sure model may replace, and with what (None: any question). A "where" may
+# only become "is there": "what is the red item on the bed" is read as where too, and is not an attribute
+_FALLBACK_READINGS: dict[Intent, frozenset[str] | None] = {Intent.exists: None,
+                                                          Intent.where: frozenset({"exists", "count"})}
 SWITCH_AT = 0.9  # the model's probability at which it replaces a rule reading judged unlikely (below ASK_BACK_BELOW)
 DISAGREE_AT = 0.7  # without fitted confidence weights: the model p at which a family disagreement is a doubt
 
@@ -257,6 +260,7 @@ def _decide(rule: Request, reading: Any, doc: Any, parts: int, weights: list[flo
         req.confidence = min(req.confidence, round(ASK_BACK_BELOW - 0.01, 3))
     if case == "other_family" and req.confidence < ASK_BACK_BELOW and reading.confidence >= SWITCH_AT \
             and rule.intent in _FALLBACK_READINGS and _kind(reading.intent) is rule.kind \
+            and (_FALLBACK_READINGS[rule.intent] is None or reading.intent in _FALLBACK_READINGS[rule.intent]) \
             and not _structural(rule, parts) and not _verb_unsaid(reading.intent, doc):
         # the rules fell back to "is there / where is X" on a shape they do not know ("is the closet like locked
         # or something"), the calibration judges that unlikely and the model is sure of another question: its

@@ -262,8 +262,9 @@ def test_telegraphic_and_thing_first_commands(text: str, intent: Intent, dest: s
     req = parse(text, names=NAMES)
     got = req.recipient or (req.destination.ref.head if req.destination is not None else "")
     assert req.intent in (intent, Intent.put) and req.objects and got.lower().endswith(dest), req
-    # a verb said first stays the command
+    # a verb said first stays the command; a phrase with a verb or a pronoun in it names no thing
     assert parse("open microwave please.").intent is Intent.open
+    assert parse("k bring it here").intent is Intent.fetch and not parse("k bring it here").objects[0].head
 
 
 @pytest.mark.parametrize("text, intent", [
