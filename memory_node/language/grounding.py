@@ -217,6 +217,10 @@ class Grounder:
         cands, problem = self._attributes(ref, cands)
         if problem:
             return Grounding(ref, "none", [], how=how, problem=problem)
+        if how == "any thing" and cands:
+            cands, problem = self._described(ref, cands)
+            if problem:
+                return Grounding(ref, "none", [], how=how, problem=problem)
         if ref.anchor is not None:
             cands, problem = self._anchored(ref, cands)
             if problem:
@@ -527,6 +531,23 @@ class Grounder:
             return [], (f"I know {len(cands)} {ref.head}{'s' if len(cands) > 1 else ''} but none is "
                         f"{' '.join(sorted(colours_said))} (I saw {', '.join(seen)})")
         return cands, ""
+
+    def _described(self, ref: ObjectRef, cands: list[Candidate]) -> tuple[list[Candidate], str]:
+        """"something sweet", "anything soft": a word no thing carries as an attribute is what the things are
+        like, read from what WordNet says of each kind (``uses.py``); never ignored (before, "bring me something
+        sweet" fetched whatever came first). What it finds is a guess, asked about, not acted on."""
+        said = [m for m in ref.modifiers if norm(m) not in _COLOURS]
+        if not said or any(_attribute_words(c.entity) & {norm(m) for m in said} for c in cands):
+            return cands, ""
+        phrase = " ".join(said)
+        fits = {f.label: f for f in default_uses().rank(f"something {phrase}", {c.entity.label for c in cands})}
+        kept = [Candidate(entity=c.entity, score=fits[c.entity.label].score,
+                          reasons=(f"{phrase}: {c.entity.label} ({fits[c.entity.label].why})",),
+                          confidence=CONFIDENCE["similar"], how="similar")
+                for c in cands if c.entity.label in fits]
+        if not kept:
+            return [], f"I do not know of anything {phrase}"
+        return kept, ""
 
     def _anchored(self, ref: ObjectRef, cands: list[Candidate]) -> tuple[list[Candidate], str]:
         """"the mug on the table", "the apple next to the lemon", "the salmon in the microwave", "the cup in

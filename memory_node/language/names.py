@@ -54,6 +54,12 @@ CONFIDENCE = {"exact": 1.0, "head noun": 0.8, "contents": 0.75, "everyday name":
               "wordnet kind": 0.75, "wordnet broader": 0.6, "part": 0.7, "kind": 0.7, "category": 0.7,
               "any thing": 0.7, "similar": 0.45}
 MAX_MEMO = 200_000  # (phrase, label) WordNet readings kept
+# A kind this many is-a steps above the label, whose words MiniLM finds this far apart, is a guess (asked about):
+# true members sit at 0.5-0.75 ("vegetable"/carrot 0.74, "fruit"/lime 0.47), a sense nobody means at 0.39
+# ("vegetable"/chips, through french fries)
+FAR_KIND_STEPS = 3
+FAR_KIND_MIN_COSINE = 0.42
+FAR_KIND_CONFIDENCE = 0.5
 # Nouns that name no kind of thing at all: "any objects on the counter?" asks about whatever is there
 MAX_WORDNET_LABEL = 48  # characters: longer than any compound WordNet lists (a stored label may be any length)
 GENERIC_NOUNS = frozenset({"object", "thing", "item", "stuff", "something", "anything", "everything",
@@ -235,11 +241,25 @@ class Names:
                         out = KindMatch(SYNONYM_SCORE, "wordnet synonym")
                     elif rel.how == "hypernym":
                         out = KindMatch(round(HYPERNYM_SCORE - HYPERNYM_STEP * (rel.distance - 1), 3), "wordnet kind")
+                        if rel.distance >= FAR_KIND_STEPS and self._unlike(said, label):
+                            # several is-a steps through a sense nobody means ("vegetable" -> chips, by way of
+                            # fried potatoes): WordNet says it, the words are far apart, so it is asked about
+                            out = KindMatch(out.score, "wordnet kind", confidence=FAR_KIND_CONFIDENCE)
                     elif rel.distance <= 2:
                         out = KindMatch(HYPONYM_SCORE, "wordnet broader")
                     break
         self._lexical[memo] = out
         return out
+
+    def _unlike(self, said: str, label: str) -> bool:
+        """MiniLM finds the said noun and the label's words far apart (below ``FAR_KIND_MIN_COSINE``)."""
+        try:
+            v = default_embedder().encode([said, " ".join(self.label_words(label))])
+        except Exception:  # noqa: BLE001 - without the embedder WordNet's reading stands as it was
+            return False
+        a, b = v[0], v[1]
+        denom = float((a @ a) ** 0.5 * (b @ b) ** 0.5) or 1.0
+        return float(a @ b) / denom < FAR_KIND_MIN_COSINE
 
     def compatible(self, compound: list[str], head: str, label: str) -> bool:
         """False only where WordNet knows what was said and the label and relates them in no way, and the

@@ -110,3 +110,21 @@ def test_a_lock_question_is_answered_as_one(kitchen, mem) -> None:
     mem.feedback(5_000_000_000, "open", ["cabinet_1"], False, message="the cabinet is locked")
     a = answer_question(kitchen, "cabinet locked?")
     assert a.success and a.answer.startswith("Yes") and "cabinet_1" in a.answer_ids, a.answer
+
+
+def test_a_class_word_reached_only_through_a_far_sense_is_asked_about(mem, vega) -> None:
+    # WordNet files chips under vegetables (french fries -> potato -> root vegetable); the words are far apart,
+    # so the robot asks instead of bringing crisps for "a vegetable"; a carrot is simply one
+    mem.scene(1, [mem.ent("chips_1", "chips"), mem.ent("table_2", "table")], [("chips_1", "on", "table_2")])
+    r = plan_request(mem.store, vega, "bring me a vegetable", speaker="alice")
+    assert not r.success and "chips_1" in r.error and "?" in r.error, r
+    mem.scene(2, [mem.ent("carrot_3", "carrot")], [("carrot_3", "on", "table_2")])
+    r = plan_request(mem.store, vega, "bring me a vegetable", speaker="alice")
+    assert r.success and "carrot_3" in _steps(r)[1][1], (r.error, _steps(r))
+
+
+def test_something_described_by_a_word_no_thing_carries_is_a_guess_never_any_thing(mem, vega) -> None:
+    mem.scene(1, [mem.ent("radio_1", "radio"), mem.ent("bananas_2", "bananas"), mem.ent("table_3", "table")],
+              [("radio_1", "on", "table_3"), ("bananas_2", "on", "table_3")])
+    r = plan_request(mem.store, vega, "bring me something sweet", speaker="alice")
+    assert not r.success and "bananas_2" in r.error and "radio_1" not in r.error, r
