@@ -57,6 +57,7 @@ class Relation:
     distance: int
     said: str  # the synsets' names, for explanations ("ashcan.n.01")
     label: str
+    said_rank: int = 0  # which of the said noun's senses, commonest first (0): "stool" is a toilet by its 4th
 
 
 def _lexnames_text() -> str:
@@ -335,17 +336,17 @@ class WordNet:
 def _relation(wn: WordNet, a: tuple[Any, ...], b: tuple[Any, ...], max_distance: int) -> Relation | None:
     shared = set(a) & set(b)
     if shared:
-        s = min(shared, key=lambda x: x.name())
-        return Relation("synonym", 0, s.name(), s.name())
+        s = min(shared, key=lambda x: (a.index(x), x.name()))
+        return Relation("synonym", 0, s.name(), s.name(), a.index(s))
     best: Relation | None = None
-    for x in a:
+    for i, x in enumerate(a):
         for y in b:
             d = wn._ancestors(y).get(x)  # the label is a kind of what was said
             if d is not None and d <= max_distance and (best is None or d < best.distance):
-                best = Relation("hypernym", d, x.name(), y.name())
+                best = Relation("hypernym", d, x.name(), y.name(), i)
             d = wn._ancestors(x).get(y)  # what was said is a kind of the label
             if d is not None and d <= max_distance and (best is None or d < best.distance):
-                best = Relation("hyponym", d, x.name(), y.name())
+                best = Relation("hyponym", d, x.name(), y.name(), i)
     return best
 
 

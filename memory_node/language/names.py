@@ -60,6 +60,10 @@ MAX_MEMO = 200_000  # (phrase, label) WordNet readings kept
 FAR_KIND_STEPS = 3
 FAR_KIND_MIN_COSINE = 0.42
 FAR_KIND_CONFIDENCE = 0.5
+# a match through the word's third or later sense stands only when the words are this close ("stool"/toilet: 0.67,
+# "television"/tv 0.96, "pants"/trousers 0.86 by their second senses)
+RARE_SENSE_RANK = 2
+RARE_SENSE_MIN_COSINE = 0.8
 # Nouns that name no kind of thing at all: "any objects on the counter?" asks about whatever is there
 MAX_WORDNET_LABEL = 48  # characters: longer than any compound WordNet lists (a stored label may be any length)
 GENERIC_NOUNS = frozenset({"object", "thing", "item", "stuff", "something", "anything", "everything",
@@ -247,19 +251,27 @@ class Names:
                             out = KindMatch(out.score, "wordnet kind", confidence=FAR_KIND_CONFIDENCE)
                     elif rel.distance <= 2:
                         out = KindMatch(HYPONYM_SCORE, "wordnet broader")
+                    if out is not None and out.confidence > FAR_KIND_CONFIDENCE and (
+                            rel.said_rank >= RARE_SENSE_RANK and self._unlike(said, label, RARE_SENSE_MIN_COSINE)
+                            or rel.said_rank > 0 and self._unlike(said, label)):
+                        # only through a rarer sense of the word said ("stool" is a toilet by its fourth sense):
+                        # unless the words are close ("television" is a tv by its second), it is asked about
+                        out = KindMatch(out.score, out.how, confidence=FAR_KIND_CONFIDENCE)
                     break
         self._lexical[memo] = out
         return out
 
-    def _unlike(self, said: str, label: str) -> bool:
-        """MiniLM finds the said noun and the label's words far apart (below ``FAR_KIND_MIN_COSINE``)."""
+    def _unlike(self, said: str, label: str, below: float = 0.0) -> bool:
+        """MiniLM finds the said noun and the label's words far apart (below ``below``, by default
+        ``FAR_KIND_MIN_COSINE``)."""
+        below = below or FAR_KIND_MIN_COSINE
         try:
             v = default_embedder().encode([said, " ".join(self.label_words(label))])
         except Exception:  # noqa: BLE001 - without the embedder WordNet's reading stands as it was
             return False
         a, b = v[0], v[1]
         denom = float((a @ a) ** 0.5 * (b @ b) ** 0.5) or 1.0
-        return float(a @ b) / denom < FAR_KIND_MIN_COSINE
+        return float(a @ b) / denom < below
 
     def compatible(self, compound: list[str], head: str, label: str) -> bool:
         """False only where WordNet knows what was said and the label and relates them in no way, and the

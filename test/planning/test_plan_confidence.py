@@ -128,3 +128,11 @@ def test_something_described_by_a_word_no_thing_carries_is_a_guess_never_any_thi
               [("radio_1", "on", "table_3"), ("bananas_2", "on", "table_3")])
     r = plan_request(mem.store, vega, "bring me something sweet", speaker="alice")
     assert not r.success and "bananas_2" in r.error and "radio_1" not in r.error, r
+
+
+def test_a_name_matched_only_through_a_rare_sense_is_asked_about(mem, vega) -> None:
+    # WordNet's fourth sense of "stool" is a toilet: driving to the toilet for "the stool" is asked first
+    mem.scene(1, [mem.ent("toilet_1", "toilet", room="bathroom_2")])
+    r = plan_request(mem.store, vega, "go to the stool", speaker="alice")
+    assert not r.success and "toilet_1" in r.error and "?" in r.error, r
+    assert plan_request(mem.store, vega, "go to the toilet", speaker="alice").success
