@@ -466,8 +466,12 @@ def _own_clause(tok: Any, root: Any) -> bool:
     asking = _clause_of(wh if wh is not None else root)
     # a clause above the one that asks counts when it only wraps it ("can you tell me where it was this
     # morning": the tagger hangs the morning on "tell")
-    return clause.i == asking.i or clause.i in {a.i for a in asking.ancestors} and (
-        _lemma(clause) in lx.WRAPPER_VERBS or clause.pos_ == "AUX")
+    if clause.i == asking.i:
+        return True
+    if clause.dep_ == "advcl" and _clause_of(clause.head).i == asking.i:
+        return True  # an adverbial clause of the question: "where was it when you first saw it"
+    return clause.i in {a.i for a in asking.ancestors} and (_lemma(clause) in lx.WRAPPER_VERBS or
+                                                           clause.pos_ == "AUX")
 
 
 def _clause_of(tok: Any) -> Any:

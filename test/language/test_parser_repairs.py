@@ -294,3 +294,8 @@ def test_terse_and_restated_commands(text: str, intent: Intent) -> None:
     if intent is Intent.fetch and "me" in text.split():
         assert req.recipient == "speaker" and all(o.anchor is None for o in req.objects), req
     assert parse("to be honest").intent is not Intent.go
+
+
+def test_a_when_clause_of_the_question_keeps_its_time() -> None:
+    req = parse("where was the remote control when you first saw it?")
+    assert req.time is not None, req
