@@ -54,9 +54,10 @@ log = logging.getLogger(__name__)
 ASK_BACK_BELOW = 0.5  # below: ask back instead of acting (the dispatcher reads Request.confidence)
 TAKE_OVER_AT = 0.6  # the model's probability needed to replace a failed rule reading
 FRAGMENT_TAKE_OVER_AT = 0.9  # ... when the words have no verb (most such replies finish an earlier request)
-# the rules' fallback readings a sure model may replace, and with what (None: any question). A "where" may
-# only become "is there": "what is the red item on the bed" is read as where too, and is not an attribute
-_FALLBACK_READINGS: dict[Intent, frozenset[str] | None] = {Intent.exists: None,
+# the rules' fallback readings a sure model may replace, and with what: an "is there" only by a state ("is the
+# closet like locked or something"), never by a time ("ever seen the radio?" asks where it is); a "where" only by
+# "is there" / "how many" ("what is the red item on the bed" is read as where too, and is not an attribute)
+_FALLBACK_READINGS: dict[Intent, frozenset[str] | None] = {Intent.exists: frozenset({"state", "usable"}),
                                                           Intent.where: frozenset({"exists", "count"})}
 SWITCH_AT = 0.9  # the model's probability at which it replaces a rule reading judged unlikely (below ASK_BACK_BELOW)
 DISAGREE_AT = 0.7  # without fitted confidence weights: the model p at which a family disagreement is a doubt

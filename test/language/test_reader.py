@@ -141,3 +141,10 @@ def test_switched_off_the_rules_read_alone(monkeypatch) -> None:
     monkeypatch.setenv("MEMORY_NODE_READER", "off")
     got = parse("please snag the towel for me")
     assert got.confidence == 1.0 and got.intent is Intent.unknown and not got.alternatives
+
+
+def test_a_sure_model_replaces_an_is_there_fallback_only_by_a_state() -> None:
+    # "is the closet like locked or something": the rules fall back to "is there a closet"; the reader is sure
+    # of a lock question. "ever seen the radio?" asks where it is, whatever time the reader hears in it
+    assert parse("is the closet like locked or something").intent in (Intent.usable, Intent.state)
+    assert parse("ever seen the radio?").intent not in (Intent.when_seen, Intent.when_did)
