@@ -151,8 +151,41 @@ def test_every_template_fills_and_empty_replies_are_counted(tmp_path: Path):
 
 def test_the_other_writers_sets_are_well_formed() -> None:
     files = sorted(str(p) for p in (pe.HERE / "writers").glob("*.yaml"))
-    assert len(files) == 2
+    assert len(files) == 6
     records = pe.load_files(files)
-    assert len(records) >= 350 and not pe.check_records(records)
-    assert {r["split"] for r in records} == {"other_writer_b", "other_writer_c"}
+    assert len(records) >= 780 and not pe.check_records(records)
+    assert {r["split"] for r in records} == {"other_writer_b", "other_writer_c", "other_writer_d_dev",
+                                             "other_writer_d_aside", "other_writer_e_dev", "other_writer_e_aside"}
+    # the later writers' sets were split before anyone read them: no template in both halves
+    for w in ("d", "e"):
+        dev = {r["text"] for r in records if r["split"] == f"other_writer_{w}_dev"}
+        aside = {r["text"] for r in records if r["split"] == f"other_writer_{w}_aside"}
+        assert dev and aside and not dev & aside
     assert {r["intent"] for r in records} >= {"which_on_in", "which_next_to", "followup_pronoun", "functional"}
+
+
+def test_a_new_writers_file_is_split_before_reading(tmp_path) -> None:
+    lines = ["# writer x: a header", *(f'- {{"intent": "where_is", "service": "ask", "text": "where is the {{obj}} {i}"}}'
+                                       for i in range(60))]
+    src = tmp_path / "other_writer_x.yaml"
+    src.write_text("\n".join(lines) + "\n")
+    dev, aside = pe.aside_split(src)
+    d, a = pe.load_files([str(dev)]), pe.load_files([str(aside)])
+    assert len(d) + len(a) == 60 and 10 <= len(a) <= 30  # about one in three aside
+    assert dev.read_text().startswith("# writer x") and aside.read_text().startswith("# writer x")
+    again = pe.aside_split(src)  # by a hash of the text: the same split every time, in any order
+    assert pe.load_files([str(again[1])]) == a
+    src.write_text("\n".join([lines[0], *reversed(lines[1:])]) + "\n")
+    pe.aside_split(src)
+    assert sorted(r["text"] for r in pe.load_files([str(aside)])) == sorted(r["text"] for r in a)
+
+
+def test_replies_are_classed_right_asked_refused_wrong() -> None:
+    from types import SimpleNamespace as NS
+    plan = NS(success=True, plan=NS(steps=[], explanation="x", instruction="x"), error="")
+    assert pe.classify("plan", plan, True) == "right"
+    assert pe.classify("plan", plan, False) == "wrong"  # a validated plan for the wrong thing
+    assert pe.classify("plan", NS(success=False, plan=None, error="which mug do you mean?"), False) == "asked"
+    assert pe.classify("plan", NS(success=False, plan=None, error="I have not seen a mug"), False) == "refused"
+    assert pe.classify("ask", NS(success=True, answer="No record.", confidence=0.0, error=""), False) == "refused"
+    assert pe.classify("ask", NS(success=True, answer="It is on the table.", confidence=1.0, error=""), False) == "wrong"
