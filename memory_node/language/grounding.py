@@ -536,9 +536,10 @@ class Grounder:
         """"something sweet", "anything soft": a word no thing carries as an attribute is what the things are
         like, read from what WordNet says of each kind (``uses.py``); never ignored (before, "bring me something
         sweet" fetched whatever came first). What it finds is a guess, asked about, not acted on."""
-        said = [m for m in ref.modifiers if norm(m) not in _COLOURS]
-        if not said or any(_attribute_words(c.entity) & {norm(m) for m in said} for c in cands):
-            return cands, ""
+        said = [m for m in ref.modifiers if norm(m) not in _COLOURS | _PLAIN_DESCRIPTORS]
+        if not said or len(said) < len(ref.modifiers) or \
+                any(_attribute_words(c.entity) & {norm(m) for m in said} for c in cands):
+            return cands, ""  # a colour said ("the brown colored object") is what the attributes decide
         phrase = " ".join(said)
         fits = {f.label: f for f in default_uses().rank(f"something {phrase}", {c.entity.label for c in cands})}
         kept = [Candidate(entity=c.entity, score=fits[c.entity.label].score,
@@ -717,6 +718,9 @@ SIMILAR_SHARED_COSINE = 0.6  # ... enough when the label carries every word said
 KIND_MATCH_SCORE = 0.6  # a filter noun ("food", "objects") matches every thing it covers alike
 CATEGORY_MAX_STEPS = 6  # is-a steps from a label up to a category word ("food" -> an apple: 3)
 ASK_BELOW = 0.6  # a grounding less sure than this is asked back, not acted on (``Grounding.should_ask``)
+# words that describe no property of a kind of thing ("the brown colored object", "that little thing")
+_PLAIN_DESCRIPTORS = frozenset({"colored", "coloured", "little", "small", "big", "large", "old", "new", "other",
+                                "random", "whole", "same", "single", "main"})
 CLOSE_MARGIN = 0.05  # a runner-up of another kind this close in score makes the best one a guess
 # attributes a person would tell two things apart by (a size in centimetres is not one of them)
 _TELLING_ATTRIBUTES = frozenset({"color", "colour", "material", "brand", "pattern", "shape", "owner", "label_text"})

@@ -136,3 +136,11 @@ def test_a_name_matched_only_through_a_rare_sense_is_asked_about(mem, vega) -> N
     r = plan_request(mem.store, vega, "go to the stool", speaker="alice")
     assert not r.success and "toilet_1" in r.error and "?" in r.error, r
     assert plan_request(mem.store, vega, "go to the toilet", speaker="alice").success
+
+
+def test_a_colour_said_of_something_is_the_attributes_business(mem) -> None:
+    mem.scene(1, [mem.ent("bellpepper_1", "bellpepper", attributes={"color": "brown"}),
+                  mem.ent("radio_2", "radio", attributes={"color": "black"}), mem.ent("table_3", "table")],
+              [("bellpepper_1", "on", "table_3"), ("radio_2", "on", "table_3")])
+    a = answer_question(mem.store, "What is the brown colored object on the table?")
+    assert a.success and "bellpepper_1" in a.answer_ids and "radio_2" not in a.answer_ids, a.answer
