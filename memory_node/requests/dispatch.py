@@ -275,15 +275,54 @@ def _plan_request(store: MemoryStore, library: SkillLibrary, instruction: str, r
         result = PlanResult(success=False, error=str(e) or "no plan")
     except Reply as r:  # "which mug do you mean?": the answer may finish this request (see _follow_up)
         result = PlanResult(success=False, error=r.answer.answer or r.problem)
-    if result.success and result.plan is not None and _reading_doubted(req):
-        # read in doubt (language/reading_policy.py): say what would be done and wait for a "yes"
+    left_out = _things_left_out(req, world, result) if result.success and result.plan is not None else []
+    if result.success and result.plan is not None and (_reading_doubted(req) or left_out):
+        # read in doubt (language/reading_policy.py), or the sentence names a thing memory holds that the plan
+        # leaves out ("bring pear, lime" read as the pear alone): say what would be done and wait for a "yes"
         what = result.plan.explanation.rstrip(".") or result.plan.instruction
-        result = PlanResult(success=False, error=f"I am not sure I understood. Do you want me to {what}? "
+        also = f" (you also said {', '.join(left_out)})" if left_out else ""
+        result = PlanResult(success=False, error=f"I am not sure I understood. Do you want me to {what}{also}? "
                                                  f"Say yes and I will.")
         if conversation is not None:
             conversation.expect_confirmation(ctx.grounder.speaker, _confirmed(req), "", "")
     _remember(ctx, conversation)
     return result
+
+
+_CARRYING = frozenset({Intent.fetch, Intent.put, Intent.put_away, Intent.put_back})
+
+
+def _things_left_out(req: Request, world: WorldState, result: PlanResult) -> list[str]:
+    """Words of the sentence that are the label of a thing memory holds, which the plan that carries things
+    neither carries nor uses as a place, a person or a reference: a list the parser read as one thing ("bring
+    pear, lime", "the pear and the lime, bring them"). Exact single-word labels only, so what is found is sure."""
+    if req.intent not in _CARRYING or result.plan is None:
+        return []
+    used = {w for ref in req.objects for w in _words(ref.text)}
+    for ref in req.objects:
+        a = ref.anchor
+        while a is not None:
+            used |= _words(a.ref.text) | {a.ref.head}
+            a = a.ref.anchor
+    if req.destination is not None:
+        used |= _words(req.destination.ref.text)
+    used |= _words(req.recipient)
+    involved = {i for step in result.plan.steps for i in step.args}
+    used |= {w for i in involved if i in world.entities for w in _words(world.entities[i].label)}
+    labels = {e.label.lower() for e in world.entities.values() if e.present and not world.is_room(e.id)
+              and not world.is_person(e.id)}
+    said = [w for w in re.findall(r"[a-z]+", (req.text or "").lower())]
+    out = []
+    for w in said:
+        base = w[:-1] if w.endswith("s") and w[:-1] in labels else w
+        if base in labels and base not in used and w not in used and base not in out:
+            out.append(base)
+    return out
+
+
+def _words(text: str) -> set[str]:
+    words = set(re.findall(r"[a-z]+", (text or "").lower()))
+    return words | {w[:-1] for w in words if w.endswith("s")}
 
 
 def _command_alternative(req: Request) -> Request | None:

@@ -144,3 +144,17 @@ def test_a_colour_said_of_something_is_the_attributes_business(mem) -> None:
               [("bellpepper_1", "on", "table_3"), ("radio_2", "on", "table_3")])
     a = answer_question(mem.store, "What is the brown colored object on the table?")
     assert a.success and "bellpepper_1" in a.answer_ids and "radio_2" not in a.answer_ids, a.answer
+
+
+@pytest.mark.parametrize("text", ["bring pear, lime", "the pear and the lime, bring them", "get the pear, then the lime"])
+def test_a_thing_named_but_left_out_of_the_plan_is_asked_about(mem, vega, text: str) -> None:
+    # a list the parser reads as one thing: bringing only the pear would be a plan for the wrong thing
+    mem.scene(1, [mem.ent("pear_1", "pear"), mem.ent("lime_2", "lime"), mem.ent("table_3", "table")],
+              [("pear_1", "on", "table_3"), ("lime_2", "on", "table_3")])
+    r = plan_request(mem.store, vega, text, speaker="alice")
+    picked = [s.args[0] for s in r.plan.steps if s.skill == "pick"] if r.success else []
+    assert set(picked) == {"pear_1", "lime_2"} or not r.success and "Say yes" in r.error and "lime" in r.error, \
+        (r.error, picked)
+    # a thing said as where to take it or which one is meant is not left out
+    r = plan_request(mem.store, vega, "bring me the pear next to the lime", speaker="alice")
+    assert r.success, r.error
