@@ -189,11 +189,13 @@ _AND_THEN = re.compile(r",\s*(?:(?:fine|ok|okay|right|alright|sure|yeah|good|gre
                        re.I)
 # "would you be able to tell me how many ...": being able to is "can", not a question about being usable
 _ABLE_TO = re.compile(r"\b(?:would|will|do|could)\s+you\s+be\s+able\s+to\b|\bare\s+you\s+able\s+to\b", re.I)
+# a short phrase said for a thing in telegraphic speech ("ball", "the loo roll", "my coffee mug")
+_SHORT_NP = r"((?:the\s+|my\s+)?[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2})"
 # telegraphic questions: "where ball", "radio. location.", "books in living room: how many"
 _WHERE_BARE = re.compile(r"^where\s+(?!(?:is|are|was|were|do|does|did|can|could|should|would|will|has|have|had|to|now|"
                          r"else|abouts|about|exactly|then|'s|'re|in|on|at|i|you|we|they|he|she|it)\b)"
                          r"((?:the\s+|my\s+|your\s+|our\s+)?[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2})\s*[?.!]*$", re.I)
-_BARE_LOCATION = re.compile(r"^((?:the\s+|my\s+)?[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2})\s*[.,:]?\s+"
+_BARE_LOCATION = re.compile(r"^" + _SHORT_NP + r"\s*[.,:]?\s+"
                             r"(?:location|whereabouts|where)\s*[?.!]*$", re.I)
 _HOW_MANY_LAST = re.compile(r"^(?:in\s+the\s+((?:[a-z]+\s+)?[a-z]+)\s*,\s*)?([a-z][\w-]*(?:\s+[a-z][\w-]*){0,5}?)\s*[:,]?\s+"
                             r"how\s+many(?:\s+(?:are|is)\s+there)?\s*\??$", re.I)
@@ -208,10 +210,10 @@ _DONT_SUPPOSE = re.compile(r"\b(?:i\s+)?(?:don't|do\s+not|dont)\s+suppose\s+(?:y
 _GO_WHERE_IS = re.compile(r"^(?:you\s+)?go\s+(?:to\s+)?where\s+(?:is|are)\s+((?:the|my|your)\s+[\w-]+(?:\s+[\w-]+)?)"
                           r"\s*[.!?]*$", re.I)
 # telegraphic commands: "lime to Ben.", "radio to the kitchen", "magazine. now."
-_TO_SOMEONE = re.compile(r"^((?:the\s+|my\s+)?[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2})\s+to\s+"
+_TO_SOMEONE = re.compile(r"^" + _SHORT_NP + r"\s+to\s+"
                          r"([A-Z][a-z]+|(?:the\s+)?(?:" + "|".join(sorted(lx.ROOM_WORDS, key=len, reverse=True)) +
                          r"|living\s+room|dining\s+room))\s*[.!]*$")
-_NOW = re.compile(r"^((?:the\s+|my\s+)?[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2})\s*[.,!]*\s+(?:now|here|asap|please)"
+_NOW = re.compile(r"^" + _SHORT_NP + r"\s*[.,!]*\s+(?:now|here|asap|please)"
                   r"\s*[.!]*$", re.I)
 # "I'd like the remote put in its proper place": a wish that a thing be put somewhere is a request to put it
 _LIKE_DONE = re.compile(r"\b(?:i'd|i\s+would|i'd\s+really)\s+(?:like|love|want)\s+((?:the|my|your|our)\s+[\w-]+"
@@ -224,10 +226,10 @@ _THING_FIRST = re.compile(r"^((?:the|my|your|our)\s+[\w-]+(?:\s+[\w-]+){0,2}?)\s
 _WH_D = re.compile(r"\b(where|what|who|how|when|why)'d\b(?!\s+(?:you|i|we|they)\s+(?:like|prefer|want|rather|love)\b)",
                    re.I)
 # more telegraphic questions: "ball last seen when", "room of radio?", "pear. where before"
-_SEEN_WHEN = re.compile(r"^((?:the\s+|my\s+)?[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2})\s*[.,]?\s+(last|first)\s+seen\s+when"
+_SEEN_WHEN = re.compile(r"^" + _SHORT_NP + r"\s*[.,]?\s+(last|first)\s+seen\s+when"
                         r"\s*\??$", re.I)
-_ROOM_OF = re.compile(r"^(?:the\s+)?room\s+of\s+((?:the\s+|my\s+)?[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2})\s*\??$", re.I)
-_WHERE_BEFORE = re.compile(r"^((?:the\s+|my\s+)?[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2})\s*[.,]?\s+where\s+(?:was\s+it\s+)?"
+_ROOM_OF = re.compile(r"^(?:the\s+)?room\s+of\s+" + _SHORT_NP + r"\s*\??$", re.I)
+_WHERE_BEFORE = re.compile(r"^" + _SHORT_NP + r"\s*[.,]?\s+where\s+(?:was\s+it\s+)?"
                            r"before\s*\??$", re.I)
 # a tail asking for an opinion: "what room's the ball in, d'you reckon?"
 _RECKON_TAIL = re.compile(r"\s*,\s*(?:d'you|do\s+you|you|d'ya|dya)\s+(?:reckon|think|suppose|figure)\s*(?=[?.!]*\s*$)",
@@ -239,8 +241,8 @@ _WENT_AND = re.compile(r"\b(?:went|has\s+gone|have\s+gone)\s+and\s+(?=\w+ed\b|pu
 _TO_ONLY = re.compile(r"^to\s+((?:the\s+|my\s+)[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}|(?:" +
                       "|".join(sorted(lx.ROOM_WORDS, key=len, reverse=True)) + r"))\s*[.!]*$", re.I)
 # "lime. out of microwave.": the thing, then where to take it out of
-_OUT_OF = re.compile(r"^((?:the\s+|my\s+)?[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2})\s*[.,]\s*out\s+of\s+"
-                     r"((?:the\s+|my\s+)?[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2})\s*[.!]*$", re.I)
+_OUT_OF = re.compile(r"^" + _SHORT_NP + r"\s*[.,]\s*out\s+of\s+"
+                     + _SHORT_NP + r"\s*[.!]*$", re.I)
 # "grab the ball out the microwave": "out the" for "out of the" after a thing taken
 _OUT_THE = re.compile(r"\b((?:grab|get|take|fetch|pull|bring)\s+(?:the|my|your)\s+[\w-]+(?:\s+[\w-]+)?)\s+out\s+the\b",
                       re.I)

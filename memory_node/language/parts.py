@@ -192,8 +192,12 @@ def _rooms_said_alone(before: list[Any]) -> list[Any]:
     from . import lexicon as lx
 
     return [t for d in before for t in d if t.dep_ == "ROOT" and t.pos_ in ("NOUN", "PROPN") and (
-        _low(t) in lx.ROOM_WORDS or " ".join(_low(x) for x in t.subtree if x.dep_ == "compound" or x == t)
-        in lx.ROOM_WORDS)]
+        _low(t) in lx.ROOM_WORDS or _room_words(t) in lx.ROOM_WORDS)]
+
+
+def _room_words(tok: Any) -> str:
+    """A room noun with its compounds, as said ("living room")."""
+    return " ".join(_low(x) for x in tok.subtree if x.dep_ == "compound" or x == tok)
 
 
 def _room_from(main: Request, before: list[Any]) -> None:
@@ -204,7 +208,7 @@ def _room_from(main: Request, before: list[Any]) -> None:
         return
     rooms = _rooms_said_alone(before)
     if rooms:
-        room = " ".join(_low(x) for x in rooms[-1].subtree if x.dep_ == "compound" or x == rooms[-1])
+        room = _room_words(rooms[-1])
         for o in main.objects:
             o.room = room
 

@@ -127,7 +127,8 @@ class PhraseReader:
                         rel = {"before": "before", "after": "after", "since": "since", "until": "before",
                                "when": "at"}[_low(t)]
                         return TimeRef(relation=rel, clause=clause)
-        low = [_low(t) for t in root.subtree if _own_clause(t, root)]
+        own = _own_clause_words(root)
+        low = [_low(t) for t in root.subtree if t.i in own]
         if "ago" in low:
             i = low.index("ago")
             unit = singular(low[i - 1]) if i >= 1 else ""
@@ -140,7 +141,7 @@ class PhraseReader:
         part = next((p for p in ("morning", "afternoon", "evening", "night") if p in low), "")
         if day or part:
             return TimeRef(day=day or "today", part_of_day=part)  # type: ignore[arg-type]
-        lemmas = {_lemma(t) for t in root.subtree if _own_clause(t, root)}
+        lemmas = {_lemma(t) for t in root.subtree if t.i in own}
         if "use" in lemmas and "to" in low and "be" in lemmas:
             return TimeRef(moment="original")  # "where did it use to be"
         if set(low) & {"originally", "initially", "beginning", "start", "formerly", "first"}:
@@ -455,23 +456,26 @@ class PhraseReader:
         return Anchor(relation=relation, ref=ref)  # type: ignore[arg-type]
 
 
-def _own_clause(tok: Any, root: Any) -> bool:
-    """Whether a word belongs to the clause that asks (or to one above it) and not to a clause of its own
-    with another subject: in "where did I leave the lime - I had it this morning" the morning is when the
-    speaker had it, not the time the question asks about (which is now); in "the remote got moved, where was
-    it originally" the time is the question's."""
+def _own_clause_words(root: Any) -> set[int]:
+    """The indices of the words of ``root``'s subtree that belong to the clause that asks (or to one above it
+    that only wraps it), not to a clause of its own with another subject: in "where did I leave the lime - I
+    had it this morning" the morning is when the speaker had it, not the time the question asks about (which
+    is now); in "the remote got moved, where was it originally" the time is the question's."""
     wh = next((t for t in root.sent if t.lower_ in _WH_WORDS and t.dep_ in ("advmod", "attr", "dobj", "nsubj",
                                                                                "det", "pobj")), None)
-    clause = _clause_of(tok)
     asking = _clause_of(wh if wh is not None else root)
-    # a clause above the one that asks counts when it only wraps it ("can you tell me where it was this
-    # morning": the tagger hangs the morning on "tell")
+    above = {a.i for a in asking.ancestors}
+    return {t.i for t in root.subtree if _in_asking_clause(_clause_of(t), asking, above)}
+
+
+def _in_asking_clause(clause: Any, asking: Any, above: set[int]) -> bool:
     if clause.i == asking.i:
         return True
     if clause.dep_ == "advcl" and _clause_of(clause.head).i == asking.i:
         return True  # an adverbial clause of the question: "where was it when you first saw it"
-    return clause.i in {a.i for a in asking.ancestors} and (_lemma(clause) in lx.WRAPPER_VERBS or
-                                                           clause.pos_ == "AUX")
+    # a clause above the one that asks counts when it only wraps it ("can you tell me where it was this
+    # morning": the tagger hangs the morning on "tell")
+    return clause.i in above and (_lemma(clause) in lx.WRAPPER_VERBS or clause.pos_ == "AUX")
 
 
 def _clause_of(tok: Any) -> Any:

@@ -311,9 +311,8 @@ def _things_left_out(req: Request, world: WorldState, result: PlanResult) -> lis
     used |= {w for i in involved if i in world.entities for w in _words(world.entities[i].label)}
     labels = {e.label.lower() for e in world.entities.values() if e.present and not world.is_room(e.id)
               and not world.is_person(e.id)}
-    said = [w for w in re.findall(r"[a-z]+", (req.text or "").lower())]
-    out = []
-    for w in said:
+    out: list[str] = []
+    for w in re.findall(r"[a-z]+", (req.text or "").lower()):
         base = w[:-1] if w.endswith("s") and w[:-1] in labels else w
         if base in labels and base not in used and w not in used and base not in out:
             out.append(base)
