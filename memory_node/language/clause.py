@@ -27,6 +27,8 @@ _PLACE_USES = frozenset({"wash", "cook", "sit", "sleep", "eat", "shower", "bathe
 _LOCATING = lx.PLACE_VERBS | lx.GO_VERBS | lx.SEE_VERBS | frozenset({
     "find", "locate", "look", "get", "buy", "be", "have", "hang", "lose", "search", "grab", "fetch", "take", "bring",
     "pick", "return", "throw_out"})
+# particles a recipient or a place can hang on ("take it along to Ben", "bring it back over to the table")
+_PARTICLES = frozenset({"along", "over", "back", "across", "round", "around", "up", "down", "out", "on"})
 _MODAL_ASKING = frozenset({"can", "could", "should", "shall", "may", "might", "do", "would"})
 _PURPOSE_VERBS = frozenset({"eat", "drink", "read", "wear", "write", "play", "watch", "sit", "use"})
 _KNOWING = frozenset({"know", "tell", "wonder", "remember", "recall", "see", "happen", "check", "think", "say",
@@ -752,6 +754,15 @@ class Clause(PhraseReader):
             motion = [c for c in children if c.dep_ == "prep" and any(p.dep_ == "pobj" for p in c.children) and (
                 _low(c) in ("into", "towards", "toward") or _low(c) == "to" and (going or any(
                     _low(p) in lx.ROOM_WORDS for p in c.children if p.dep_ == "pobj")))]
+            if (motion or going) and objs and root.pos_ == "VERB" and any(c.dep_ == "dobj" for c in children):
+                # "run the pear over to Ben", "zip the keys across to the hall": a verb of going said with a thing
+                # as its object carries the thing to where the path ends
+                who = self._recipient(root)
+                dest = self._anchor(motion[0]) if motion else None
+                if who or dest is not None:
+                    return self._req(Kind.command, Intent.fetch, objects=objs, recipient=who,
+                                     destination=None if who or dest is None else Anchor(relation="at", ref=dest.ref),
+                                     notes=[f"'{lemma}' read as carrying (a path, a thing)"])
             if motion and not objs and root.pos_ == "VERB":
                 # "nip into the living room", "scoot over to the fridge": a verb of going said with a word the
                 # lexicon lacks; nothing is carried, so it is a go to where the path ends
@@ -981,6 +992,9 @@ class Clause(PhraseReader):
         if _lemma(root) in ("look", "search", "hunt", "check"):
             return ""  # "look for my glasses": what to look for, not whom for
         said = [self._recipient_of(c) for c in root.children]
+        # "take the keyboard along to Ben", "run it over to Ben": the tagger hangs "to Ben" on the particle
+        said += [self._recipient_of(g) for c in root.children
+                 if c.dep_ in ("prt", "advmod", "prep") and _low(c) in _PARTICLES for g in c.children]
         # "hand the teddy bear to Anna": the tagger may hang "to Anna" on the thing
         said += [_low(p) for o in root.children if o.dep_ in ("dobj", "ccomp") and o.pos_ in ("NOUN", "PROPN")
                  for c in o.children if c.dep_ == "prep" and _low(c) == "to"

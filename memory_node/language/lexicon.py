@@ -116,3 +116,9 @@ PART_NOUNS = frozenset({"top", "side", "front", "back", "bottom", "middle", "edg
 # even where the tagger made it part of a compound ("the silver key", "the grey blanket").
 COLOUR_WORDS = frozenset("""red orange yellow green blue purple violet pink brown black white grey gray silver gold
 beige cream navy teal turquoise maroon""".split())
+
+# how a person says they need something without naming it, and the use that meets the need ("I'm so thirsty,
+# can you get me something": something to drink); the states a robot can serve by fetching, nothing more
+NEED_STATES: dict[str, str] = {"thirsty": "drink", "parched": "drink", "dehydrated": "drink",
+                               "hungry": "eat", "starving": "eat", "starved": "eat", "peckish": "eat",
+                               "famished": "eat", "ravenous": "eat"}

@@ -22,6 +22,10 @@ _SHORTCUTS = ((re.compile(r"\b(where|what|how|who|when|why)'d\b", re.I), r"\1 di
               (re.compile(r"\boutta\b", re.I), "out of"), (re.compile(r"\br\b(?=\s+(?:in|on|there|the|my|you)\b)", re.I),
                                                           "are"),
               (re.compile(r"\bthrough to\b", re.I), "to"),
+              (re.compile(r"\b(?:summat|summink|somethin'?|sumthin'?|sumfin)(?=\W|$)", re.I), "something"),
+              # speech-to-text homophones where only one reading is English ("take it two Ben", "wears my phone")
+              (re.compile(r"\b(?:two|too)\s+(?=(?:me|us|him|her|them|the|my|your|his|our)\b)", re.I), "to "),
+              (re.compile(r"^(?:wears|wares)\s+(?=(?:the|my|your|his|her|our|a)\b)", re.I), "where's "),
               # speech-to-text and typing without apostrophes ("thats in the cabinet", "im hungry")
               (re.compile(r"\b(that|what|where|there|who)s\b(?=\s)", re.I), r"\1's"),  # not "its": a word
               (re.compile(r"\bim\b", re.I), "I'm"), (re.compile(r"\bive\b", re.I), "I've"),
@@ -231,6 +235,46 @@ _SEEN_WHEN = re.compile(r"^" + _SHORT_NP + r"\s*[.,]?\s+(last|first)\s+seen\s+wh
 _ROOM_OF = re.compile(r"^(?:the\s+)?room\s+of\s+" + _SHORT_NP + r"\s*\??$", re.I)
 _WHERE_BEFORE = re.compile(r"^" + _SHORT_NP + r"\s*[.,]?\s+where\s+(?:was\s+it\s+)?"
                            r"before\s*\??$", re.I)
+# a question said as a noun beside the thing: "colour of the magazine?", "mug colour?", "contents of the bed?",
+# "toy, previous spot?", "last sighting of the remote? time.", "count of plates, kitchen?"; the noun says which
+# question (a closed class of question words, as "where" or "how many" are), the phrase says of what
+_QUESTION_NOUNS: tuple[tuple[str, str], ...] = (
+    (r"colou?r", "what color is {np}?"),
+    (r"contents|content", "what is in {np}?"),
+    (r"(?:previous|earlier|old|last|former|original)\s+(?:spot|place|location|position|home)", "where was {np} before?"),
+    (r"(?:last\s+)?sighting|last\s+seen|time\s+last\s+seen", "when did you last see {np}?"),
+    (r"room", "what room is {np} in?"),
+    (r"(?:count|number|total|tally)", "how many {np} are there{room}?"),
+    (r"location|whereabouts|position", "where is {np}?"),
+)
+_QN = "|".join(f"(?:{q})" for q, _ in _QUESTION_NOUNS)
+_ROOMS_RE = "|".join(sorted(lx.ROOM_WORDS | {"living room", "dining room"}, key=len, reverse=True))
+_NOUN_OF = re.compile(r"^(?P<qn>" + _QN + r")\s+of\s+(?P<np>(?:the\s+|my\s+|your\s+|our\s+)?[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)"
+                      r"(?:\s*,\s*(?:in\s+)?(?:the\s+)?(?P<room>" + _ROOMS_RE + r"))?\s*[?.!]*(?:\s*(?:time|when)\s*[?.!]*)?$", re.I)
+_NOUN_AFTER = re.compile(r"^(?P<np>(?:the\s+|my\s+|your\s+|our\s+)?[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)\s*(?P<sep>[.,:;\u2014-]?)\s+"
+                         r"(?P<qn>" + _QN + r")\s*(?P<end>[?.!]*)$", re.I)
+
+
+def _question_noun(t: str) -> str:
+    m = _NOUN_OF.match(t) or _NOUN_AFTER.match(t)
+    if m is None or _not_a_thing(m.group("np")):
+        return t
+    if m.re is _NOUN_AFTER and not m.group("sep") and (not re.fullmatch(r"colou?r|location|whereabouts",
+                                                                        m.group("qn"), re.I) or "?" not in m.group("end")):
+        return t  # "the living room", "phone number": a name of its own; "mug colour?" is asked
+    for q, template in _QUESTION_NOUNS:
+        if re.fullmatch(q, m.group("qn"), re.I):
+            room = m.groupdict().get("room")
+            np = re.sub(r"^(the|my|your|our)\b", lambda d: d.group(1).lower(), m.group("np"), flags=re.I)
+            return template.format(np=re.sub(r"^the\s+", "", np, flags=re.I) if "how many" in template
+                                   else _with_article(np),
+                                   room=f" in the {room}" if room else "")
+    return t
+
+
+# "what colour would you say the radio is?": an opinion asked around a question is the question
+_WOULD_YOU_SAY = re.compile(r"(?:^|(?<=[.!?] ))((?:what|which|where|how)\b(?:\s+[\w-]+){0,2}?)\s+(?:would|do|d')\s*you\s+"
+                            r"(?:say|guess|reckon|suppose|figure)\s+(?=(?:the|my|your|our|it|they|that|this)\b)", re.I)
 # a tail asking for an opinion: "what room's the ball in, d'you reckon?"
 _RECKON_TAIL = re.compile(r"\s*,\s*(?:d'you|do\s+you|you|d'ya|dya)\s+(?:reckon|think|suppose|figure)\s*(?=[?.!]*\s*$)",
                           re.I)
@@ -271,6 +315,8 @@ def normalise(text: str) -> str:
     t = _TO_ONLY.sub(lambda m: f"go to {_with_article(m.group(1))}", t)
     t = _OUT_OF.sub(lambda m: f"get {_with_article(m.group(1))} out of {_with_article(m.group(2))}", t)
     t = _RECKON_TAIL.sub("", t)
+    t = _question_noun(t)
+    t = _WOULD_YOU_SAY.sub(r"\1 ", t)
     t = _SEEN_WHEN.sub(lambda m: f"when did you {m.group(2).lower()} see {_with_article(m.group(1))}?", t)
     t = _ROOM_OF.sub(lambda m: f"what room is {_with_article(m.group(1))} in?", t)
     t = _WHERE_BEFORE.sub(lambda m: f"where was {_with_article(m.group(1))} before?", t)

@@ -118,7 +118,34 @@ def parse(text: str, names: tuple[str, ...] | frozenset[str] = (), prefer: Kind 
         best = reading_policy.combine(best, doc, parts=nparts, prefer=prefer)
     if ids:
         _restore_ids(best, ids)
+    _need_said(best, doc)
     return best
+
+
+_NEED_SERVED = frozenset({Intent.fetch, Intent.where, Intent.exists, Intent.find})
+
+
+def _need_said(req: Request, doc: Any) -> None:
+    """A thing left open ("something", "anything") takes the use the sentence says elsewhere: a need ("I'm so
+    thirsty, can you get me something": to drink) or "for" with a use ("something for eating"). Without one
+    the thing stays open, and grounding asks what is wanted rather than picking any thing."""
+    open_refs = [o for o in req.objects if o.head in ("something", "anything") and o.purpose in ("", "use")]
+    if not open_refs or req.intent not in _NEED_SERVED or doc is None:
+        return
+    from .names import default_names
+
+    uses = default_names().purposes
+    said = [lx.NEED_STATES[t.lower_] for t in doc if t.lower_ in lx.NEED_STATES]
+    said += [_lemma_of(c) for t in doc if t.lower_ == "for" for c in t.children
+             if c.dep_ in ("pobj", "pcomp") and _lemma_of(c) in uses]
+    if said:
+        for o in open_refs:
+            o.purpose = said[0]
+        req.notes.append(f"for {said[0]}: the need said")
+
+
+def _lemma_of(tok: Any) -> str:
+    return (tok.lemma_ or tok.text).lower()
 
 
 def rules_reading(text: str, names: tuple[str, ...] | frozenset[str] = (), prefer: Kind | None = None

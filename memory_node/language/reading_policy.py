@@ -260,8 +260,8 @@ def _decide(rule: Request, reading: Any, doc: Any, parts: int, weights: list[flo
     if BORROWED_NOTE in req.notes:
         req.confidence = min(req.confidence, round(ASK_BACK_BELOW - 0.01, 3))
     if case == "other_family" and req.confidence < ASK_BACK_BELOW and reading.confidence >= SWITCH_AT \
-            and rule.intent in _FALLBACK_READINGS and _kind(reading.intent) is rule.kind \
-            and (_FALLBACK_READINGS[rule.intent] is None or reading.intent in _FALLBACK_READINGS[rule.intent]) \
+            and _kind(reading.intent) is rule.kind and (_bare_phrase(rule) or rule.intent in _FALLBACK_READINGS and (
+                _FALLBACK_READINGS[rule.intent] is None or reading.intent in _FALLBACK_READINGS[rule.intent])) \
             and not _structural(rule, parts) and not _verb_unsaid(reading.intent, doc):
         # the rules fell back to "is there / where is X" on a shape they do not know ("is the closet like locked
         # or something"), the calibration judges that unlikely and the model is sure of another question: its
@@ -277,6 +277,12 @@ def _decide(rule: Request, reading: Any, doc: Any, parts: int, weights: list[flo
     if req.confidence < ASK_BACK_BELOW and not req.alternatives:
         req.alternatives = _alternatives(reading, req.intent.value, doc)
     return req
+
+
+def _bare_phrase(rule: Request) -> bool:
+    """The rules read only a noun phrase, no verb ("colour of the magazine?", "contents of the bed?"), and
+    asked where it is for want of anything better: any question a sure model reads there is likelier."""
+    return "a bare noun phrase" in rule.notes
 
 
 # ---- building a request from the model's slots --------------------------------------------------------------

@@ -164,6 +164,10 @@ class _PlanBuilder:
         return out
 
     def _pick_id(self, ref: ObjectRef, want: str | None = None) -> str:
+        if _open_thing(ref):
+            # "bring me something": any thing at all would be a guess at what is wanted, and carrying the
+            # wrong thing is worse than one question
+            raise PlanningError("what would you like? Name the thing, or say what it is for")
         try:
             cands = self.ctx.one(ref, want)  # type: ignore[arg-type]
         except Reply as r:
@@ -525,3 +529,12 @@ class _PlanBuilder:
         self.plan.explanation = "; ".join(part for part in [self.summary, *self.notes] if part)
         return PlanResult(success=True, plan=locate_steps(self.plan, self.world, self.library))
 
+
+_OPEN_WORDS = frozenset({"something", "anything", "thing", "things", "stuff", "object", "item", "one"})
+
+
+def _open_thing(ref: ObjectRef) -> bool:
+    """A thing said with nothing that picks it out: no kind, use, description, owner or earlier referent
+    ("something", "an item", "anything from the kitchen": a place narrows it, but does not say what)."""
+    return ref.head in _OPEN_WORDS and not (ref.purpose or ref.modifiers or ref.compound or ref.owner or
+                                            ref.pronoun or ref.of_noun)

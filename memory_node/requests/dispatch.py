@@ -275,7 +275,8 @@ def _plan_request(store: MemoryStore, library: SkillLibrary, instruction: str, r
         result = PlanResult(success=False, error=str(e) or "no plan")
     except Reply as r:  # "which mug do you mean?": the answer may finish this request (see _follow_up)
         result = PlanResult(success=False, error=r.answer.answer or r.problem)
-    left_out = _things_left_out(req, world, result) if result.success and result.plan is not None else []
+    left_out = (_things_left_out(req, world, result) + _people_left_out(req, world, result, ctx.grounder.speaker)
+                if result.success and result.plan is not None else [])
     if result.success and result.plan is not None and (_reading_doubted(req) or left_out):
         # read in doubt (language/reading_policy.py), or the sentence names a thing memory holds that the plan
         # leaves out ("bring pear, lime" read as the pear alone): say what would be done and wait for a "yes"
@@ -316,6 +317,29 @@ def _things_left_out(req: Request, world: WorldState, result: PlanResult) -> lis
         base = w[:-1] if w.endswith("s") and w[:-1] in labels else w
         if base in labels and base not in used and w not in used and base not in out:
             out.append(base)
+    return out
+
+
+def _people_left_out(req: Request, world: WorldState, result: PlanResult, speaker: str) -> list[str]:
+    """Names of people memory knows, said in the sentence, whom the plan neither goes to nor hands to and the
+    reading does not use as an owner or a reference: "take the pear two Ben" read as a fetch for the speaker,
+    "run the pear over to Ben" read as a walk to the pear. Handing a thing to the wrong person is a wrong
+    action; one question back is cheap."""
+    if result.plan is None:
+        return []
+    involved = {i for step in result.plan.steps for i in step.args}
+    used = {(speaker or "").lower()}  # a recipient read but not handed to is left out too
+    for ref in [*req.objects, *([req.destination.ref] if req.destination is not None else [])]:
+        used |= _words(ref.text) | _words(ref.owner or "")
+        a = ref.anchor
+        while a is not None:
+            used |= _words(a.ref.text)
+            a = a.ref.anchor
+    names = {p.name.lower(): p.id for p in world.persons() if p.name}
+    out: list[str] = []
+    for w in re.findall(r"[a-z]+", (req.text or "").lower()):
+        if w in names and names[w] not in involved and w not in used and w not in out:
+            out.append(w)
     return out
 
 

@@ -1,0 +1,73 @@
+"""Speaking styles the parser reads: telegraphic questions said with a question noun, opinions wrapped around a
+question, particles between a verb and its recipient, needs said beside an open "something", dialect and
+speech-to-text words. The sentences are our own, not a benchmark's."""
+
+import pytest
+
+from memory_node.language import Intent, parse
+
+pytest.importorskip("spacy")
+NAMES = frozenset({"ben", "alice"})
+
+
+@pytest.mark.parametrize("text, intent, head", [
+    ("Colour of the scarf?", Intent.attribute, "scarf"),
+    ("kettle colour?", Intent.attribute, "kettle"),
+    ("My lamp: colour?", Intent.attribute, "lamp"),
+    ("Contents of the drawer?", Intent.contents, "drawer"),
+    ("Last sighting of the stapler? Time.", Intent.when_seen, "stapler"),
+    ("charger. room?", Intent.what_room, "charger"),
+    ("Count of towels, bathroom?", Intent.count, "towel"),
+    ("What colour would you say the sofa is?", Intent.attribute, "sofa"),
+    ("Thanks. What colour would you say the sofa is?", Intent.attribute, "sofa"),
+])
+def test_a_question_said_as_a_noun_beside_the_thing(text: str, intent: Intent, head: str) -> None:
+    req = parse(text)
+    assert req.intent is intent, req
+    assert req.objects and req.objects[0].head == head, req
+
+
+def test_a_count_said_tersely_keeps_its_room() -> None:
+    req = parse("Count of towels, bathroom?")
+    assert req.objects[0].room == "bathroom" or (req.objects[0].anchor and req.objects[0].anchor.ref.head == "bathroom")
+
+
+def test_a_previous_spot_is_the_place_before() -> None:
+    req = parse("lamp, previous spot?")
+    assert req.intent is Intent.where and req.objects[0].head == "lamp"
+    assert req.time is not None and req.time.moment in ("previous", "original"), req
+
+
+@pytest.mark.parametrize("text", ["phone number?", "the living room", "my room", "spare room?"])
+def test_names_that_end_in_a_question_noun_are_not_questions_about_a_thing(text: str) -> None:
+    req = parse(text)
+    assert req.intent not in (Intent.count, Intent.what_room), req
+
+
+@pytest.mark.parametrize("text", ["take the charger along to Alice", "could you take the charger back over to Alice",
+                                  "zip the charger over to Alice, would you"])
+def test_a_recipient_hung_on_a_particle(text: str) -> None:
+    req = parse(text, names=NAMES)
+    assert req.intent is Intent.fetch, req
+    assert req.recipient == "alice" and req.objects[0].head == "charger", req
+
+
+@pytest.mark.parametrize("text, use", [("i'm parched could you get me something", "drink"),
+                                       ("I'm famished, fetch us summat", "eat"),
+                                       ("get me something for drinking", "drink")])
+def test_an_open_thing_takes_the_need_said_beside_it(text: str, use: str) -> None:
+    req = parse(text)
+    assert req.intent is Intent.fetch, req
+    assert req.objects[0].head == "something" and req.objects[0].purpose == use, req
+
+
+def test_bring_me_something_stays_open() -> None:
+    req = parse("bring me something")
+    assert req.intent is Intent.fetch and req.objects[0].head == "something" and not req.objects[0].purpose
+
+
+@pytest.mark.parametrize("text, normal", [("wears the stapler", "where's the stapler"),
+                                          ("bring it two me", "bring it to me")])
+def test_speech_to_text_homophones(text: str, normal: str) -> None:
+    from memory_node.language.normalise import normalise
+    assert normalise(text) == normal
