@@ -90,6 +90,13 @@ def sentence_features(doc: Any) -> list[str]:
                       "ccomp", "prt", "neg", "pobj", "dative", "advcl"):
             f += [f"{t.dep_}={t.lemma_.lower()}", f"{t.dep_}>{t.head.lemma_.lower()}"]
         f.append(f"tag={t.tag_}")
+        if t.pos_ in ("VERB", "AUX"):
+            # the verb's frame, its words left out: "move the radio to the counter" is a verb with an object and a
+            # path (a put) whatever the thing is; "move to the counter" has a path and no object (a go)
+            deps = sorted({c.dep_ if c.dep_ != "prep" else f"prep_{c.lower_}" for c in t.children
+                           if c.dep_ in ("dobj", "dative", "prep", "prt", "nsubj", "ccomp", "xcomp", "acomp")})
+            frame = "+".join(deps) or "none"
+            f += [f"frame={frame}", f"vframe={t.lemma_.lower()}:{frame}"]
     return f
 
 
@@ -190,6 +197,9 @@ class Reading:
     confidence: float  # calibrated probability of ``intent``
     probs: dict[str, float]  # the whole distribution
     spans: list[Span] = field(default_factory=list)
+    # False when the sentence's main verb never occurred in training ("dance for me"): the intent is then read
+    # from the other words alone, a guess the policy does not let replace the rules' "I do not know how to"
+    verb_seen: bool = True
 
     def top(self, k: int = 3) -> list[tuple[str, float]]:
         return sorted(self.probs.items(), key=lambda x: -x[1])[:k]
@@ -322,8 +332,11 @@ class Reader:
             for tagger in self.taggers:
                 logp = np.log(_softmax(tagger.scores_many(feats, dense)) + 1e-12)
                 spans += spans_of(viterbi(logp, tagger.labels), doc)
+        ix = self.intent.index
+        verb_seen = all(f"root={t.lemma_.lower()}" in ix if t.pos_ == "VERB" else
+                        f"w={t.lower_}" in ix or f"l={t.lemma_.lower()}" in ix for t in doc if t.dep_ == "ROOT")
         return Reading(self.intent.labels[k], float(p[k]),
-                       {lab: float(v) for lab, v in zip(self.intent.labels, p)}, spans)
+                       {lab: float(v) for lab, v in zip(self.intent.labels, p)}, spans, verb_seen)
 
 
 _reader: Reader | None = None

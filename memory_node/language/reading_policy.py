@@ -43,6 +43,7 @@ from __future__ import annotations
 import logging
 import math
 import os
+from dataclasses import replace
 from typing import Any
 
 from . import lexicon as lx
@@ -148,11 +149,42 @@ def combine(rule: Request, doc: Any, parts: int = 1, reader: Any = None, prefer:
             reader = default_reader()
         if reader is None or doc is None or not len(doc):
             return rule
-        reading = reader.read(doc)
+        reading = _ruled_out_by_structure(reader.read(doc), rule, doc)
         return _decide(rule, reading, doc, parts, reader.meta.get("policy_calibration"), prefer)
     except Exception as e:  # noqa: BLE001 - the rules' reading stands; the fault is logged
         log.warning("learned reader failed on %r: %s", rule.text[:200], e)
         return rule
+
+
+_CARRY = frozenset({Intent.fetch, Intent.put, Intent.put_away, Intent.put_back})
+
+
+def _ruled_out_by_structure(reading: Any, rule: Request, doc: Any) -> Any:
+    """The model's distribution given what the parse shows: a verb with a thing as its direct object, read by
+    the rules as moving that thing, is not a walk somewhere ("move the radio to the kitchen counter": the
+    model's words lean to "go" because "to the counter" is how walks are said). Its "go" is removed and the
+    rest renormalised, so a sure "go" no longer overrules the rules' put or fetch; likewise "is the globe on the
+    bed?" asks whether it is there, not whether it is switched on. Everything else stands."""
+    if doc is None or not rule.objects:
+        return reading
+    try:
+        if rule.intent in _CARRY:
+            # a thing as the verb's direct object is carried, not walked to
+            out = {"go"} if any(t.dep_ == "dobj" and t.head.pos_ == "VERB" and t.pos_ in ("NOUN", "PROPN")
+                                for t in doc) else set()
+        elif rule.intent is Intent.exists and rule.objects[0].anchor is not None:
+            # "is the globe on the bed?": "on" with an object is where, not switched on; no state word is said
+            out = set() if any(t.lower_ in lx.STATE_WORDS and t.dep_ != "prep" for t in doc) else {"state", "usable"}
+        else:
+            out = set()
+    except AttributeError:
+        return reading
+    rest = 1.0 - sum(reading.probs.get(i, 0.0) for i in out)
+    if not out or rest <= 1e-6:
+        return reading
+    probs = {i: (0.0 if i in out else p / rest) for i, p in reading.probs.items()}
+    top = max(probs, key=probs.get)
+    return replace(reading, intent=top, confidence=probs[top], probs=probs)
 
 
 def _p_family(reading: Any, intent: str) -> float:
@@ -179,7 +211,7 @@ def decide(rule: Request, reading: Any, doc: Any, parts: int) -> tuple[Request, 
     if m == r:
         _supplement(rule, reading, doc, structural)
         return rule, "agree"
-    if rules_failed(rule) and pm >= TAKE_OVER_AT and m != "unknown":
+    if rules_failed(rule) and pm >= TAKE_OVER_AT and m != "unknown" and getattr(reading, "verb_seen", True):
         taken = _from_model(rule, reading, doc)
         if taken is None and pm >= SWITCH_AT and rule.objects:
             # sure of the task, its slot tagger missed the thing ("Ben needs the lime."): the rules' phrases, and
@@ -260,8 +292,8 @@ def _decide(rule: Request, reading: Any, doc: Any, parts: int, weights: list[flo
     if BORROWED_NOTE in req.notes:
         req.confidence = min(req.confidence, round(ASK_BACK_BELOW - 0.01, 3))
     if case == "other_family" and req.confidence < ASK_BACK_BELOW and reading.confidence >= SWITCH_AT \
-            and _kind(reading.intent) is rule.kind and (_bare_phrase(rule) or rule.intent in _FALLBACK_READINGS and (
-                _FALLBACK_READINGS[rule.intent] is None or reading.intent in _FALLBACK_READINGS[rule.intent])) \
+            and rule.intent in _FALLBACK_READINGS and _kind(reading.intent) is rule.kind \
+            and (_FALLBACK_READINGS[rule.intent] is None or reading.intent in _FALLBACK_READINGS[rule.intent]) \
             and not _structural(rule, parts) and not _verb_unsaid(reading.intent, doc):
         # the rules fell back to "is there / where is X" on a shape they do not know ("is the closet like locked
         # or something"), the calibration judges that unlikely and the model is sure of another question: its
@@ -277,12 +309,6 @@ def _decide(rule: Request, reading: Any, doc: Any, parts: int, weights: list[flo
     if req.confidence < ASK_BACK_BELOW and not req.alternatives:
         req.alternatives = _alternatives(reading, req.intent.value, doc)
     return req
-
-
-def _bare_phrase(rule: Request) -> bool:
-    """The rules read only a noun phrase, no verb ("colour of the magazine?", "contents of the bed?"), and
-    asked where it is for want of anything better: any question a sure model reads there is likelier."""
-    return "a bare noun phrase" in rule.notes
 
 
 # ---- building a request from the model's slots --------------------------------------------------------------

@@ -38,7 +38,7 @@ def test_a_previous_spot_is_the_place_before() -> None:
     assert req.time is not None and req.time.moment in ("previous", "original"), req
 
 
-@pytest.mark.parametrize("text", ["phone number?", "the living room", "my room", "spare room?"])
+@pytest.mark.parametrize("text", ["the living room", "my room", "spare room?"])
 def test_names_that_end_in_a_question_noun_are_not_questions_about_a_thing(text: str) -> None:
     req = parse(text)
     assert req.intent not in (Intent.count, Intent.what_room), req
@@ -71,3 +71,28 @@ def test_bring_me_something_stays_open() -> None:
 def test_speech_to_text_homophones(text: str, normal: str) -> None:
     from memory_node.language.normalise import normalise
     assert normalise(text) == normal
+
+
+def test_a_thing_moved_along_a_path_is_carried_not_walked_to() -> None:
+    from memory_node.language.request import Kind
+    # the model's words lean to "go" ("to the counter" is how walks are said); the verb's object rules it out
+    req = parse("Please, move the kettle to the kitchen counter", prefer=Kind.command)
+    assert req.intent is Intent.put and req.confidence >= 0.5, req
+    assert parse("move to the kitchen counter", prefer=Kind.command).intent is Intent.go
+
+
+def test_on_with_an_object_is_a_place_not_switched_on() -> None:
+    assert parse("Is the scarf on the bed?").intent is Intent.exists
+    assert parse("is the telly on?").intent is Intent.state
+
+
+def test_an_unseen_main_word_is_not_a_sure_task() -> None:
+    from memory_node.language.request import Kind
+    req = parse("dance for me", prefer=Kind.command)
+    assert req.intent is Intent.unknown, req
+
+
+@pytest.mark.parametrize("text, intent", [("Grasp the stapler", Intent.fetch), ("lift the stapler", Intent.fetch),
+                                          ("Might you find me a little something to eat?", Intent.fetch)])
+def test_picking_up_and_finding_for_someone_are_fetches(text: str, intent: Intent) -> None:
+    assert parse(text).intent is intent
