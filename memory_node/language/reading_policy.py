@@ -165,20 +165,32 @@ def _ruled_out_by_structure(reading: Any, rule: Request, doc: Any) -> Any:
     model's words lean to "go" because "to the counter" is how walks are said). Its "go" is removed and the
     rest renormalised, so a sure "go" no longer overrules the rules' put or fetch; likewise "is the globe on the
     bed?" asks whether it is there, not whether it is switched on. Everything else stands."""
-    if doc is None or not rule.objects:
+    if doc is None:
         return reading
+    out: set[str] = set()
+    try:
+        if any(t.pos_ == "VERB" and t.lemma_.lower() in lx.COMMAND_VERBS for t in doc):
+            out.add("greeting")  # "okay, you bring it me": a command verb said is no hello or thanks
+    except AttributeError:
+        return reading
+    if not rule.objects:
+        return _without(reading, out)
     try:
         if rule.intent in _CARRY:
             # a thing as the verb's direct object is carried, not walked to
-            out = {"go"} if any(t.dep_ == "dobj" and t.head.pos_ == "VERB" and t.pos_ in ("NOUN", "PROPN")
-                                for t in doc) else set()
+            if any(t.dep_ == "dobj" and t.head.pos_ == "VERB" and t.pos_ in ("NOUN", "PROPN") for t in doc):
+                out.add("go")
         elif rule.intent is Intent.exists and rule.objects[0].anchor is not None:
             # "is the globe on the bed?": "on" with an object is where, not switched on; no state word is said
-            out = set() if any(t.lower_ in lx.STATE_WORDS and t.dep_ != "prep" for t in doc) else {"state", "usable"}
-        else:
-            out = set()
+            if not any(t.lower_ in lx.STATE_WORDS and t.dep_ != "prep" for t in doc):
+                out |= {"state", "usable"}
     except AttributeError:
         return reading
+    return _without(reading, out)
+
+
+def _without(reading: Any, out: set[str]) -> Any:
+    """The reading with the intents ``out`` removed and the rest renormalised."""
     rest = 1.0 - sum(reading.probs.get(i, 0.0) for i in out)
     if not out or rest <= 1e-6:
         return reading
@@ -459,6 +471,9 @@ def _add_room(req: Request, reading: Any, doc: Any) -> None:
     room = rooms[0]
     if req.destination is not None and req.destination.ref.room and req.destination.ref.room in room:
         return  # the rules read it as where the destination is ("on the counter in the bathroom")
+    if req.destination is not None and req.intent is not Intent.go and \
+            room.split()[-1] in req.destination.ref.words().lower().split():
+        return  # the room is where the thing goes ("put the magazine in the bathroom"), not where it is
     target = req.destination.ref if req.intent is Intent.go and req.destination else \
         req.objects[0] if req.objects else None
     if target is None or target.room or (target.anchor is not None and room in target.anchor.ref.text.lower()) \

@@ -96,3 +96,15 @@ def test_an_unseen_main_word_is_not_a_sure_task() -> None:
                                           ("Might you find me a little something to eat?", Intent.fetch)])
 def test_picking_up_and_finding_for_someone_are_fetches(text: str, intent: Intent) -> None:
     assert parse(text).intent is intent
+
+
+def test_a_command_verb_said_is_no_greeting() -> None:
+    from memory_node.language.request import Kind
+    req = parse("Okay, you bring me the stapler.", prefer=Kind.command)
+    assert req.intent is Intent.fetch, req
+
+
+def test_a_room_put_into_is_the_destination_not_a_filter() -> None:
+    req = parse("could you put the kettle in the bathroom?")
+    assert req.intent is Intent.put and req.destination is not None, req
+    assert not req.objects[0].room, req
