@@ -118,19 +118,21 @@ def parse(text: str, names: tuple[str, ...] | frozenset[str] = (), prefer: Kind 
         best = reading_policy.combine(best, doc, parts=nparts, prefer=prefer)
     if ids:
         _restore_ids(best, ids)
-    _need_said(best, doc)
+    _need_said(best, doc, prefer)
     return best
 
 
 _NEED_SERVED = frozenset({Intent.fetch, Intent.where, Intent.exists, Intent.find})
 
 
-def _need_said(req: Request, doc: Any) -> None:
-    """A thing left open ("something", "anything") takes the use the sentence says elsewhere: a need ("I'm so
-    thirsty, can you get me something": to drink) or "for" with a use ("something for eating"). Without one
-    the thing stays open, and grounding asks what is wanted rather than picking any thing."""
-    open_refs = [o for o in req.objects if o.head in ("something", "anything") and o.purpose in ("", "use")]
-    if not open_refs or req.intent not in _NEED_SERVED or doc is None:
+def _need_said(req: Request, doc: Any, prefer: Kind | None = None) -> None:
+    """Needs said instead of requests. A thing left open ("something", "anything", or a use the purposes do not
+    know: "something to nibble on") takes the use the sentence says elsewhere: a need ("I'm so thirsty, can you
+    get me something": to drink) or "for" with a use ("something for eating"). A statement or a fragment that
+    is only a need ("I'm parched.", "i'm hungry can i have a snack", "Something to read.") is a request for a
+    thing that serves it: fetched over ~/plan, looked up over ~/ask. Without a use the thing stays open, and the
+    planner asks what is wanted rather than picking any thing."""
+    if doc is None:
         return
     from .names import default_names
 
@@ -138,10 +140,43 @@ def _need_said(req: Request, doc: Any) -> None:
     said = [lx.NEED_STATES[t.lower_] for t in doc if t.lower_ in lx.NEED_STATES]
     said += [_lemma_of(c) for t in doc if t.lower_ == "for" for c in t.children
              if c.dep_ in ("pobj", "pcomp") and _lemma_of(c) in uses]
+    if req.intent in (Intent.inform, Intent.unknown) and not [o for o in req.objects
+                                                               if o.head not in ("i", "we", "me", "us", "you")]:
+        # "Something to read.": an open thing and its use, nothing else
+        said_use = [_lemma_of(v) for t in doc if t.lower_ in ("something", "anything", "somewhere") and t.dep_ == "ROOT"
+                    for v in t.children if v.dep_ in ("relcl", "acl") and _lemma_of(v) in uses]
+        use = (said_use or said or [""])[0]
+        if use and (said_use or _said_by_speaker(doc)):
+            req.kind = Kind.question if prefer is Kind.question else Kind.command
+            req.intent = Intent.where if prefer is Kind.question else Intent.fetch
+            req.objects = [ObjectRef(text=_need_text(use), head="something", purpose=use)]
+            req.recipient = "" if prefer is Kind.question else "speaker"
+            req.confidence = max(req.confidence, 0.8)
+            req.notes.append(f"a need said: something to {use}")
+        return
+    if prefer is Kind.question and req.intent is Intent.fetch and req.objects and all(
+            o.head in ("something", "anything") and o.purpose for o in req.objects):
+        # "I'm parched." over ~/ask: where something to drink is, not "send it to ~/plan"
+        req.kind, req.intent, req.recipient = Kind.question, Intent.where, ""
+    open_refs = [o for o in req.objects if o.head in ("something", "anything") and
+                 (o.purpose in ("", "use") or o.purpose not in uses)]
+    if not open_refs or req.intent not in _NEED_SERVED:
+        return
     if said:
         for o in open_refs:
-            o.purpose = said[0]
+            o.purpose, o.text = said[0], _need_text(said[0])
         req.notes.append(f"for {said[0]}: the need said")
+
+
+def _need_text(use: str) -> str:
+    # hunger is met by something one eats as it is (a snack), not by what must first be cooked (clause.py reads
+    # "I'm hungry" the same way; grounding ranks by these words)
+    return "eat a snack" if use == "eat" else f"something to {use}"
+
+
+def _said_by_speaker(doc: Any) -> bool:
+    """The need is the speaker's own ("I'm parched", "we're starving"), not a remark about someone else."""
+    return any(t.lower_ in ("i", "we", "i'm", "we're") and t.dep_ in ("nsubj", "nsubjpass") for t in doc)
 
 
 def _lemma_of(tok: Any) -> str:

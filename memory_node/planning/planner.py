@@ -9,6 +9,8 @@ every plan passes ``PlanValidator`` before it is returned: a plan that would not
 
 from __future__ import annotations
 
+import re
+
 from collections.abc import Callable
 
 from ..core.models import Plan, PlanResult, SkillCall
@@ -17,6 +19,7 @@ from ..core.store import MemoryStore
 from ..answering.drink import remembered_drink
 from ..language.grounding import Grounder
 from ..language.confidence import ASK_BELOW
+from ..language import lexicon as lx
 from ..language.request import Anchor, Intent, ObjectRef
 from ..language.resolve import resolve_entities, resolve_rooms, rooms_said
 from .affordances import not_graspable
@@ -131,6 +134,13 @@ class _PlanBuilder:
             self.put_back(self._object_id())
         elif intent in ("open", "close"):
             self.open_or_close(self._object_id(want="any" if self._indefinite() else None), intent == "open")
+        elif intent == "drink" and self.library.by_role("pour") is None and not req.objects and _asks_for_drink(req.text):
+            # "I'm gasping for a drink" to a robot that cannot pour: a drink it can carry, brought
+            self.ctx.request = req.model_copy(update={
+                "intent": Intent.fetch, "recipient": req.recipient or "speaker",
+                "objects": [ObjectRef(text="something to drink", head="something", purpose="drink")]})
+            self.notes.append(f"robot {self.library.robot} cannot pour: bringing something to drink")
+            self.run()
         elif intent == "drink":
             self.prepare_drink(req.recipient)
         elif intent == "find":
@@ -538,3 +548,10 @@ def _open_thing(ref: ObjectRef) -> bool:
     ("something", "an item", "anything from the kitchen": a place narrows it, but does not say what)."""
     return ref.head in _OPEN_WORDS and not (ref.purpose or ref.modifiers or ref.compound or ref.owner or
                                             ref.pronoun or ref.of_noun)
+
+
+def _asks_for_drink(text: str) -> bool:
+    """The words ask for a drink ("I'm gasping for a drink", "I'm parched"), not only a reading of the model."""
+    words = set(re.findall(r"[a-z]+", (text or "").lower()))
+    return bool(words & {"drink", "drinks", "beverage", "thirst", "thirsty"} or
+                any(lx.NEED_STATES.get(w) == "drink" for w in words))

@@ -108,3 +108,20 @@ def test_a_room_put_into_is_the_destination_not_a_filter() -> None:
     req = parse("could you put the kettle in the bathroom?")
     assert req.intent is Intent.put and req.destination is not None, req
     assert not req.objects[0].room, req
+
+
+@pytest.mark.parametrize("text, use", [("I'm parched.", "drink"), ("we're starving", "eat"),
+                                       ("I am famished.", "eat"),
+                                       ("Something to read.", "read"),
+                                       ("I'm proper peckish, fetch us something to nibble on.", "eat")])
+def test_a_need_said_as_a_statement_is_a_request_for_what_serves_it(text: str, use: str) -> None:
+    from memory_node.language.request import Kind
+    req = parse(text, prefer=Kind.command)
+    assert req.intent is Intent.fetch and req.objects and req.objects[0].purpose == use, req
+    asked = parse(text, prefer=Kind.question)
+    assert asked.intent in (Intent.where, Intent.exists) and asked.objects[0].purpose == use, asked
+
+
+def test_someone_elses_state_is_not_a_request() -> None:
+    from memory_node.language.request import Kind
+    assert parse("the dog is starving", prefer=Kind.command).intent is not Intent.fetch

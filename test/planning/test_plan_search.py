@@ -78,9 +78,12 @@ def test_drink_without_memory_is_an_explicit_refusal(bar: MemoryStore, g1: Skill
     say(bar, T0 + 1, "I prefer orange juice")
     result = plan_request(bar, g1, "make alice a drink")
     assert not result.success and "which cup is alice's" in result.error
-    # a library without a pour skill refuses rather than inventing one
+    # a library without a pour skill invents no pouring: it brings a drink it can carry, and says why
     result = plan_request(bar, vega, "make me a drink")
-    assert not result.success and "has no pour skill" in result.error
+    assert result.success and not any(s.skill == "pour" for s in result.plan.steps)
+    picked = [s.args[0] for s in result.plan.steps if s.skill == "pick"]
+    assert picked and picked[0] in ("juice_1", "milk_1", "juice_2"), result.plan.steps
+    assert "cannot pour" in result.plan.explanation
 
 
 def test_search_uses_the_librarys_own_conditions(bar: MemoryStore, tmp_path: Path) -> None:
