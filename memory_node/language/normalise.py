@@ -250,7 +250,7 @@ _QUESTION_NOUNS: tuple[tuple[str, str], ...] = (
 _QN = "|".join(f"(?:{q})" for q, _ in _QUESTION_NOUNS)
 _ROOMS_RE = "|".join(sorted(lx.ROOM_WORDS | {"living room", "dining room"}, key=len, reverse=True))
 _NOUN_OF = re.compile(r"^(?P<qn>" + _QN + r")\s+of\s+(?P<np>(?:the\s+|my\s+|your\s+|our\s+)?[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)"
-                      r"(?:\s*,\s*(?:in\s+)?(?:the\s+)?(?P<room>" + _ROOMS_RE + r"))?\s*[?.!]*(?:\s*(?:time|when)\s*[?.!]*)?$", re.I)
+                      r"(?:(?:\s*,\s*|\s+)(?:in\s+)?(?:the\s+)?(?P<room>" + _ROOMS_RE + r"))?\s*[?.!]*(?:\s*(?:time|when)\s*[?.!]*)?$", re.I)
 _NOUN_AFTER = re.compile(r"^(?P<np>(?:the\s+|my\s+|your\s+|our\s+)?[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)\s*(?P<sep>[.,:;\u2014-]?)\s+"
                          r"(?P<qn>" + _QN + r")\s*(?P<end>[?.!]*)$", re.I)
 
@@ -275,11 +275,20 @@ def _question_noun(t: str) -> str:
 # "what colour would you say the radio is?": an opinion asked around a question is the question
 _WOULD_YOU_SAY = re.compile(r"(?:^|(?<=[.!?] ))((?:what|which|where|how)\b(?:\s+[\w-]+){0,2}?)\s+(?:would|do|d')\s*you\s+"
                             r"(?:say|guess|reckon|suppose|figure)\s+(?=(?:the|my|your|our|it|they|that|this)\b)", re.I)
+# "can I get into the cupboard (if I tried), or no?": whether it can be opened, asked of the speaker's own doing
+_CAN_I_OPEN = re.compile(r"^(?:can|could|would|will)\s+(?:i|we)\s+(?:be\s+able\s+to\s+)?(?:get\s+into|get\s+in\s+to|"
+                         r"open|get\s+(?:the\s+)?door\s+of)\s+((?:the|my|our)\s+[\w-]+(?:\s+[\w-]+)?)"
+                         r"(?:\s+if\s+(?:i|we)\s+tried)?\s*(?:,?\s*(?:or\s+not?|or\s+what|do\s+you\s+think))?\s*\?*\s*$", re.I)
+# "the keyboard is nowhere to be found": where it is
+_NOWHERE = re.compile(r"\b((?:the|my|our|your)\s+[\w-]+(?:\s+[\w-]+)?)\s+(?:is|are|'s)\s+nowhere\s+to\s+be\s+"
+                      r"(?:found|seen)\b[.!]*", re.I)
+# "seen it?": a question with its "have you" left out
+_SEEN_IT = re.compile(r"(^|[.!?]\s+)seen\s+(it|them|one)\s*\?", re.I)
 # a tail asking for an opinion: "what room's the ball in, d'you reckon?"
 _RECKON_TAIL = re.compile(r"\s*,\s*(?:d'you|do\s+you|you|d'ya|dya)\s+(?:reckon|think|suppose|figure)\s*(?=[?.!]*\s*$)",
                           re.I)
 # "someone went and moved it": the going is how it is said, the event is the moving (not "go and get")
-_WENT_AND = re.compile(r"\b(?:went|has\s+gone|have\s+gone)\s+and\s+(?=\w+ed\b|put\b|took\b|left\b|hid\b|broke\b|got\b|"
+_WENT_AND = re.compile(r"\b(?:went|has\s+gone|have\s+gone|gone)\s+and\s+(?=\w+ed\b|put\b|took\b|left\b|hid\b|broke\b|got\b|"
                        r"threw\b|ate\b|drank\b)", re.I)
 # "to the fridge.": where to go, and nothing else said
 _TO_ONLY = re.compile(r"^to\s+((?:the\s+|my\s+)[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}|(?:" +
@@ -316,6 +325,9 @@ def normalise(text: str) -> str:
     t = _OUT_OF.sub(lambda m: f"get {_with_article(m.group(1))} out of {_with_article(m.group(2))}", t)
     t = _RECKON_TAIL.sub("", t)
     t = _question_noun(t)
+    t = _CAN_I_OPEN.sub(lambda m: f"can {m.group(1).lower()} be opened?", t)
+    t = _NOWHERE.sub(lambda m: f"where is {m.group(1)}?", t)
+    t = _SEEN_IT.sub(lambda m: f"{m.group(1)}have you seen {m.group(2).lower()}?", t)
     t = _WOULD_YOU_SAY.sub(r"\1 ", t)
     t = _SEEN_WHEN.sub(lambda m: f"when did you {m.group(2).lower()} see {_with_article(m.group(1))}?", t)
     t = _ROOM_OF.sub(lambda m: f"what room is {_with_article(m.group(1))} in?", t)

@@ -125,3 +125,17 @@ def test_a_need_said_as_a_statement_is_a_request_for_what_serves_it(text: str, u
 def test_someone_elses_state_is_not_a_request() -> None:
     from memory_node.language.request import Kind
     assert parse("the dog is starving", prefer=Kind.command).intent is not Intent.fetch
+
+
+@pytest.mark.parametrize("text, intent, head", [
+    ("Has somebody gone and left the oven open again?", Intent.state, "oven"),
+    ("Can I get into the wardrobe or not?", Intent.usable, "wardrobe"),
+    ("Could we get into the shed if we tried, do you think?", Intent.usable, "shed"),
+    ("Honestly, my scarf is nowhere to be found.", Intent.where, "scarf"),
+    ("I need the stapler for a sec. Seen it?", Intent.exists, "stapler"),
+    ("Number of towels in the bathroom.", Intent.count, "towel"),
+])
+def test_everyday_question_shapes(text: str, intent: Intent, head: str) -> None:
+    from memory_node.language.request import Kind
+    req = parse(text, prefer=Kind.question)
+    assert req.intent is intent and req.objects and req.objects[0].head == head, req
