@@ -743,9 +743,11 @@ class Clause(PhraseReader):
                 objs = [self._object(p) for p in wanted]
         if intent is Intent.find and lemma == "find" and any(
                 c.dep_ in ("dative", "iobj", "dobj", "nsubj") and _low(c) in ("me", "us") for c in children) and any(
-                t.pos_ in ("NOUN", "PROPN") or _low(t) in ("something", "anything") for t in root.subtree
+                _low(t) in ("something", "anything") for t in root.subtree
                 if t.dep_ in ("dobj", "ccomp", "attr", "oprd")):
-            intent = Intent.fetch  # "find me something to eat", "could you find us the scissors": get it for me
+            # "find me something to eat": an open thing found for someone is brought; "find me the juice" is
+            # said by people who want it found (a find), so a named thing stays a find
+            intent = Intent.fetch
         conj_verbs = [c for c in children if c.dep_ == "conj" and c.pos_ == "VERB"]
         if intent is None:
             for c in conj_verbs:  # "go and get the apple"

@@ -162,10 +162,28 @@ def _need_said(req: Request, doc: Any, prefer: Kind | None = None) -> None:
                  (o.purpose in ("", "use") or o.purpose not in uses)]
     if not open_refs or req.intent not in _NEED_SERVED:
         return
+    liked = [c for t in doc if _lemma_of(t) in _LIKING and t.pos_ == "VERB"
+             and any(s.lower_ in ("i", "we") for s in t.children if s.dep_ == "nsubj")
+             for c in t.children if c.dep_ == "dobj" and c.pos_ == "NOUN"]
+    if liked and all(o.purpose in ("", "use", *_LIKING) for o in open_refs):
+        # "I like fruits, can you bring me something I would like?": a kind said as liked is what is wanted
+        kind = _lemma_of(liked[0])
+        for o in open_refs:
+            o.head, o.text, o.purpose, o.determiner, o.plural = kind, f"a {kind}", "", "a", False
+        req.notes.append(f"a {kind}: the kind said as liked")
+        # which one is a guess at taste: offered ("Do you want me to bring the pear?"), not done
+        req.confidence = min(req.confidence, round(reading_policy.ASK_BACK_BELOW - 0.05, 3))
+        return
+    for o in open_refs:
+        if o.purpose in _LIKING:
+            o.purpose = ""  # "something I would like": no use said; the planner asks what is wanted
     if said:
         for o in open_refs:
             o.purpose, o.text = said[0], _need_text(said[0])
         req.notes.append(f"for {said[0]}: the need said")
+
+
+_LIKING = frozenset({"like", "love", "enjoy", "prefer", "fancy", "adore"})
 
 
 def _need_text(use: str) -> str:

@@ -171,6 +171,12 @@ def _ruled_out_by_structure(reading: Any, rule: Request, doc: Any) -> Any:
     try:
         if any(t.pos_ == "VERB" and t.lemma_.lower() in lx.COMMAND_VERBS for t in doc):
             out.add("greeting")  # "okay, you bring it me": a command verb said is no hello or thanks
+        if rule.intent is Intent.go and rule.destination is not None and not any(t.dep_ == "dobj" for t in doc):
+            # "go close to the fridge": an intent named by a verb the sentence never uses as a verb
+            out |= {i for i in _VERB_INTENTS if _verb_unsaid(i, doc)}
+            out |= {i.value for i in _CARRY}  # "drive to the bathtub": a path and nothing carried is no put
+            if not getattr(reading, "verb_seen", True):
+                out.add("unknown")  # a verb the model never saw, with a path the rules read: the rules' go
     except AttributeError:
         return reading
     if not rule.objects:

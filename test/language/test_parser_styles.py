@@ -139,3 +139,17 @@ def test_everyday_question_shapes(text: str, intent: Intent, head: str) -> None:
     from memory_node.language.request import Kind
     req = parse(text, prefer=Kind.question)
     assert req.intent is intent and req.objects and req.objects[0].head == head, req
+
+
+def test_a_kind_said_as_liked_is_what_is_wanted() -> None:
+    req = parse("I love biscuits, could you bring me something I'd enjoy?")
+    assert req.intent is Intent.fetch and req.objects[0].head == "biscuit", req
+    open_ = parse("bring me something I would like")
+    assert open_.objects[0].head == "something" and not open_.objects[0].purpose, open_
+
+
+@pytest.mark.parametrize("text", ["go close to the wardrobe", "drive to the bathtub", "head over to the sofa"])
+def test_a_path_with_nothing_carried_is_a_sure_go(text: str) -> None:
+    from memory_node.language.request import Kind
+    req = parse(text, prefer=Kind.command)
+    assert req.intent is Intent.go and req.confidence >= 0.5, req
