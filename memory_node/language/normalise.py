@@ -22,6 +22,9 @@ _SHORTCUTS = ((re.compile(r"\b(where|what|how|who|when|why)'d\b", re.I), r"\1 di
               (re.compile(r"\boutta\b", re.I), "out of"), (re.compile(r"\br\b(?=\s+(?:in|on|there|the|my|you)\b)", re.I),
                                                           "are"),
               (re.compile(r"\bthrough to\b", re.I), "to"),
+              # encouragement and time fillers around a request ("go on, open the microwave", "nip out a sec")
+              (re.compile(r"^(?:go\s+on|come\s+on)(?:\s+then)?\s*,\s*", re.I), ""),
+
               (re.compile(r"\b(?:summat|summink|somethin'?|sumthin'?|sumfin)(?=\W|$)", re.I), "something"),
               # speech-to-text homophones where only one reading is English ("take it two Ben", "wears my phone")
               (re.compile(r"\b(?:two|too)\s+(?=(?:me|us|him|her|them|the|my|your|his|our)\b)", re.I), "to "),
@@ -284,6 +287,8 @@ _NOWHERE = re.compile(r"\b((?:the|my|our|your)\s+[\w-]+(?:\s+[\w-]+)?)\s+(?:is|a
                       r"(?:found|seen)\b[.!]*", re.I)
 # "seen it?": a question with its "have you" left out
 _SEEN_IT = re.compile(r"(^|[.!?]\s+)seen\s+(it|them|one)\s*\?", re.I)
+# "nip into the living room a sec": how long, said after a request, is not part of it
+_FOR_A_SEC = re.compile(r",?\s+(?:for\s+)?(?:a|one)\s+(?:sec|second|minute|min|moment|mo|jiffy|tick)\s*(?=[.!?]*$)", re.I)
 # a tail asking for an opinion: "what room's the ball in, d'you reckon?"
 _RECKON_TAIL = re.compile(r"\s*,\s*(?:d'you|do\s+you|you|d'ya|dya)\s+(?:reckon|think|suppose|figure)\s*(?=[?.!]*\s*$)",
                           re.I)
@@ -325,6 +330,9 @@ def normalise(text: str) -> str:
     t = _OUT_OF.sub(lambda m: f"get {_with_article(m.group(1))} out of {_with_article(m.group(2))}", t)
     t = _RECKON_TAIL.sub("", t)
     t = _question_noun(t)
+    short = _FOR_A_SEC.sub("", t)
+    if len(short.split()) >= 3:  # "wait a minute", "give me a second" are no request without it
+        t = short
     t = _CAN_I_OPEN.sub(lambda m: f"can {m.group(1).lower()} be opened?", t)
     t = _NOWHERE.sub(lambda m: f"where is {m.group(1)}?", t)
     t = _SEEN_IT.sub(lambda m: f"{m.group(1)}have you seen {m.group(2).lower()}?", t)

@@ -140,11 +140,11 @@ def _need_said(req: Request, doc: Any, prefer: Kind | None = None) -> None:
     said = [lx.NEED_STATES[t.lower_] for t in doc if t.lower_ in lx.NEED_STATES]
     said += [_lemma_of(c) for t in doc if t.lower_ == "for" for c in t.children
              if c.dep_ in ("pobj", "pcomp") and _lemma_of(c) in uses]
-    if req.intent in (Intent.inform, Intent.unknown) and not [o for o in req.objects
-                                                               if o.head not in ("i", "we", "me", "us", "you")]:
-        # "Something to read.": an open thing and its use, nothing else
-        said_use = [_lemma_of(v) for t in doc if t.lower_ in ("something", "anything", "somewhere") and t.dep_ == "ROOT"
-                    for v in t.children if v.dep_ in ("relcl", "acl") and _lemma_of(v) in uses]
+    # "Something to read.", "Something to dry my hands on.": an open thing and its use, nothing else
+    said_use = [_lemma_of(v) for t in doc if t.lower_ in ("something", "anything", "somewhere") and t.dep_ == "ROOT"
+                for v in t.children if v.dep_ in ("relcl", "acl") and _lemma_of(v) in uses]
+    if req.intent in (Intent.inform, Intent.unknown) and (said_use or not [
+            o for o in req.objects if o.head not in ("i", "we", "me", "us", "you")]):
         use = (said_use or said or [""])[0]
         if use and (said_use or _said_by_speaker(doc)):
             req.kind = Kind.question if prefer is Kind.question else Kind.command

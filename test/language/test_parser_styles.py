@@ -153,3 +153,12 @@ def test_a_path_with_nothing_carried_is_a_sure_go(text: str) -> None:
     from memory_node.language.request import Kind
     req = parse(text, prefer=Kind.command)
     assert req.intent is Intent.go and req.confidence >= 0.5, req
+
+
+@pytest.mark.parametrize("text, intent, head", [("Go on, open the oven for us.", Intent.open, "oven"),
+                                                ("come on then, bring me the stapler", Intent.fetch, "stapler"),
+                                                ("Something to dry my hands on. Quick.", Intent.fetch, "something")])
+def test_encouragement_and_fragments_around_a_request(text: str, intent: Intent, head: str) -> None:
+    from memory_node.language.request import Kind
+    req = parse(text, prefer=Kind.command)
+    assert req.intent is intent and req.objects and req.objects[0].head == head, req
