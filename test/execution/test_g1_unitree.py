@@ -151,6 +151,10 @@ def test_lost_odometry_stops_the_walk(fresh):
     threading.Timer(0.8, fake.send, ("odometry off",)).start()
     run = ex.execute(Plan(robot="g1", instruction="x", steps=[walk("sofa_1", 20.0, 0.0, 0.0)]), "p")
     assert run.steps[0].outcome.status == "no_pose" and "old" in run.steps[0].outcome.message
+    # the fake robot logs each call from its own process: wait for the stop to arrive, not for the clock
+    deadline = time.monotonic() + 20.0
+    while fake.calls("SetVelocity")[-1]["velocity"] != [0.0, 0.0, 0.0] and time.monotonic() < deadline:
+        time.sleep(0.05)
     assert fake.calls("SetVelocity")[-1]["velocity"] == [0.0, 0.0, 0.0]
 
 

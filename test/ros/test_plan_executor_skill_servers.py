@@ -241,7 +241,7 @@ def _step(skill, *args):
     return StepRequest(skill, tuple(args), role=skill, arg_positions=tuple(None for _ in args), plan_id="p7", index=3)
 
 
-def _ctx(seconds=10.0):
+def _ctx(seconds=30.0):  # a step's own deadline; generous, so a loaded machine's slow discovery is no timeout
     from memory_node.execution.backend import StepContext
 
     return StepContext(deadline=time.monotonic() + seconds)
