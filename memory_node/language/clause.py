@@ -1072,19 +1072,18 @@ class Clause(PhraseReader):
         if subj in ("i", "we") and lemma in ("want", "need", "like", "love", "could", "would", "have") and things:
             return self._req(Kind.command, Intent.fetch, objects=things, recipient="speaker")
         if subj in ("i", "we") and lemma == "be":
-            adjs = {_low(c) for c in root.children if c.dep_ in ("acomp", "attr")}
-            if adjs & {"thirsty", "parched"}:
+            needs = [lx.NEED_STATES[_low(c)] for c in root.children
+                     if c.dep_ in ("acomp", "attr") and _low(c) in lx.NEED_STATES]
+            if "drink" in needs:
                 return self._req(Kind.command, Intent.fetch, recipient="speaker",
-                                 objects=[ObjectRef(text="something to drink", head="something", purpose="drink")])
+                                 objects=[ObjectRef(text=lx.need_text("drink"), head="something", purpose="drink")])
             asked = [t for t in self.sent if t.i != root.i and t.pos_ == "VERB" and
                      lx.COMMAND_VERBS.get(_lemma(t)) is Intent.fetch and self._things(t)]
-            if adjs & {"thirsty", "parched", "hungry", "starving", "peckish"} and asked:
+            if needs and asked:
                 return self._command(asked[0])  # "im hungry get me a snack": what was asked for is the request
-            if adjs & {"hungry", "starving", "peckish"}:
-                # hunger is met by something one eats as it is (a snack), not by what must first be cooked
+            if "eat" in needs:
                 return self._req(Kind.command, Intent.fetch, recipient="speaker",
-                                 objects=[ObjectRef(text="eat a snack", head="something",
-                                                    purpose="eat")])
+                                 objects=[ObjectRef(text=lx.need_text("eat"), head="something", purpose="eat")])
         if lemma in ("wonder",):
             inner = [c for c in root.children if c.dep_ in ("ccomp",)]
             if inner:

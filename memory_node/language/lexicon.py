@@ -122,3 +122,9 @@ beige cream navy teal turquoise maroon""".split())
 NEED_STATES: dict[str, str] = {"thirsty": "drink", "parched": "drink", "dehydrated": "drink",
                                "hungry": "eat", "starving": "eat", "starved": "eat", "peckish": "eat",
                                "famished": "eat", "ravenous": "eat"}
+
+
+def need_text(use: str) -> str:
+    """How a thing wanted for a need is said, for grounding to rank by: hunger is met by something one eats as
+    it is (a snack), not by what must first be cooked."""
+    return "eat a snack" if use == "eat" else f"something to {use}"

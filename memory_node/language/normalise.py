@@ -22,9 +22,8 @@ _SHORTCUTS = ((re.compile(r"\b(where|what|how|who|when|why)'d\b", re.I), r"\1 di
               (re.compile(r"\boutta\b", re.I), "out of"), (re.compile(r"\br\b(?=\s+(?:in|on|there|the|my|you)\b)", re.I),
                                                           "are"),
               (re.compile(r"\bthrough to\b", re.I), "to"),
-              # encouragement and time fillers around a request ("go on, open the microwave", "nip out a sec")
+              # encouragement before a request ("go on, open the microwave")
               (re.compile(r"^(?:go\s+on|come\s+on)(?:\s+then)?\s*,\s*", re.I), ""),
-
               (re.compile(r"\b(?:summat|summink|somethin'?|sumthin'?|sumfin)(?=\W|$)", re.I), "something"),
               # speech-to-text homophones where only one reading is English ("take it two Ben", "wears my phone")
               (re.compile(r"\b(?:two|too)\s+(?=(?:me|us|him|her|them|the|my|your|his|our)\b)", re.I), "to "),
@@ -162,8 +161,9 @@ _WHERE_PARTICIPLE = re.compile(r"^(where\s+(?:is|was)\s+(?:the|my|your|our|his|h
 # "where is the remote kept / stored?": where it belongs, which is answered with where it was seen too
 _WHERE_KEPT = re.compile(r"^where\s+is\s+((?:the|my|your|our|his|her|their|this|that|[A-Z][a-z]+'s)\s+"
                          r"(?:[\w-]+\s+){0,3}?[\w-]+)\s+(?:kept|stored)(?=\s*[?.!]*$)", re.I)
-# "Seen the radio lately?": the question's "have you" left unsaid
-_ELLIPTIC_SEEN = re.compile(r"^(?:seen|spotted|noticed)\b", re.I)
+# "Seen the radio lately?", "I need the magazine. Seen it?": the question's "have you" left unsaid, at the
+# start of any sentence
+_ELLIPTIC_SEEN = re.compile(r"(?:^|(?<=[.!?] ))(?:seen|spotted|noticed)\b", re.I)
 # A self-repair: "put it on the shelf — no, sorry, the table", "get the uh no the red cup": the phrase said
 # after the repair word replaces the one before it (the later choice wins). Only inside one sentence, and only
 # when a determiner follows, so "no need to hurry" or "the cup, no rush" are left alone.
@@ -198,10 +198,12 @@ _AND_THEN = re.compile(r",\s*(?:(?:fine|ok|okay|right|alright|sure|yeah|good|gre
 _ABLE_TO = re.compile(r"\b(?:would|will|do|could)\s+you\s+be\s+able\s+to\b|\bare\s+you\s+able\s+to\b", re.I)
 # a short phrase said for a thing in telegraphic speech ("ball", "the loo roll", "my coffee mug")
 _SHORT_NP = r"((?:the\s+|my\s+)?[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2})"
+# ... and with any possessive before it (not a group: callers name or capture it)
+_DET_NP = r"(?:the\s+|my\s+|your\s+|our\s+)?[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}"
 # telegraphic questions: "where ball", "radio. location.", "books in living room: how many"
 _WHERE_BARE = re.compile(r"^where\s+(?!(?:is|are|was|were|do|does|did|can|could|should|would|will|has|have|had|to|now|"
                          r"else|abouts|about|exactly|then|'s|'re|in|on|at|i|you|we|they|he|she|it)\b)"
-                         r"((?:the\s+|my\s+|your\s+|our\s+)?[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2})\s*[?.!]*$", re.I)
+                         r"(" + _DET_NP + r")\s*[?.!]*$", re.I)
 _BARE_LOCATION = re.compile(r"^" + _SHORT_NP + r"\s*[.,:]?\s+"
                             r"(?:location|whereabouts|where)\s*[?.!]*$", re.I)
 _HOW_MANY_LAST = re.compile(r"^(?:in\s+the\s+((?:[a-z]+\s+)?[a-z]+)\s*,\s*)?([a-z][\w-]*(?:\s+[a-z][\w-]*){0,5}?)\s*[:,]?\s+"
@@ -251,10 +253,10 @@ _QUESTION_NOUNS: tuple[tuple[str, str], ...] = (
     (r"location|whereabouts|position", "where is {np}?"),
 )
 _QN = "|".join(f"(?:{q})" for q, _ in _QUESTION_NOUNS)
-_ROOMS_RE = "|".join(sorted(lx.ROOM_WORDS | {"living room", "dining room"}, key=len, reverse=True))
-_NOUN_OF = re.compile(r"^(?P<qn>" + _QN + r")\s+of\s+(?P<np>(?:the\s+|my\s+|your\s+|our\s+)?[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)"
+_ROOMS_RE = "|".join(sorted(lx.ROOM_WORDS | {"living room", "dining room"}, key=lambda r: (-len(r), r)))
+_NOUN_OF = re.compile(r"^(?P<qn>" + _QN + r")\s+of\s+(?P<np>" + _DET_NP + r"?)"
                       r"(?:(?:\s*,\s*|\s+)(?:in\s+)?(?:the\s+)?(?P<room>" + _ROOMS_RE + r"))?\s*[?.!]*(?:\s*(?:time|when)\s*[?.!]*)?$", re.I)
-_NOUN_AFTER = re.compile(r"^(?P<np>(?:the\s+|my\s+|your\s+|our\s+)?[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)\s*(?P<sep>[.,:;\u2014-]?)\s+"
+_NOUN_AFTER = re.compile(r"^(?P<np>" + _DET_NP + r"?)\s*(?P<sep>[.,:;\u2014-]?)\s+"
                          r"(?P<qn>" + _QN + r")\s*(?P<end>[?.!]*)$", re.I)
 
 
@@ -285,8 +287,6 @@ _CAN_I_OPEN = re.compile(r"^(?:can|could|would|will)\s+(?:i|we)\s+(?:be\s+able\s
 # "the keyboard is nowhere to be found": where it is
 _NOWHERE = re.compile(r"\b((?:the|my|our|your)\s+[\w-]+(?:\s+[\w-]+)?)\s+(?:is|are|'s)\s+nowhere\s+to\s+be\s+"
                       r"(?:found|seen)\b[.!]*", re.I)
-# "seen it?": a question with its "have you" left out
-_SEEN_IT = re.compile(r"(^|[.!?]\s+)seen\s+(it|them|one)\s*\?", re.I)
 # "nip into the living room a sec": how long, said after a request, is not part of it
 _FOR_A_SEC = re.compile(r",?\s+(?:for\s+)?(?:a|one)\s+(?:sec|second|minute|min|moment|mo|jiffy|tick)\s*(?=[.!?]*$)", re.I)
 # a tail asking for an opinion: "what room's the ball in, d'you reckon?"
@@ -335,7 +335,6 @@ def normalise(text: str) -> str:
         t = short
     t = _CAN_I_OPEN.sub(lambda m: f"can {m.group(1).lower()} be opened?", t)
     t = _NOWHERE.sub(lambda m: f"where is {m.group(1)}?", t)
-    t = _SEEN_IT.sub(lambda m: f"{m.group(1)}have you seen {m.group(2).lower()}?", t)
     t = _WOULD_YOU_SAY.sub(r"\1 ", t)
     t = _SEEN_WHEN.sub(lambda m: f"when did you {m.group(2).lower()} see {_with_article(m.group(1))}?", t)
     t = _ROOM_OF.sub(lambda m: f"what room is {_with_article(m.group(1))} in?", t)

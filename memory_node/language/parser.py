@@ -138,18 +138,18 @@ def _need_said(req: Request, doc: Any, prefer: Kind | None = None) -> None:
 
     uses = default_names().purposes
     said = [lx.NEED_STATES[t.lower_] for t in doc if t.lower_ in lx.NEED_STATES]
-    said += [_lemma_of(c) for t in doc if t.lower_ == "for" for c in t.children
-             if c.dep_ in ("pobj", "pcomp") and _lemma_of(c) in uses]
+    said += [_lemma(c) for t in doc if t.lower_ == "for" for c in t.children
+             if c.dep_ in ("pobj", "pcomp") and _lemma(c) in uses]
     # "Something to read.", "Something to dry my hands on.": an open thing and its use, nothing else
-    said_use = [_lemma_of(v) for t in doc if t.lower_ in ("something", "anything", "somewhere") and t.dep_ == "ROOT"
-                for v in t.children if v.dep_ in ("relcl", "acl") and _lemma_of(v) in uses]
+    said_use = [_lemma(v) for t in doc if t.lower_ in ("something", "anything", "somewhere") and t.dep_ == "ROOT"
+                for v in t.children if v.dep_ in ("relcl", "acl") and _lemma(v) in uses]
     if req.intent in (Intent.inform, Intent.unknown) and (said_use or not [
             o for o in req.objects if o.head not in ("i", "we", "me", "us", "you")]):
         use = (said_use or said or [""])[0]
         if use and (said_use or _said_by_speaker(doc)):
             req.kind = Kind.question if prefer is Kind.question else Kind.command
             req.intent = Intent.where if prefer is Kind.question else Intent.fetch
-            req.objects = [ObjectRef(text=_need_text(use), head="something", purpose=use)]
+            req.objects = [ObjectRef(text=lx.need_text(use), head="something", purpose=use)]
             req.recipient = "" if prefer is Kind.question else "speaker"
             req.confidence = max(req.confidence, 0.8)
             req.notes.append(f"a need said: something to {use}")
@@ -162,12 +162,12 @@ def _need_said(req: Request, doc: Any, prefer: Kind | None = None) -> None:
                  (o.purpose in ("", "use") or o.purpose not in uses)]
     if not open_refs or req.intent not in _NEED_SERVED:
         return
-    liked = [c for t in doc if _lemma_of(t) in _LIKING and t.pos_ == "VERB"
+    liked = [c for t in doc if _lemma(t) in _LIKING and t.pos_ == "VERB"
              and any(s.lower_ in ("i", "we") for s in t.children if s.dep_ == "nsubj")
              for c in t.children if c.dep_ == "dobj" and c.pos_ == "NOUN"]
     if liked and all(o.purpose in ("", "use", *_LIKING) for o in open_refs):
         # "I like fruits, can you bring me something I would like?": a kind said as liked is what is wanted
-        kind = _lemma_of(liked[0])
+        kind = _lemma(liked[0])
         for o in open_refs:
             o.head, o.text, o.purpose, o.determiner, o.plural = kind, f"a {kind}", "", "a", False
         req.notes.append(f"a {kind}: the kind said as liked")
@@ -179,26 +179,16 @@ def _need_said(req: Request, doc: Any, prefer: Kind | None = None) -> None:
             o.purpose = ""  # "something I would like": no use said; the planner asks what is wanted
     if said:
         for o in open_refs:
-            o.purpose, o.text = said[0], _need_text(said[0])
+            o.purpose, o.text = said[0], lx.need_text(said[0])
         req.notes.append(f"for {said[0]}: the need said")
 
 
 _LIKING = frozenset({"like", "love", "enjoy", "prefer", "fancy", "adore"})
 
 
-def _need_text(use: str) -> str:
-    # hunger is met by something one eats as it is (a snack), not by what must first be cooked (clause.py reads
-    # "I'm hungry" the same way; grounding ranks by these words)
-    return "eat a snack" if use == "eat" else f"something to {use}"
-
-
 def _said_by_speaker(doc: Any) -> bool:
     """The need is the speaker's own ("I'm parched", "we're starving"), not a remark about someone else."""
     return any(t.lower_ in ("i", "we", "i'm", "we're") and t.dep_ in ("nsubj", "nsubjpass") for t in doc)
-
-
-def _lemma_of(tok: Any) -> str:
-    return (tok.lemma_ or tok.text).lower()
 
 
 def rules_reading(text: str, names: tuple[str, ...] | frozenset[str] = (), prefer: Kind | None = None

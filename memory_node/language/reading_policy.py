@@ -47,7 +47,7 @@ from dataclasses import replace
 from typing import Any
 
 from . import lexicon as lx
-from .request import (COMMAND_INTENTS, QUESTION_INTENTS, Alternative, Anchor, Intent, Kind, ObjectRef,
+from .request import (CARRYING_INTENTS, COMMAND_INTENTS, QUESTION_INTENTS, Alternative, Anchor, Intent, Kind, ObjectRef,
                       Request)
 
 log = logging.getLogger(__name__)
@@ -156,9 +156,6 @@ def combine(rule: Request, doc: Any, parts: int = 1, reader: Any = None, prefer:
         return rule
 
 
-_CARRY = frozenset({Intent.fetch, Intent.put, Intent.put_away, Intent.put_back})
-
-
 def _ruled_out_by_structure(reading: Any, rule: Request, doc: Any) -> Any:
     """The model's distribution given what the parse shows: a verb with a thing as its direct object, read by
     the rules as moving that thing, is not a walk somewhere ("move the radio to the kitchen counter": the
@@ -174,22 +171,16 @@ def _ruled_out_by_structure(reading: Any, rule: Request, doc: Any) -> Any:
         if rule.intent is Intent.go and rule.destination is not None and not any(t.dep_ == "dobj" for t in doc):
             # "go close to the fridge": an intent named by a verb the sentence never uses as a verb
             out |= {i for i in _VERB_INTENTS if _verb_unsaid(i, doc)}
-            out |= {i.value for i in _CARRY}  # "drive to the bathtub": a path and nothing carried is no put
+            out |= {i.value for i in CARRYING_INTENTS}  # "drive to the bathtub": a path and nothing carried is no put
             if not getattr(reading, "verb_seen", True):
                 out.add("unknown")  # a verb the model never saw, with a path the rules read: the rules' go
-    except AttributeError:
-        return reading
-    if not rule.objects:
-        return _without(reading, out)
-    try:
-        if rule.intent in _CARRY:
-            # a thing as the verb's direct object is carried, not walked to
-            if any(t.dep_ == "dobj" and t.head.pos_ == "VERB" and t.pos_ in ("NOUN", "PROPN") for t in doc):
-                out.add("go")
-        elif rule.intent is Intent.exists and rule.objects[0].anchor is not None:
+        if rule.objects and rule.intent in CARRYING_INTENTS and any(
+                t.dep_ == "dobj" and t.head.pos_ == "VERB" and t.pos_ in ("NOUN", "PROPN") for t in doc):
+            out.add("go")  # a thing as the verb's direct object is carried, not walked to
+        if rule.objects and rule.intent is Intent.exists and rule.objects[0].anchor is not None and not any(
+                t.lower_ in lx.STATE_WORDS and t.dep_ != "prep" for t in doc):
             # "is the globe on the bed?": "on" with an object is where, not switched on; no state word is said
-            if not any(t.lower_ in lx.STATE_WORDS and t.dep_ != "prep" for t in doc):
-                out |= {"state", "usable"}
+            out |= {"state", "usable"}
     except AttributeError:
         return reading
     return _without(reading, out)

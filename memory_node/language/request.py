@@ -60,6 +60,8 @@ QUESTION_INTENTS = frozenset({
     Intent.where, Intent.what_room, Intent.contents, Intent.exists, Intent.state, Intent.usable,
     Intent.attribute, Intent.count, Intent.which, Intent.when_seen, Intent.when_did, Intent.around,
     Intent.robot_did, Intent.person_did, Intent.happened_to, Intent.goes_where, Intent.habit})
+# commands that move a thing somewhere (to a person or a place)
+CARRYING_INTENTS = frozenset({Intent.fetch, Intent.put, Intent.put_away, Intent.put_back})
 COMMAND_INTENTS = frozenset({
     Intent.fetch, Intent.put, Intent.put_away, Intent.put_back, Intent.open, Intent.close, Intent.find,
     Intent.go, Intent.drink})

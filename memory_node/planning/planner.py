@@ -138,7 +138,7 @@ class _PlanBuilder:
             # "I'm gasping for a drink" to a robot that cannot pour: a drink it can carry, brought
             self.ctx.request = req.model_copy(update={
                 "intent": Intent.fetch, "recipient": req.recipient or "speaker",
-                "objects": [ObjectRef(text="something to drink", head="something", purpose="drink")]})
+                "objects": [ObjectRef(text=lx.need_text("drink"), head="something", purpose="drink")]})
             self.notes.append(f"robot {self.library.robot} cannot pour: bringing something to drink")
             self.run()
         elif intent == "drink":

@@ -23,7 +23,7 @@ from ..language.followup import follow_up
 from ..language.grounding import Grounder
 from ..language.parser import ParserUnavailable, parse
 from ..language.reading_policy import ASK_BACK_BELOW as READING_ASK_BELOW
-from ..language.request import COMMAND_INTENTS, Intent, Kind, Request
+from ..language.request import CARRYING_INTENTS, COMMAND_INTENTS, Intent, Kind, ObjectRef, Request
 from ..language.resolve import resolve_rooms
 from ..answering import entities as ask_entities, habits as habits_ask, placement as preferences, questions as ask, when as ask_time
 from ..answering.context import Context, Reply
@@ -290,21 +290,13 @@ def _plan_request(store: MemoryStore, library: SkillLibrary, instruction: str, r
     return result
 
 
-_CARRYING = frozenset({Intent.fetch, Intent.put, Intent.put_away, Intent.put_back})
-
-
 def _things_left_out(req: Request, world: WorldState, result: PlanResult) -> list[str]:
     """Words of the sentence that are the label of a thing memory holds, which the plan that carries things
     neither carries nor uses as a place, a person or a reference: a list the parser read as one thing ("bring
     pear, lime", "the pear and the lime, bring them"). Exact single-word labels only, so what is found is sure."""
-    if req.intent not in _CARRYING or result.plan is None:
+    if req.intent not in CARRYING_INTENTS or result.plan is None:
         return []
-    used = {w for ref in req.objects for w in _words(ref.text)}
-    for ref in req.objects:
-        a = ref.anchor
-        while a is not None:
-            used |= _words(a.ref.text) | {a.ref.head}
-            a = a.ref.anchor
+    used = {w for ref in req.objects for w in _words(ref.text) | _anchor_words(ref)}
     if req.destination is not None:
         used |= _words(req.destination.ref.text)
     used |= _words(req.recipient)
@@ -330,16 +322,22 @@ def _people_left_out(req: Request, world: WorldState, result: PlanResult, speake
     involved = {i for step in result.plan.steps for i in step.args}
     used = {(speaker or "").lower()}  # a recipient read but not handed to is left out too
     for ref in [*req.objects, *([req.destination.ref] if req.destination is not None else [])]:
-        used |= _words(ref.text) | _words(ref.owner or "")
-        a = ref.anchor
-        while a is not None:
-            used |= _words(a.ref.text)
-            a = a.ref.anchor
+        used |= _words(ref.text) | _words(ref.owner or "") | _anchor_words(ref)
     names = {p.name.lower(): p.id for p in world.persons() if p.name}
     out: list[str] = []
     for w in re.findall(r"[a-z]+", (req.text or "").lower()):
         if w in names and names[w] not in involved and w not in used and w not in out:
             out.append(w)
+    return out
+
+
+def _anchor_words(ref: ObjectRef) -> set[str]:
+    """The words of the places a phrase is said to be at, outward ("the mug on the tray on the table")."""
+    out: set[str] = set()
+    a = ref.anchor
+    while a is not None:
+        out |= _words(a.ref.text) | {a.ref.head}
+        a = a.ref.anchor
     return out
 
 

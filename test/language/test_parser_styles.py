@@ -5,9 +5,15 @@ speech-to-text words. The sentences are our own, not a benchmark's."""
 import pytest
 
 from memory_node.language import Intent, parse
+from memory_node.language.request import Kind
 
 pytest.importorskip("spacy")
 NAMES = frozenset({"ben", "alice"})
+
+
+def _reads_as(text: str, intent: Intent, head: str, prefer: Kind | None = None) -> None:
+    req = parse(text, prefer=prefer)
+    assert req.intent is intent and req.objects and req.objects[0].head == head, req
 
 
 @pytest.mark.parametrize("text, intent, head", [
@@ -22,9 +28,7 @@ NAMES = frozenset({"ben", "alice"})
     ("Thanks. What colour would you say the sofa is?", Intent.attribute, "sofa"),
 ])
 def test_a_question_said_as_a_noun_beside_the_thing(text: str, intent: Intent, head: str) -> None:
-    req = parse(text)
-    assert req.intent is intent, req
-    assert req.objects and req.objects[0].head == head, req
+    _reads_as(text, intent, head)
 
 
 def test_a_count_said_tersely_keeps_its_room() -> None:
@@ -74,7 +78,6 @@ def test_speech_to_text_homophones(text: str, normal: str) -> None:
 
 
 def test_a_thing_moved_along_a_path_is_carried_not_walked_to() -> None:
-    from memory_node.language.request import Kind
     # the model's words lean to "go" ("to the counter" is how walks are said); the verb's object rules it out
     req = parse("Please, move the kettle to the kitchen counter", prefer=Kind.command)
     assert req.intent is Intent.put and req.confidence >= 0.5, req
@@ -87,7 +90,6 @@ def test_on_with_an_object_is_a_place_not_switched_on() -> None:
 
 
 def test_an_unseen_main_word_is_not_a_sure_task() -> None:
-    from memory_node.language.request import Kind
     req = parse("dance for me", prefer=Kind.command)
     assert req.intent is Intent.unknown, req
 
@@ -99,7 +101,6 @@ def test_picking_up_and_finding_for_someone_are_fetches(text: str, intent: Inten
 
 
 def test_a_command_verb_said_is_no_greeting() -> None:
-    from memory_node.language.request import Kind
     req = parse("Okay, you bring me the stapler.", prefer=Kind.command)
     assert req.intent is Intent.fetch, req
 
@@ -115,7 +116,6 @@ def test_a_room_put_into_is_the_destination_not_a_filter() -> None:
                                        ("Something to read.", "read"),
                                        ("I'm proper peckish, fetch us something to nibble on.", "eat")])
 def test_a_need_said_as_a_statement_is_a_request_for_what_serves_it(text: str, use: str) -> None:
-    from memory_node.language.request import Kind
     req = parse(text, prefer=Kind.command)
     assert req.intent is Intent.fetch and req.objects and req.objects[0].purpose == use, req
     asked = parse(text, prefer=Kind.question)
@@ -123,7 +123,6 @@ def test_a_need_said_as_a_statement_is_a_request_for_what_serves_it(text: str, u
 
 
 def test_someone_elses_state_is_not_a_request() -> None:
-    from memory_node.language.request import Kind
     assert parse("the dog is starving", prefer=Kind.command).intent is not Intent.fetch
 
 
@@ -136,9 +135,7 @@ def test_someone_elses_state_is_not_a_request() -> None:
     ("Number of towels in the bathroom.", Intent.count, "towel"),
 ])
 def test_everyday_question_shapes(text: str, intent: Intent, head: str) -> None:
-    from memory_node.language.request import Kind
-    req = parse(text, prefer=Kind.question)
-    assert req.intent is intent and req.objects and req.objects[0].head == head, req
+    _reads_as(text, intent, head, prefer=Kind.question)
 
 
 def test_a_kind_said_as_liked_is_what_is_wanted() -> None:
@@ -150,7 +147,6 @@ def test_a_kind_said_as_liked_is_what_is_wanted() -> None:
 
 @pytest.mark.parametrize("text", ["go close to the wardrobe", "drive to the bathtub", "head over to the sofa"])
 def test_a_path_with_nothing_carried_is_a_sure_go(text: str) -> None:
-    from memory_node.language.request import Kind
     req = parse(text, prefer=Kind.command)
     assert req.intent is Intent.go and req.confidence >= 0.5, req
 
@@ -159,6 +155,4 @@ def test_a_path_with_nothing_carried_is_a_sure_go(text: str) -> None:
                                                 ("come on then, bring me the stapler", Intent.fetch, "stapler"),
                                                 ("Something to dry my hands on. Quick.", Intent.fetch, "something")])
 def test_encouragement_and_fragments_around_a_request(text: str, intent: Intent, head: str) -> None:
-    from memory_node.language.request import Kind
-    req = parse(text, prefer=Kind.command)
-    assert req.intent is intent and req.objects and req.objects[0].head == head, req
+    _reads_as(text, intent, head, prefer=Kind.command)
