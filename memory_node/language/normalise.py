@@ -18,7 +18,8 @@ _SHORTCUTS = ((re.compile(r"\b(where|what|how|who|when|why)'d\b", re.I), r"\1 di
               (re.compile(r"\bgotta\b", re.I), "have to"), (re.compile(r"\blemme\b", re.I), "let me"),
               (re.compile(r"\bya\b", re.I), "you"), (re.compile(r"\bu\b", re.I), "you"),
               (re.compile(r"\bpls\b|\bplz\b", re.I), "please"), (re.compile(r"\bcolour\b", re.I), "color"),
-              (re.compile(r"\binside of\b", re.I), "inside"), (re.compile(r"^whereabouts\b", re.I), "where"),
+              (re.compile(r"\binside of\b", re.I), "inside"), (re.compile(r"(?:^|(?<=\s))whereabouts\s+(?=(?:is|are|was|were|did|do|does|'s|would|could|might)\b)", re.I),
+                                                           "where "),
               (re.compile(r"\boutta\b", re.I), "out of"), (re.compile(r"\br\b(?=\s+(?:in|on|there|the|my|you)\b)", re.I),
                                                           "are"),
               (re.compile(r"\bthrough to\b", re.I), "to"),
@@ -28,6 +29,10 @@ _SHORTCUTS = ((re.compile(r"\b(where|what|how|who|when|why)'d\b", re.I), r"\1 di
               # speech-to-text homophones where only one reading is English ("take it two Ben", "wears my phone")
               (re.compile(r"\b(?:two|too)\s+(?=(?:me|us|him|her|them|the|my|your|his|our)\b)", re.I), "to "),
               (re.compile(r"^(?:wears|wares)\s+(?=(?:the|my|your|his|her|our|a)\b)", re.I), "where's "),
+              (re.compile(r"^((?:(?:um+|uh+|erm*|so|oh|hey|ok(?:ay)?|and)\s*,?\s+)*)(?:wear|ware)\s+"
+                          r"(?=(?:is|are|was|were|did|do|does|has|have|'s)\b)", re.I), r"\1where "),
+              (re.compile(r"\b(you|u)\s+(last\s+|ever\s+|first\s+)?sea\b", re.I), r"\1 \2see"),
+              (re.compile(r"^what\s+coll?ar\s+(?=(?:is|are|was|were|'s)\b)", re.I), "what color "),
               # speech-to-text and typing without apostrophes ("thats in the cabinet", "im hungry")
               (re.compile(r"\b(that|what|where|there|who)s\b(?=\s)", re.I), r"\1's"),  # not "its": a word
               (re.compile(r"\bim\b", re.I), "I'm"), (re.compile(r"\bive\b", re.I), "I've"),
@@ -36,6 +41,37 @@ _SHORTCUTS = ((re.compile(r"\b(where|what|how|who|when|why)'d\b", re.I), r"\1 di
               # fillers inside a sentence ("what's uh on the counter", "is there like any ...")
               (re.compile(r"(?<=\s)(?:uh+|um+|erm+|er|uhm|hmm+)\b,?\s*", re.I), ""),
               (re.compile(r"(?<=\bthere )like\s+", re.I), ""),
+              # "get me like something to drink": "like" as a filler between a verb or its person and a thing
+              (re.compile(r"\b(me|us|him|her|them|get|grab|bring|fetch|find|want|need)\s+like,?\s+(?=(?:a|an|the|some|"
+                          r"something|anything|my|your|his|her|our|their|this|that|two|three)\b)", re.I), r"\1 "),
+              # a word drawn out in speech or typing ("pleeease", "nooow"): no English word has a letter three times
+              (re.compile(r"([a-z])\1{2,}", re.I), r"\1"),
+              # "seen my keys lying about", "a cabinet knocking about": where a thing is left, not part of its name
+              (re.compile(r"\s+(?:lying|lyin'|sitting|knocking|kicking|floating|hanging)\s+(?:about|around|round)\b", re.I),
+               ""),
+              # "is the cabinet like locked or something": "like" before a state, and a vague tail, say nothing
+              (re.compile(r"(?<=\s)like\s+(?=(?:open|closed|shut|locked|unlocked|on|off|empty|full|clean|dirty|broken|"
+                          r"working|stuck)\b)", re.I), ""),
+              (re.compile(r",?\s+or\s+(?:something|summat|whatever|what|anything)(?:\s+like\s+that)?\s*(\?*)\s*$", re.I),
+               r"\1"),
+              # a word said twice as speech restarts ("the uh the radio" once the filler is gone)
+              (re.compile(r"\b(the|a|an|my|your|his|her|our|their|to|in|on|it|is)\s+\1\b", re.I), r"\1"),
+              # "please" said last ("open microwave please"): the small tagger makes it the noun phrase's head
+              (re.compile(r"(?<=\w)\s*,?\s+(?:please|pls|plz)\s*([.!]*)\s*$", re.I), r"\1"),
+              # thanks said after the request, not part of it ("put the juice on the table thanks")
+              (re.compile(r"(?<=[\w.,!?])\s*[,.!]?\s*\b(?:thanks|thank\s+you|thank\s+u|thx|ta|cheers)(?:\s+(?:so\s+much|a\s+lot|love|"
+                          r"dear|mate|pal))?\s*[.!]*\s*$", re.I), ""),
+              # "what all is in the cupboard" (Southern US, Indian English): "all" asks for every thing
+              (re.compile(r"\bwhat\s+all\b(?=\s+(?:is|are|was|were|'s|did|do|does|have|has)\b)", re.I), "what"),
+              # an oath inside a question ("where in God's name", "what on earth"): nothing asked
+              (re.compile(r"\b(where|what|who|how|why|when)\s+(?:in\s+god'?s\s+name|on\s+earth|in\s+the\s+world|the\s+hell|"
+                          r"the\s+heck|in\s+heaven'?s\s+name)\b", re.I), r"\1"),
+              # "could you be a dear and tell me ...": an endearment around the request
+              (re.compile(r"\b(?:could|would|can|will)\s+you\s+be\s+(?:a\s+|an\s+)?(?:dear|love|darling|sweetheart|pet|star|"
+                          r"doll|angel|gem|good\s+(?:lad|lass|boy|girl))\s+and\s+", re.I), "please "),
+              # "when did you last clap eyes on it": an idiom for seeing
+              (re.compile(r"\b(?:clapped|laid|set)\s+eyes\s+on\b", re.I), "saw"),
+              (re.compile(r"\b(?:clap|lay|set)\s+eyes\s+on\b", re.I), "see"),
               (re.compile(r",?\s*\bby any chance\b,?", re.I), ""),
               # politeness around the request, not part of it
               (re.compile(r",\s*(?:if you please|if you don't mind|if you would|may i ask|i wonder|do you think),", re.I), ""),
@@ -86,8 +122,8 @@ _OPENERS = re.compile(r"^(?:(?:hey|hi|hello|um+|uh+|erm+|hmm+|ok|okay|so|well|oh
 _PLACE_WORDS = r"(?:on|in|inside|under|underneath|beneath|next|by|beside|near|behind|at|over|up|down|closest|nearest)"
 # "what colour's my radio", "which face cream's on the counter": a contracted "is" after a wh-phrase, before
 # a determiner or a place, read as a possessive
-_WH_IS = re.compile(r"\b((?:what|which)(?:\s+[\w-]+){1,3}?)'s\s+(?=(?:my|the|your|his|her|our|their|this|that|a|an|it|"
-                    r"they|he|she|"
+_WH_IS = re.compile(r"\b((?:what|which)(?:\s+[\w-]+){1,3}?)'s\s+(?=(?:[a-z][\w-]*'s\s|my|the|your|his|her|our|their|this|"
+                    r"that|a|an|it|they|he|she|"
                     + _PLACE_WORDS[3:-1] + r")\b)", re.I)
 # "which phone is it that's in the cupboard", "which glass have we got on the counter": a cleft or a
 # have-clause around "which X is <place>", which the small tagger misreads
@@ -227,6 +263,10 @@ _NOW = re.compile(r"^" + _SHORT_NP + r"\s*[.,!]*\s+(?:now|here|asap|please)"
 # "I'd like the remote put in its proper place": a wish that a thing be put somewhere is a request to put it
 _LIKE_DONE = re.compile(r"\b(?:i'd|i\s+would|i'd\s+really)\s+(?:like|love|want)\s+((?:the|my|your|our)\s+[\w-]+"
                         r"(?:\s+[\w-]+){0,2}?)\s+(put|moved|taken|brought|carried)\b", re.I)
+# "I want the remote back in its old spot": a wish that a thing be back at a place is a put back (not "bring me")
+_WANT_BACK = re.compile(r"\b(?:i|we)\s*(?:want|need|'d\s+like|would\s+like|'d\s+love|would\s+love)\s+((?:the|my|your|our|his|"
+                        r"her|their)\s+[\w-]+(?:\s+[\w-]+){0,2}?)\s+back\s+(?=(?:in|on|to|into|onto|at|where|under|inside)\b)",
+                        re.I)
 _PARTICIPLE_VERB = {"put": "put", "moved": "move", "taken": "take", "brought": "bring", "carried": "carry"}
 # "the radio you take to the kitchen": the thing said first, then the command
 _THING_FIRST = re.compile(r"^((?:the|my|your|our)\s+[\w-]+(?:\s+[\w-]+){0,2}?)\s*,?\s+(?:you\s+)(take|bring|put|give|"
@@ -342,6 +382,7 @@ def normalise(text: str) -> str:
     t = _GOT_TO.sub(r"where \1 is", t)
     t = _WHEREVER.sub(r"\1", t)
     t = _GO_WHERE_IS.sub(r"go to \1", t)
+    t = _WANT_BACK.sub(lambda m: f"please put {m.group(1)} back ", t)
     t = _LIKE_DONE.sub(lambda m: f"please {_PARTICIPLE_VERB[m.group(2).lower()]} {m.group(1)}", t)
     t = _THING_FIRST.sub(lambda m: f"{m.group(2).lower()}{m.group(3) or ''} {m.group(1)}", t)
     first = (re.findall(r"[A-Za-z']+", t)[:1] or [""])[0].lower()

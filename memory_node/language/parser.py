@@ -239,11 +239,15 @@ def _add_articles(doc: Any) -> str:
     ("where is lime?", "you can bring me pear?", "open microwave please"): people who drop articles are
     understood; the small tagger often is not."""
     out: list[str] = []
+    # the request's first word after "please" / an opener: a command verb there is one whatever its tag
+    # ("Please, open microwave": the small tagger reads "open microwave" as a noun phrase)
+    first = next((t.i for t in doc if t.pos_ not in ("INTJ", "PUNCT") and t.lower_ not in ("please", "pls", "kindly")),
+                 -1)
     for i, tok in enumerate(doc):
         prev = doc[i - 1] if i else None
         bare = tok.pos_ in ("NOUN", "ADJ") or tok.pos_ == "PROPN" and tok.text.islower()
         after = prev is not None and (prev.pos_ in ("VERB", "AUX", "ADP") or prev.lower_ in ("me", "us", "is", "are", "to")
-                                      or i == 1 and prev.lower_ in lx.COMMAND_VERBS)
+                                      or prev.i in (0, first) and prev.lower_ in lx.COMMAND_VERBS)
         if bare and after and tok.lower_ not in lx.INDEFINITE_PRONOUNS | _NOT_NOUNS and \
                 not any(c.dep_ in ("det", "poss", "nummod") for c in tok.children) and \
                 not (prev.pos_ == "ADP" and prev.lower_ in ("up", "down", "out", "away", "back", "over")):

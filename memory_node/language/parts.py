@@ -12,6 +12,7 @@ import logging
 import re
 from typing import Any
 
+from . import lexicon as lx
 from . import parser as _p
 from .clause import Clause
 from .phrases import _lemma, _low
@@ -133,7 +134,15 @@ def _things_in(doc: Any) -> list[ObjectRef]:
             if ref.anchor is not None:
                 ref.head, ref.pronoun = "", "one"
                 out.append(ref)
-    return [o for o in out if o.head and o.head not in PRONOUN_HEADS and not o.pronoun or o.pronoun == "one"]
+    out = [o for o in out if o.head and o.head not in PRONOUN_HEADS and not o.pronoun or o.pronoun == "one"]
+    if not out:
+        # "I need to get into the cupboard. Will it open?": a thing said as where to go is still the thing a
+        # later "it" means; the last such noun, not a room or the home
+        places = [t for t in doc if t.pos_ == "NOUN" and t.dep_ in ("pobj", "dobj") and not t.ent_type_
+                  and t.lemma_.lower() not in lx.ROOM_WORDS | lx.HOME_WORDS]
+        if places:
+            out = [Clause(places[-1].sent, doc.text)._object(places[-1])]
+    return out
 
 
 def _place_from(main: Request, before: list[Any], text: str = "") -> None:

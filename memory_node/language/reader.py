@@ -333,7 +333,9 @@ class Reader:
                 logp = np.log(_softmax(tagger.scores_many(feats, dense)) + 1e-12)
                 spans += spans_of(viterbi(logp, tagger.labels), doc)
         ix = self.intent.index
-        verb_seen = all(f"root={t.lemma_.lower()}" in ix if t.pos_ == "VERB" else
+        # a verb counts as seen where training had it at least twice, as the main verb or elsewhere ("snag me a
+        # towel" tagged as a noun phrase in training is still the verb)
+        verb_seen = all(f"root={t.lemma_.lower()}" in ix or f"l={t.lemma_.lower()}" in ix if t.pos_ == "VERB" else
                         f"w={t.lower_}" in ix or f"l={t.lemma_.lower()}" in ix for t in doc if t.dep_ == "ROOT")
         return Reading(self.intent.labels[k], float(p[k]),
                        {lab: float(v) for lab, v in zip(self.intent.labels, p)}, spans, verb_seen)

@@ -20,7 +20,15 @@ order (p = the model's calibrated probability of its top intent):
    stands.
 5. ``other_family``: a disagreement across families (a question against a command, fetch against go): the
    rules' reading stands, in doubt, with the model's reading as the first alternative.
-Not done, on purpose: letting a very sure model (p >= 0.95) replace a rule reading of another family. On the
+After the cases, one switch: a rule reading the calibration judges unlikely (below ``ASK_BACK_BELOW``) is replaced
+by a model sure of another (p >= ``SWITCH_AT``) in two shapes only: the rules fell back to "is there / where is X"
+on wording they do not know, or the rules read another kind of request than the service expects and the model
+reads the kind it expects (``_fits_service``: "Got any phones?" on ~/ask, which the rules' fetch would have refused
+as sent to the wrong service). The service is the speaker's own choice of what they are asking for; it weighs on
+the model's side only when the two readings disagree, never against an agreement. Where the rules found nothing
+and the model reads the service's kind but its slots missed the thing, the rules' phrases are borrowed and the
+reading offered ("Ben needs the radio." on ~/plan: "Do you want me to bring the radio to Ben?").
+Not done, on purpose: letting a very sure model (p >= 0.95) replace a rule reading of another family otherwise. On the
 training calibration split the model was right in all 21 such disagreements at p >= 0.9, but on the project's
 own tested readings it replaced right ones ("I can't find my glasses" -> find, "where does Alex usually put
 the mug?" -> goes_where): the model's certainty is measured on the writers' wording, not everyone's, and a
@@ -60,6 +68,7 @@ FRAGMENT_TAKE_OVER_AT = 0.9  # ... when the words have no verb (most such replie
 # "is there" / "how many" ("what is the red item on the bed" is read as where too, and is not an attribute)
 _FALLBACK_READINGS: dict[Intent, frozenset[str] | None] = {Intent.exists: frozenset({"state", "usable"}),
                                                           Intent.where: frozenset({"exists", "count"})}
+BORROW_FOR_SERVICE_AT = 0.8  # ... to borrow the rules' things for a reading of the kind the service expects
 SWITCH_AT = 0.9  # the model's probability at which it replaces a rule reading judged unlikely (below ASK_BACK_BELOW)
 DISAGREE_AT = 0.7  # without fitted confidence weights: the model p at which a family disagreement is a doubt
 
@@ -213,7 +222,7 @@ def _alternatives(reading: Any, but: str, doc: Any) -> list[Alternative]:
 CASES = ("agree", "took_over", "failed_kept", "same_family", "other_family")
 
 
-def decide(rule: Request, reading: Any, doc: Any, parts: int) -> tuple[Request, str]:
+def decide(rule: Request, reading: Any, doc: Any, parts: int, prefer: Kind | None = None) -> tuple[Request, str]:
     """The reading taken and which case of the module docstring chose it (confidence not yet set)."""
     r, m, pm = rule.intent.value, reading.intent, reading.confidence
     structural = _structural(rule, parts)  # the rules' things stand as they read them
@@ -222,14 +231,17 @@ def decide(rule: Request, reading: Any, doc: Any, parts: int) -> tuple[Request, 
         return rule, "agree"
     if rules_failed(rule) and pm >= TAKE_OVER_AT and m != "unknown" and getattr(reading, "verb_seen", True):
         taken = _from_model(rule, reading, doc)
-        if taken is None and pm >= SWITCH_AT and rule.objects:
-            # sure of the task, its slot tagger missed the thing ("Ben needs the lime."): the rules' phrases, and
-            # the reading offered, not acted on (``BORROWED_NOTE``: its confidence stays below ASK_BACK_BELOW)
+        if taken is None and (pm >= SWITCH_AT or pm >= BORROW_FOR_SERVICE_AT and _fits_service(rule, reading, prefer)) \
+                and rule.objects:
+            # sure of the task (or of the kind the service expects), its slot tagger missed the thing ("Ben needs
+            # the lime." on ~/plan): the rules' phrases, and the reading offered, not acted on (``BORROWED_NOTE``:
+            # its confidence stays below ASK_BACK_BELOW)
             taken = _from_model(rule, reading, doc, keep_things=True)
             if taken is not None:
                 taken.notes.append(BORROWED_NOTE)
         if taken is not None:
             return taken, "took_over"
+    _name_pronoun(rule, reading, doc)
     if rules_failed(rule):
         rule.alternatives = _alternatives(reading, r, doc)
         rule.notes.append(f"the learned reader doubts it: {m} {pm:.2f}")
@@ -296,18 +308,19 @@ def confidence(req: Request, reading: Any, case: str, weights: list[float] | Non
 
 def _decide(rule: Request, reading: Any, doc: Any, parts: int, weights: list[float] | None = None,
             prefer: Kind | None = None) -> Request:
-    req, case = decide(rule, reading, doc, parts)
+    req, case = decide(rule, reading, doc, parts, prefer)
     req.confidence = round(confidence(req, reading, case, weights, prefer), 3)
     if BORROWED_NOTE in req.notes:
         req.confidence = min(req.confidence, round(ASK_BACK_BELOW - 0.01, 3))
     if case == "other_family" and req.confidence < ASK_BACK_BELOW and reading.confidence >= SWITCH_AT \
-            and rule.intent in _FALLBACK_READINGS and _kind(reading.intent) is rule.kind \
-            and (_FALLBACK_READINGS[rule.intent] is None or reading.intent in _FALLBACK_READINGS[rule.intent]) \
+            and (_fallback_replaced(rule, reading) or _fits_service(rule, reading, prefer)) \
             and not _structural(rule, parts) and not _verb_unsaid(reading.intent, doc):
-        # the rules fell back to "is there / where is X" on a shape they do not know ("is the closet like locked
-        # or something"), the calibration judges that unlikely and the model is sure of another question: its
-        # reading is served, with its own confidence, rather than an answer to a question nobody asked. Only
-        # when its own slots found what the request is about; a shape the rules did read (a habit, a why) stands.
+        # the calibration judges the rules' reading unlikely and the model is sure of another: its reading is
+        # served, with its own confidence, rather than an answer to a question nobody asked. Two shapes only:
+        # the rules fell back to "is there / where is X" on wording they do not know ("is the closet like
+        # locked or something"), or the rules read another kind of request than the service expects and the
+        # model reads the kind it expects ("Got any phones?" on ~/ask: the rules' fetch would be refused as
+        # sent to the wrong service). Only when its own slots found what the request is about.
         taken = _from_model(rule, reading, doc)
         if taken is not None:
             c = round(confidence(taken, reading, "took_over", weights, prefer), 3)
@@ -318,6 +331,20 @@ def _decide(rule: Request, reading: Any, doc: Any, parts: int, weights: list[flo
     if req.confidence < ASK_BACK_BELOW and not req.alternatives:
         req.alternatives = _alternatives(reading, req.intent.value, doc)
     return req
+
+
+def _fallback_replaced(rule: Request, reading: Any) -> bool:
+    """The rules' reading is a fallback (``_FALLBACK_READINGS``) the model's question of the same kind replaces."""
+    allowed = _FALLBACK_READINGS.get(rule.intent, frozenset())
+    return rule.intent in _FALLBACK_READINGS and _kind(reading.intent) is rule.kind and (
+        allowed is None or reading.intent in allowed)
+
+
+def _fits_service(rule: Request, reading: Any, prefer: Kind | None) -> bool:
+    """The service the request came on expects the model's kind of request, not the rules' (a question on
+    ~/ask the rules read as a command or a statement, a command on ~/plan they read as a question): where the
+    two readings disagree, what the speaker chose to send it to is evidence for the model's."""
+    return prefer is not None and _kind(reading.intent) is prefer and _kind(rule.intent.value) is not prefer
 
 
 # ---- building a request from the model's slots --------------------------------------------------------------
@@ -446,13 +473,24 @@ def _supplement(rule: Request, reading: Any, doc: Any, structural: bool) -> None
         if things:
             rule.objects = things
             rule.notes = [n for n in rule.notes if "no thing named" not in n] + ["thing named by the learned reader"]
-    elif len(rule.objects) == 1 and rule.objects[0].pronoun and \
-            not any("said before" in n for n in rule.notes):
-        things = [t for t in _things(reading, doc) if not t.pronoun]
-        if len(things) == 1:  # "orchid from bedroom. bring it.": the thing is named in the utterance
-            rule.objects = things
-            rule.notes.append(f"{rule.objects[0].text!r} named in the utterance (learned reader)")
+    else:
+        _name_pronoun(rule, reading, doc)
     _add_room(rule, reading, doc)
+
+
+def _name_pronoun(rule: Request, reading: Any, doc: Any) -> None:
+    """"orchid from bedroom. bring it.", "my mouse - seen it anywhere?": the rules' one thing is "it" and the
+    utterance itself names one thing (the model's slots), whichever reading is taken."""
+    o = rule.objects[0] if len(rule.objects) == 1 else None
+    # "it", or a bare "which one" ("what colour is the remote - so I know which one to grab")
+    open_ref = o is not None and (o.pronoun in ("it", "that", "this") or o.pronoun == "one" and o.anchor is None
+                                  and not o.modifiers and not o.owner)
+    if open_ref and not any("said before" in n for n in rule.notes):
+        things = [t for t in _things(reading, doc) if not t.pronoun]
+        if len(things) == 1:
+            rule.objects = things
+            rule.notes = [n for n in rule.notes if "no thing named" not in n] + [
+                f"{rule.objects[0].text!r} named in the utterance (learned reader)"]
 
 
 def _add_room(req: Request, reading: Any, doc: Any) -> None:
