@@ -49,6 +49,7 @@ from .categories import CategoryMap, default_map, key, words
 from .text import singular
 from .corrections import ParsedFact, parse_utterance
 from .embedding import TextEmbedder
+from .lexical_categories import map_categories
 from .models import Event, Fact, MemoryRecord, PlacementAnswer, Rule
 from .storage.base import Storage
 from .storage.learned import FACT_COLUMNS, RULE_COLUMNS
@@ -287,6 +288,9 @@ def explain_placement(store: MemoryStore, label: str, as_of_ns: int | None = Non
     chain = _levels(cmap, label)
     if not chain:
         return None
+    if not any(c in cmap.parent for c in chain):
+        # a word the map does not list: the rules of the map's category of its nearest WordNet kind
+        chain += [c for c in map_categories(cmap, label) if c not in chain]
     db = store.storage
     # "not in the sink", said about the object or any of its kinds, rules the sink out
     denied = db.denied_targets(chain, as_of_ns)

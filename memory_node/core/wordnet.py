@@ -199,6 +199,18 @@ class WordNet:
             self._up[synset] = cached
         return cached
 
+    def neighbours(self, synset: Any, up: int, down: int) -> list[tuple[Any, int]]:
+        """The kinds near a synset with their is-a steps: itself (0), broader ones up to ``up`` steps and
+        narrower ones down to ``down`` steps (each list nearest first)."""
+        out = sorted(((s, d) for s, d in self._ancestors(synset).items() if d <= up), key=lambda x: x[1])
+        frontier, d = [synset], 0
+        with self._lock:
+            while frontier and d < down:
+                d += 1
+                frontier = [h for s in frontier for h in s.hyponyms()]
+                out.extend((h, d) for h in frontier)
+        return out
+
     def hypernyms(self, phrase: str, depth: int = 3) -> list[str]:
         """The kinds the phrase's commonest sense is ("garbage can" -> bin, container), nearest first."""
         ss = self.senses(phrase)
