@@ -13,7 +13,7 @@ from memory_node.core import similarity
 from memory_node.core.categories import CategoryMap, default_map
 from memory_node.core.lexical_categories import map_categories
 from memory_node.core.models import UtteranceObservation
-from memory_node.core.rules import explain_placement
+from memory_node.core.rules import explain_placement, explain_placement_any
 from memory_node.core.store import MemoryStore
 from memory_node.core.wordnet import wordnet_dir
 
@@ -115,3 +115,15 @@ def test_examples_the_map_does_not_list_share_their_wordnet_kind_in_the_vote(sto
     monkeypatch.setattr(similarity, "WN_CATEGORIES", False)  # the map alone: no kind shared, words decide
     ans = explain_placement(store, "kumquat", embedder=FakeEmbedder("fake-lexcat-2", table))
     assert ans.receptacle == "box"
+
+
+def test_what_was_said_of_another_name_comes_before_a_wordnet_category(store: MemoryStore) -> None:
+    say(store, 1 * S, "put the apple in the fruit bowl")
+    say(store, 2 * S, "put the pear in the fruit bowl")
+    e_kaki = say(store, 3 * S, "put the kaki in the fridge")
+    # an object called "persimmon" whose label in memory is "kaki": the fact about it under its label
+    # answers, not the fruit rule WordNet's category of "persimmon" would apply
+    ans = explain_placement_any(store, ["persimmon", "kaki"])
+    assert (ans.source, ans.receptacle, ans.support_event_ids) == ("fact", "fridge", [e_kaki])
+    assert explain_placement_any(store, ["persimmon"]).receptacle == "fruit bowl"
+    assert explain_placement(store, "persimmon", similar=False, lexical=False) is None
