@@ -10,7 +10,8 @@ The search goes both ways from each of the label's senses in a home (``WordNet.l
 first: a synonym the map lists ("bean curd" for tofu), then up to ``MAX_UP`` is-a steps to a broader
 kind it lists ("ramekin" -> dish) and down to ``MAX_DOWN`` steps to narrower kinds it lists ("opener" ->
 can opener, bottle opener, corkscrew: all the map's cooking utensils, so an opener in a home is one; its
-broader WordNet kind, "tool", is two steps up and loses). Of several categories at the same distance,
+broader WordNet kind, "tool", is two steps up and loses), the narrower ones only for a word with few
+(``MAX_BELOW``): a broad word's narrower kinds are too many and too varied to say what it is. Of several categories at the same distance,
 the one that is a kind of the others (WordNet's edible fruit is both fruit and produce: fruit), else the
 most specific one they all are (dishware by one sense, cookware by another: kitchenware); none, nothing. A kind too broad to say anything (WordNet's specificity 0: "artifact",
 "object") is not looked at. The words before the phrase WordNet lists keep their part: the map's
@@ -28,6 +29,7 @@ from .text import singular, tokens
 
 MAX_UP = 3  # "shallot" -> onion -> vegetable is 2; further up, WordNet's kinds are the map's broadest anyway
 MAX_DOWN = 2  # narrower kinds within two steps name the same everyday thing ("opener" -> can opener)
+MAX_BELOW = 30  # ... when it has no more than this many ("opener" has 6; "animal" thousands)
 _MEMO_MAX = 50_000  # labels asked about are unbounded; the memo is not
 
 
@@ -57,13 +59,12 @@ def _from_wordnet(cmap: CategoryMap, label: str) -> tuple[str, ...]:
         return ()
     found: dict[int, set[str]] = {}
     for sense in wn.label_senses(phrase):
-        for synset, d in wn.neighbours(sense, MAX_UP, MAX_DOWN):
-            if wn.specificity(synset) <= 0.0:
-                continue
-            for name in synset.lemma_names():
-                c = _category_of(cmap, name)
-                if c:
-                    found.setdefault(d, set()).add(c)
+        for synset, d, narrower in wn.neighbours(sense, MAX_UP, MAX_DOWN, MAX_BELOW):
+            cats = {c for c in map(lambda name: _category_of(cmap, name), synset.lemma_names()) if c}
+            # a broader kind too broad to say anything is passed over (its specificity is counted only here:
+            # counting what is below "organism" takes a tenth of a second)
+            if cats and (narrower or not d or wn.specificity(synset) > 0.0):
+                found.setdefault(d, set()).update(cats)
     for d in sorted(found):
         category = _most_specific(cmap, found[d])
         if category:

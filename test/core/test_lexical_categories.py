@@ -15,7 +15,7 @@ from memory_node.core.lexical_categories import map_categories
 from memory_node.core.models import UtteranceObservation
 from memory_node.core.rules import explain_placement, explain_placement_any
 from memory_node.core.store import MemoryStore
-from memory_node.core.wordnet import wordnet_dir
+from memory_node.core.wordnet import default_wordnet, wordnet_dir
 
 pytestmark = pytest.mark.skipif(not wordnet_dir(), reason="WordNet 3.0 (wordnet-base) not installed")
 
@@ -45,6 +45,17 @@ def test_narrower_kinds_the_map_lists_place_a_broad_word() -> None:
     cmap = default_map()
     assert map_categories(cmap, "opener")[0] == "cookingutensil"
     assert "tool" not in map_categories(cmap, "opener")
+
+
+def test_a_broad_word_is_not_placed_by_its_many_narrower_kinds() -> None:
+    # among the thousands of kinds of animal, WordNet's game (hunted animals) is the map's board game
+    cmap = default_map()
+    assert map_categories(cmap, "animal") == ()
+    wn = default_wordnet()
+    (sense,) = wn.label_senses("animal")[:1]
+    assert not any(narrower for _, _, narrower in wn.neighbours(sense, 1, 2, max_below=30))
+    (sense,) = wn.label_senses("opener")[:1]
+    assert sum(narrower for _, _, narrower in wn.neighbours(sense, 1, 2, max_below=30)) >= 3
 
 
 def test_the_map_keeps_its_own_category() -> None:
