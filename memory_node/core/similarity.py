@@ -5,7 +5,8 @@ does not know, or whose kinds have no fact or rule yet, lands here. Its words ar
 subjects of the current placement facts by sentence embeddings (all-MiniLM-L6-v2, ``embedding.py``), and
 the ``K`` most similar facts vote for their receptacle, each with weight similarity x ``KIND_BASE`` ** (the
 kinds the two objects share). Kinds are the map's categories (a plum shares fruit, produce and food with
-the apple, only produce and food with the carrot) plus the most specific kind WordNet says they share,
+the apple, only produce and food with the carrot; a word the map does not list has those of its nearest
+WordNet kind the map lists, ``lexical_categories.py``: a kumquat is fruit too) plus the most specific kind WordNet says they share,
 graded by how specific it is (below), plus ``MODIFIER_BONUS`` when their names share a word before the
 head that is not an attribute of the map (a party dress and party shoes: what they are for). The
 weight grows geometrically with the kinds shared, so one example of the object's own narrow kind (a
