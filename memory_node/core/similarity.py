@@ -88,6 +88,7 @@ EXPLAINED = 0.25  # the weight left to a voter whose own narrower kind, not the 
 WN_CATEGORIES = True  # a label the map does not list takes the map's category of its nearest WordNet kind
 MAX_FACTS = 5000  # the newest current placement facts compared (bounds the cost of one question)
 _CACHE_MAX = 50_000
+_WN_LONGEST = 9  # words in WordNet 3.0's longest noun ("united nations office for drug control and crime ...")
 
 
 class Example(NamedTuple):
@@ -224,7 +225,8 @@ def _wn_phrase(label: str, weak_head: bool = False) -> str:
     wn = default_wordnet()
     if wn is None or not words:
         return ""
-    ws = words.split()
+    # no noun WordNet lists is longer than 9 words: longer endings of a long label need no look-up
+    ws = words.split()[-(_WN_LONGEST + (1 if weak_head else 0)):]
     # the longest ending WordNet lists, spelt open or closed ("tea pot" is its "teapot"); past a weak
     # head, the words before it ("juice bottle": juice)
     endings = [form for i in range(len(ws)) for form in dict.fromkeys((" ".join(ws[i:]), "".join(ws[i:])))

@@ -138,3 +138,24 @@ def test_what_was_said_of_another_name_comes_before_a_wordnet_category(store: Me
     assert (ans.source, ans.receptacle, ans.support_event_ids) == ("fact", "fridge", [e_kaki])
     assert explain_placement_any(store, ["persimmon"]).receptacle == "fruit bowl"
     assert explain_placement(store, "persimmon", similar=False, lexical=False) is None
+
+
+def test_a_long_label_is_looked_up_by_its_last_words_only(monkeypatch) -> None:
+    wn = default_wordnet()
+    similarity._wn_phrase.cache_clear()  # the process's cache: each look-up is counted afresh
+    asked: list[str] = []
+    real = wn.known
+    monkeypatch.setattr(wn, "known", lambda p: asked.append(p) or real(p))
+    label = "blorp " * 2000 + "kumquat"
+    assert map_categories(CategoryMap.from_dict(default_map_data()), label)[0] == "fruit"
+    # no noun WordNet lists is longer than 9 words: at most 9 endings, each open and closed
+    assert 0 < len(asked) <= 2 * similarity._WN_LONGEST
+    assert max(len(p.split()) for p in asked) <= similarity._WN_LONGEST
+
+
+def default_map_data() -> dict:
+    import yaml
+
+    from memory_node.core.categories import default_map_path
+
+    return yaml.safe_load(default_map_path().read_text(encoding="utf-8"))
