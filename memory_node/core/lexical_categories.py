@@ -10,12 +10,13 @@ The search goes both ways from each of the label's senses in a home (``WordNet.l
 first: a synonym the map lists ("bean curd" for tofu), then up to ``MAX_UP`` is-a steps to a broader
 kind it lists ("ramekin" -> dish) and down to ``MAX_DOWN`` steps to narrower kinds it lists ("opener" ->
 can opener, bottle opener, corkscrew: all the map's cooking utensils, so an opener in a home is one; its
-broader WordNet kind, "tool", is two steps up and loses), the narrower ones only for a word with few
-(``MAX_BELOW``): a broad word's narrower kinds are too many and too varied to say what it is. Of several categories at the same distance,
-the one that is a kind of the others (WordNet's edible fruit is both fruit and produce: fruit), else the
-most specific one they all are (dishware by one sense, cookware by another: kitchenware); none, nothing. A kind too broad to say anything (WordNet's specificity 0: "artifact",
-"object") is not looked at. The words before the phrase WordNet lists keep their part: the map's
-modifiers apply to them as to a word it lists ("canned papaya" is canned food, "toy opener" a toy).
+broader WordNet kind, "tool", is two steps up and loses). Narrower kinds count only for a word with few
+of them (``MAX_BELOW``): a broad word's narrower kinds are too many and too varied to say what it is. A
+broader kind too broad to say anything (WordNet's specificity 0: "artifact", "object") is passed over. Of
+several categories at one distance, the one that is a kind of the others (WordNet's edible fruit is both
+fruit and produce: fruit), else the most specific one they all are (dishware by one sense, cookware by
+another: kitchenware); none, nothing. The words before the phrase WordNet lists keep their part: the
+map's modifiers apply to them as to a word it lists ("canned papaya" is canned food, "toy opener" a toy).
 
 Only for words the map does not place: a label whose chain has a category of the map keeps it (the map is
 the household's own knowledge; WordNet's senses are not always the home's). Read path only, cached per
@@ -60,7 +61,7 @@ def _from_wordnet(cmap: CategoryMap, label: str) -> tuple[str, ...]:
     found: dict[int, set[str]] = {}
     for sense in wn.label_senses(phrase):
         for synset, d, narrower in wn.neighbours(sense, MAX_UP, MAX_DOWN, MAX_BELOW):
-            cats = {c for c in map(lambda name: _category_of(cmap, name), synset.lemma_names()) if c}
+            cats = {c for c in (_category_of(cmap, name) for name in wn.lemma_names(synset)) if c}
             # a broader kind too broad to say anything is passed over (its specificity is counted only here:
             # counting what is below "organism" takes a tenth of a second)
             if cats and (narrower or not d or wn.specificity(synset) > 0.0):

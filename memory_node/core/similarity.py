@@ -6,9 +6,10 @@ subjects of the current placement facts by sentence embeddings (all-MiniLM-L6-v2
 the ``K`` most similar facts vote for their receptacle, each with weight similarity x ``KIND_BASE`` ** (the
 kinds the two objects share). Kinds are the map's categories (a plum shares fruit, produce and food with
 the apple, only produce and food with the carrot; a word the map does not list has those of its nearest
-WordNet kind the map lists, ``lexical_categories.py``: a kumquat is fruit too) plus the most specific kind WordNet says they share,
-graded by how specific it is (below), plus ``MODIFIER_BONUS`` when their names share a word before the
-head that is not an attribute of the map (a party dress and party shoes: what they are for). The
+WordNet kind the map lists, ``lexical_categories.py``: a kumquat is fruit too) plus the most specific
+kind WordNet says they share, graded by how specific it is (below), plus ``MODIFIER_BONUS`` when their
+names share a word before the head that is not an attribute of the map (a party dress and party shoes:
+what they are for). The
 weight grows geometrically with the kinds shared, so one example of the object's own narrow kind (a
 hammer for a screwdriver: hand tools) outvotes several that share only a broad one (a spirit level and a
 torch: tools). The receptacle with the most weight wins:
@@ -85,7 +86,7 @@ WN_KIND_IC = 0.35  # a WordNet kind shared counts from this specificity up ("gar
 WN_BONUS = 2.0  # ... as up to this many map categories, in proportion to how far above WN_KIND_IC it is
 MODIFIER_BONUS = 1.0  # a word two names share before their heads ("party dress", "party shoes") counts as this many kinds
 EXPLAINED = 0.25  # the weight left to a voter whose own narrower kind, not the object's, explains its place
-WN_CATEGORIES = True  # a label the map does not list takes the map's category of its nearest WordNet kind
+WN_CATEGORIES = True  # a label the map does not list has the map's categories of its nearest WordNet kind
 MAX_FACTS = 5000  # the newest current placement facts compared (bounds the cost of one question)
 _CACHE_MAX = 50_000
 _WN_LONGEST = 9  # words in WordNet 3.0's longest noun ("united nations office for drug control and crime ...")

@@ -204,7 +204,8 @@ class WordNet:
         steps and narrower ones down to ``down`` steps, nearest first; the narrower ones only when there
         are at most ``max_below`` of them (a broad word's narrower kinds are too many and too varied to
         say what it is, and counting them is what costs)."""
-        out = sorted(((s, d, False) for s, d in self._ancestors(synset).items() if d <= up), key=lambda x: x[1])
+        out = sorted(((s, d, False) for s, d in self._ancestors(synset).items() if d <= up),
+                     key=lambda x: x[1])
         below: list[tuple[Any, int, bool]] = []
         frontier, d = [synset], 0
         with self._lock:
@@ -215,6 +216,11 @@ class WordNet:
                 if len(below) > max_below:
                     return out
         return out + below
+
+    def lemma_names(self, synset: Any) -> list[str]:
+        """A synset's lemma names as WordNet writes them ("cooking_utensil")."""
+        with self._lock:
+            return synset.lemma_names()
 
     def hypernyms(self, phrase: str, depth: int = 3) -> list[str]:
         """The kinds the phrase's commonest sense is ("garbage can" -> bin, container), nearest first."""
