@@ -67,7 +67,7 @@ def where_does_it_go(store: MemoryStore, world: WorldState, phrase: str, also: l
     if not phrase:
         return Answer(success=False, answer="Which object do you mean?", error="which object?")
     phrases = [phrase, *(a for a in (also or []) if a != phrase)]
-    if explain_placement(store, phrase, as_of_ns=world.as_of_ns, similar=False) is None:
+    if explain_placement(store, phrase, as_of_ns=world.as_of_ns, similar=False, lexical=False) is None:
         # the phrase may name something memory has seen under another label ("the fork" -> cutleryfork)
         cands = resolve_entities(phrase, world.entities.values())
         if cands and key(cands[0].entity.label) != key(phrase):

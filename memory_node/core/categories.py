@@ -53,6 +53,8 @@ class CategoryMap:
     attributes: dict[str, tuple[str, ...]] = field(default_factory=dict)  # word -> attribute keys
     # (size of word_category, its longest key), refreshed when the map grows
     _longest_cached: tuple[int, int] = field(default=(-1, 0), repr=False, compare=False)
+    # categories found for labels the map does not list (``lexical_categories.map_categories``), per label
+    derived: dict[str, tuple[str, ...]] = field(default_factory=dict, repr=False, compare=False)
 
     @classmethod
     def from_dict(cls, data: dict) -> CategoryMap:

@@ -49,6 +49,7 @@ from .categories import CategoryMap, default_map, key, words
 from .text import singular
 from .corrections import ParsedFact, parse_utterance
 from .embedding import TextEmbedder
+from .lexical_categories import map_categories
 from .models import Event, Fact, MemoryRecord, PlacementAnswer, Rule
 from .storage.base import Storage
 from .storage.learned import FACT_COLUMNS, RULE_COLUMNS
@@ -279,14 +280,19 @@ def rules(store: MemoryStore, as_of_ns: int | None = None, category: str | None 
 
 def explain_placement(store: MemoryStore, label: str, as_of_ns: int | None = None,
                       categories: CategoryMap | None = None, similar: bool = True,
-                      embedder: TextEmbedder | None = None) -> PlacementAnswer | None:
+                      embedder: TextEmbedder | None = None, lexical: bool = True) -> PlacementAnswer | None:
     """Where ``label`` goes, from the most specific fact or rule that covers it; else (with ``similar``)
     where the corrected objects most like it went (``source="similar"``, see ``core/similarity.py``);
-    None when memory was not told anything that covers it or is close enough to it."""
+    None when memory was not told anything that covers it or is close enough to it. A label the map does
+    not list is covered by the rules of the category WordNet gives it (``lexical_categories``; not with
+    ``lexical=False``)."""
     cmap = categories or default_map()
     chain = _levels(cmap, label)
     if not chain:
         return None
+    if lexical and not any(c in cmap.parent for c in chain):
+        # a word the map does not list: the rules of the map's category of its nearest WordNet kind
+        chain += [c for c in map_categories(cmap, label) if c not in chain]
     db = store.storage
     # "not in the sink", said about the object or any of its kinds, rules the sink out
     denied = db.denied_targets(chain, as_of_ns)
@@ -396,12 +402,15 @@ def explain_placement_any(store: MemoryStore, phrases: Iterable[str], as_of_ns: 
     """``explain_placement`` for an object known by several phrases (its name, its label): the first that
     a fact or rule covers answers; only when none is covered do the objects most similar to it vote (for
     the first phrase that has any close enough), so a guess never hides what was said about the object
-    under another of its names."""
+    under another of its names, and a category WordNet gives one name never hides what the map or a
+    fact says about another."""
     tried = [p for p in dict.fromkeys(phrases) if p]
-    for p in tried:
-        ans = explain_placement(store, p, as_of_ns=as_of_ns, categories=categories, similar=False)
-        if ans is not None:
-            return ans
+    for lexical in (False, True):
+        for p in tried:
+            ans = explain_placement(store, p, as_of_ns=as_of_ns, categories=categories, similar=False,
+                                    lexical=lexical)
+            if ans is not None:
+                return ans
     for p in tried:
         ans = explain_placement(store, p, as_of_ns=as_of_ns, categories=categories, embedder=embedder)
         if ans is not None:

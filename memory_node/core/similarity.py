@@ -5,9 +5,11 @@ does not know, or whose kinds have no fact or rule yet, lands here. Its words ar
 subjects of the current placement facts by sentence embeddings (all-MiniLM-L6-v2, ``embedding.py``), and
 the ``K`` most similar facts vote for their receptacle, each with weight similarity x ``KIND_BASE`` ** (the
 kinds the two objects share). Kinds are the map's categories (a plum shares fruit, produce and food with
-the apple, only produce and food with the carrot) plus the most specific kind WordNet says they share,
-graded by how specific it is (below), plus ``MODIFIER_BONUS`` when their names share a word before the
-head that is not an attribute of the map (a party dress and party shoes: what they are for). The
+the apple, only produce and food with the carrot; a word the map does not list has those of its nearest
+WordNet kind the map lists, ``lexical_categories.py``: a kumquat is fruit too) plus the most specific
+kind WordNet says they share, graded by how specific it is (below), plus ``MODIFIER_BONUS`` when their
+names share a word before the head that is not an attribute of the map (a party dress and party shoes:
+what they are for). The
 weight grows geometrically with the kinds shared, so one example of the object's own narrow kind (a
 hammer for a screwdriver: hand tools) outvotes several that share only a broad one (a spirit level and a
 torch: tools). The receptacle with the most weight wins:
@@ -69,6 +71,7 @@ import numpy as np
 
 from .categories import CategoryMap
 from .embedding import TextEmbedder, default_embedder
+from .lexical_categories import map_categories
 from .text import singular, tokens
 
 log = logging.getLogger(__name__)
@@ -83,8 +86,10 @@ WN_KIND_IC = 0.35  # a WordNet kind shared counts from this specificity up ("gar
 WN_BONUS = 2.0  # ... as up to this many map categories, in proportion to how far above WN_KIND_IC it is
 MODIFIER_BONUS = 1.0  # a word two names share before their heads ("party dress", "party shoes") counts as this many kinds
 EXPLAINED = 0.25  # the weight left to a voter whose own narrower kind, not the object's, explains its place
+WN_CATEGORIES = True  # a label the map does not list has the map's categories of its nearest WordNet kind
 MAX_FACTS = 5000  # the newest current placement facts compared (bounds the cost of one question)
 _CACHE_MAX = 50_000
+_WN_LONGEST = 9  # words in WordNet 3.0's longest noun ("united nations office for drug control and crime ...")
 
 
 class Example(NamedTuple):
@@ -176,6 +181,12 @@ def lexical_kind(a: str, b: str, cmap: CategoryMap | None = None) -> tuple[float
     return _lexical_kind(_wn_phrase(a, _weak_head(cmap, a)), _wn_phrase(b, _weak_head(cmap, b)))
 
 
+def lexical_phrase(cmap: CategoryMap | None, label: str) -> str:
+    """What WordNet is asked about a label: its longest ending WordNet lists, open or closed, past a weak
+    head ("juice bottle": juice); "" when WordNet lists none."""
+    return _wn_phrase(label, _weak_head(cmap, label))
+
+
 def _weak_head(cmap: CategoryMap | None, label: str) -> bool:
     """Whether the last word of a phrase of several says little of what it is: a word that only measures
     ("problem set", "pile", "slice"), or a container the map reads the contents of ("juice bottle" is juice,
@@ -215,7 +226,8 @@ def _wn_phrase(label: str, weak_head: bool = False) -> str:
     wn = default_wordnet()
     if wn is None or not words:
         return ""
-    ws = words.split()
+    # no noun WordNet lists is longer than 9 words: longer endings of a long label need no look-up
+    ws = words.split()[-(_WN_LONGEST + (1 if weak_head else 0)):]
     # the longest ending WordNet lists, spelt open or closed ("tea pot" is its "teapot"); past a weak
     # head, the words before it ("juice bottle": juice)
     endings = [form for i in range(len(ws)) for form in dict.fromkeys((" ".join(ws[i:]), "".join(ws[i:])))
@@ -228,8 +240,11 @@ def _wn_phrase(label: str, weak_head: bool = False) -> str:
 
 def kinds(cmap: CategoryMap, label: str) -> set[str]:
     """The map's categories of a label (not the label itself, its head word or its attributes): what two
-    objects can share to be "of a kind" here; empty when the map does not know the label."""
-    return {c for c in cmap.chain(label) if c in cmap.parent}
+    objects can share to be "of a kind" here; for a label the map does not list, those of its nearest
+    WordNet kind the map lists (``lexical_categories``); empty when neither knows it."""
+    if not WN_CATEGORIES:
+        return {c for c in cmap.chain(label) if c in cmap.parent}
+    return set(map_categories(cmap, label))
 
 
 _FUNCTION_WORDS = frozenset({"the", "and", "for", "with", "from", "of", "a", "an", "in", "on", "to"})

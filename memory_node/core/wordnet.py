@@ -199,6 +199,29 @@ class WordNet:
             self._up[synset] = cached
         return cached
 
+    def neighbours(self, synset: Any, up: int, down: int, max_below: int) -> list[tuple[Any, int, bool]]:
+        """The kinds near a synset as (kind, is-a steps, narrower?): itself (0), broader ones up to ``up``
+        steps and narrower ones down to ``down`` steps, nearest first; the narrower ones only when there
+        are at most ``max_below`` of them (a broad word's narrower kinds are too many and too varied to
+        say what it is, and counting them is what costs)."""
+        out = sorted(((s, d, False) for s, d in self._ancestors(synset).items() if d <= up),
+                     key=lambda x: x[1])
+        below: list[tuple[Any, int, bool]] = []
+        frontier, d = [synset], 0
+        with self._lock:
+            while frontier and d < down:
+                d += 1
+                frontier = [h for s in frontier for h in s.hyponyms()]
+                below.extend((h, d, True) for h in frontier)
+                if len(below) > max_below:
+                    return out
+        return out + below
+
+    def lemma_names(self, synset: Any) -> list[str]:
+        """A synset's lemma names as WordNet writes them ("cooking_utensil")."""
+        with self._lock:
+            return synset.lemma_names()
+
     def hypernyms(self, phrase: str, depth: int = 3) -> list[str]:
         """The kinds the phrase's commonest sense is ("garbage can" -> bin, container), nearest first."""
         ss = self.senses(phrase)

@@ -320,13 +320,15 @@ def test_tidybot_all_scenarios() -> None:
     r = tidybot_report(scenarios)
     _print(r)
     # floors below what this reaches with the shipped category map, which holds no TidyBot-specific names
-    # (88.7% accuracy, 98.5% answered, 90.0% right when answering; 83.5% before issue 17's kinds, graded
-    # WordNet kinds and narrower evidence; the map before issue 9, which held 605 of TidyBot's object names
-    # word for word, reached 88.8% -- see memory_node/bench/placement_eval.py)
-    assert r["accuracy"] >= 0.86 and r["answered"] >= 0.96
+    # (89.0% accuracy, 98.7% answered, 90.2% right when answering; 88.7% before words the map does not
+    # list took their WordNet kind's category, 83.5% before issue 17's kinds, graded WordNet kinds and
+    # narrower evidence; the map before issue 9, which held 605 of TidyBot's object names word for word,
+    # reached 88.8% -- see memory_node/bench/placement_eval.py)
+    assert r["accuracy"] >= 0.87 and r["answered"] >= 0.96
     assert r["accuracy"] >= r["majority_baseline"] + 0.50
     assert r["precision"] >= 0.87
-    # facts and rules alone: fewer answers, more often right (47.2%, 48.8% answered, 96.6% right)
+    # facts and rules alone: fewer answers, more often right (49.7%, 51.3% answered, 96.8% right; 47.2%
+    # before the rules of a WordNet kind's category covered words the map does not list)
     c = tidybot_report(scenarios, similar=False)
     _print(c)
     assert 0.43 <= c["accuracy"] < r["accuracy"] - 0.15

@@ -1,0 +1,161 @@
+"""The map's category of a word it does not list, through WordNet (core/lexical_categories.py), and what
+that does for placement: a fruit rule covers a fruit the map never heard of, and examples the map does
+not list share kinds in the similarity vote. Real WordNet 3.0 (Debian wordnet-base), real SQLite memory."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from memory_node.core import similarity
+from memory_node.core.categories import CategoryMap, default_map
+from memory_node.core.lexical_categories import map_categories
+from memory_node.core.models import UtteranceObservation
+from memory_node.core.rules import explain_placement, explain_placement_any
+from memory_node.core.store import MemoryStore
+from memory_node.core.wordnet import default_wordnet, wordnet_dir
+
+pytestmark = pytest.mark.skipif(not wordnet_dir(), reason="WordNet 3.0 (wordnet-base) not installed")
+
+S = 1_000_000_000
+
+
+def own(cmap: CategoryMap, label: str) -> list[str]:
+    return [c for c in cmap.chain(label) if c in cmap.parent]
+
+
+def test_a_word_the_map_does_not_list_takes_its_nearest_wordnet_kind() -> None:
+    cmap = default_map()
+    for word, category in (("persimmon", "fruit"), ("tureen", "kitchenware"), ("fedora", "accessory")):
+        assert own(cmap, word) == [], f"{word} is in the map now: pick a word it does not list"
+        assert map_categories(cmap, word)[0] == category, word
+        assert map_categories(cmap, word) == tuple(cmap.ancestors(category))
+
+
+def test_of_two_kinds_at_one_distance_the_narrower_wins() -> None:
+    # WordNet's edible fruit is a kind of both "fruit" and "produce"; the map's fruit is produce too
+    assert map_categories(default_map(), "kumquat")[0] == "fruit"
+
+
+def test_narrower_kinds_the_map_lists_place_a_broad_word() -> None:
+    # an opener's narrower kinds (can opener, bottle opener, corkscrew) are the map's cooking utensils,
+    # one step away; its broader kind "tool" is two steps up
+    cmap = default_map()
+    assert map_categories(cmap, "opener")[0] == "cookingutensil"
+    assert "tool" not in map_categories(cmap, "opener")
+
+
+def test_a_broad_word_is_not_placed_by_its_many_narrower_kinds() -> None:
+    # among the thousands of kinds of animal, WordNet's game (hunted animals) is the map's board game
+    cmap = default_map()
+    assert map_categories(cmap, "animal") == ()
+    wn = default_wordnet()
+    (sense,) = wn.label_senses("animal")[:1]
+    assert not any(narrower for _, _, narrower in wn.neighbours(sense, 1, 2, max_below=30))
+    (sense,) = wn.label_senses("opener")[:1]
+    assert sum(narrower for _, _, narrower in wn.neighbours(sense, 1, 2, max_below=30)) >= 3
+
+
+def test_the_map_keeps_its_own_category() -> None:
+    cmap = default_map()
+    # WordNet's commoner "game" in a home is the food (game birds); the map says a board game is a toy
+    assert map_categories(cmap, "board game") == tuple(own(cmap, "board game"))
+    assert "food" not in map_categories(cmap, "board game")
+
+
+def test_the_words_before_it_keep_the_maps_modifiers() -> None:
+    cmap = default_map()
+    assert "cannedfood" in map_categories(cmap, "canned persimmon")
+    assert map_categories(cmap, "toy tureen")[0] == "toy"
+    assert map_categories(cmap, "persimmon 2") == map_categories(cmap, "persimmon")
+
+
+def test_what_neither_knows_has_no_category() -> None:
+    cmap = default_map()
+    for label in ("zzqxv", "viola", "", "x" * 300):  # musical instruments: no word of the map near them
+        assert map_categories(cmap, label) == ()
+    assert map_categories(CategoryMap.from_dict({}), "persimmon") == ()  # an empty map lists nothing
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> MemoryStore:
+    s = MemoryStore(tmp_path / "memory.db")
+    yield s
+    s.close()
+
+
+def say(store: MemoryStore, t: int, text: str) -> str:
+    return store.ingest_utterance(UtteranceObservation(stamp_ns=t, speaker="alice", text=text)).observation_id
+
+
+def test_a_rule_of_its_wordnet_kind_answers_for_a_word_the_map_does_not_list(store: MemoryStore) -> None:
+    e1 = say(store, 1 * S, "put the apple in the fruit bowl")
+    e2 = say(store, 2 * S, "put the pear in the fruit bowl")
+    say(store, 3 * S, "put the hammer in the toolbox")
+    ans = explain_placement(store, "persimmon", similar=False)
+    assert ans is not None and (ans.source, ans.category, ans.receptacle) == ("rule", "fruit", "fruit bowl")
+    assert ans.support_event_ids == [e1, e2]
+    # "not in the fruit bowl", said of fruit, rules it out for the persimmon too
+    say(store, 4 * S, "fruit doesn't go in the fruit bowl")
+    assert explain_placement(store, "persimmon", similar=False) is None
+
+
+class FakeEmbedder:
+    def __init__(self, name: str, table: dict[str, list[float]]) -> None:
+        self.model_name = name
+        self.table = {k: np.asarray(v, np.float32) / np.linalg.norm(v) for k, v in table.items()}
+
+    def encode(self, texts):
+        return np.stack([self.table[t] for t in texts])
+
+
+def test_examples_the_map_does_not_list_share_their_wordnet_kind_in_the_vote(store: MemoryStore,
+                                                                          monkeypatch) -> None:
+    # neither the kumquat nor the persimmon is in the map; WordNet makes both fruit, the crayon is
+    # stationery; the crayon's words are a little closer
+    monkeypatch.setattr(similarity, "WN_WUP", 0.0)
+    monkeypatch.setattr(similarity, "WN_BONUS", 0.0)
+    monkeypatch.setattr(similarity, "CROSS_KIND_MIN", 0.0)  # let the stranger vote
+    e_fruit = say(store, 1 * S, "put the persimmon in the basket")
+    say(store, 2 * S, "put the crayon in the box")
+    table = {"kumquat": [1, 0, 0], "persimmon": [0.5, 0.75 ** 0.5, 0], "crayon": [0.6, 0, 0.8]}
+    ans = explain_placement(store, "kumquat", embedder=FakeEmbedder("fake-lexcat", table))
+    assert (ans.source, ans.receptacle, ans.support_event_ids) == ("similar", "basket", [e_fruit])
+    monkeypatch.setattr(similarity, "WN_CATEGORIES", False)  # the map alone: no kind shared, words decide
+    ans = explain_placement(store, "kumquat", embedder=FakeEmbedder("fake-lexcat-2", table))
+    assert ans.receptacle == "box"
+
+
+def test_what_was_said_of_another_name_comes_before_a_wordnet_category(store: MemoryStore) -> None:
+    say(store, 1 * S, "put the apple in the fruit bowl")
+    say(store, 2 * S, "put the pear in the fruit bowl")
+    e_kaki = say(store, 3 * S, "put the kaki in the fridge")
+    # an object called "persimmon" whose label in memory is "kaki": the fact about it under its label
+    # answers, not the fruit rule WordNet's category of "persimmon" would apply
+    ans = explain_placement_any(store, ["persimmon", "kaki"])
+    assert (ans.source, ans.receptacle, ans.support_event_ids) == ("fact", "fridge", [e_kaki])
+    assert explain_placement_any(store, ["persimmon"]).receptacle == "fruit bowl"
+    assert explain_placement(store, "persimmon", similar=False, lexical=False) is None
+
+
+def test_a_long_label_is_looked_up_by_its_last_words_only(monkeypatch) -> None:
+    wn = default_wordnet()
+    similarity._wn_phrase.cache_clear()  # the process's cache: each look-up is counted afresh
+    asked: list[str] = []
+    real = wn.known
+    monkeypatch.setattr(wn, "known", lambda p: asked.append(p) or real(p))
+    label = "blorp " * 2000 + "kumquat"
+    assert map_categories(CategoryMap.from_dict(default_map_data()), label)[0] == "fruit"
+    # no noun WordNet lists is longer than 9 words: at most 9 endings, each open and closed
+    assert 0 < len(asked) <= 2 * similarity._WN_LONGEST
+    assert max(len(p.split()) for p in asked) <= similarity._WN_LONGEST
+
+
+def default_map_data() -> dict:
+    import yaml
+
+    from memory_node.core.categories import default_map_path
+
+    return yaml.safe_load(default_map_path().read_text(encoding="utf-8"))
