@@ -111,7 +111,54 @@ _SHORTCUTS = ((re.compile(r"\b(where|what|how|who|when|why)'d\b", re.I), r"\1 di
               (re.compile(r"^(?:after|once|when)\s+(.+?)\s*(?:-+|,)?\s*(?:and\s+)?then\s+what\s*(\??)\s*$", re.I),
                r"\1, and then what\2"),
               # "Ben made coffee, and then he do what?"
-              (re.compile(r",?\s*and\s+then\s+(?:he|she|they)\s+(?:do|did|does)\s+what\b", re.I), ", and then what"))
+              (re.compile(r",?\s*and\s+then\s+(?:he|she|they)\s+(?:do|did|does)\s+what\b", re.I), ", and then what"),
+              # "Ben made coffee. Then what?": the event, then the question about what followed it
+              (re.compile(r"^([^.?!]+?)\s*[.!]+\s*(?:and\s+)?then\s+what\s*(\??)\s*$", re.I), r"\1, and then what\2"),
+              # speech-to-text homophones and dialect spellings of question words ("witch plate is ...", Scots "whit")
+              (re.compile(r"^witch\b(?=\s+(?:one|of|[\w-]+\s+(?:is|are|was|'s)\b))", re.I), "which"),
+              (re.compile(r"^whit\b", re.I), "what"),
+              (re.compile(r"\b(?:[Tt]wo|[Tt]oo)\s+(?=[A-Z][a-z]+\b)"), "to "),
+              # the question word left in place after the thing: "the milk goes where?"
+              (re.compile(r"^((?:the\s+|my\s+)?[a-z]+(?:\s+[a-z]+)?)\s+(?:goes|go|belongs|belong|lives|live)\s+where\b",
+                          re.I), r"where does \1 go"),
+              # "where is the place of the kettle?", "where's the right spot for it?": where it belongs
+              (re.compile(r"^where(?:'s|\s+is)\s+the\s+(?:proper\s+|right\s+|usual\s+)?(?:place|spot|home)\s+(?:of|for)\s+"
+                          r"(.+?)\s*\?*$", re.I), r"where does \1 go?"),
+              # "the kettle, first time you saw it was when?": the question word last
+              (re.compile(r"^(.+?)\s*,\s*(?:the\s+)?(first|last)\s+time\s+(?:you|u)\s+(?:saw|seen|spotted|noticed)\s+"
+                          r"(?:it|them)\s+(?:was\s+)?when\s*\??\s*$", re.I), r"when did you \2 see \1?"),
+              # "when have you seen the kettle for the first time?"
+              (re.compile(r"^when\s+(?:have|did|had)\s+you\s+(?:seen|see|saw)\s+(.+?)\s+for\s+the\s+(first|last)\s+time"
+                          r"\s*\??\s*$", re.I), r"when did you \2 see \1?"),
+              # "which is the mug that stays on the shelf?": a cleft around "which mug is on the shelf"
+              (re.compile(r"\bwhich\s+(?:one\s+)?is\s+the\s+([\w-]+(?:\s+[\w-]+)?)\s+that(?:'s|\s+is|\s+stays|\s+sits|"
+                          r"\s+lives|\s+is\s+kept|\s+was|\s+belongs)\s+(?=(?:on|in|under|next|by|beside|near|behind)\b)",
+                          re.I), r"which \1 is "),
+              (re.compile(r"\bwhich\s+one\s+(?:from|among|out\s+of)\s+the\s+", re.I), "which of the "),
+              # "is the cupboard kept locked these days?": how a state is kept is the state
+              (re.compile(r"\bkept\s+(?=(?:locked|unlocked|open|closed|shut)\b)", re.I), ""),
+              (re.compile(r",?\s+these\s+days\s*(?=[?.!]*\s*$)", re.I), ""),
+              # "kitchen: any kettles?", "kettles in the kitchen: how many?": the place or thing said first
+              (re.compile(r"^(?:the\s+)?(" + "|".join(sorted(lx.ROOM_WORDS | {"living room", "dining room"},
+                                                          key=lambda r: (-len(r), r))) +
+                          r")\s*[:,\u2014-]\s*any\s+(.+?)\s*\??\s*$", re.I), r"are there any \2 in the \1?"),
+              (re.compile(r"^(?!how\b)(.+?)\s*[:,\u2014-]\s*how\s+many\s*\??\s*$", re.I), r"how many \1?"),
+              # "I want a count of the plates", "I want to know what's on the bed": the question they introduce
+              (re.compile(r"^(?:i\s+(?:want|need|'d\s+like|would\s+like)|give\s+me)\s+a\s+(?:count|tally|head\s*count)\s+of\s+(?:the\s+|my\s+|our\s+|all\s+the\s+)?",
+                          re.I), "how many "),
+              (re.compile(r"^(?:i\s+(?:want|need|'d\s+like|would\s+like)\s+to\s+know|(?:would|could|can|will)\s+you\s+"
+                          r"(?:please\s+)?tell\s+me)\s+(?=(?:what|where|which|who|when|how|whether|if)\b)", re.I), ""),
+              # "... before I go over there": what the speaker is about to do is no time memory knows
+              (re.compile(r",?\s+before\s+(?:i|we)\s+(?:go|come|head|walk|get|leave|start|sit|set\s+off)\b[^.?!,]*", re.I), ""),
+              # "go and have a look for the keys", "have a root around for it": looking for it
+              (re.compile(r"\bhave\s+a\s+(?:look|root|rummage|search|hunt|scout|nose|poke|dig)(?:\s+(?:around|round|about))?\s+"
+                          r"for\b", re.I), "look for"),
+              # "I could really do with the kettle right about now": a need for the thing
+              (re.compile(r"\b(?:i|we)\s+could\s+(?:really\s+)?do\s+with\b", re.I), "I need"),
+              (re.compile(r"\s+(?:right\s+)?about\s+now\b|\s+right\s+now\b", re.I), " now"),
+              # "I need you over by the fridge": where the robot is wanted is where to go
+              (re.compile(r"^(?:i|we)\s+(?:need|want)\s+you\s+(?:over\s+|up\s+|down\s+|out\s+)?(?=(?:by|in|at|near|next\s+to|"
+                          r"beside|on)\s+(?:the|my|our)\b)", re.I), "go "))
 
 
 # Openers of spoken requests that carry nothing ("hey, which cup ...", "um, where's ..."): the tagger makes
@@ -127,7 +174,7 @@ _WH_IS = re.compile(r"\b((?:what|which)(?:\s+[\w-]+){1,3}?)'s\s+(?=(?:[a-z][\w-]
                     + _PLACE_WORDS[3:-1] + r")\b)", re.I)
 # "which phone is it that's in the cupboard", "which glass have we got on the counter": a cleft or a
 # have-clause around "which X is <place>", which the small tagger misreads
-_WH_CLEFT = re.compile(r"\b((?:which|what)(?:\s+[\w-]+){1,3}?)\s+(?:(?:is|was)\s+it(?:\s+that|\s+which)?(?:'s|\s+is|"
+_WH_CLEFT = re.compile(r"\b((?:which|what)(?:\s+[\w-]+){1,3}?)\s+(?:(?:(?:is|was)\s+it|it\s+(?:is|was))(?:\s+that|\s+which)?(?:'s|\s+is|"
                        r"\s+was)?|(?:have|do|did)\s+(?:we|you|i)\s+(?:got|have|keep))\s+(?=" + _PLACE_WORDS + r"\s+\w)", re.I)
 # "which one of the towels is ...", "of all the bowls, which is closest to ...": the kind is named apart
 _WHICH_OF = re.compile(r"\bwhich\s+(?:one\s+)?of\s+(?:the|your|my|our|these|those|all the)\s+([\w-]+(?:\s+[\w-]+)?)\s+"
@@ -304,7 +351,8 @@ def _question_noun(t: str) -> str:
     m = _NOUN_OF.match(t) or _NOUN_AFTER.match(t)
     if m is None or _not_a_thing(m.group("np")):
         return t
-    if m.re is _NOUN_AFTER and not m.group("sep") and (not re.fullmatch(r"colou?r|location|whereabouts",
+    if m.re is _NOUN_AFTER and not m.group("sep") and (not re.fullmatch(r"colou?r|location|whereabouts|(?:previous|"
+                                                                        r"earlier|former|original)\s+\w+|last\s+sighting",
                                                                         m.group("qn"), re.I) or "?" not in m.group("end")):
         return t  # "the living room", "phone number": a name of its own; "mug colour?" is asked
     for q, template in _QUESTION_NOUNS:

@@ -21,9 +21,12 @@ order (p = the model's calibrated probability of its top intent):
 5. ``other_family``: a disagreement across families (a question against a command, fetch against go): the
    rules' reading stands, in doubt, with the model's reading as the first alternative.
 After the cases, one switch: a rule reading the calibration judges unlikely (below ``ASK_BACK_BELOW``) is replaced
-by a model sure of another (p >= ``SWITCH_AT``) in two shapes only: the rules fell back to "is there / where is X"
-on wording they do not know, or the rules read another kind of request than the service expects and the model
-reads the kind it expects (``_fits_service``: "Got any phones?" on ~/ask, which the rules' fetch would have refused
+by a model sure of another (p >= ``SWITCH_AT``) in three shapes only: the rules fell back to "is there / where is
+X" on wording they do not know; the model is very sure (p >= ``SURE_AT``) of a request of the same kind and the
+calibration finds the rules' reading very unlikely (below ``RULES_UNLIKELY_BELOW``: "which of the bowls is beside
+the lime" read by the rules as a contents question; on the writers' held-aside lines the model is right 98 % of
+the time at p >= 0.95, the combined reading 10 % below 0.5); or the rules read another kind of request than the
+service expects and the model reads the kind it expects (``_fits_service``: "Got any phones?" on ~/ask, which the rules' fetch would have refused
 as sent to the wrong service). The service is the speaker's own choice of what they are asking for; it weighs on
 the model's side only when the two readings disagree, never against an agreement. Where the rules found nothing
 and the model reads the service's kind but its slots missed the thing, the rules' phrases are borrowed and the
@@ -63,12 +66,15 @@ log = logging.getLogger(__name__)
 ASK_BACK_BELOW = 0.5  # below: ask back instead of acting (the dispatcher reads Request.confidence)
 TAKE_OVER_AT = 0.6  # the model's probability needed to replace a failed rule reading
 FRAGMENT_TAKE_OVER_AT = 0.9  # ... when the words have no verb (most such replies finish an earlier request)
-# the rules' fallback readings a sure model may replace, and with what: an "is there" only by a state ("is the
+# the rules' fallback readings a sure model may replace, and with what (only with what is listed: the general
+# switch of a very sure model, ``SURE_AT``, does not apply to them): an "is there" only by a state ("is the
 # closet like locked or something"), never by a time ("ever seen the radio?" asks where it is); a "where" only by
 # "is there" / "how many" ("what is the red item on the bed" is read as where too, and is not an attribute)
 _FALLBACK_READINGS: dict[Intent, frozenset[str] | None] = {Intent.exists: frozenset({"state", "usable"}),
                                                           Intent.where: frozenset({"exists", "count"})}
 BORROW_FOR_SERVICE_AT = 0.8  # ... to borrow the rules' things for a reading of the kind the service expects
+SURE_AT = 0.97  # a model this sure replaces a rule reading of the same kind the calibration finds very unlikely ...
+RULES_UNLIKELY_BELOW = 0.2  # ... (below this): "which of the bowls is beside the lime" read by the rules as contents
 SWITCH_AT = 0.9  # the model's probability at which it replaces a rule reading judged unlikely (below ASK_BACK_BELOW)
 DISAGREE_AT = 0.7  # without fitted confidence weights: the model p at which a family disagreement is a doubt
 
@@ -313,7 +319,9 @@ def _decide(rule: Request, reading: Any, doc: Any, parts: int, weights: list[flo
     if BORROWED_NOTE in req.notes:
         req.confidence = min(req.confidence, round(ASK_BACK_BELOW - 0.01, 3))
     if case == "other_family" and req.confidence < ASK_BACK_BELOW and reading.confidence >= SWITCH_AT \
-            and (_fallback_replaced(rule, reading) or _fits_service(rule, reading, prefer)) \
+            and (_fallback_replaced(rule, reading) or _fits_service(rule, reading, prefer)
+                 or reading.confidence >= SURE_AT and req.confidence < RULES_UNLIKELY_BELOW
+                 and _kind(reading.intent) is rule.kind and rule.intent not in _FALLBACK_READINGS) \
             and not _structural(rule, parts) and not _verb_unsaid(reading.intent, doc):
         # the calibration judges the rules' reading unlikely and the model is sure of another: its reading is
         # served, with its own confidence, rather than an answer to a question nobody asked. Two shapes only:

@@ -216,3 +216,46 @@ def test_wanting_a_thing_back_at_a_place_is_putting_it_back_not_a_fetch(text: st
 def test_it_is_the_thing_the_utterance_names_whichever_reading_is_taken() -> None:
     req = parse("my stapler - seen it anywhere?", prefer=Kind.question)
     assert req.is_question and req.objects[0].head == "stapler", req
+
+
+def test_a_very_sure_model_replaces_a_rule_reading_the_calibration_finds_very_unlikely() -> None:
+    req = parse("Which one from the towels is beside the sink?", prefer=Kind.question)
+    assert req.intent is Intent.which and req.objects[0].head.startswith("towel"), req
+    # ... but not a "what is X" the rules read on purpose as where ("what is the red item on the bed")
+    req = parse("What is the green coloured object on the shelf?", prefer=Kind.question)
+    assert req.intent is not Intent.attribute, req
+
+
+@pytest.mark.parametrize("text, intent, head", [
+    ("stapler previous spot?", Intent.where, "stapler"),
+    ("the kettle goes where?", Intent.goes_where, "kettle"),
+    ("Where is the place of the stapler?", Intent.goes_where, "stapler"),
+    ("The stapler, first time you saw it was when?", Intent.when_seen, "stapler"),
+    ("When have you seen the stapler for the first time?", Intent.when_seen, "stapler"),
+    ("Which is the towel that stays on the rail?", Intent.which, "towel"),
+    ("Is the wardrobe kept locked these days?", Intent.state, "wardrobe"),
+    ("garage: any ladders?", Intent.exists, "ladder"),
+    ("ladders in the garage: how many?", Intent.count, "ladder"),
+    ("I want a count of the towels in the bathroom.", Intent.count, "towel"),
+    ("I want to know what's in the drawer before I go over there.", Intent.contents, "drawer"),
+    ("Would you tell me which towel it is that's on the rail?", Intent.which, "towel"),
+    ("witch towel is next to the sink", Intent.which, "towel"),
+    ("Whit colour's the towel?", Intent.attribute, "towel"),
+])
+def test_questions_with_the_question_word_moved_or_wrapped(text: str, intent: Intent, head: str) -> None:
+    _reads_as(text, intent, head, prefer=Kind.question)
+
+
+@pytest.mark.parametrize("text, intent", [
+    ("Go and have a root around for the stapler.", Intent.find),
+    ("I could really do with the stapler right about now.", Intent.fetch),
+    ("take the stapler two Alice", Intent.fetch),
+])
+def test_commands_said_with_idioms(text: str, intent: Intent) -> None:
+    req = parse(text, names=NAMES, prefer=Kind.command)
+    assert req.intent is intent and req.objects[0].head == "stapler", req
+
+
+def test_where_the_robot_is_wanted_is_where_it_goes() -> None:
+    req = parse("I need you over by the fridge.", prefer=Kind.command)
+    assert req.intent is Intent.go and req.destination is not None and req.destination.ref.head == "fridge", req
