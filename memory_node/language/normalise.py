@@ -112,6 +112,11 @@ _SHORTCUTS = ((re.compile(r"\b(where|what|how|who|when|why)'d\b", re.I), r"\1 di
                r"\1, and then what\2"),
               # "Ben made coffee, and then he do what?"
               (re.compile(r",?\s*and\s+then\s+(?:he|she|they)\s+(?:do|did|does)\s+what\b", re.I), ", and then what"),
+              # an aside set off by two dashes is no part of the request ("which room - just the room - is it in?")
+              (re.compile(r"\s+[\u2014\u2013]\s+[^\u2014\u2013]{1,80}?\s+[\u2014\u2013]\s+|\s+--?\s+[^-]{1,80}?\s+--?\s+"),
+               " "),
+              # "the juice, in which place it is?": where
+              (re.compile(r"\bin\s+which\s+(?:place|spot|location|part\s+of\s+the\s+house)\b", re.I), "where"),
               # "Ben made coffee. Then what?": the event, then the question about what followed it
               (re.compile(r"^([^.?!]+?)\s*[.!]+\s*(?:and\s+)?then\s+what\s*(\??)\s*$", re.I), r"\1, and then what\2"),
               # speech-to-text homophones and dialect spellings of question words ("witch plate is ...", Scots "whit")
@@ -128,7 +133,8 @@ _SHORTCUTS = ((re.compile(r"\b(where|what|how|who|when|why)'d\b", re.I), r"\1 di
               (re.compile(r"^(.+?)\s*,\s*(?:the\s+)?(first|last)\s+time\s+(?:you|u)\s+(?:saw|seen|spotted|noticed)\s+"
                           r"(?:it|them)\s+(?:was\s+)?when\s*\??\s*$", re.I), r"when did you \2 see \1?"),
               # "when have you seen the kettle for the first time?"
-              (re.compile(r"^when\s+(?:have|did|had)\s+you\s+(?:seen|see|saw)\s+(.+?)\s+for\s+the\s+(first|last)\s+time"
+              (re.compile(r"^when\s+(?:(?:have|did|had)\s+you|you\s+(?:have|had|did))\s+(?:seen|see|saw)\s+(.+?)\s+"
+                          r"(?:for\s+)?the\s+(first|last)\s+time"
                           r"\s*\??\s*$", re.I), r"when did you \2 see \1?"),
               # "which is the mug that stays on the shelf?": a cleft around "which mug is on the shelf"
               (re.compile(r"\bwhich\s+(?:one\s+)?is\s+the\s+([\w-]+(?:\s+[\w-]+)?)\s+that(?:'s|\s+is|\s+stays|\s+sits|"
@@ -369,8 +375,9 @@ def _question_noun(t: str) -> str:
 _WOULD_YOU_SAY = re.compile(r"(?:^|(?<=[.!?] ))((?:what|which|where|how)\b(?:\s+[\w-]+){0,2}?)\s+(?:would|do|d')\s*you\s+"
                             r"(?:say|guess|reckon|suppose|figure)\s+(?=(?:the|my|your|our|it|they|that|this)\b)", re.I)
 # "can I get into the cupboard (if I tried), or no?": whether it can be opened, asked of the speaker's own doing
-_CAN_I_OPEN = re.compile(r"^(?:can|could|would|will)\s+(?:i|we)\s+(?:be\s+able\s+to\s+)?(?:get\s+into|get\s+in\s+to|"
-                         r"open|get\s+(?:the\s+)?door\s+of)\s+((?:the|my|our)\s+[\w-]+(?:\s+[\w-]+)?)"
+_CAN_I_OPEN = re.compile(r"(?:^|(?<=[.!?;,\u2014\u2013]\s))(?:can|could|would|will)\s+(?:i|we)\s+(?:actually\s+|really\s+|even\s+|still\s+)?"
+                         r"(?:be\s+able\s+to\s+)?(?:get\s+into|get\s+in\s+to|"
+                         r"open|get\s+(?:the\s+)?door\s+of)\s+((?:the|my|our)\s+[\w-]+(?:\s+[\w-]+)?|it|them)"
                          r"(?:\s+if\s+(?:i|we)\s+tried)?\s*(?:,?\s*(?:or\s+not?|or\s+what|do\s+you\s+think))?\s*\?*\s*$", re.I)
 # "the keyboard is nowhere to be found": where it is
 _NOWHERE = re.compile(r"\b((?:the|my|our|your)\s+[\w-]+(?:\s+[\w-]+)?)\s+(?:is|are|'s)\s+nowhere\s+to\s+be\s+"
@@ -489,9 +496,12 @@ _NOT_A_THING = re.compile(r"^(?:go|come|get|move|walk|run|turn|head|back|yes|no|
 
 
 def _not_a_thing(phrase: str) -> bool:
-    """A short phrase with a verb or a pronoun in it ("k bring it") is no thing's name."""
-    return any(w in lx.COMMAND_VERBS or w in ("it", "them", "me", "you", "us", "this", "that", "there", "is", "are")
-               for w in phrase.lower().split())
+    """A short phrase with a verb or a pronoun in it ("k bring it") is no thing's name; a verb last after a noun
+    is a compound's head ("the tv stand", "the coat hanger"), not a command."""
+    words = phrase.lower().split()
+    nouns = words[1:] if words and words[0] in ("the", "my", "your", "our", "his", "her", "their", "a", "an") else words
+    return any(w in ("it", "them", "me", "you", "us", "this", "that", "there", "is", "are") for w in words) or any(
+        w in lx.COMMAND_VERBS for w in (nouns[:-1] if len(nouns) > 1 and nouns[0] not in lx.COMMAND_VERBS else nouns))
 
 
 def _with_article(phrase: str) -> str:

@@ -241,6 +241,11 @@ def test_a_very_sure_model_replaces_a_rule_reading_the_calibration_finds_very_un
     ("Would you tell me which towel it is that's on the rail?", Intent.which, "towel"),
     ("witch towel is next to the sink", Intent.which, "towel"),
     ("Whit colour's the towel?", Intent.attribute, "towel"),
+    ("Which room \u2014 just the room, not the exact spot \u2014 is the towel in?", Intent.what_room, "towel"),
+    ("Please, the towel, in which place it is?", Intent.where, "towel"),
+    ("When you have seen the towel the first time?", Intent.when_seen, "towel"),
+    ("Contents of the TV stand?", Intent.contents, "stand"),
+    ("I need something out of the wardrobe \u2014 can I actually get into it?", Intent.usable, "wardrobe"),
 ])
 def test_questions_with_the_question_word_moved_or_wrapped(text: str, intent: Intent, head: str) -> None:
     _reads_as(text, intent, head, prefer=Kind.question)
