@@ -162,6 +162,16 @@ _SHORTCUTS = ((re.compile(r"\b(where|what|how|who|when|why)'d\b", re.I), r"\1 di
               # "I could really do with the kettle right about now": a need for the thing
               (re.compile(r"\b(?:i|we)\s+could\s+(?:really\s+)?do\s+with\b", re.I), "I need"),
               (re.compile(r"\s+(?:right\s+)?about\s+now\b|\s+right\s+now\b", re.I), " now"),
+              # "bring us over my glass": the particle after the person
+              (re.compile(r"\b(bring|get|fetch|hand|pass|send)\s+(me|us)\s+(?:over|round|across|along|up|down)\s+"
+                          r"(?=(?:the|my|your|our|a|an|some|that|this)\b)", re.I), r"\1 \2 "),
+              # "go please to the bedroom"; "go to the kitchen and wait there": waiting is where the going ends
+              (re.compile(r"^go\s+please\s+", re.I), "please go "),
+              (re.compile(r",?\s+(?:for\s+me\s+)?and\s+(?:wait|stay|hang\s+on|hold\s+on)(?:\s+(?:for\s+)?me)?\s+there\b",
+                          re.I), ""),
+              # "nip into the living room", "pop over to the kitchen": dialect verbs of going
+              (re.compile(r"\b(?:nip|pop|duck|zip|scoot|shoot)\s+(?:on\s+)?(?:into|in\s+to|over\s+to|through\s+to|down\s+to|"
+                          r"up\s+to|out\s+to|round\s+to|across\s+to)\b", re.I), "go to"),
               # "I need you over by the fridge": where the robot is wanted is where to go
               (re.compile(r"^(?:i|we)\s+(?:need|want)\s+you\s+(?:over\s+|up\s+|down\s+|out\s+)?(?=(?:by|in|at|near|next\s+to|"
                           r"beside|on)\s+(?:the|my|our)\b)", re.I), "go "))
@@ -320,6 +330,9 @@ _LIKE_DONE = re.compile(r"\b(?:i'd|i\s+would|i'd\s+really)\s+(?:like|love|want)\
 _WANT_BACK = re.compile(r"\b(?:i|we)\s*(?:want|need|'d\s+like|would\s+like|'d\s+love|would\s+love)\s+((?:the|my|your|our|his|"
                         r"her|their)\s+[\w-]+(?:\s+[\w-]+){0,2}?)\s+back\s+(?=(?:in|on|to|into|onto|at|where|under|inside)\b)",
                         re.I)
+# "put the magazine in its place": where it lives is put away (not "back", which is where it was)
+_IN_ITS_PLACE = re.compile(r"\bput\s+((?:the|my|it|them)\b(?:\s+(?!back\b)[\w-]+){0,3}?)\s+in\s+(?:its|their)\s+(?:proper\s+)?"
+                           r"(?:place|spot|home)\b", re.I)
 _PARTICIPLE_VERB = {"put": "put", "moved": "move", "taken": "take", "brought": "bring", "carried": "carry"}
 # "the radio you take to the kitchen": the thing said first, then the command
 _THING_FIRST = re.compile(r"^((?:the|my|your|our)\s+[\w-]+(?:\s+[\w-]+){0,2}?)\s*,?\s+(?:you\s+)(take|bring|put|give|"
@@ -440,6 +453,7 @@ def normalise(text: str) -> str:
     t = _WANT_BACK.sub(lambda m: f"please put {m.group(1)} back ", t)
     t = _LIKE_DONE.sub(lambda m: f"please {_PARTICIPLE_VERB[m.group(2).lower()]} {m.group(1)}", t)
     t = _THING_FIRST.sub(lambda m: f"{m.group(2).lower()}{m.group(3) or ''} {m.group(1)}", t)
+    t = _IN_ITS_PLACE.sub(r"put \1 away", t)
     first = (re.findall(r"[A-Za-z']+", t)[:1] or [""])[0].lower()
     if not _NOT_A_THING.match(t) and first not in lx.COMMAND_VERBS:
         t = _TO_SOMEONE.sub(lambda m: m.group(0) if _not_a_thing(m.group(1)) else
@@ -493,6 +507,62 @@ def normalise(text: str) -> str:
 _NOT_A_THING = re.compile(r"^(?:go|come|get|move|walk|run|turn|head|back|yes|no|ok|okay|thanks|thank|hello|hi|hey|"
                           r"what|where|which|who|when|why|how|is|are|can|could|would|will|do|does|did|please|i|you|"
                           r"we|it|that|this|just|not|up|down|over|in|on|off|out)\b", re.I)
+
+
+# Said to the plan service, words that name a thing and a place, or a person and a thing, ask for it to be done:
+# "juice on shelf." is "put the juice on the shelf", "Ben needs the radio." is "bring the radio to Ben". Said as a
+# question or on the utterance topic they are not requests (a statement there is something memory learns), so
+# ``parser.rules_reading`` applies these only when the service expects a command.
+_NP2 = r"((?:the\s+|my\s+|your\s+|our\s+)?[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)"
+_PLACE_PREP = r"(on|in|into|onto|under|inside|on\s+top\s+of|next\s+to|beside|by)"
+_FOR_COMMANDS = (
+    # "juice on shelf.", "the radio on the desk, please": a thing and where it goes, nothing else
+    (re.compile(r"^" + _NP2 + r"\s+" + _PLACE_PREP + r"\s+" + _NP2 + r"\s*(?:,?\s*please)?\s*[.!]*$", re.I),
+     lambda m: f"put {_with_article(m.group(1))} {m.group(2)} {_with_article(m.group(3))}"),
+    # "lime out of microwave.": the thing, then where to take it out of
+    (re.compile(r"^" + _NP2 + r"\s+out\s+of\s+" + _NP2 + r"\s*[.!]*$", re.I),
+     lambda m: f"get {_with_article(m.group(1))} out of {_with_article(m.group(2))}"),
+    # "the radio on the desk you put, please", "can you the keyboard into the kitchen bring?": the verb last
+    (re.compile(r"^(?:(can|could|will|would)\s+you\s+)?" + _NP2 + r"\s+" + _PLACE_PREP.replace("(on|", "(on|to|") +
+                r"\s+" + _NP2 + r"\s+(?:you\s+)?(put|bring|take|carry|place|set|move|leave)\s*(?:,?\s*please)?\s*([.!?]*)$",
+                re.I),
+     lambda m: f"{m.group(1) + ' you ' if m.group(1) else ''}{m.group(5)} {_with_article(m.group(2))} {m.group(3)} "
+               f"{_with_article(m.group(4))}{m.group(6)}"),
+    # "Ben needs the radio.", "Ben's been asking for the juice all day": bring it to that person
+    (re.compile(r"^([A-Z][a-z]+)\s+(?:needs|wants|would\s+like|(?:has|'s)\s+been\s+asking\s+for|is\s+asking\s+for|"
+                r"asked\s+for)\s+((?:the|his|her|a|an|some)\s+[\w-]+(?:\s+[\w-]+){0,2}?)(?:\s+all\s+(?:day|morning|"
+                r"afternoon|evening|night))?\s*[.!]*$"),
+     lambda m: f"bring {m.group(2)} to {m.group(1)}"),
+    # "the remote would be handy right now": the speaker needs it
+    (re.compile(r"^((?:the|my)\s+[\w-]+(?:\s+[\w-]+){0,2}?)\s+would\s+(?:be|come\s+in)\s+(?:really\s+|very\s+|so\s+)?"
+                r"(?:handy|useful|helpful|nice|great|good)\b.*$", re.I),
+     lambda m: f"I need {m.group(1)}"),
+    # "I'd like the juice on my bedside table where I can reach it": where it goes, said with why (without the
+    # why, "I'd like the book on the shelf" is as often the book that is on the shelf)
+    (re.compile(r"^(?:i'd|i\s+would|i'll|i\s+will)\s+(?:like|want|need)\s+((?:the|my)\s+[\w-]+(?:\s+[\w-]+){0,2}?)\s+"
+                + _PLACE_PREP + r"\s+((?:the|my)\s+[\w-]+(?:\s+[\w-]+){0,2}?)\s+(?:for\s+when|where|so\s+(?:that\s+)?i|"
+                r"when|for\s+(?:later|tonight|the\s+morning))\b.*$", re.I),
+     lambda m: f"put {m.group(1)} {m.group(2)} {m.group(3)}"),
+)
+
+
+# "Locate magazine. Go.", "juice on the table. now!": a word that only urges the request on
+_URGE_AFTER = re.compile(r"^(.+?)\s*[.!,]+\s*(?:go|now|quick|quickly|go\s+go|chop\s+chop|hurry(?:\s+up)?|asap)\s*[.!]*$", re.I)
+
+
+def normalise_command(text: str) -> str:
+    """``normalise``'s text, read as said to the plan service (``_FOR_COMMANDS``)."""
+    m = _URGE_AFTER.match(text.strip())
+    if m is not None:
+        rest = m.group(1)
+        first = (re.findall(r"[A-Za-z']+", rest)[:1] or [""])[0].lower()
+        if first in lx.COMMAND_VERBS or any(p.match(rest) for p, _ in _FOR_COMMANDS):
+            text = rest + "."
+    for pattern, repl in _FOR_COMMANDS:
+        m = pattern.match(text.strip())
+        if m is not None and not _not_a_thing(m.group(1) or m.group(2) or ""):
+            return repl(m)
+    return text
 
 
 def _not_a_thing(phrase: str) -> bool:

@@ -264,3 +264,48 @@ def test_commands_said_with_idioms(text: str, intent: Intent) -> None:
 def test_where_the_robot_is_wanted_is_where_it_goes() -> None:
     req = parse("I need you over by the fridge.", prefer=Kind.command)
     assert req.intent is Intent.go and req.destination is not None and req.destination.ref.head == "fridge", req
+
+
+@pytest.mark.parametrize("text, intent, head, where", [
+    ("stapler on shelf.", Intent.put, "stapler", "shelf"),
+    ("The stapler on the desk you put, please.", Intent.put, "stapler", "desk"),
+    ("Can you the stapler into the office bring?", Intent.put, "stapler", "office"),
+    ("I'd like the stapler on my desk for when I'm back.", Intent.put, "stapler", "desk"),
+    ("The stapler on the desk. Go.", Intent.put, "stapler", "desk"),
+])
+def test_on_the_plan_service_a_thing_and_a_place_is_where_to_put_it(text, intent, head, where) -> None:
+    req = parse(text, prefer=Kind.command)
+    assert req.intent is intent and req.objects[0].head == head and req.destination.ref.head == where, req
+
+
+def test_the_same_words_asked_are_a_question_and_told_are_a_statement() -> None:
+    assert parse("stapler on shelf?", prefer=Kind.question).is_question
+    assert parse("Alice needs the stapler.", names=NAMES).intent is Intent.inform
+    # without a reason said, the book on the shelf is as often the one that is there: not a put
+    assert parse("I'd like the stapler on the shelf.", prefer=Kind.command).intent is not Intent.put
+
+
+@pytest.mark.parametrize("text, recipient", [
+    ("Alice needs the stapler.", "alice"), ("Alice's been asking for the stapler all day.", "alice"),
+    ("The stapler would be handy right now.", "speaker"), ("Bring us over my stapler, would ya.", "speaker"),
+    ("stapler out of drawer.", ""),  # taken out; the planner hands it to the speaker
+])
+def test_on_the_plan_service_a_need_said_is_a_fetch(text: str, recipient: str) -> None:
+    req = parse(text, names=NAMES, prefer=Kind.command)
+    assert req.intent is Intent.fetch and req.objects[0].head == "stapler" and req.recipient == recipient, req
+
+
+@pytest.mark.parametrize("text, intent", [
+    ("Locate stapler. Go.", Intent.find), ("The stapler you put in its place.", Intent.put_away),
+    ("put the stapler back in its place", Intent.put_back),
+])
+def test_an_urging_word_and_a_place_it_lives(text: str, intent: Intent) -> None:
+    req = parse(text, prefer=Kind.command)
+    assert req.intent is intent and req.objects[0].head == "stapler", req
+
+
+@pytest.mark.parametrize("text", ["Go please to the office.", "Would you go through to the office for me and wait there?",
+                                  "Nip into the office a sec."])
+def test_going_somewhere_said_in_other_ways(text: str) -> None:
+    req = parse(text, prefer=Kind.command)
+    assert req.intent is Intent.go and req.destination.ref.head == "office", req
