@@ -333,7 +333,7 @@ class Grounder:
                     weak = field_name == "label" and k != forms[0] and not ref.plural
                     (plural_only if weak else exact).append(c)
                     break
-        if plural_only and max(c.score for c in plural_only) > max((c.score for c in exact), default=0.0):
+        if exact and plural_only and max(c.score for c in plural_only) > max(c.score for c in exact):
             # "a kitchen cabinet" when memory calls them kitchencabinets: the label that uses every word
             # said is the thing meant, not a "cabinet" that leaves "kitchen" unsaid
             widest = max(c.score for c in plural_only)

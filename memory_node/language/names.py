@@ -329,7 +329,9 @@ class Names:
         for m in lmods:
             # a word of the label that names a thing of its own says what kind it is (a "tv" stand holds a
             # tv): said by nobody, nor anything like it, it makes the label another kind than the one said
-            if m not in comp and wn.known(m) and not any(self._modifier_related(c, m) for c in comp):
+            # (what it is made of is no kind: a "silver" caster is a caster)
+            if m not in comp and wn.known(m) and not any(x.lexname() == "noun.substance" for x in wn.senses(m)) \
+                    and not any(self._modifier_related(c, m) for c in comp):
                 return None
         if all(c in lmods for c in comp) and lh == h:
             return None  # the head-noun reading's business, not a compound's
@@ -371,7 +373,8 @@ class Names:
         out: KindMatch | None = None
         said, rest = self.said_phrase(compound, head)
         wn = self.wordnet
-        if said and wn is not None and not (said in GENERIC_NOUNS or singular(said) in GENERIC_NOUNS):
+        if said and wn is not None and not (said in GENERIC_NOUNS or singular(said) in GENERIC_NOUNS) \
+                and not (rest and self._names_no_kind(said)):  # "shoe unit": what "unit" is a kind of says nothing
             lw = self.label_words(label)
             if all(r in lw for r in rest):  # "coffee machine" must not be read as any machine
                 for lp, whole in self._label_senses(label):
