@@ -24,7 +24,7 @@ from .conversation import Conversation
 from .names import CATEGORY_BONUS, CONFIDENCE, GENERIC_NOUNS, Names, default_names
 from .request import Anchor, ObjectRef
 from .resolve import _attribute_words as attribute_words
-from .spelling import american, canonical
+from .spelling import american, canonical, variants
 from .resolve import NEAR_WORDS, UNDER_WORDS, Candidate, _distance, _HintTest, _rank, norm, resolve_entities, resolve_rooms, room_key, \
     singular, split_hint, words
 from .uses import SEAT_OFFER, activity_of, content_words, default_uses
@@ -396,8 +396,10 @@ class Grounder:
         if wn is None or not ref.head or ref.of_noun:
             return []
         noun = ref.noun()
-        if self.names.said_phrase(ref.compound, ref.head)[0]:
-            return []
+        head = singular(norm(ref.head))
+        if self.names.said_phrase(ref.compound, ref.head)[0] or \
+                any(wn.any_noun(w) for w in (ref.head.lower(), head, *variants(head))):
+            return []  # WordNet knows the word (in some sense): it relating it to nothing here is a no
         said = [key(noun), key(ref.head)]
         chain = next((c for k in dict.fromkeys([*said, *(american(x) for x in said)])
                       if len(c := self.names.categories.chain(k)) > 1), [])
