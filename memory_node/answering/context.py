@@ -110,6 +110,18 @@ class Context:
         self.grounded.append(g.candidates[0].entity.id)
         return g.candidates
 
+    def guessed(self, g: Grounding) -> Answer | None:
+        """For answers that list or count every match ("is there a ...", "how many ...", "where are the
+        ..."): when the name match itself is a guess (the grounder's own confidence below ``ASK_BELOW``: a
+        kind guessed, a similarity, a kind only the category map shares), ask back instead of saying yes."""
+        if g.status not in ("all", "unique") or not g.candidates or g.how in ("any thing", "category", "purpose",
+                                                                               "previous request", "confirmed"):
+            return None
+        own = max(c.confidence for c in g.candidates) if g.status == "all" else g.confidence
+        if not 0.0 < own < ASK_BELOW:
+            return None
+        return self.is_it(g, own)
+
     def is_it(self, g: Grounding, sure: float) -> Answer:
         """Ask back about a guess instead of acting on it: "Do you mean the washing machine (...)?"; the
         speaker's "yes" finishes the request with it (the conversation keeps the question)."""

@@ -21,7 +21,7 @@ from ..core.store import ROOM_LABEL, MemoryStore
 from ..core.text import indefinite, key, plural, stem
 from . import lexicon as lx
 from .conversation import Conversation
-from .names import CATEGORY_BONUS, CONFIDENCE, GENERIC_NOUNS, Names, default_names
+from .names import CATEGORY_BONUS, CONFIDENCE, GENERIC_NOUNS, PACKAGING, Names, default_names
 from .request import Anchor, ObjectRef
 from .resolve import _attribute_words as attribute_words
 from .spelling import american, canonical, variants
@@ -454,6 +454,12 @@ class Grounder:
                 if d is not None and (d >= 1 or not whole):
                     kinds[label] = d
                     break
+            lw = self.names.label_words(label)
+            if label not in kinds and len(lw) > 1 and singular(lw[-1]) in PACKAGING:
+                # a condiment shaker, a juice carton: what it holds is what it is asked about as
+                d = wn.is_kind_of(" ".join(lw[:-1]), said, max_distance=CATEGORY_MAX_STEPS)
+                if d is not None:
+                    kinds[label] = d
         if len(kinds) < 2:
             return []
         how = "category"

@@ -39,7 +39,7 @@ from .spelling import american, variants
 
 # What a thing comes in (a closed class of packaging words, not object names): "lotion bottle" is lotion.
 PACKAGING = frozenset({"bottle", "jar", "can", "tin", "box", "carton", "tube", "pack", "packet", "bag", "tub",
-                       "container", "sachet", "pouch", "spray", "dispenser", "roll"})
+                       "container", "sachet", "pouch", "spray", "dispenser", "roll", "shaker"})
 CATEGORY_BONUS = 0.05  # the category map files the label under the noun said (a sports ball is "a ball")
 HEAD_SCORE = 0.8  # below an exact label match (1.0): "table" for coffeetable is a weaker reading
 NAME_SCORE = 0.7
@@ -54,7 +54,7 @@ HYPONYM_SCORE = 0.55  # the noun said is a narrower kind of the label ("armchair
 CONFIDENCE = {"exact": 1.0, "head noun": 0.8, "contents": 0.75, "everyday name": 0.8, "wordnet synonym": 0.85,
               "wordnet kind": 0.75, "wordnet broader": 0.6, "part": 0.7, "kind": 0.7, "category": 0.7,
               "any thing": 0.7, "similar": 0.45, "wordnet compound": 0.7, "shared kind": 0.65,
-              "named by its modifiers": 0.6, "kind guessed": 0.45}
+              "named by its modifiers": 0.6, "kind guessed": 0.45, "wordnet gloss": 0.65}
 MAX_MEMO = 200_000  # (phrase, label) WordNet readings kept
 # A kind this many is-a steps above the label, whose words MiniLM finds this far apart, is a guess (asked about):
 # true members sit at 0.5-0.75 ("vegetable"/carrot 0.74, "fruit"/lime 0.47), a sense nobody means at 0.39
@@ -71,6 +71,8 @@ RARE_SENSE_MIN_COSINE = 0.8
 COMPOUND_SCORE = 0.6  # "bedside table" ~ night stand, "sauce bottle" ~ condiment bottle
 SHARED_KIND_SCORE = 0.58  # "hair spray" ~ hair product: same modifier, and WordNet's kind is the label's category
 MODIFIERS_SCORE = 0.56  # "the tv unit": a head naming no kind; the words before it say which thing
+SHARED_MAP_CONFIDENCE = 0.5
+GLOSS_SCORE = 0.57  # "bookcase" ~ book shelf: the label's words are the gloss's, its head a part of the thing
 MAX_MODIFIER_STEPS = 2  # "ketchup" is a condiment one is-a step up; further is another thing in practice
 MAX_WORDNET_LABEL = 48  # characters: longer than any compound WordNet lists (a stored label may be any length)
 GENERIC_NOUNS = frozenset({"object", "thing", "item", "stuff", "something", "anything", "everything",
@@ -196,6 +198,9 @@ class Names:
         modified = self.modified(compound, head, label)
         if modified is not None:
             return modified
+        glossed = self.glossed(compound, head, label)
+        if glossed is not None:
+            return glossed
         cat = self.category_key(h)
         if cat and cat != lkey and cat in self.categories.chain(label)[1:]:
             return KindMatch(KIND_SCORE, "kind")
@@ -343,8 +348,37 @@ class Names:
         phrase = " ".join([*comp, said_head])
         said = phrase if wn.known(phrase) else said_head
         kinds = {key(k) for k in wn.hypernyms(said, depth=3)}
-        if kinds & set(self.categories.chain(label)[1:]):
+        label_kinds = set(self.categories.chain(label)[1:])
+        if kinds & label_kinds:
             return KindMatch(SHARED_KIND_SCORE, "shared kind")
+        if set(self.categories.chain(key(phrase))[1:2]) & label_kinds:
+            # only the category map files both under one kind ("dish soap", dishwashing liquid: cleaning
+            # supplies; but so are a hair brush and a hair product toiletries): a guess, asked about
+            return KindMatch(SHARED_KIND_SCORE - 0.02, "shared kind", confidence=SHARED_MAP_CONFIDENCE)
+        return None
+
+    def glossed(self, compound: list[str], head: str, label: str) -> KindMatch | None:
+        """The label names the said thing by a part of it, in words WordNet's gloss of it uses: a bookcase is
+        "a piece of furniture with shelves for storing books", and WordNet lists a shelf among its parts, so
+        a label "bookshelf" is the bookcase. Every word of the label must be in the gloss and its head a
+        part of the said thing. Cached per pair."""
+        memo = ("glossed " + " ".join([*compound, head]), label)
+        if memo not in self._lexical:
+            self._lexical[memo] = self._glossed(compound, head, label)
+        return self._lexical[memo]
+
+    def _glossed(self, compound: list[str], head: str, label: str) -> KindMatch | None:
+        wn = self.wordnet
+        if wn is None:
+            return None
+        said, rest = self.said_phrase(compound, head)
+        lw = [singular(w) for w in self.label_words(label)]
+        if not said or rest or len(lw) < 2:
+            return None
+        for s in wn.senses(said):
+            gloss = {singular(w) for w in wn.gloss_words(s.name())}
+            if all(w in gloss for w in lw) and wn.has_part(said, lw[-1]):
+                return KindMatch(GLOSS_SCORE, "wordnet gloss")
         return None
 
     def _modifier_related(self, said: str, label_word: str) -> bool:
