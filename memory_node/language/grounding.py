@@ -365,9 +365,12 @@ class Grounder:
             if m is not None:
                 out.append(Candidate(entity=ent, score=m.score, reasons=(f"{m.how}: {ent.label}",),
                                      confidence=m.confidence, how=m.how))
-        if not out or {c.how for c in out} <= {"wordnet kind", "kind"} and len({c.entity.label for c in out}) > 1:
+        if not out or {c.how for c in out} <= {"wordnet kind", "kind"}:
             category = self._category(ref)
-            if category:
+            # a filter noun over several kinds; one kind alone is that kind's name, unless the category
+            # finds more (honey by name, and the sugar in a shaker by what it holds)
+            found = len({c.entity.label for c in out})
+            if category and (found != 1 or len({c.entity.label for c in category}) > found):
                 return category, "category"
         if out:
             best = max(c.score for c in out)

@@ -174,3 +174,35 @@ def test_a_word_wordnet_lacks_is_guessed_by_its_category_and_asked_about(tmp_pat
         assert _ground(s, "where is my passport?").status == "none"
     finally:
         s.close()
+
+
+def test_a_label_named_by_a_part_of_the_said_thing_in_its_gloss(tmp_path: Path) -> None:
+    # WordNet: a dresser is "furniture with drawers for keeping clothes", a drawer one of its parts
+    names = default_names()
+    assert names.match("dresser", [], "clothesdrawer").how == "wordnet gloss"
+    assert names.match("wardrobe", [], "clothesdrawer") is None  # clothes in its gloss, but no drawer part
+    s = _store(tmp_path, [("clothesdrawer_1", "clothesdrawer"), ("kettle_1", "kettle")])
+    try:
+        assert _ground(s, "where is the dresser?").ids == ["clothesdrawer_1"]
+    finally:
+        s.close()
+
+
+def test_a_category_word_counts_a_packaged_thing_as_its_contents(tmp_path: Path) -> None:
+    s = _store(tmp_path, [("sugarshaker_1", "sugarshaker"), ("honey_1", "honey"), ("kettle_1", "kettle")])
+    try:
+        g = _ground(s, "are there any sweeteners?")
+        assert set(g.ids) == {"sugarshaker_1", "honey_1"} and g.how == "category"
+    finally:
+        s.close()
+
+
+def test_yes_count_and_list_answers_ask_back_when_the_name_is_a_guess(tmp_path: Path) -> None:
+    s = _store(tmp_path, [("sweater_1", "sweater"), ("sweater_2", "sweater"), ("blouse_1", "blouse")])
+    try:
+        for q in ("is there a hoodie?", "how many hoodies are there?", "where are the hoodies?"):
+            reply = answer_question(s, q)
+            assert "Do you mean" in reply.answer and not reply.answer.startswith("Yes"), (q, reply.answer)
+        assert answer_question(s, "is there a sweater?").answer.startswith("Yes")
+    finally:
+        s.close()
