@@ -372,6 +372,11 @@ class Grounder:
             found = len({c.entity.label for c in out})
             if category and (found != 1 or len({c.entity.label for c in category}) > found):
                 return category, "category"
+        if out and all(c.how == "shared kind" and c.confidence < ASK_BELOW for c in out):
+            # only the category map files them alike: a close MiniLM match of the whole phrase says more
+            similar = self._similar(ref)
+            if similar:
+                return similar, "similar"
         if out:
             best = max(c.score for c in out)
             # the category map's preference picks "the phone" of several kinds; "how many phones" counts them all
