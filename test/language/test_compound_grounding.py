@@ -66,6 +66,11 @@ def test_a_british_phrase_meets_an_american_label(tmp_path: Path) -> None:
         assert _ground(s, "where is the colour printer?").ids == ["colorprinter_1"]
     finally:
         s.close()
+    s = _store(tmp_path / "gb", [("colourprinter_1", "colourprinter"), ("printer_1", "printer")])
+    try:  # and the other way round: a label spelt the British way, said the American way
+        assert _ground(s, "where is the color printer?").ids == ["colourprinter_1"]
+    finally:
+        s.close()
 
 
 # ---- glued labels ----------------------------------------------------------------------------------------
