@@ -169,8 +169,8 @@ class WordNet:
         return bool(self.senses(phrase))
 
     def any_noun(self, word: str) -> bool:
-        """WordNet lists the word as a noun in any sense (a time, a place, a feeling too): "night" in
-        "nightstand" is no physical thing but a word all the same."""
+        """WordNet lists the word as a noun in any sense (a time, a place, a feeling too): "day" in
+        "daybed" is no physical thing but a word all the same."""
         k = "_".join(word.lower().split())
         with self._lock:
             try:
@@ -180,7 +180,7 @@ class WordNet:
 
     def gloss_words(self, synset_name: str) -> frozenset[str]:
         """The words of a sense's definition and usage examples ("stand.n.04": a small table for holding
-        articles of various kinds; "a bedside stand"), lower case."""
+        articles of various kinds; "a small table for holding articles"), lower case."""
         cached = self._gloss.get(synset_name)
         if cached is None:
             with self._lock:

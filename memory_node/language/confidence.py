@@ -36,7 +36,7 @@ ASK_BELOW = 0.6
 UNEXPLAINED_FACTOR = 0.5
 WEAK_HEAD = frozenset({"kind", "similar", "category", "wordnet broader"})
 # readings that weighed every compound word said against the label themselves (``Names.modified``,
-# ``Names.contents``): "bedside" in "bedside table" is what made the night stand the match, not a word left over
+# ``Names.contents``): "mustard" in "mustard jar" is what made the condiment jar the match, not a word left over
 COMPOUND_READ = frozenset({"wordnet compound", "shared kind", "named by its modifiers", "contents", "wordnet gloss"})
 WHOLE_PHRASE_COSINE = 0.8
 WHOLE_PHRASE_MARGIN = 0.095  # cosines are printed to two places; 0.10 apart is apart

@@ -334,8 +334,8 @@ class Grounder:
                     (plural_only if weak else exact).append(c)
                     break
         if exact and plural_only and max(c.score for c in plural_only) > max(c.score for c in exact):
-            # "a kitchen cabinet" when memory calls them kitchencabinets: the label that uses every word
-            # said is the thing meant, not a "cabinet" that leaves "kitchen" unsaid
+            # "a garden chair" when memory calls them gardenchairs: the label that uses every word said is
+            # the thing meant, not a "chair" that leaves "garden" unsaid
             widest = max(c.score for c in plural_only)
             exact = [c for c in plural_only if c.score >= widest]
             plural_only = []
@@ -393,10 +393,10 @@ class Grounder:
         return self._similar(ref), "similar"
 
     def _kind_guessed(self, ref: ObjectRef) -> list[Candidate]:
-        """A noun WordNet does not know in any spelling ("moisturiser"), which the category map files
+        """A noun WordNet does not know in any sense or spelling ("hoodie"), which the category map files
         under a kind: of the things memory holds of that kind, the one MiniLM finds nearest the noun,
         when it is clearly nearest, else all of them. A guess, so its confidence asks back ("Do you mean
-        the face cream?"); a noun WordNet knows and relates to nothing here is another thing, not this."""
+        the sweater?"); a noun WordNet knows and relates to nothing here is another thing, not this."""
         from ..core import similarity
         from ..core.embedding import default_embedder
 
@@ -464,7 +464,7 @@ class Grounder:
                     break
             lw = self.names.label_words(label)
             if label not in kinds and len(lw) > 1 and singular(lw[-1]) in PACKAGING:
-                # a condiment shaker, a juice carton: what it holds is what it is asked about as
+                # a sugar shaker, a milk carton: what it holds is what it is asked about as
                 d = wn.is_kind_of(" ".join(lw[:-1]), said, max_distance=CATEGORY_MAX_STEPS)
                 if d is not None:
                     kinds[label] = d

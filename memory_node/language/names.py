@@ -68,12 +68,12 @@ RARE_SENSE_RANK = 2
 RARE_SENSE_MIN_COSINE = 0.8
 # Nouns that name no kind of thing at all: "any objects on the counter?" asks about whatever is there
 # compounds read a word at a time (``Names.modified``), ranked below WordNet's readings of the whole noun
-COMPOUND_SCORE = 0.6  # "bedside table" ~ night stand, "sauce bottle" ~ condiment bottle
-SHARED_KIND_SCORE = 0.58  # "hair spray" ~ hair product: same modifier, and WordNet's kind is the label's category
-MODIFIERS_SCORE = 0.56  # "the tv unit": a head naming no kind; the words before it say which thing
+COMPOUND_SCORE = 0.6  # "sugar shaker" ~ silver caster, "mustard jar" ~ condiment jar
+SHARED_KIND_SCORE = 0.58  # "face powder" ~ face product: same modifier, WordNet's kind is the label's category
+MODIFIERS_SCORE = 0.56  # "the shoe unit": a head naming no kind; the words before it say which thing
 SHARED_MAP_CONFIDENCE = 0.5
-GLOSS_SCORE = 0.57  # "bookcase" ~ book shelf: the label's words are the gloss's, its head a part of the thing
-MAX_MODIFIER_STEPS = 2  # "ketchup" is a condiment one is-a step up; further is another thing in practice
+GLOSS_SCORE = 0.57  # "dresser" ~ clothes drawer: the label's words are the gloss's, its head a part of it
+MAX_MODIFIER_STEPS = 2  # "mustard" is a condiment one is-a step up; further is another thing in practice
 MAX_WORDNET_LABEL = 48  # characters: longer than any compound WordNet lists (a stored label may be any length)
 GENERIC_NOUNS = frozenset({"object", "thing", "item", "stuff", "something", "anything", "everything",
                            "belonging", "objects", "things", "items"})
@@ -144,8 +144,8 @@ class Names:
         return cached
 
     def _wordnet_split(self, glued: str) -> list[str]:
-        """A glued label the embedder's vocabulary keeps whole and WordNet does not list ("nightstand",
-        "tvstand", "condimentbottle"), split where both sides are WordNet nouns and the last names a
+        """A glued label the embedder's vocabulary keeps whole and WordNet does not list ("pcdesk",
+        "cdrack", "petbed"), split where both sides are WordNet nouns and the last names a
         physical thing: its head noun is then what the label is, its first word what kind."""
         wn = self.wordnet
         if wn is None or len(glued) > MAX_WORDNET_LABEL or wn.known(glued):
@@ -249,7 +249,7 @@ class Names:
         comp = [norm(c) for c in compound]
         if wn is None or not h:
             return "", comp
-        # each as said, then in its other spellings ("moisturiser" is listed, if at all, as "moisturizer")
+        # each as said, then in its other spellings ("organiser" is listed, if at all, as "organizer")
         for p in dict.fromkeys([" ".join([*comp, head.lower()]), " ".join([*comp, h]),
                                 *(" ".join([*comp, v]) for v in variants(h))]):
             if comp and wn.known(p):
@@ -292,14 +292,14 @@ class Names:
         evidence for every modifier said:
 
         - the heads match or WordNet files the label's head under the one said (a stand is a small
-          table), and each modifier is the label's, a kind of the label's or one of it one or two is-a
-          steps away ("ketchup bottle" ~ condiment bottle), or a word of WordNet's gloss of the label
-          head's sense ("a bedside stand": "bedside table" ~ night stand);
+          shaker), and each modifier is the label's, a kind of the label's or one of it one or two is-a
+          steps away ("mustard jar" ~ condiment jar), or a word of WordNet's gloss of the label head's
+          sense (a caster is "for sprinkling powdered sugar": "sugar shaker" ~ silver caster);
         - the modifiers are the label's and WordNet's kind of the thing said is the category the map
-          files the label under ("hair spray" is a toiletry; a hair product is filed as one);
+          files the label under ("face powder" is a toiletry; a face product is filed as one);
         - the head names no kind of thing (WordNet's senses of it are all near its root, "unit",
-          "piece"), so the modifiers say what it is: "the tv unit" is the one thing whose label is
-          "tv" and a head."""
+          "piece"), so the modifiers say what it is: "the shoe unit" is the one thing whose label is
+          "shoe" and a head."""
         wn = self.wordnet
         if wn is None or not compound:
             return None
@@ -332,8 +332,8 @@ class Names:
                 continue
             return None
         for m in lmods:
-            # a word of the label that names a thing of its own says what kind it is (a "tv" stand holds a
-            # tv): said by nobody, nor anything like it, it makes the label another kind than the one said
+            # a word of the label that names a thing of its own says what kind it is (a "pepper" caster holds
+            # pepper): said by nobody, nor anything like it, it makes the label another kind than the one said
             # (what it is made of is no kind: a "silver" caster is a caster)
             if m not in comp and wn.known(m) and not any(x.lexname() == "noun.substance" for x in wn.senses(m)) \
                     and not any(self._modifier_related(c, m) for c in comp):
@@ -352,15 +352,15 @@ class Names:
         if kinds & label_kinds:
             return KindMatch(SHARED_KIND_SCORE, "shared kind")
         if set(self.categories.chain(key(phrase))[1:2]) & label_kinds:
-            # only the category map files both under one kind ("dish soap", dishwashing liquid: cleaning
-            # supplies; but so are a hair brush and a hair product toiletries): a guess, asked about
+            # only the category map files both under one kind (a floor mop and a floor cleaner: cleaning
+            # supplies; but so would a mop and a bleach be): a guess, asked about
             return KindMatch(SHARED_KIND_SCORE - 0.02, "shared kind", confidence=SHARED_MAP_CONFIDENCE)
         return None
 
     def glossed(self, compound: list[str], head: str, label: str) -> KindMatch | None:
-        """The label names the said thing by a part of it, in words WordNet's gloss of it uses: a bookcase is
-        "a piece of furniture with shelves for storing books", and WordNet lists a shelf among its parts, so
-        a label "bookshelf" is the bookcase. Every word of the label must be in the gloss and its head a
+        """The label names the said thing by a part of it, in words WordNet's gloss of it uses: a dresser is
+        "furniture with drawers for keeping clothes", and WordNet lists a drawer among its parts, so a label
+        "clothesdrawer" is the dresser. Every word of the label must be in the gloss and its head a
         part of the said thing. Cached per pair."""
         memo = ("glossed " + " ".join([*compound, head]), label)
         if memo not in self._lexical:
@@ -383,7 +383,7 @@ class Names:
 
     def _modifier_related(self, said: str, label_word: str) -> bool:
         """A modifier said and one of the label's name the same thing or one is a kind of the other, a
-        step or two apart ("ketchup" / condiment, "cola" / soda)."""
+        step or two apart ("mustard" / condiment, "sugar" / sweetener)."""
         wn = self.wordnet
         if wn is None or said == label_word:
             return said == label_word

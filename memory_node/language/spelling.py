@@ -1,7 +1,7 @@
 """British and American spellings of one word, by the rules that separate them, not by a word list.
 
-People in a home say "moisturiser", "colour", "centre", "catalogue", "jewellery"; WordNet 3.0 and most
-label sets spell the American way ("colorprinter", "moisturizer"), and some datasets spell the British
+People in a home say "organiser", "colour", "centre", "catalogue", "jewellery"; WordNet 3.0 and most
+label sets spell the American way ("colorprinter", "organizer"), and some datasets spell the British
 way. The differences are regular suffix patterns (-ise/-ize, -yse/-yze, -our/-or, -tre/-ter, -ogue/-og,
 -mme/-m, a doubled l before a suffix), so a word either way is turned into one canonical (American) form
 for comparing with labels, and into its other spellings for looking up a word WordNet does not know as
@@ -17,7 +17,7 @@ from functools import lru_cache
 
 # (British pattern, American replacement), applied at a word's end (the inflections people add included)
 _END_RULES: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p), r) for p, r in (
-    (r"(?<=[a-z]{3})is(e|es|ed|ing|er|ers|ation|ations)$", r"iz\1"),  # moisturiser, organise, sanitiser
+    (r"(?<=[a-z]{3})is(e|es|ed|ing|er|ers|ation|ations)$", r"iz\1"),  # organiser, sanitiser
     (r"(?<=[a-z]{2})ys(e|es|ed|ing|er|ers)$", r"yz\1"),  # analyse, paralyse
     (r"(?<=[a-z]{2}[^aeiou])our(s|ed|ing|ful|less|ite|ites|able)?$", r"or\1"),  # colour, flavours, favourite
     (r"(?<=[a-z]{2})([bt])re(s)?$", r"\1er\2"),  # centre, fibre, litre, theatre
@@ -26,7 +26,7 @@ _END_RULES: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p), r) f
     (r"(?<=[a-z][aeiou])ll(ed|ing|er|ers)$", r"l\1"),  # travelled, jeweller
     (r"ellery$", "elry"),  # jewellery
 ))
-# the same patterns anywhere inside a glued label ("colourprinter", "moisturiserbottle")
+# the same patterns anywhere inside a glued label ("colourprinter", "sanitiserbottle")
 _INNER_RULES: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p), r) for p, r in (
     (r"(?<=[a-z]{3})is(ation|er)", r"iz\1"),
     (r"(?<=[a-z]{2}[^aeiou])our(?=[a-z])", "or"),
@@ -36,7 +36,7 @@ _INNER_RULES: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p), r)
 
 @lru_cache(maxsize=65536)
 def american(word: str) -> str:
-    """The American spelling of one lower-case word or glued label ("moisturiser" -> "moisturizer",
+    """The American spelling of one lower-case word or glued label ("organiser" -> "organizer",
     "colourprinter" -> "colorprinter"); unchanged where no rule applies."""
     w = word.lower()
     for pat, rep in _END_RULES:
@@ -50,14 +50,14 @@ def american(word: str) -> str:
 
 
 def canonical(phrase: str) -> str:
-    """A phrase with every word in its American spelling ("face moisturiser" -> "face moisturizer")."""
+    """A phrase with every word in its American spelling ("hand sanitiser" -> "hand sanitizer")."""
     return " ".join(american(w) for w in phrase.split())
 
 
 @lru_cache(maxsize=65536)
 def variants(word: str) -> tuple[str, ...]:
     """Other spellings of one word: its American form, and where it is American its British forms
-    ("moisturizer" -> moisturiser; "colour" -> color); the word itself is not included."""
+    ("organizer" -> organiser; "colour" -> color); the word itself is not included."""
     w = word.lower()
     out: dict[str, None] = {}
     us = american(w)
