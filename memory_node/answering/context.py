@@ -32,6 +32,12 @@ class Reply(Exception):  # noqa: N818 - a reply, not an error: it carries the an
         self.problem = problem
 
 
+# name matches that are guesses whatever their words: a kind guessed for a word WordNet lacks, a kind only the
+# category map shares; and any match this unsure (a far WordNet kind)
+GUESSED_HOW = frozenset({"kind guessed", "shared kind"})
+GUESS_AT_MOST = 0.5
+
+
 @dataclass
 class Context:
     store: MemoryStore
@@ -109,6 +115,19 @@ class Context:
             raise Reply(ask, ask.answer)
         self.grounded.append(g.candidates[0].entity.id)
         return g.candidates
+
+    def guessed(self, g: Grounding) -> Answer | None:
+        """For answers that list or count every match ("is there a ...", "how many ...", "where are the
+        ..."): when the name match itself is a guess (the grounder's own confidence below ``ASK_BELOW``: a
+        kind guessed, a similarity, a kind only the category map shares), ask back instead of saying yes."""
+        if g.status not in ("all", "unique") or not g.candidates or g.how in ("any thing", "category", "purpose",
+                                                                               "previous request", "confirmed"):
+            return None
+        own = max(c.confidence for c in g.candidates) if g.status == "all" else g.confidence
+        guess = g.how in GUESSED_HOW or own <= GUESS_AT_MOST
+        if not (guess and 0.0 < own < ASK_BELOW):
+            return None  # (a close MiniLM match keeps its say here: "a bar of soap" is the bar soap)
+        return self.is_it(g, own)
 
     def is_it(self, g: Grounding, sure: float) -> Answer:
         """Ask back about a guess instead of acting on it: "Do you mean the washing machine (...)?"; the

@@ -150,6 +150,9 @@ def how_many(ctx: Context) -> Answer:
     if g.status == "none":
         said = g.problem if g.problem and "not seen" not in g.problem else f"I have not seen any {_plural(ref)}{where}"
         return Answer(success=True, answer=sentence(said) + ".", confidence=0.0)
+    asked = ctx.guessed(g)
+    if asked is not None:
+        return asked
     counted = [c.entity for c in g.candidates if c.entity.present]
     missing = [c.entity for c in g.candidates if not c.entity.present]
     ctx.grounded.extend(_ids(counted))

@@ -61,6 +61,9 @@ def where(ctx: Context) -> Answer:
         if found.answer_ids:
             return found
     if g.status == "all" and len(g.candidates) > 1:
+        asked = ctx.guessed(g)
+        if asked is not None:
+            return asked
         ctx.grounded.extend(g.ids)
         return _where_all(ctx, g.candidates)
     cands = ctx.settle(g)
@@ -322,6 +325,9 @@ def exists(ctx: Context) -> Answer:
         where = f" {ref.anchor.relation.replace('_', ' ')} the {ref.anchor.ref.noun()}" if ref.anchor else ""
         said = g.problem if g.problem and "not seen" not in g.problem else f"I have not seen any {ref.noun()}{where}"
         return Answer(success=True, answer=f"No: {said}.", confidence=0.0)
+    asked = ctx.guessed(g)
+    if asked is not None:
+        return asked
     present = [c for c in g.candidates if c.entity.present]
     if not present:
         ent = g.candidates[0].entity

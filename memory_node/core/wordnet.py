@@ -123,6 +123,7 @@ class WordNet:
         self._kind_of: dict[tuple[str, str, int], int | None] = {}
         self._label_senses: dict[str, tuple[Any, ...]] = {}
         self._ic: dict[Any, float] = {}
+        self._gloss: dict[str, frozenset[str]] = {}
         self._n_synsets = 0
 
     # ---- senses ----------------------------------------------------------------------------------------
@@ -166,6 +167,30 @@ class WordNet:
 
     def known(self, phrase: str) -> bool:
         return bool(self.senses(phrase))
+
+    def any_noun(self, word: str) -> bool:
+        """WordNet lists the word as a noun in any sense (a time, a place, a feeling too): "day" in
+        "daybed" is no physical thing but a word all the same."""
+        k = "_".join(word.lower().split())
+        with self._lock:
+            try:
+                return bool(self._wn._lemma_pos_offset_map.get(k, {}).get("n")) or bool(self._wn.morphy(k, "n"))
+            except Exception:  # noqa: BLE001 - a malformed word is simply not in WordNet
+                return False
+
+    def gloss_words(self, synset_name: str) -> frozenset[str]:
+        """The words of a sense's definition and usage examples ("stand.n.04": a small table for holding
+        articles of various kinds; "a small table for holding articles"), lower case."""
+        cached = self._gloss.get(synset_name)
+        if cached is None:
+            with self._lock:
+                try:
+                    s = self._wn.synset(synset_name)
+                    text = " ".join([s.definition(), *s.examples()])
+                except Exception:  # noqa: BLE001 - an unknown name has no gloss
+                    text = ""
+            cached = self._gloss[synset_name] = frozenset(re.findall(r"[a-z]+", text.lower()))
+        return cached
 
     def lemmas(self, phrase: str) -> list[str]:
         """Synonyms of the phrase's senses ("specs" -> spectacles, eyeglasses, glasses), commonest first."""

@@ -35,6 +35,9 @@ from .names import Names, default_names
 ASK_BELOW = 0.6
 UNEXPLAINED_FACTOR = 0.5
 WEAK_HEAD = frozenset({"kind", "similar", "category", "wordnet broader"})
+# readings that weighed every compound word said against the label themselves (``Names.modified``,
+# ``Names.contents``): "mustard" in "mustard jar" is what made the condiment jar the match, not a word left over
+COMPOUND_READ = frozenset({"wordnet compound", "shared kind", "named by its modifiers", "contents", "wordnet gloss"})
 WHOLE_PHRASE_COSINE = 0.8
 WHOLE_PHRASE_MARGIN = 0.095  # cosines are printed to two places; 0.10 apart is apart
 WEAK_BUT_EXPLAINED = 0.7  # matched by kind or similarity, but every word said is a word of the thing
@@ -119,7 +122,7 @@ def unexplained(words: list[str], compound: list[str], how: str, ent: Entity, ro
     weakly or ``rivals`` (another kind with that head is in memory), ``words`` describing it only when the
     head matched weakly."""
     weak = how in WEAK_HEAD
-    said = [singular(norm(w)) for w in compound] if weak or rivals else []
+    said = [singular(norm(w)) for w in compound] if (weak or rivals) and how not in COMPOUND_READ else []
     if weak:
         said += [singular(norm(w)) for w in words] + [singular(norm(head))]
     said = [w for w in said if w and w not in _DESCRIBING and w not in lx.COLOUR_WORDS and w not in lx.STATE_WORDS

@@ -21,9 +21,10 @@ from ..core.store import ROOM_LABEL, MemoryStore
 from ..core.text import indefinite, key, plural, stem
 from . import lexicon as lx
 from .conversation import Conversation
-from .names import CATEGORY_BONUS, CONFIDENCE, GENERIC_NOUNS, Names, default_names
+from .names import CATEGORY_BONUS, CONFIDENCE, GENERIC_NOUNS, PACKAGING, Names, default_names
 from .request import Anchor, ObjectRef
 from .resolve import _attribute_words as attribute_words
+from .spelling import american, canonical, variants
 from .resolve import NEAR_WORDS, UNDER_WORDS, Candidate, _distance, _HintTest, _rank, norm, resolve_entities, resolve_rooms, room_key, \
     singular, split_hint, words
 from .uses import SEAT_OFFER, activity_of, content_words, default_uses
@@ -313,6 +314,9 @@ class Grounder:
         for i in range(len(said)):
             keys.setdefault(norm(" ".join(said[i:])), len(said) - i)
             keys.setdefault(key(" ".join(said[i:])), len(said) - i)
+        # and either spelling: "the colour printer" is the colorprinter (both sides in American spelling)
+        for k, span in list(keys.items()):
+            keys.setdefault(american(k), span)
         exact: list[Candidate] = []
         plural_only: list[Candidate] = []  # a plural label reached from a singular noun: "my glass" -> glasses
         for ent in self._pool():
@@ -320,7 +324,8 @@ class Grounder:
                 # labels are sometimes plural ("cutlets", "slippers"): compare singular to singular too. A
                 # value longer than anyone says (stored before the input limits) is not compared at all, so
                 # a request costs the same whatever memory once took in
-                forms = (norm(value), key(value)) if value and len(value) <= MATCH_CHARS else ()
+                forms = (norm(value), key(value), american(norm(value)), american(key(value))) \
+                    if value and len(value) <= MATCH_CHARS else ()
                 k = next((x for x in forms if x in keys), "")
                 if k:
                     span = keys[k]
@@ -328,6 +333,12 @@ class Grounder:
                     weak = field_name == "label" and k != forms[0] and not ref.plural
                     (plural_only if weak else exact).append(c)
                     break
+        if exact and plural_only and max(c.score for c in plural_only) > max(c.score for c in exact):
+            # "a garden chair" when memory calls them gardenchairs: the label that uses every word said is
+            # the thing meant, not a "chair" that leaves "garden" unsaid
+            widest = max(c.score for c in plural_only)
+            exact = [c for c in plural_only if c.score >= widest]
+            plural_only = []
         full = key(" ".join(noun_words))
         part = self._part(ref, exact, keys, len(noun_words))
         if part:
@@ -354,10 +365,18 @@ class Grounder:
             if m is not None:
                 out.append(Candidate(entity=ent, score=m.score, reasons=(f"{m.how}: {ent.label}",),
                                      confidence=m.confidence, how=m.how))
-        if not out or {c.how for c in out} <= {"wordnet kind", "kind"} and len({c.entity.label for c in out}) > 1:
+        if not out or {c.how for c in out} <= {"wordnet kind", "kind"}:
             category = self._category(ref)
-            if category:
+            # a filter noun over several kinds; one kind alone is that kind's name, unless the category
+            # finds more (honey by name, and the sugar in a shaker by what it holds)
+            found = len({c.entity.label for c in out})
+            if category and (found != 1 or len({c.entity.label for c in category}) > found):
                 return category, "category"
+        if out and all(c.how == "shared kind" and c.confidence < ASK_BELOW for c in out):
+            # only the category map files them alike: a close MiniLM match of the whole phrase says more
+            similar = self._similar(ref)
+            if similar:
+                return similar, "similar"
         if out:
             best = max(c.score for c in out)
             # the category map's preference picks "the phone" of several kinds; "how many phones" counts them all
@@ -368,7 +387,56 @@ class Grounder:
             return fallback_exact, "exact"
         if plural_only:  # "the curtain" -> curtains, when nothing is labelled with the singular
             return plural_only, "exact"
+        guessed = self._kind_guessed(ref)
+        if guessed:
+            return guessed, "kind guessed"
         return self._similar(ref), "similar"
+
+    def _kind_guessed(self, ref: ObjectRef) -> list[Candidate]:
+        """A noun WordNet does not know in any sense or spelling ("hoodie"), which the category map files
+        under a kind: of the things memory holds of that kind, the one MiniLM finds nearest the noun,
+        when it is clearly nearest, else all of them. A guess, so its confidence asks back ("Do you mean
+        the sweater?"); a noun WordNet knows and relates to nothing here is another thing, not this."""
+        from ..core import similarity
+        from ..core.embedding import default_embedder
+
+        wn = self.names.wordnet
+        if wn is None or not ref.head or ref.of_noun:
+            return []
+        noun = ref.noun()
+        head = singular(norm(ref.head))
+        if self.names.said_phrase(ref.compound, ref.head)[0] or \
+                any(wn.any_noun(w) for w in (ref.head.lower(), head, *variants(head))):
+            return []  # WordNet knows the word (in some sense): it relating it to nothing here is a no
+        said = [key(noun), key(ref.head)]
+        chain = next((c for k in dict.fromkeys([*said, *(american(x) for x in said)])
+                      if len(c := self.names.categories.chain(k)) > 1), [])
+        if not chain:
+            return []
+        kind = chain[1]
+        pool = [e for e in self._pool() if kind in self.names.categories.chain(e.label)[1:]]
+        labels = sorted({e.label for e in pool})
+        if not labels:
+            return []
+        try:
+            vecs = similarity._CACHE.vectors(default_embedder(), [canonical(noun),
+                                                                  *(" ".join(self.names.label_words(x)) for x in labels)])
+        except Exception as e:  # noqa: BLE001 - without the embedder no guess is made
+            log.debug("kind guess unavailable: %s", e)
+            vecs = None
+        if vecs is None:
+            return []
+        cos = dict(zip(labels, (vecs[1:] @ vecs[0]).tolist()))
+        ranked = sorted(labels, key=lambda x: -cos[x])
+        if cos[ranked[0]] < GUESS_MIN_COSINE:
+            return []
+        if len(ranked) == 1 or cos[ranked[0]] - cos[ranked[1]] >= GUESS_MARGIN:
+            ranked = ranked[:1]
+        how = "kind guessed"
+        return [Candidate(entity=e, score=0.4 + 0.1 * cos[e.label],
+                          reasons=(f"a {kind}, like {noun} ({cos[e.label]:.2f}): {e.label}",),
+                          confidence=CONFIDENCE[how], how=how)
+                for e in pool if e.label in ranked]
 
     def _generic(self, ref: ObjectRef) -> list[Candidate]:
         """"any objects on the counter?", "is there anything in the fridge": every thing memory holds (not
@@ -394,6 +462,12 @@ class Grounder:
                 if d is not None and (d >= 1 or not whole):
                     kinds[label] = d
                     break
+            lw = self.names.label_words(label)
+            if label not in kinds and len(lw) > 1 and singular(lw[-1]) in PACKAGING:
+                # a sugar shaker, a milk carton: what it holds is what it is asked about as
+                d = wn.is_kind_of(" ".join(lw[:-1]), said, max_distance=CATEGORY_MAX_STEPS)
+                if d is not None:
+                    kinds[label] = d
         if len(kinds) < 2:
             return []
         how = "category"
@@ -714,6 +788,10 @@ Want = Literal["one", "any", "all"]
 NEAR_FALLBACK_M = 2.5  # "by the shelf" of the one clearly nearest it: at most this far ...
 NEAR_MARGIN = 0.6  # ... and at most this share of the next nearest one's distance
 SIMILAR_MIN_COSINE = 0.78
+# a kind guessed for a noun WordNet does not know: the nearest of memory's things of that kind, at least this
+# close, and this much closer than the next, is offered alone; otherwise the closest few are
+GUESS_MIN_COSINE = 0.45
+GUESS_MARGIN = 0.08
 SIMILAR_SHARED_COSINE = 0.6  # ... enough when the label carries every word said before the head
 KIND_MATCH_SCORE = 0.6  # a filter noun ("food", "objects") matches every thing it covers alike
 CATEGORY_MAX_STEPS = 6  # is-a steps from a label up to a category word ("food" -> an apple: 3)

@@ -35,10 +35,11 @@ from ..core.embedding import default_embedder
 from ..core.resources import config_path
 from ..core.text import key, norm, singular, tokens
 from ..core.wordnet import WordNet, default_wordnet
+from .spelling import american, variants
 
 # What a thing comes in (a closed class of packaging words, not object names): "lotion bottle" is lotion.
 PACKAGING = frozenset({"bottle", "jar", "can", "tin", "box", "carton", "tube", "pack", "packet", "bag", "tub",
-                       "container", "sachet", "pouch", "spray", "dispenser", "roll"})
+                       "container", "sachet", "pouch", "spray", "dispenser", "roll", "shaker"})
 CATEGORY_BONUS = 0.05  # the category map files the label under the noun said (a sports ball is "a ball")
 HEAD_SCORE = 0.8  # below an exact label match (1.0): "table" for coffeetable is a weaker reading
 NAME_SCORE = 0.7
@@ -52,7 +53,8 @@ HYPONYM_SCORE = 0.55  # the noun said is a narrower kind of the label ("armchair
 # How sure a match is (0..1), by how it was made: what the dispatcher weighs to act or to ask back
 CONFIDENCE = {"exact": 1.0, "head noun": 0.8, "contents": 0.75, "everyday name": 0.8, "wordnet synonym": 0.85,
               "wordnet kind": 0.75, "wordnet broader": 0.6, "part": 0.7, "kind": 0.7, "category": 0.7,
-              "any thing": 0.7, "similar": 0.45}
+              "any thing": 0.7, "similar": 0.45, "wordnet compound": 0.7, "shared kind": 0.65,
+              "named by its modifiers": 0.6, "kind guessed": 0.45, "wordnet gloss": 0.65}
 MAX_MEMO = 200_000  # (phrase, label) WordNet readings kept
 # A kind this many is-a steps above the label, whose words MiniLM finds this far apart, is a guess (asked about):
 # true members sit at 0.5-0.75 ("vegetable"/carrot 0.74, "fruit"/lime 0.47), a sense nobody means at 0.39
@@ -65,6 +67,13 @@ FAR_KIND_CONFIDENCE = 0.5
 RARE_SENSE_RANK = 2
 RARE_SENSE_MIN_COSINE = 0.8
 # Nouns that name no kind of thing at all: "any objects on the counter?" asks about whatever is there
+# compounds read a word at a time (``Names.modified``), ranked below WordNet's readings of the whole noun
+COMPOUND_SCORE = 0.6  # "sugar shaker" ~ silver caster, "mustard jar" ~ condiment jar
+SHARED_KIND_SCORE = 0.58  # "face powder" ~ face product: same modifier, WordNet's kind is the label's category
+MODIFIERS_SCORE = 0.56  # "the shoe unit": a head naming no kind; the words before it say which thing
+SHARED_MAP_CONFIDENCE = 0.5
+GLOSS_SCORE = 0.57  # "dresser" ~ clothes drawer: the label's words are the gloss's, its head a part of it
+MAX_MODIFIER_STEPS = 2  # "mustard" is a condiment one is-a step up; further is another thing in practice
 MAX_WORDNET_LABEL = 48  # characters: longer than any compound WordNet lists (a stored label may be any length)
 GENERIC_NOUNS = frozenset({"object", "thing", "item", "stuff", "something", "anything", "everything",
                            "belonging", "objects", "things", "items"})
@@ -125,12 +134,30 @@ class Names:
         if cached is None:
             split = default_embedder().split_compound(norm(label)) if label.isalnum() else " ".join(tokens(label))
             ws = [w for w in split.split() if w]
+            if len(ws) == 1 and ws[0] == norm(label) and label.isalpha():
+                ws = self._wordnet_split(ws[0]) or ws
             chain = self.categories.chain(label)
             ending = chain[1] if len(chain) > 1 and chain[1] != label and label.endswith(chain[1]) else ""
             if ending and (not ws or ws[-1] != ending):
                 ws.append(ending)  # the category map knows the ending even where the vocabulary does not
             cached = self._label_words[label] = tuple(ws) or (label,)
         return cached
+
+    def _wordnet_split(self, glued: str) -> list[str]:
+        """A glued label the embedder's vocabulary keeps whole and WordNet does not list ("pcdesk",
+        "cdrack", "petbed"), split where both sides are WordNet nouns and the last names a
+        physical thing: its head noun is then what the label is, its first word what kind."""
+        wn = self.wordnet
+        if wn is None or len(glued) > MAX_WORDNET_LABEL or wn.known(glued):
+            return []
+        best: list[str] = []
+        for i in range(2, len(glued) - 2):
+            first, last = glued[:i], glued[i:]
+            # a two-letter first word only where it names a thing itself ("tv", "pc"), not any abbreviation
+            if wn.known(last) and (wn.known(first) if len(first) < 3 else wn.any_noun(first)):
+                if not best or len(last) > len(best[-1]):
+                    best = [first, last]
+        return best
 
     def match(self, head: str, compound: list[str], label: str) -> KindMatch | None:
         """How the noun (``compound`` + ``head``) can mean ``label``, or None."""
@@ -165,6 +192,15 @@ class Names:
         lexical = self.lexical(compound, head, label)
         if lexical is not None:
             return lexical
+        contents = self.contents(compound, h, label)
+        if contents is not None:
+            return contents
+        modified = self.modified(compound, head, label)
+        if modified is not None:
+            return modified
+        glossed = self.glossed(compound, head, label)
+        if glossed is not None:
+            return glossed
         cat = self.category_key(h)
         if cat and cat != lkey and cat in self.categories.chain(label)[1:]:
             return KindMatch(KIND_SCORE, "kind")
@@ -213,14 +249,153 @@ class Names:
         comp = [norm(c) for c in compound]
         if wn is None or not h:
             return "", comp
-        for p in dict.fromkeys([" ".join([*comp, head.lower()]), " ".join([*comp, h])]):
+        # each as said, then in its other spellings ("organiser" is listed, if at all, as "organizer")
+        for p in dict.fromkeys([" ".join([*comp, head.lower()]), " ".join([*comp, h]),
+                                *(" ".join([*comp, v]) for v in variants(h))]):
             if comp and wn.known(p):
                 return p, []
         # the head as said and as the tagger lemmatised it: "specs" is spectacles, its lemma "spec" is not
-        for p in dict.fromkeys([head.lower(), h, h + "s"]):
+        for p in dict.fromkeys([head.lower(), h, h + "s", *variants(h)]):
             if wn.known(p):
                 return p, comp
         return "", comp
+
+    def contents(self, compound: list[str], head: str, label: str) -> KindMatch | None:
+        """"the milk carton", "a shampoo bottle": a packaging head names what it holds, where memory holds
+        that thing under its own label and WordNet does not list the phrase as some other thing ("icebox"
+        is a refrigerator, not a box of ice)."""
+        if head not in PACKAGING or not compound:
+            return None
+        held = american(key(" ".join(compound)))
+        if held not in (american(norm(label)), american(key(label))):
+            return None
+        wn = self.wordnet
+        phrase = " ".join([*compound, head])
+        if wn is not None:
+            for p in (phrase, "".join([*compound, head])):  # "ice box" is listed as "icebox"
+                if wn.known(p) and wn.is_kind_of(p, "container", max_distance=6) is None:
+                    return None
+        return KindMatch(HEAD_SCORE - 0.1, "contents")
+
+    def modified(self, compound: list[str], head: str, label: str) -> KindMatch | None:
+        """A compound read a word at a time, where no reading of it whole matched (see ``_modified``);
+        cached per pair."""
+        memo = ("modified " + " ".join([*compound, head]), label)
+        if memo not in self._lexical:
+            if len(self._lexical) > MAX_MEMO:
+                self._lexical.clear()
+            self._lexical[memo] = self._modified(compound, head, label)
+        return self._lexical[memo]
+
+    def _modified(self, compound: list[str], head: str, label: str) -> KindMatch | None:
+        """Three readings of "<modifier> <head>" against a label of two or more words, each needing
+        evidence for every modifier said:
+
+        - the heads match or WordNet files the label's head under the one said (a stand is a small
+          shaker), and each modifier is the label's, a kind of the label's or one of it one or two is-a
+          steps away ("mustard jar" ~ condiment jar), or a word of WordNet's gloss of the label head's
+          sense (a caster is "for sprinkling powdered sugar": "sugar shaker" ~ silver caster);
+        - the modifiers are the label's and WordNet's kind of the thing said is the category the map
+          files the label under ("face powder" is a toiletry; a face product is filed as one);
+        - the head names no kind of thing (WordNet's senses of it are all near its root, "unit",
+          "piece"), so the modifiers say what it is: "the shoe unit" is the one thing whose label is
+          "shoe" and a head."""
+        wn = self.wordnet
+        if wn is None or not compound:
+            return None
+        lw = [american(w) for w in self.label_words(label)]
+        if len(lw) < 2:
+            return None
+        comp = [american(norm(c)) for c in compound]
+        h = american(singular(norm(head)))
+        lh, lmods = singular(lw[-1]), lw[:-1]
+        said_head = self.said_phrase([], head)[0]
+        if h in GENERIC_NOUNS or (said_head and self._names_no_kind(said_head)):
+            if all(c in lmods for c in comp) and h != lh:
+                return KindMatch(MODIFIERS_SCORE, "named by its modifiers")
+            return None
+        if not said_head:
+            return None
+        sense = ""  # the label head's sense the said head reached (its gloss may carry a modifier)
+        if lh != h:
+            rel = wn.relation(said_head, lh)
+            if rel is not None and rel.how in ("synonym", "hypernym") and rel.distance <= MAX_MODIFIER_STEPS:
+                sense = rel.label
+            elif all(c in lmods for c in comp):
+                return self._shared_kind(comp, said_head, label)
+            else:
+                return None
+        for c in comp:
+            if c in lmods or any(self._modifier_related(c, m) for m in lmods):
+                continue
+            if sense and c in wn.gloss_words(sense):
+                continue
+            return None
+        for m in lmods:
+            # a word of the label that names a thing of its own says what kind it is (a "pepper" caster holds
+            # pepper): said by nobody, nor anything like it, it makes the label another kind than the one said
+            # (what it is made of is no kind: a "silver" caster is a caster)
+            if m not in comp and wn.known(m) and not any(x.lexname() == "noun.substance" for x in wn.senses(m)) \
+                    and not any(self._modifier_related(c, m) for c in comp):
+                return None
+        if all(c in lmods for c in comp) and lh == h:
+            return None  # the head-noun reading's business, not a compound's
+        return KindMatch(COMPOUND_SCORE, "wordnet compound")
+
+    def _shared_kind(self, comp: list[str], said_head: str, label: str) -> KindMatch | None:
+        wn = self.wordnet
+        assert wn is not None
+        phrase = " ".join([*comp, said_head])
+        said = phrase if wn.known(phrase) else said_head
+        kinds = {key(k) for k in wn.hypernyms(said, depth=3)}
+        label_kinds = set(self.categories.chain(label)[1:])
+        if kinds & label_kinds:
+            return KindMatch(SHARED_KIND_SCORE, "shared kind")
+        if set(self.categories.chain(key(phrase))[1:2]) & label_kinds:
+            # only the category map files both under one kind (a floor mop and a floor cleaner: cleaning
+            # supplies; but so would a mop and a bleach be): a guess, asked about
+            return KindMatch(SHARED_KIND_SCORE - 0.02, "shared kind", confidence=SHARED_MAP_CONFIDENCE)
+        return None
+
+    def glossed(self, compound: list[str], head: str, label: str) -> KindMatch | None:
+        """The label names the said thing by a part of it, in words WordNet's gloss of it uses: a dresser is
+        "furniture with drawers for keeping clothes", and WordNet lists a drawer among its parts, so a label
+        "clothesdrawer" is the dresser. Every word of the label must be in the gloss and its head a
+        part of the said thing. Cached per pair."""
+        memo = ("glossed " + " ".join([*compound, head]), label)
+        if memo not in self._lexical:
+            self._lexical[memo] = self._glossed(compound, head, label)
+        return self._lexical[memo]
+
+    def _glossed(self, compound: list[str], head: str, label: str) -> KindMatch | None:
+        wn = self.wordnet
+        if wn is None:
+            return None
+        said, rest = self.said_phrase(compound, head)
+        lw = [singular(w) for w in self.label_words(label)]
+        if not said or rest or len(lw) < 2:
+            return None
+        for s in wn.senses(said):
+            gloss = {singular(w) for w in wn.gloss_words(s.name())}
+            if all(w in gloss for w in lw) and wn.has_part(said, lw[-1]):
+                return KindMatch(GLOSS_SCORE, "wordnet gloss")
+        return None
+
+    def _modifier_related(self, said: str, label_word: str) -> bool:
+        """A modifier said and one of the label's name the same thing or one is a kind of the other, a
+        step or two apart ("mustard" / condiment, "sugar" / sweetener)."""
+        wn = self.wordnet
+        if wn is None or said == label_word:
+            return said == label_word
+        rel = wn.relation(said, label_word, max_distance=MAX_MODIFIER_STEPS)
+        return rel is not None
+
+    def _names_no_kind(self, noun: str) -> bool:
+        """WordNet's every physical sense of the noun sits near its root or above thousands of kinds
+        ("unit": a whole, a building block): it says nothing about what the thing is."""
+        wn = self.wordnet
+        senses = wn.senses(noun) if wn is not None else ()
+        return bool(senses) and all(wn.specificity(s) == 0.0 for s in senses)  # type: ignore[union-attr]
 
     def lexical(self, compound: list[str], head: str, label: str) -> KindMatch | None:
         """The WordNet reading of the noun as ``label`` (see the module docstring), cached per pair."""
@@ -232,7 +407,8 @@ class Names:
         out: KindMatch | None = None
         said, rest = self.said_phrase(compound, head)
         wn = self.wordnet
-        if said and wn is not None and not (said in GENERIC_NOUNS or singular(said) in GENERIC_NOUNS):
+        if said and wn is not None and not (said in GENERIC_NOUNS or singular(said) in GENERIC_NOUNS) \
+                and not (rest and self._names_no_kind(said)):  # "shoe unit": what "unit" is a kind of says nothing
             lw = self.label_words(label)
             if all(r in lw for r in rest):  # "coffee machine" must not be read as any machine
                 for lp, whole in self._label_senses(label):

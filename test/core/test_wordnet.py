@@ -124,3 +124,13 @@ def test_a_head_that_only_holds_or_measures_is_not_what_the_thing_is() -> None:
     assert similarity.lexical_kind("maths problem set", "statue", cmap) is None
     assert similarity.lexical_kind("maths problem set", "statue") is not None
     assert similarity.lexical_kind("plain box", "trunk", cmap) == similarity.lexical_kind("box", "trunk")
+
+
+def test_any_noun_knows_words_of_every_sense_and_gloss_words_read_a_senses_definition() -> None:
+    wn = default_wordnet()
+    # "night" is a time, no physical thing: a noun all the same (a glued label may begin with it)
+    assert wn.any_noun("night") and not wn.known("night")
+    assert not wn.any_noun("hoodie") and not wn.any_noun("qzxv")
+    # a caster (the shaker) is for sprinkling powdered sugar
+    assert "sugar" in wn.gloss_words("caster.n.02") and "salt" not in wn.gloss_words("caster.n.02")
+    assert wn.gloss_words("no_such.n.01") == frozenset()
