@@ -112,9 +112,17 @@ _SHORTCUTS = ((re.compile(r"\b(where|what|how|who|when|why)'d\b", re.I), r"\1 di
                r"\1, and then what\2"),
               # "Ben made coffee, and then he do what?"
               (re.compile(r",?\s*and\s+then\s+(?:he|she|they)\s+(?:do|did|does)\s+what\b", re.I), ", and then what"),
-              # an aside set off by two dashes is no part of the request ("which room - just the room - is it in?")
-              (re.compile(r"\s+[\u2014\u2013]\s+[^\u2014\u2013]{1,80}?\s+[\u2014\u2013]\s+|\s+--?\s+[^-]{1,80}?\s+--?\s+"),
-               " "),
+              # an aside set off by two dashes is no part of the request ("which room - just the room - is it in?"),
+              # unless it says which one is meant ("the glass - not any glass, the one by the sink - which is it?")
+              (re.compile(r"\s+(?:[\u2014\u2013]|--?)\s+(?![^\u2014\u2013]*\b(?:one|ones|on|in|by|beside|near|next|under|"
+                          r"behind|with)\s+(?:the|my|your|our)\b)[^\u2014\u2013]{1,80}?\s+(?:[\u2014\u2013]|--?)\s+"), " "),
+              # a restart after a dash ("is there a knife in the - in the kitchen, I mean, not in here"); a trailing
+              # "- I know there's more than one, I mean that one"
+              (re.compile(r"\b((?:in|on|at|to|by)\s+the)\s*[\u2014\u2013-]+\s*\1\b", re.I), r"\1"),
+              (re.compile(r",\s*i\s+mean,?\s+not\s+[^,.?!]{1,40}(?=[.?!]*\s*$)", re.I), ""),
+              (re.compile(r"\s*[\u2014\u2013]\s*i\s+(?:know|mean)\b[^\u2014\u2013?]{0,80}$", re.I), ""),
+              # "when'd you last clock the lime?": British slang for seeing
+              (re.compile(r"\b(you\s+(?:last\s+|first\s+|ever\s+)?)clock(?:ed)?\b", re.I), r"\1see"),
               # "the juice, in which place it is?": where
               (re.compile(r"\bin\s+which\s+(?:place|spot|location|part\s+of\s+the\s+house)\b", re.I), "where"),
               # "Ben made coffee. Then what?": the event, then the question about what followed it
@@ -546,6 +554,21 @@ _FOR_COMMANDS = (
 )
 
 
+# "I'm worried I left the fridge open", "I've a feeling somebody left the oven on": a worry about a state is, asked,
+# whether it is so, and, said to the plan service, to set it right where the robot can (close what is open)
+_LEFT_IN_STATE = re.compile(r"^(?:i'm|i\s+am|i've\s+got|i've|i\s+have|i\s+get)\s+(?:a\s+(?:nagging\s+|funny\s+|sneaking\s+)?"
+                            r"(?:feeling|hunch|suspicion)|(?:a\s+bit\s+|really\s+|so\s+)?(?:worried|afraid|scared|concerned|"
+                            r"sure|convinced|nervous))\s+(?:that\s+)?(?:i|someone|somebody|we|you|he|she|they|[A-Z][a-z]+)\s+"
+                            r"(?:might\s+have\s+|may\s+have\s+|must\s+have\s+)?left\s+((?:the|my|our)\s+[\w-]+(?:\s+[\w-]+)?)\s+"
+                            r"(open|on|unlocked|running)\b[^?]*\??\s*$", re.I)
+
+
+def normalise_question(text: str) -> str:
+    """``normalise``'s text, read as asked on the question service."""
+    m = _LEFT_IN_STATE.match(text.strip())
+    return f"is {m.group(1)} {m.group(2).lower()}?" if m is not None else text
+
+
 # "Locate magazine. Go.", "juice on the table. now!": a word that only urges the request on
 _URGE_AFTER = re.compile(r"^(.+?)\s*[.!,]+\s*(?:go|now|quick|quickly|go\s+go|chop\s+chop|hurry(?:\s+up)?|asap)\s*[.!]*$", re.I)
 
@@ -558,6 +581,9 @@ def normalise_command(text: str) -> str:
         first = (re.findall(r"[A-Za-z']+", rest)[:1] or [""])[0].lower()
         if first in lx.COMMAND_VERBS or any(p.match(rest) for p, _ in _FOR_COMMANDS):
             text = rest + "."
+    m = _LEFT_IN_STATE.match(text.strip())
+    if m is not None and m.group(2).lower() == "open":
+        return f"close {m.group(1)}"
     for pattern, repl in _FOR_COMMANDS:
         m = pattern.match(text.strip())
         if m is not None and not _not_a_thing(m.group(1) or m.group(2) or ""):

@@ -26,7 +26,7 @@ from . import lexicon as lx
 from . import parts as _parts
 from . import reading_policy
 from .clause import Clause
-from .normalise import normalise, normalise_command
+from .normalise import normalise, normalise_command, normalise_question
 from .phrases import _lemma, _low
 from .request import Anchor, Intent, Kind, ObjectRef, Request
 
@@ -201,6 +201,8 @@ def rules_reading(text: str, names: tuple[str, ...] | frozenset[str] = (), prefe
     t = normalise(raw)
     if prefer is Kind.command:
         t = normalise_command(t)
+    elif prefer is Kind.question:
+        t = normalise_question(t)
     ids = _ID_RE.findall(t)
     if ids:
         t = _ID_RE.sub(ID_PLACEHOLDER, t)

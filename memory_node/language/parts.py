@@ -15,6 +15,7 @@ from typing import Any
 from . import lexicon as lx
 from . import parser as _p
 from .clause import Clause
+from .names import GENERIC_NOUNS
 from .phrases import _lemma, _low
 from .request import Anchor, Intent, Kind, ObjectRef, Request, TimeRef
 
@@ -241,6 +242,9 @@ def _use_from(main: Request, before: list[Any]) -> None:
 def _fill_from(main: Request, before: list[list[ObjectRef]], after: list[list[ObjectRef]], texts: list[str]) -> None:
     """Give ``main``'s pronouns the things the other parts named (the nearest part before it first; for
     "them" / "both" every thing named before it)."""
+    # a thing said only as a kind of anything ("I can never remember these things") names nothing to refer to
+    before = [[o for o in things if o.head not in GENERIC_NOUNS or o.modifiers] for things in before]
+    after = [[o for o in things if o.head not in GENERIC_NOUNS or o.modifiers] for things in after]
     nearest = next((things for things in before[::-1] + after if things), [])
     if nearest and nearest[0].pronoun == "one":
         # "there's more than one glass and I mean the one on the desk": the kind from further back

@@ -309,3 +309,26 @@ def test_an_urging_word_and_a_place_it_lives(text: str, intent: Intent) -> None:
 def test_going_somewhere_said_in_other_ways(text: str) -> None:
     req = parse(text, prefer=Kind.command)
     assert req.intent is Intent.go and req.destination.ref.head == "office", req
+
+
+def test_a_worry_about_a_state_is_asked_or_set_right() -> None:
+    for text in ("I'm worried I left the fridge open.", "I've got a feeling somebody left the fridge open"):
+        asked = parse(text, prefer=Kind.question)
+        assert asked.intent is Intent.state and asked.objects[0].head == "fridge", asked
+        done = parse(text, prefer=Kind.command)
+        assert done.intent is Intent.close and done.objects[0].head == "fridge", done
+    assert parse("I'm worried I left the fridge open.").intent is not Intent.close  # told: memory learns it
+
+
+@pytest.mark.parametrize("text, intent, head", [
+    ("Is there a towel in the \u2014 in the bathroom, I mean, not in here.", Intent.exists, "towel"),
+    ("Which towel is on the rail \u2014 I know there's more than one, I mean that one.", Intent.which, "towel"),
+    ("When'd you last clock the stapler?", Intent.when_seen, "stapler"),
+])
+def test_restarts_and_afterthoughts(text: str, intent: Intent, head: str) -> None:
+    _reads_as(text, intent, head, prefer=Kind.question)
+
+
+def test_it_is_never_a_remark_about_things_in_general() -> None:
+    last = parse("Ah, and what colour is it again? I can never remember these things.", prefer=Kind.question)
+    assert last.objects and last.objects[0].pronoun == "it", last  # left to the conversation, not "these things"
