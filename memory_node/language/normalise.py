@@ -69,6 +69,8 @@ _SHORTCUTS = ((re.compile(r"\b(where|what|how|who|when|why)'d\b", re.I), r"\1 di
               # "could you be a dear and tell me ...": an endearment around the request
               (re.compile(r"\b(?:could|would|can|will)\s+you\s+be\s+(?:a\s+|an\s+)?(?:dear|love|darling|sweetheart|pet|star|"
                           r"doll|angel|gem|good\s+(?:lad|lass|boy|girl))\s+and\s+", re.I), "please "),
+              (re.compile(r"^(?:please\s+)?be\s+(?:a\s+|an\s+)?(?:dear|love|darling|sweetheart|pet|star|doll|angel|gem|"
+                          r"good\s+(?:lad|lass|boy|girl))\s+and\s+", re.I), "please "),
               # "when did you last clap eyes on it": an idiom for seeing
               (re.compile(r"\b(?:clapped|laid|set)\s+eyes\s+on\b", re.I), "saw"),
               (re.compile(r"\b(?:clap|lay|set)\s+eyes\s+on\b", re.I), "see"),

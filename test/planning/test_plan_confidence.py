@@ -193,3 +193,19 @@ def test_an_open_something_is_asked_about_never_guessed(two_people, vega) -> Non
     # a need said beside it says what it is for: the juice, not the stapler
     done = plan_request(two_people, vega, "i'm so thirsty, get me something", speaker="anna")
     assert ("pick", ["juice_4"]) in _steps(done), done
+
+
+@pytest.mark.parametrize("confidence, acted", [(0.6, False), (0.75, True)])
+def test_a_task_read_with_middling_confidence_is_offered_not_done(flat, vega, confidence: float, acted: bool) -> None:
+    # the same reading at the confidence its calibration gives: acting on it needs more than answering does
+    from memory_node.language import parse
+    from memory_node.language.request import Kind
+
+    req = parse("bring me the mug", prefer=Kind.command).model_copy(update={"confidence": confidence})
+    r = plan_request(flat, vega, "bring me the mug", speaker="anna", request=req)
+    assert r.success is acted, r
+    if not acted:
+        assert "Do you want me to bring the mug" in r.error
+    answered = answer_question(flat, "where is the mug", request=parse("where is the mug", prefer=Kind.question)
+                               .model_copy(update={"confidence": confidence}))
+    assert answered.success and "kitchentable_2" in answered.answer_ids + answered.evidence_ids + [answered.answer]
