@@ -81,6 +81,42 @@ def measure(mem: Memory, query_chars: int, repeat: int) -> dict[str, float]:
             "peak_mb": max(_peak_mb(r) for r in [*asks, search])}
 
 
+def correction_cost(inputs: int = 300, seed: int = 7) -> dict[str, float]:
+    """What reading a said fact costs (``core.corrections.parse_utterance``, run on every user utterance): the
+    worst and the median over odd word salads of 1-80 words, and a chain of 30 clauses (read once each, not
+    exponentially). Was a timed unit test; the test now counts the clauses read instead."""
+    import random
+
+    from memory_node.core.categories import default_map
+    from memory_node.core.corrections import parse_utterance
+
+    vocab = "the a fork forks in on into drawer go goes put no not , and my one is blue mine ' ? . don't".split()
+    rng = random.Random(seed)
+    default_map()
+    times = []
+    for _ in range(inputs):
+        text = " ".join(rng.choice(vocab) for _ in range(rng.randint(1, 80)))
+        t0 = time.perf_counter()
+        parse_utterance(text)
+        times.append((time.perf_counter() - t0) * 1e3)
+    chain = " and ".join(f"put the thing{i} in the box{i}" for i in range(30))
+    t0 = time.perf_counter()
+    parse_utterance(chain)
+    chain_ms = (time.perf_counter() - t0) * 1e3
+    typical = []
+    for t in _SAID * 20:  # what people say on the write path of every utterance
+        t0 = time.perf_counter()
+        parse_utterance(t)
+        typical.append((time.perf_counter() - t0) * 1e3)
+    return {"median_ms": statistics.median(times), "worst_ms": max(times), "chain30_ms": chain_ms,
+            "typical_ms": statistics.median(typical)}
+
+
+_SAID = ("put the fork in the drawer", "no, the cups go on the shelf, not in the cabinet",
+         "forks, knives and spoons belong in the top drawer", "my mug is the blue one", "I prefer the red cup",
+         "where is the fork?", "the weather is nice today and I had a long day at work, thanks for asking")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="fewer points and repeats (a smoke run)")
@@ -102,6 +138,9 @@ def main(argv: list[str] | None = None) -> int:
         row("query text length (chars)", n, measure(mem, n, repeat))
     for n in counts:
         row("entities", n, measure(build(n, 100), 20, max(1, repeat // 2)))
+    c = correction_cost()
+    print(f"said facts (core.corrections): everyday sentences median {c['typical_ms']:.3f} ms; odd inputs median "
+          f"{c['median_ms']:.2f} ms, worst {c['worst_ms']:.2f} ms over 300; 30 clauses {c['chain30_ms']:.2f} ms")
     return 0
 
 

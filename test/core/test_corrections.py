@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-import time
 
 import pytest
 
@@ -165,35 +164,28 @@ def test_category_map_from_dict_checks_parents() -> None:
         CategoryMap.from_dict({"categories": {"cutlery": {"parent": "nowhere", "words": ["fork"]}}})
 
 
-def test_parsing_is_cheap() -> None:
-    """The parser runs on the write path of every utterance: well under a millisecond."""
-    texts = ["put the fork in the drawer", "no, the cups go on the shelf, not in the cabinet",
-             "forks, knives and spoons belong in the top drawer", "my mug is the blue one", "I prefer the red cup",
-             "where is the fork?", "the weather is nice today and I had a long day at work, thanks for asking"]
-    parse_utterance("warm up")
-    best = float("inf")
-    for _ in range(5):
-        start = time.perf_counter()
-        for _ in range(20):
-            for t in texts:
-                parse_utterance(t)
-        best = min(best, (time.perf_counter() - start) / (20 * len(texts)))
-    assert best < 1e-3, f"{best * 1e3:.3f} ms per utterance"
+def test_odd_input_never_raises_and_stays_cheap(monkeypatch) -> None:
+    # cheap is counted, not timed (the time is ``python -m memory_node.bench.request_cost``'s last line): every
+    # sentence is read once and every clause of it at most once per way it can be split, whatever the words
+    import memory_node.core.corrections as corr
 
+    calls = {"clause": 0}
+    real = corr._clause
 
-def test_odd_input_never_raises_and_stays_cheap() -> None:
+    def counted(*a, **kw):
+        calls["clause"] += 1
+        return real(*a, **kw)
+
+    monkeypatch.setattr(corr, "_clause", counted)
     vocab = "the a fork forks in on into drawer go goes put no not , and my one is blue mine ' ? . don't".split()
     rng = random.Random(7)
-    default_map()  # loaded once per process (a file read): the cost measured is each input's, not the load's
-    worst = 0.0
     for _ in range(300):
-        text = " ".join(rng.choice(vocab) for _ in range(rng.randint(1, 80)))
-        start = time.perf_counter()
-        parse_utterance(text)
-        worst = max(worst, time.perf_counter() - start)
+        words = [rng.choice(vocab) for _ in range(rng.randint(1, 80))]
+        calls["clause"] = 0
+        parse_utterance(" ".join(words))
+        assert calls["clause"] <= 2 * len(words) + 2, " ".join(words)
     # a chain of 30 clauses is parsed once each, not exponentially
     many = " and ".join(f"put the thing{i} in the box{i}" for i in range(30))
-    start = time.perf_counter()
+    calls["clause"] = 0
     assert len(parse_utterance(many)) == 30
-    worst = max(worst, time.perf_counter() - start)
-    assert worst < 0.05, f"worst {worst * 1e3:.1f} ms"
+    assert calls["clause"] <= 2 * 30 + 2, calls
