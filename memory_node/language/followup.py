@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from .parser import parse
+from .parser import SERVICE_READING_NOTE, parse
 from .reading_policy import took_over
 from .request import Intent, ObjectRef, Request
 
@@ -31,8 +31,9 @@ def follow_up(req: Request, previous: Request | None) -> tuple[Request, bool] | 
         return None
     text = req.text.strip()
     opener = _CORRECTION.match(text)
+    said_as_task = SERVICE_READING_NOTE in req.notes  # "the mug on the desk" on ~/plan, read as a put
     if opener is None and req.intent not in (Intent.unknown, Intent.inform) and "a bare noun phrase" not in req.notes \
-            and not took_over(req):  # what the rules could not read, even if the learned reader then did
+            and not took_over(req) and not said_as_task:  # what the rules could not read, even if the model did
         return None
     rest = text[opener.end():] if opener else text
     rest = rest.strip(" ,.!?-")
@@ -41,6 +42,8 @@ def follow_up(req: Request, previous: Request | None) -> tuple[Request, bool] | 
     ref = _fragment(rest)
     if ref is None or not (ref.head or ref.pronoun == "one"):
         return None
+    if said_as_task and ref.head not in ("", "one", "ones", previous.objects[0].head):
+        return None  # a thing of another kind and a place: a task of its own ("juice on shelf."), not a reply
     new = previous.model_copy(deep=True)
     target = new.objects[0]
     if ref.head and ref.head not in ("one", "ones"):

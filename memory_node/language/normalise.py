@@ -588,8 +588,9 @@ def normalise_command(text: str) -> str:
         return f"close {m.group(1)}"
     for pattern, repl in _FOR_COMMANDS:
         m = pattern.match(text.strip())
-        if m is not None and not _not_a_thing(m.group(1) or m.group(2) or ""):
-            return repl(m)
+        if m is not None and not _not_a_thing(m.group(1) or m.group(2) or "") and not re.search(
+                r"\b(?:one|ones|other)\s*$", m.group(1) or m.group(2) or "", re.I):
+            return repl(m)  # "the one in the cabinet" is a reply that tells a thing apart, not a thing to put
     return text
 
 

@@ -199,6 +199,7 @@ def rules_reading(text: str, names: tuple[str, ...] | frozenset[str] = (), prefe
     if not raw:
         return Request(text=text, kind=Kind.statement, intent=Intent.unknown, notes=["empty text"]), None, 0, []
     t = normalise(raw)
+    told = t
     if prefer is Kind.command:
         t = normalise_command(t)
     elif prefer is Kind.question:
@@ -224,7 +225,14 @@ def rules_reading(text: str, names: tuple[str, ...] | frozenset[str] = (), prefe
     parts = _parts.segments(t)
     if len(parts) > 1:
         best = _parts.from_parts(best, parts, raw, prefer)
+    if t != told and prefer is not None:
+        best.notes.append(SERVICE_READING_NOTE)
     return best, doc, len(parts), ids
+
+
+# a reading the service it came on chose ("juice on shelf." on ~/plan is a put): ``followup`` may still take it as
+# a reply that tells apart the thing asked about ("which mug?" - "the mug on the desk")
+SERVICE_READING_NOTE = "read as the service expects"
 
 
 _ABOUT_THINGS = frozenset({Intent.where, Intent.exists, Intent.state, Intent.attribute, Intent.which, Intent.count,

@@ -10,7 +10,7 @@ from memory_node.core.store import MemoryStore
 from memory_node.language import parse
 from memory_node.language.conversation import Conversation
 from memory_node.language.followup import follow_up
-from memory_node.language.request import Intent
+from memory_node.language.request import Intent, Kind
 from memory_node.requests.dispatch import answer_question, plan_request
 from memory_node.planning.skills import SkillLibrary, default_library_path
 
@@ -78,3 +78,16 @@ def test_which_one_then_the_answer_over_the_dispatcher(store) -> None:
     assert sorted(where.answer_ids) == ["mug_blue", "mug_red"]
     on_table = answer_question(store, "the one on the table", speaker="ben", conversation=conv)
     assert on_table.success and "table_1" in on_table.answer_ids, on_table.answer
+
+
+def test_a_reply_said_as_a_thing_and_a_place_on_the_plan_service_is_still_a_reply() -> None:
+    # "which mug?" - "the mug on the desk" on ~/plan reads alone as a put; after a fetch of a mug it tells the mug
+    # apart, and "the one in the cabinet" never reads as a put at all
+    previous = parse("bring me the mug", prefer=Kind.command)
+    for reply in ("the mug on the desk", "the one in the cabinet"):
+        got = follow_up(parse(reply, prefer=Kind.command), previous)
+        assert got is not None, reply
+        done, _ = got
+        assert done.intent is Intent.fetch and done.objects[0].head == "mug" and done.objects[0].anchor is not None
+    # a thing of another kind and a place is a task of its own
+    assert follow_up(parse("juice on shelf.", prefer=Kind.command), previous) is None
