@@ -45,7 +45,9 @@ its calibration split (``meta.json`` ``policy_calibration``). Accuracy per confi
 ALFRED ``valid_seen`` is printed by ``python -m memory_node.bench.reader_eval``.
 
 ``ASK_BACK_BELOW`` = 0.5: a reading less likely right than wrong is not acted on or answered as if sure; the
-dispatcher asks back, offering ``alternatives``. ``MEMORY_NODE_READER=off`` in the environment switches the
+dispatcher asks back, offering ``alternatives``. A question whose own words say what it asks ("what colour",
+"how many", "when did", "which room") but read as a question that answers something else is held just below it
+(``_cue_unanswered``): answering a question nobody asked is the wrong answer the robot can see coming. ``MEMORY_NODE_READER=off`` in the environment switches the
 model off (the rules read alone, confidence 1.0, as when the model file is missing).
 """
 
@@ -54,6 +56,7 @@ from __future__ import annotations
 import logging
 import math
 import os
+import re
 from dataclasses import replace
 from typing import Any
 
@@ -336,9 +339,33 @@ def _decide(rule: Request, reading: Any, doc: Any, parts: int, weights: list[flo
                 taken.confidence = c
                 taken.notes.append(f"the rules' {rule.intent.value} judged unlikely ({req.confidence:.2f})")
                 return taken
+    if req.confidence >= ASK_BACK_BELOW and _cue_unanswered(req):
+        # the question says what it asks ("what colour", "how many", "when did") and the reading answers something
+        # else: an answer to a question nobody asked is worse than asking back
+        req.confidence = round(ASK_BACK_BELOW - 0.01, 3)
+        req.notes.append("the question asks what the reading does not answer")
     if req.confidence < ASK_BACK_BELOW and not req.alternatives:
         req.alternatives = _alternatives(reading, req.intent.value, doc)
     return req
+
+
+# words that say what a question asks, and the readings that answer it
+_QUESTION_CUES: tuple[tuple[Any, frozenset[str]], ...] = (
+    (re.compile(r"\b(?:what|which)\s+colou?r\b|\bcolou?r\s+(?:is|are|was|were)\b", re.I),
+     frozenset({"attribute", "which"})),
+    (re.compile(r"\bhow\s+many\b", re.I), frozenset({"count", "exists"})),
+    (re.compile(r"(?:^|[.!?]\s+)when\s+(?:did|was|were|is|do|does|have|has|had)\b", re.I),
+     frozenset({"when_seen", "when_did", "around", "habit", "robot_did", "person_did", "happened_to"})),
+    (re.compile(r"\b(?:what|which)\s+room\b", re.I), frozenset({"what_room", "where", "contents", "count", "exists"})),
+)
+
+
+def _cue_unanswered(req: Request) -> bool:
+    """A question whose own words say what it asks, read as a question that answers something else."""
+    if req.kind is not Kind.question:
+        return False
+    text = req.text[:500]
+    return any(p.search(text) and req.intent.value not in answers for p, answers in _QUESTION_CUES)
 
 
 def _fallback_replaced(rule: Request, reading: Any) -> bool:

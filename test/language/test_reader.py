@@ -7,6 +7,7 @@ import json
 import pytest
 
 from memory_node.language import Intent, parse
+from memory_node.language.request import Kind
 from memory_node.language import reading_policy as rp
 from memory_node.language.parser import read, rules_reading
 from memory_node.language.reader import MODEL_DIR, Reading, Span, default_reader, spans_of, viterbi
@@ -148,3 +149,16 @@ def test_a_sure_model_replaces_an_is_there_fallback_only_by_a_state() -> None:
     # of a lock question. "ever seen the radio?" asks where it is, whatever time the reader hears in it
     assert parse("is the closet like locked or something").intent in (Intent.usable, Intent.state)
     assert parse("ever seen the radio?").intent not in (Intent.when_seen, Intent.when_did)
+
+
+@pytest.mark.parametrize("text", ["what colour, and where, is the mug?", "how many mugs, where are they?",
+                                  "when did you see the mug, where?"])
+def test_a_question_that_says_what_it_asks_is_not_answered_with_something_else(text: str) -> None:
+    # the rules read "where" and the model agrees, yet the words ask a colour, a number, a time: asked back
+    rule, doc, parts, _ = rules_reading(text)
+    rule = rule.model_copy(update={"intent": Intent.where, "kind": Kind.question})
+    req = rp._decide(rule, _reading({"where": 0.95, "attribute": 0.03, "count": 0.02}), doc, parts)
+    assert req.intent is Intent.where and req.confidence < rp.ASK_BACK_BELOW, req
+    plain = rules_reading("where is the mug?")
+    agreed = rp._decide(plain[0], _reading({"where": 0.95, "exists": 0.05}), plain[1], plain[2])
+    assert agreed.confidence >= rp.ASK_BACK_BELOW
