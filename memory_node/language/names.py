@@ -189,18 +189,11 @@ class Names:
                 if any(key(" ".join(lw)) == alt or alt.endswith(lw[-1]) for alt in self.names.get(said, [])) \
                         and self.compatible(compound, head, label):
                     return KindMatch(NAME_SCORE - 0.1, "everyday name")
-        lexical = self.lexical(compound, head, label)
-        if lexical is not None:
-            return lexical
-        contents = self.contents(compound, h, label)
-        if contents is not None:
-            return contents
-        modified = self.modified(compound, head, label)
-        if modified is not None:
-            return modified
-        glossed = self.glossed(compound, head, label)
-        if glossed is not None:
-            return glossed
+        # the lexical readings in order, each tried only when the ones before found nothing
+        found = (self.lexical(compound, head, label) or self.contents(compound, h, label)
+                 or self.modified(compound, head, label) or self.glossed(compound, head, label))
+        if found is not None:
+            return found
         cat = self.category_key(h)
         if cat and cat != lkey and cat in self.categories.chain(label)[1:]:
             return KindMatch(KIND_SCORE, "kind")
