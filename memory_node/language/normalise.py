@@ -12,6 +12,8 @@ from . import lexicon as lx
 
 
 _SPACES = re.compile(r"\s+")
+# the rooms, longest first (ties by name, so every process compiles the same pattern)
+_ROOMS_RE = "|".join(sorted(lx.ROOM_WORDS | {"living room", "dining room"}, key=lambda r: (-len(r), r)))
 # Spoken shortcuts the tokenizer does not split ("where'd", "wanna"); standard English contractions it does.
 _SHORTCUTS = ((re.compile(r"\b(where|what|how|who|when|why)'d\b", re.I), r"\1 did"),
               (re.compile(r"\bwanna\b", re.I), "want to"), (re.compile(r"\bgimme\b", re.I), "give me"),
@@ -67,10 +69,8 @@ _SHORTCUTS = ((re.compile(r"\b(where|what|how|who|when|why)'d\b", re.I), r"\1 di
               (re.compile(r"\b(where|what|who|how|why|when)\s+(?:in\s+god'?s\s+name|on\s+earth|in\s+the\s+world|the\s+hell|"
                           r"the\s+heck|in\s+heaven'?s\s+name)\b", re.I), r"\1"),
               # "could you be a dear and tell me ...": an endearment around the request
-              (re.compile(r"\b(?:could|would|can|will)\s+you\s+be\s+(?:a\s+|an\s+)?(?:dear|love|darling|sweetheart|pet|star|"
-                          r"doll|angel|gem|good\s+(?:lad|lass|boy|girl))\s+and\s+", re.I), "please "),
-              (re.compile(r"^(?:please\s+)?be\s+(?:a\s+|an\s+)?(?:dear|love|darling|sweetheart|pet|star|doll|angel|gem|"
-                          r"good\s+(?:lad|lass|boy|girl))\s+and\s+", re.I), "please "),
+              (re.compile(r"(?:\b(?:could|would|can|will)\s+you\s+|^(?:please\s+)?)be\s+(?:a\s+|an\s+)?(?:dear|love|darling|"
+                          r"sweetheart|pet|star|doll|angel|gem|good\s+(?:lad|lass|boy|girl))\s+and\s+", re.I), "please "),
               # "when did you last clap eyes on it": an idiom for seeing
               (re.compile(r"\b(?:clapped|laid|set)\s+eyes\s+on\b", re.I), "saw"),
               (re.compile(r"\b(?:clap|lay|set)\s+eyes\s+on\b", re.I), "see"),
@@ -155,9 +155,8 @@ _SHORTCUTS = ((re.compile(r"\b(where|what|how|who|when|why)'d\b", re.I), r"\1 di
               (re.compile(r"\bkept\s+(?=(?:locked|unlocked|open|closed|shut)\b)", re.I), ""),
               (re.compile(r",?\s+these\s+days\s*(?=[?.!]*\s*$)", re.I), ""),
               # "kitchen: any kettles?", "kettles in the kitchen: how many?": the place or thing said first
-              (re.compile(r"^(?:the\s+)?(" + "|".join(sorted(lx.ROOM_WORDS | {"living room", "dining room"},
-                                                          key=lambda r: (-len(r), r))) +
-                          r")\s*[:,\u2014-]\s*any\s+(.+?)\s*\??\s*$", re.I), r"are there any \2 in the \1?"),
+              (re.compile(r"^(?:the\s+)?(" + _ROOMS_RE + r")\s*[:,\u2014-]\s*any\s+(.+?)\s*\??\s*$", re.I),
+               r"are there any \2 in the \1?"),
               (re.compile(r"^(?!how\b)(.+?)\s*[:,\u2014-]\s*how\s+many\s*\??\s*$", re.I), r"how many \1?"),
               # "I want a count of the plates", "I want to know what's on the bed": the question they introduce
               (re.compile(r"^(?:i\s+(?:want|need|'d\s+like|would\s+like)|give\s+me)\s+a\s+(?:count|tally|head\s*count)\s+of\s+(?:the\s+|my\s+|our\s+|all\s+the\s+)?",
@@ -369,7 +368,6 @@ _QUESTION_NOUNS: tuple[tuple[str, str], ...] = (
     (r"location|whereabouts|position", "where is {np}?"),
 )
 _QN = "|".join(f"(?:{q})" for q, _ in _QUESTION_NOUNS)
-_ROOMS_RE = "|".join(sorted(lx.ROOM_WORDS | {"living room", "dining room"}, key=lambda r: (-len(r), r)))
 _NOUN_OF = re.compile(r"^(?P<qn>" + _QN + r")\s+of\s+(?P<np>" + _DET_NP + r"?)"
                       r"(?:(?:\s*,\s*|\s+)(?:in\s+)?(?:the\s+)?(?P<room>" + _ROOMS_RE + r"))?\s*[?.!]*(?:\s*(?:time|when)\s*[?.!]*)?$", re.I)
 _NOUN_AFTER = re.compile(r"^(?P<np>" + _DET_NP + r"?)\s*(?P<sep>[.,:;\u2014-]?)\s+"
@@ -525,33 +523,35 @@ _NOT_A_THING = re.compile(r"^(?:go|come|get|move|walk|run|turn|head|back|yes|no|
 # ``parser.rules_reading`` applies these only when the service expects a command.
 _NP2 = r"((?:the\s+|my\s+|your\s+|our\s+)?[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)"
 _PLACE_PREP = r"(on|in|into|onto|under|inside|on\s+top\s+of|next\s+to|beside|by)"
+_TO_PLACE_PREP = _PLACE_PREP.replace("(on|", "(on|to|", 1)  # ... and "to", where a verb of carrying follows
+# each: the pattern, the number of its group that names the thing, and the request it says
 _FOR_COMMANDS = (
     # "juice on shelf.", "the radio on the desk, please": a thing and where it goes, nothing else
-    (re.compile(r"^" + _NP2 + r"\s+" + _PLACE_PREP + r"\s+" + _NP2 + r"\s*(?:,?\s*please)?\s*[.!]*$", re.I),
+    (re.compile(r"^" + _NP2 + r"\s+" + _PLACE_PREP + r"\s+" + _NP2 + r"\s*(?:,?\s*please)?\s*[.!]*$", re.I), 1,
      lambda m: f"put {_with_article(m.group(1))} {m.group(2)} {_with_article(m.group(3))}"),
     # "lime out of microwave.": the thing, then where to take it out of
-    (re.compile(r"^" + _NP2 + r"\s+out\s+of\s+" + _NP2 + r"\s*[.!]*$", re.I),
+    (re.compile(r"^" + _NP2 + r"\s+out\s+of\s+" + _NP2 + r"\s*[.!]*$", re.I), 1,
      lambda m: f"get {_with_article(m.group(1))} out of {_with_article(m.group(2))}"),
     # "the radio on the desk you put, please", "can you the keyboard into the kitchen bring?": the verb last
-    (re.compile(r"^(?:(can|could|will|would)\s+you\s+)?" + _NP2 + r"\s+" + _PLACE_PREP.replace("(on|", "(on|to|") +
+    (re.compile(r"^(?:(can|could|will|would)\s+you\s+)?" + _NP2 + r"\s+" + _TO_PLACE_PREP +
                 r"\s+" + _NP2 + r"\s+(?:you\s+)?(put|bring|take|carry|place|set|move|leave)\s*(?:,?\s*please)?\s*([.!?]*)$",
-                re.I),
+                re.I), 2,
      lambda m: f"{m.group(1) + ' you ' if m.group(1) else ''}{m.group(5)} {_with_article(m.group(2))} {m.group(3)} "
                f"{_with_article(m.group(4))}{m.group(6)}"),
     # "Ben needs the radio.", "Ben's been asking for the juice all day": bring it to that person
     (re.compile(r"^([A-Z][a-z]+)\s+(?:needs|wants|would\s+like|(?:has|'s)\s+been\s+asking\s+for|is\s+asking\s+for|"
                 r"asked\s+for)\s+((?:the|his|her|a|an|some)\s+[\w-]+(?:\s+[\w-]+){0,2}?)(?:\s+all\s+(?:day|morning|"
-                r"afternoon|evening|night))?\s*[.!]*$"),
+                r"afternoon|evening|night))?\s*[.!]*$"), 2,
      lambda m: f"bring {m.group(2)} to {m.group(1)}"),
     # "the remote would be handy right now": the speaker needs it
     (re.compile(r"^((?:the|my)\s+[\w-]+(?:\s+[\w-]+){0,2}?)\s+would\s+(?:be|come\s+in)\s+(?:really\s+|very\s+|so\s+)?"
-                r"(?:handy|useful|helpful|nice|great|good)\b.*$", re.I),
+                r"(?:handy|useful|helpful|nice|great|good)\b.*$", re.I), 1,
      lambda m: f"I need {m.group(1)}"),
     # "I'd like the juice on my bedside table where I can reach it": where it goes, said with why (without the
     # why, "I'd like the book on the shelf" is as often the book that is on the shelf)
     (re.compile(r"^(?:i'd|i\s+would|i'll|i\s+will)\s+(?:like|want|need)\s+((?:the|my)\s+[\w-]+(?:\s+[\w-]+){0,2}?)\s+"
                 + _PLACE_PREP + r"\s+((?:the|my)\s+[\w-]+(?:\s+[\w-]+){0,2}?)\s+(?:for\s+when|where|so\s+(?:that\s+)?i|"
-                r"when|for\s+(?:later|tonight|the\s+morning))\b.*$", re.I),
+                r"when|for\s+(?:later|tonight|the\s+morning))\b.*$", re.I), 1,
      lambda m: f"put {m.group(1)} {m.group(2)} {m.group(3)}"),
 )
 
@@ -581,16 +581,17 @@ def normalise_command(text: str) -> str:
     if m is not None:
         rest = m.group(1)
         first = (re.findall(r"[A-Za-z']+", rest)[:1] or [""])[0].lower()
-        if first in lx.COMMAND_VERBS or any(p.match(rest) for p, _ in _FOR_COMMANDS):
+        if first in lx.COMMAND_VERBS or any(p.match(rest) for p, _, _ in _FOR_COMMANDS):
             text = rest + "."
     m = _LEFT_IN_STATE.match(text.strip())
     if m is not None and m.group(2).lower() == "open":
         return f"close {m.group(1)}"
-    for pattern, repl in _FOR_COMMANDS:
+    for pattern, thing, repl in _FOR_COMMANDS:
         m = pattern.match(text.strip())
-        if m is not None and not _not_a_thing(m.group(1) or m.group(2) or "") and not re.search(
-                r"\b(?:one|ones|other)\s*$", m.group(1) or m.group(2) or "", re.I):
-            return repl(m)  # "the one in the cabinet" is a reply that tells a thing apart, not a thing to put
+        # "the one in the cabinet" is a reply that tells a thing apart, not a thing to put
+        if m is not None and not _not_a_thing(m.group(thing)) and not re.search(r"\b(?:one|ones|other)\s*$",
+                                                                                m.group(thing), re.I):
+            return repl(m)
     return text
 
 

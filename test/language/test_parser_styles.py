@@ -333,3 +333,12 @@ def test_restarts_and_afterthoughts(text: str, intent: Intent, head: str) -> Non
 def test_it_is_never_a_remark_about_things_in_general() -> None:
     last = parse("Ah, and what colour is it again? I can never remember these things.", prefer=Kind.question)
     assert last.objects and last.objects[0].pronoun == "it", last  # left to the conversation, not "these things"
+
+
+@pytest.mark.parametrize("text", ["can you the one into the office bring?", "Alice needs the one.",
+                                  "the one out of the drawer."])
+def test_a_reply_naming_only_one_is_never_rewritten_as_a_task(text: str) -> None:
+    # whichever shape says the task, "the one" tells apart a thing asked about before: the rewrite leaves it alone
+    from memory_node.language.normalise import normalise_command
+
+    assert normalise_command(text) == text
