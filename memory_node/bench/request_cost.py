@@ -81,21 +81,26 @@ def measure(mem: Memory, query_chars: int, repeat: int) -> dict[str, float]:
             "peak_mb": max(_peak_mb(r) for r in [*asks, search])}
 
 
+def odd_utterances(n: int = 300, seed: int = 7) -> list[str]:
+    """``n`` seeded word salads of 1-80 words from the words said facts are read by ("put", "in", "no", "not",
+    "my", "one", ...): what a said-fact reader meets at its worst."""
+    import random
+
+    vocab = "the a fork forks in on into drawer go goes put no not , and my one is blue mine ' ? . don't".split()
+    rng = random.Random(seed)
+    return [" ".join(rng.choice(vocab) for _ in range(rng.randint(1, 80))) for _ in range(n)]
+
+
 def correction_cost(inputs: int = 300, seed: int = 7) -> dict[str, float]:
     """What reading a said fact costs (``core.corrections.parse_utterance``, run on every user utterance): the
     worst and the median over odd word salads of 1-80 words, and a chain of 30 clauses (read once each, not
     exponentially). Was a timed unit test; the test now counts the clauses read instead."""
-    import random
-
     from memory_node.core.categories import default_map
     from memory_node.core.corrections import parse_utterance
 
-    vocab = "the a fork forks in on into drawer go goes put no not , and my one is blue mine ' ? . don't".split()
-    rng = random.Random(seed)
     default_map()
     times = []
-    for _ in range(inputs):
-        text = " ".join(rng.choice(vocab) for _ in range(rng.randint(1, 80)))
+    for text in odd_utterances(inputs, seed):
         t0 = time.perf_counter()
         parse_utterance(text)
         times.append((time.perf_counter() - t0) * 1e3)

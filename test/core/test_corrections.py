@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
+from memory_node.bench.request_cost import odd_utterances
 from memory_node.core.categories import CategoryMap, default_map, singular
 from memory_node.core.corrections import ParsedFact, parse_utterance
 
@@ -177,13 +176,10 @@ def test_odd_input_never_raises_and_stays_cheap(monkeypatch) -> None:
         return real(*a, **kw)
 
     monkeypatch.setattr(corr, "_clause", counted)
-    vocab = "the a fork forks in on into drawer go goes put no not , and my one is blue mine ' ? . don't".split()
-    rng = random.Random(7)
-    for _ in range(300):
-        words = [rng.choice(vocab) for _ in range(rng.randint(1, 80))]
+    for text in odd_utterances():
         calls["clause"] = 0
-        parse_utterance(" ".join(words))
-        assert calls["clause"] <= 2 * len(words) + 2, " ".join(words)
+        parse_utterance(text)
+        assert calls["clause"] <= 2 * len(text.split()) + 2, text
     # a chain of 30 clauses is parsed once each, not exponentially
     many = " and ".join(f"put the thing{i} in the box{i}" for i in range(30))
     calls["clause"] = 0
