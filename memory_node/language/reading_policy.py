@@ -167,11 +167,17 @@ def combine(rule: Request, doc: Any, parts: int = 1, reader: Any = None, prefer:
             reader = default_reader()
         if reader is None or doc is None or not len(doc):
             return rule
-        reading = _ruled_out_by_structure(reader.read(doc), rule, doc)
-        return _decide(rule, reading, doc, parts, reader.meta.get("policy_calibration"), prefer)
+        return _decide(rule, model_reading(reader, rule, doc), doc, parts, reader.meta.get("policy_calibration"),
+                       prefer)
     except Exception as e:  # noqa: BLE001 - the rules' reading stands; the fault is logged
         log.warning("learned reader failed on %r: %s", rule.text[:200], e)
         return rule
+
+
+def model_reading(reader: Any, rule: Request, doc: Any) -> Any:
+    """The model's reading of ``doc`` as the policy weighs it: conditioned on what the rules' parse shows
+    (``combine`` and ``train_reader``'s calibration fit read it the same way)."""
+    return _ruled_out_by_structure(reader.read(doc), rule, doc)
 
 
 def _ruled_out_by_structure(reading: Any, rule: Request, doc: Any) -> Any:

@@ -291,7 +291,7 @@ def fit_policy(model_dir: Path, recs: list[dict]) -> tuple[list[float], list[dic
         rule, doc, nparts, _ = rules_reading(r["text"], prefer=_service(r))
         if doc is None or not len(doc):
             continue
-        reading = rp._ruled_out_by_structure(reader.read(doc), rule, doc)  # as ``combine`` reads it
+        reading = rp.model_reading(reader, rule, doc)
         req, case = rp.decide(rule, reading, doc, nparts, _service(r))
         xs.append(rp.evidence(req, reading, case, _service(r)))
         ys.append(float(rp.family(req.intent.value) == rp.family(r["intent"])))
