@@ -26,6 +26,7 @@ start-up). When the model file is missing, ``default_reader()`` is ``None`` and 
 from __future__ import annotations
 
 import functools
+import gzip
 import json
 import logging
 import threading
@@ -305,6 +306,8 @@ class Reader:
                 return self
             t0 = time.perf_counter()
             meta = json.loads((self.path / "meta.json").read_text(encoding="utf-8"))
+            with gzip.open(self.path / "vocab.json.gz", "rt", encoding="utf-8") as f:
+                meta |= json.load(f)
             z = np.load(self.path / "weights.npz")
             self.intent = _Linear(meta["intent_vocab"], z["intent_ws"], z["intent_wd"], z["intent_b"],
                                   meta["intents"])
