@@ -196,3 +196,13 @@ def test_a_thing_said_by_its_look_and_place_is_identified(mem) -> None:
     assert set(answer_question(mem.store, "what's the object on the bed?").answer_ids) == {"pear_1", "book_1"}
     none = answer_question(mem.store, "what is the green thing on the desk?")
     assert none.confidence == 0 and not none.answer_ids
+
+
+def test_the_thing_of_a_person_is_theirs(home: MemoryStore, mem) -> None:
+    """"the mug of Alice" (how many learners of English say whose) is Alice's mug when memory knows a person
+    called Alice; "a cup of tea" still names what the cup holds."""
+    mem.scene(T0 + 60, [mem.ent("person_alice", "person", name="alice")], [])
+    assert ask(home, "what colour is the mug of alice?").answer.endswith("is blue.")
+    assert "mug_1" in ask(home, "where is the mug of Alice?").answer
+    # nobody called Bob: not Alice's mug as if it were his; which one is asked
+    assert ask(home, "where is the mug of Bob?").answer_ids != ["mug_1"]
