@@ -206,3 +206,15 @@ def test_the_thing_of_a_person_is_theirs(home: MemoryStore, mem) -> None:
     assert "mug_1" in ask(home, "where is the mug of Alice?").answer
     # nobody called Bob: not Alice's mug as if it were his; which one is asked
     assert ask(home, "where is the mug of Bob?").answer_ids != ["mug_1"]
+
+
+def test_around_read_without_its_moment(home: MemoryStore) -> None:
+    """A reading that takes "what happened after ..." without the moment (the learned reader fills no time)
+    finds the moment in the words, or asks for it; it never fails the request."""
+    from memory_node.language import Intent, Kind, Request
+    said = "wat did alice do after you opened the washing machine"
+    a = answer_question(home, said, request=Request(text=said, kind=Kind.question, intent=Intent.around))
+    assert a.success and "alice: moved the book" in a.answer
+    vague = "what happened then"
+    a = answer_question(home, vague, request=Request(text=vague, kind=Kind.question, intent=Intent.around))
+    assert a.success and a.confidence == 0.0 and "after or before what" in a.answer.lower()
