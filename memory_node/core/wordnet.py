@@ -168,6 +168,17 @@ class WordNet:
     def known(self, phrase: str) -> bool:
         return bool(self.senses(phrase))
 
+    def body_part(self, word: str) -> bool:
+        """The word's commonest noun sense is a part of the body ("hands", "back", "feet"): "I've got my
+        hands full" names no thing to carry."""
+        k = "_".join(word.lower().split())
+        with self._lock:
+            try:
+                found = self._wn.synsets(k, pos="n")
+            except Exception:  # noqa: BLE001 - a malformed word is simply not in WordNet
+                return False
+        return bool(found) and found[0].lexname() == "noun.body"
+
     def any_noun(self, word: str) -> bool:
         """WordNet lists the word as a noun in any sense (a time, a place, a feeling too): "day" in
         "daybed" is no physical thing but a word all the same."""

@@ -182,6 +182,9 @@ def token_dense(doc: Any) -> np.ndarray:
 # ---- the model at run time ----------------------------------------------------------------------------
 
 
+_CLAUSE_DEPS = frozenset({"advcl", "xcomp", "ccomp"})  # a clause under the main verb
+
+
 @dataclass
 class Span:
     slot: str
@@ -339,7 +342,10 @@ class Reader:
         # a verb counts as seen where training had it at least twice, as the main verb or elsewhere ("snag me a
         # towel" tagged as a noun phrase in training is still the verb)
         verb_seen = all(f"root={t.lemma_.lower()}" in ix or f"l={t.lemma_.lower()}" in ix if t.pos_ == "VERB" else
-                        f"w={t.lower_}" in ix or f"l={t.lemma_.lower()}" in ix for t in doc if t.dep_ == "ROOT")
+                        f"w={t.lower_}" in ix or f"l={t.lemma_.lower()}" in ix for t in doc if t.dep_ == "ROOT") or \
+            any(t.pos_ == "VERB" and t.dep_ in _CLAUSE_DEPS and f"root={t.lemma_.lower()}" in ix for t in doc)
+        # ... or the request's own verb, in a clause under one it never saw ("I would appreciate it if you
+        # fetched the glass": "appreciate" is new, "fetch" is the task)
         return Reading(self.intent.labels[k], float(p[k]),
                        {lab: float(v) for lab, v in zip(self.intent.labels, p)}, spans, verb_seen)
 

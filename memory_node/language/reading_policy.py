@@ -146,8 +146,20 @@ def rules_failed(req: Request) -> bool:
     """The rules read no request they could serve."""
     if req.intent in (Intent.unknown, Intent.inform):
         return True
+    if "a bare noun phrase" in req.notes and req.objects and _said_as_sentence(req.objects[0].text):
+        return True  # "Is the microwave shut, do ye know" taken whole as a thing's name: no reading at all
     return req.intent.value in _ABOUT_THINGS and not req.destination and (
         not req.objects or any("no thing named" in n for n in req.notes))
+
+
+_AUXILIARIES = frozenset({"is", "are", "was", "were", "do", "does", "did", "can", "could", "will", "would", "has",
+                          "have", "had", "should", "shall", "may", "might", "must"})
+
+
+def _said_as_sentence(phrase: str) -> bool:
+    """A phrase the rules took for a thing's name that opens like a question or holds a question word."""
+    words = re.findall(r"[a-z']+", phrase.lower())
+    return bool(words) and (words[0] in _AUXILIARIES or any(w in lx.WH_WORDS for w in words))
 
 
 def _structural(req: Request, parts: int) -> bool:
@@ -196,8 +208,9 @@ def _ruled_out_by_structure(reading: Any, rule: Request, doc: Any) -> Any:
             # "go close to the fridge": an intent named by a verb the sentence never uses as a verb
             out |= {i for i in _VERB_INTENTS if _verb_unsaid(i, doc)}
             out |= {i.value for i in CARRYING_INTENTS}  # "drive to the bathtub": a path and nothing carried is no put
-            if not getattr(reading, "verb_seen", True):
-                out.add("unknown")  # a verb the model never saw, with a path the rules read: the rules' go
+            # nor a task the robot cannot do ("drive me to the airport" is one in training): a path the rules read
+            # is a go, and a place memory does not know is refused when it is grounded
+            out.add("unknown")
         if rule.objects and rule.intent in CARRYING_INTENTS and any(
                 t.dep_ == "dobj" and t.head.pos_ == "VERB" and t.pos_ in ("NOUN", "PROPN") for t in doc):
             out.add("go")  # a thing as the verb's direct object is carried, not walked to
@@ -405,7 +418,18 @@ def _ref(span: Any, doc: Any, text: str) -> ObjectRef:
 
 def _things(reading: Any, doc: Any) -> list[ObjectRef]:
     refs = [_ref(s, doc, doc.text) for s in reading.slot("object") + reading.slot("object2")]
-    return [r for r in refs if r.head or r.pronoun]
+    return [r for r in refs if (r.head or r.pronoun) and not _own_body(r)]
+
+
+def _own_body(ref: ObjectRef) -> bool:
+    """"my hands" in "bring me the toy, I've got my hands full": a person's own body is no thing to fetch or
+    look for (the slot tagger takes any noun after a verb for one)."""
+    if not ref.owner or ref.compound:
+        return False
+    from ..core.wordnet import default_wordnet
+
+    wn = default_wordnet()
+    return wn is not None and wn.body_part(ref.head)
 
 
 def _relation(reading: Any, slot: str, default: str) -> str:
