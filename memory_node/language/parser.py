@@ -318,29 +318,10 @@ def _resolve_pronouns(req: Request, doc: Any) -> None:
     """"the ball is in the microwave, can you bring it to me?", "Ben needs the radio, bring it to him": a
     pronoun whose thing is named in the same utterance means that thing (and what was said of its place).
     Pronouns with nothing to refer to in the utterance stay, for the speaker's previous request."""
-    for k, ref in enumerate(req.objects):
-        if ref.pronoun not in ("it", "them", "that", "this", "those", "these"):
-            continue
-        at = next((t.i for t in doc if _low(t) == ref.pronoun), len(doc))
-        nouns = thing_nouns(doc)
-        before = [t for t in nouns if t.i < at]
-        # a thing named after the pronoun counts only as a subject or object ("bring it here, the ball"), never
-        # as the place it goes ("put it next to the back door")
-        antecedent = before[-1] if before else next(
-            (t for t in nouns if t.dep_ in ("nsubj", "nsubjpass", "dobj", "appos")
-             or t.dep_ == "pobj" and _low(t.head) in ("before", "after", "since", "until")), None)
-        if antecedent is None:
-            continue
-        clause = Clause(antecedent.sent, req.text)
-        named = clause._object(antecedent)
-        verb = antecedent.head
-        if named.anchor is None and antecedent.dep_ in ("nsubj", "nsubjpass") and _lemma(verb) in ("be", "sit", "lie",
-                                                                                                 "stay", "leave"):
-            place = clause._place_of(verb)
-            if place is not None:  # "the ball is in the microwave"
-                named.anchor = Anchor(relation=place[0], ref=place[1])  # type: ignore[arg-type]
-        req.objects[k] = named
-        req.notes.append(f"{ref.pronoun!r} = {named.text!r}, said before")
+    resolved: list[ObjectRef] = []
+    for ref in req.objects:
+        resolved += _antecedents(req, doc, ref) or [ref]
+    req.objects = resolved
     if req.intent in (Intent.fetch, Intent.put) and req.destination is None and req.recipient in ("", "speaker") \
             and any(_low(t) == "there" and t.dep_ == "advmod" for t in doc):
         places = [p for t in doc if t.dep_ in ("prep", "dative") and _low(t) in ("to", "into", "in")
@@ -353,6 +334,39 @@ def _resolve_pronouns(req: Request, doc: Any) -> None:
         people = [t for t in doc if t.pos_ == "PROPN" and t.dep_ in ("nsubj", "dobj", "pobj", "dative")]
         if people:
             req.recipient = _low(people[0])
+
+
+def _antecedents(req: Request, doc: Any, ref: ObjectRef) -> list[ObjectRef]:
+    """The things a pronoun stands for, named earlier in the utterance ([] when none): one thing, or for
+    "them" / "those" / "these" every thing of the list it ends ("the remote and the toilet paper, you bring
+    them?")."""
+    if ref.pronoun not in ("it", "them", "that", "this", "those", "these"):
+        return []
+    at = next((t.i for t in doc if _low(t) == ref.pronoun), len(doc))
+    nouns = thing_nouns(doc)
+    before = [t for t in nouns if t.i < at]
+    # a thing named after the pronoun counts only as a subject or object ("bring it here, the ball"), never
+    # as the place it goes ("put it next to the back door")
+    antecedent = before[-1] if before else next(
+        (t for t in nouns if t.dep_ in ("nsubj", "nsubjpass", "dobj", "appos")
+         or t.dep_ == "pobj" and _low(t.head) in ("before", "after", "since", "until")), None)
+    if antecedent is None:
+        return []
+    clause = Clause(antecedent.sent, req.text)
+    named = clause._object(antecedent)
+    verb = antecedent.head
+    if named.anchor is None and antecedent.dep_ in ("nsubj", "nsubjpass") and _lemma(verb) in ("be", "sit", "lie",
+                                                                                             "stay", "leave"):
+        place = clause._place_of(verb)
+        if place is not None:  # "the ball is in the microwave"
+            named.anchor = Anchor(relation=place[0], ref=place[1])  # type: ignore[arg-type]
+    out = [named]
+    if ref.pronoun in ("them", "those", "these") and not named.plural:
+        # the list the pronoun's last thing ends: its conjuncts, in the order said
+        out = [clause._object(t) for t in sorted(antecedent.conjuncts, key=lambda t: t.i)
+               if t.pos_ in ("NOUN", "PROPN") and t.i < at] + out
+    req.notes.append(f"{ref.pronoun!r} = {' and '.join(r.text for r in out)!r}, said before")
+    return out
 
 
 def thing_nouns(doc: Any, roots: bool = False) -> list[Any]:
