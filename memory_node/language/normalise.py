@@ -33,6 +33,18 @@ _SHORTCUTS = ((re.compile(r"\b(where|what|how|who|when|why)'d\b", re.I), r"\1 di
               (re.compile(r"^(?:wears|wares)\s+(?=(?:the|my|your|his|her|our|a)\b)", re.I), "where's "),
               (re.compile(r"^((?:(?:um+|uh+|erm*|so|oh|hey|ok(?:ay)?|and)\s*,?\s+)*)(?:wear|ware)\s+"
                           r"(?=(?:is|are|was|were|did|do|does|has|have|'s)\b)", re.I), r"\1where "),
+              (re.compile(r"^((?:(?:um+|uh+|erm*|so|oh|hey|ok(?:ay)?|and)\s*,?\s+)*)(?:were|wear|ware)\s+"
+                          r"(?=(?:can|could|should|would|will|might|is|'s|did|do|does)\b)", re.I), r"\1where "),
+              (re.compile(r"\bfour\s+(?=(?:me|us|him|her|them|my|your)\b)", re.I), "for "),
+              (re.compile(r"\binn\s+(?=(?:the|my|your|our|his|her|a|this|that)\b)", re.I), "in "),
+              (re.compile(r"\b(you|u|i|we)\s+no\s+(?=(?:where|what|which|when|who|how|if|whether)\b)", re.I), r"\1 know "),
+              (re.compile(r"\b(did|do|does|you|u|i|we|they)\s+dew\b", re.I), r"\1 do"),
+              (re.compile(r"\b(put|tidy|throw|clear|pack)\s+((?:the|my|your|our|that|this|those|these)\s+[\w' -]{1,40}?)\s+"
+                          r"a\s+way\b", re.I), r"\1 \2 away"),
+              (re.compile(r"\bb4\b|(?<![\w'])'fore\b", re.I), "before"),
+              (re.compile(r"^(?:i'm|i\s+am|i\s+was)\s+(?:just\s+|really\s+|a\s+bit\s+)?(?:curious|wondering)\s+(?:as\s+to\s+)?"
+                          r"(?=(?:what|where|whether|if|which|when|who|how)\b)", re.I), "I wonder "), (re.compile(r"\bwat\b", re.I), "what"),
+              (re.compile(r"\bwhered\b", re.I), "where did"),
               (re.compile(r"\b(you|u)\s+(last\s+|ever\s+|first\s+)?sea\b", re.I), r"\1 \2see"),
               (re.compile(r"^what\s+coll?ar\s+(?=(?:is|are|was|were|'s)\b)", re.I), "what color "),
               # speech-to-text and typing without apostrophes ("thats in the cabinet", "im hungry")
