@@ -20,7 +20,7 @@ from ..answering.drink import remembered_drink
 from ..language.grounding import Grounder
 from ..language.confidence import ASK_BELOW
 from ..language import lexicon as lx
-from ..language.request import Anchor, Intent, ObjectRef
+from ..language.request import Anchor, Intent, ObjectRef, Request
 from ..language.resolve import resolve_entities, resolve_rooms, rooms_said
 from .affordances import not_graspable
 from ..answering.context import Context, Reply
@@ -38,6 +38,8 @@ SUPPORTED_INSTRUCTIONS = ("bring/fetch/get me <object> (also grab, hand, give; s
                           "put/place <object> on/in <receptacle>", "put <object> back (where it was)",
                           "put away / tidy up <object> (where memory learned it goes)",
                           "open/close <container>", "find / look for <object>", "go to <place or room>")
+# verbs that move a thing somewhere ("bring the radio in the kitchen")
+_CARRY_VERB = re.compile(r"\b(?:bring|brings|take|takes|carry|carries|move|moves)\b", re.I)
 _PUT_RELATIONS = {"on": "on", "in": "in", "under": "on", "next_to": "on", "near": "on", "above": "on",
                   "at": "on", "behind": "on", "in_front_of": "on", "from": "on"}
 
@@ -103,6 +105,7 @@ class _PlanBuilder:
         req = self.ctx.request
         intent = req.intent.value
         if intent == "fetch":
+            req = self._room_as_destination(req)
             self.bring(self._objects(), req.recipient or (req.destination.ref.words() if req.destination and
                                                            req.destination.relation == "at" else ""))
         elif intent == "put":
@@ -153,6 +156,22 @@ class _PlanBuilder:
     def _indefinite(self) -> bool:
         objs = self.ctx.request.objects
         return bool(objs) and objs[0].determiner in ("a", "any", "some")
+
+    def _room_as_destination(self, req: Request) -> Request:
+        """"Bring the radio in the kitchen" with nobody to bring it to and no radio in the kitchen: the room is
+        where it goes (many learners of English say "in" for "into"). With a radio there, the room says which
+        one, as before; with none anywhere, the grounding's "not seen" stands."""
+        ref = req.objects[0] if len(req.objects) == 1 else None
+        a = ref.anchor if ref is not None else None
+        if ref is None or a is None or a.relation != "in" or a.ref.anchor is not None or req.recipient or \
+                req.destination is not None or not _CARRY_VERB.search(req.text[:500]):
+            return req
+        rooms = resolve_rooms(a.ref.words(), self.world.entities.values())
+        bare = ref.model_copy(update={"anchor": None})
+        if not rooms or self.ctx.ground(ref, "all").status != "none" or self.ctx.ground(bare, "all").status == "none":
+            return req
+        self.ctx.request = req = req.model_copy(update={"objects": [bare], "recipient": rooms[0].id})
+        return req
 
     def _objects(self) -> list[str]:
         """The ids of the things to fetch, in the order said (each grounded; several for "X and Y" or "two
