@@ -71,7 +71,16 @@ def test_bring_me_something_stays_open() -> None:
 
 
 @pytest.mark.parametrize("text, normal", [("wears the stapler", "where's the stapler"),
-                                          ("bring it two me", "bring it to me")])
+                                          ("bring it two me", "bring it to me"),
+                                          ("were did I put the tape", "where did I put the tape"),
+                                          ("pass the salt four me", "pass the salt for me"),
+                                          ("any spoons inn the drawer", "any spoons in the drawer"),
+                                          ("do you no if the door is locked", "do you know if the door is locked"),
+                                          ("put those shoes a way", "put those shoes away"),
+                                          ("is there a way", "is there a way"),
+                                          ("wat did you dew", "what did you do"),
+                                          ("where was it b4 lunch", "where was it before lunch"),
+                                          ("the four of us", "the four of us")])
 def test_speech_to_text_homophones(text: str, normal: str) -> None:
     from memory_node.language.normalise import normalise
     assert normalise(text) == normal
@@ -342,3 +351,27 @@ def test_a_reply_naming_only_one_is_never_rewritten_as_a_task(text: str) -> None
     from memory_node.language.normalise import normalise_command
 
     assert normalise_command(text) == text
+
+
+def test_a_persons_own_body_is_no_thing_to_fetch() -> None:
+    """"I've got my hands full" beside a request names no second thing to carry."""
+    req = parse("Quick, fetch me the stapler, I've got my hands full.", prefer=Kind.command)
+    assert req.intent is Intent.fetch and [o.head for o in req.objects] == ["stapler"], req
+
+
+def test_them_after_a_list_is_every_thing_of_the_list() -> None:
+    req = parse("I need the glue and the tape also, you bring them?", prefer=Kind.command)
+    assert req.intent is Intent.fetch and [o.head for o in req.objects] == ["glue", "tape"], req
+    one = parse("The kettle is in the hall, bring it to me", prefer=Kind.command)
+    assert [o.head for o in one.objects] == ["kettle"]
+
+
+def test_a_question_taken_whole_for_a_name_is_no_reading() -> None:
+    """A question the rules cannot parse is not "where is <the whole question>": the learned reading stands."""
+    req = parse("Is the garage door shut, would you know?", prefer=Kind.question)
+    assert req.intent is Intent.state and req.objects and req.objects[0].head in ("door", "garage"), req
+
+
+def test_a_task_verb_under_a_polite_verb_never_seen() -> None:
+    req = parse("I would appreciate it if you fetched the towel for me.", prefer=Kind.command)
+    assert req.intent is Intent.fetch and req.objects and req.objects[0].head == "towel", req

@@ -81,3 +81,24 @@ def test_a_room_said_with_the_command_singles_the_thing_out(store, mem, vega) ->
     # without the room it is a question back, not a guess
     r = plan_request(store, vega, "go to the chair")
     assert not r.success and "chair_1" in r.error and "chair_2" in r.error
+
+
+def test_a_room_no_such_thing_is_in_is_where_it_is_brought(store, mem, vega) -> None:
+    """"Bring the lamp in the bedroom" (learners' "in" for "into"): with no lamp in the bedroom and nobody to
+    bring it to, the bedroom is where it goes; with one there, the room says which lamp is meant."""
+    rooms = [mem.ent("kitchen_1", "room", room="kitchen_1", name="kitchen"),
+             mem.ent("bedroom_2", "room", room="bedroom_2", name="bedroom")]
+    mem.scene(1 * S, [*rooms, mem.ent("table_1", "table", room="kitchen_1"), mem.ent("bed_2", "bed", room="bedroom_2"),
+                      mem.ent("lamp_1", "lamp", room="kitchen_1", attributes={"grabbable": "true"}),
+                      mem.ent("book_1", "book", room="kitchen_1", attributes={"grabbable": "true"}),
+                      mem.ent("book_2", "book", room="bedroom_2", attributes={"grabbable": "true"})],
+              [("table_1", "in", "kitchen_1"), ("bed_2", "in", "bedroom_2"), ("lamp_1", "on", "table_1"),
+               ("book_1", "on", "table_1"), ("book_2", "on", "bed_2")])
+    r = plan_request(store, vega, "Bring the lamp in the bedroom, please.")
+    assert r.success, r.error
+    assert _steps(r)[:2] == [("navigate_to", ["table_1"]), ("pick", ["lamp_1"])]
+    assert ("navigate_to", ["bedroom_2"]) in _steps(r)[2:]
+    r = plan_request(store, vega, "bring the book in the bedroom")
+    assert r.success and ("pick", ["book_2"]) in _steps(r) and ("pick", ["book_1"]) not in _steps(r)
+    # the room as a filter still refuses a thing nowhere in memory
+    assert not plan_request(store, vega, "bring the vase in the bedroom").success
