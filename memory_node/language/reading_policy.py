@@ -214,6 +214,14 @@ def _ruled_out_by_structure(reading: Any, rule: Request, doc: Any) -> Any:
         if rule.objects and rule.intent in CARRYING_INTENTS and any(
                 t.dep_ == "dobj" and t.head.pos_ == "VERB" and t.pos_ in ("NOUN", "PROPN") for t in doc):
             out.add("go")  # a thing as the verb's direct object is carried, not walked to
+        # "the microwave you make open": the state asked for, said as a command or after "make" / "get", and not
+        # its opposite, rules out an unsure reading of the opposite ("the fridge has been left wide open again"
+        # is a complaint: "left", so a "close" stands)
+        said = {w: any(t.lower_ in forms and (t.dep_ == "ROOT" and t.pos_ == "VERB" or t.head.lemma_ in ("make", "get"))
+                       for t in doc) for w, forms in _STATE_SAID.items()}
+        for w, other in (("open", "close"), ("close", "open")):
+            if said[w] and not said[other] and reading.probs.get(other, 0.0) < SWITCH_AT:
+                out.add(other)
         if rule.objects and rule.intent is Intent.exists and rule.objects[0].anchor is not None and not any(
                 t.lower_ in lx.STATE_WORDS and t.dep_ != "prep" for t in doc):
             # "is the globe on the bed?": "on" with an object is where, not switched on; no state word is said
@@ -221,6 +229,10 @@ def _ruled_out_by_structure(reading: Any, rule: Request, doc: Any) -> Any:
     except AttributeError:
         return reading
     return _without(reading, out)
+
+
+_STATE_SAID = {"open": frozenset({"open", "opened", "opening", "unlock"}),
+               "close": frozenset({"close", "closed", "closing", "shut", "shutting"})}
 
 
 def _without(reading: Any, out: set[str]) -> Any:

@@ -375,3 +375,11 @@ def test_a_question_taken_whole_for_a_name_is_no_reading() -> None:
 def test_a_task_verb_under_a_polite_verb_never_seen() -> None:
     req = parse("I would appreciate it if you fetched the towel for me.", prefer=Kind.command)
     assert req.intent is Intent.fetch and req.objects and req.objects[0].head == "towel", req
+
+
+def test_the_state_asked_for_rules_out_an_unsure_opposite() -> None:
+    """"The oven you make open": "open" said after "make" and no "close" said: an unsure "close" from the model
+    is ruled out; a complaint ("left open") still reads as a request to close it."""
+    req = parse("The oven you make open, please.", prefer=Kind.command)
+    assert req.intent is Intent.open and req.objects and req.objects[0].head == "oven", req
+    assert parse("go close to the oven", prefer=Kind.command).intent is Intent.go
