@@ -351,7 +351,8 @@ def exists(ctx: Context) -> Answer:
 
 
 def is_state(ctx: Context) -> Answer:
-    either = EITHER_OR_NOTE in ctx.request.notes
+    # no state said (a reading that missed it): say the state it is in, not yes or no to a guess
+    either = EITHER_OR_NOTE in ctx.request.notes or not ctx.request.state
     return _is_state(ctx.store, ctx.world, ctx.one(first_object(ctx)), ctx.request.state or "open", either)
 
 

@@ -495,10 +495,11 @@ def _from_model(rule: Request, reading: Any, doc: Any, keep_things: bool = False
         recipient = destination.ref.words()  # the rules say "bring X to the kitchen" the same way
     state = reading.slot("state")
     said_state = state[0].text.lower() if state else ""
+    said_state = lx.STATE_WORDS.get(said_state, said_state)  # "shut" is closed, as the rules read it
     if intent in ("state", "usable") and not said_state:
         # the slot tagger missed it: the state word the sentence says ("... the closet is locked, is it?")
         said_state = next((lx.STATE_WORDS[t.lower_] for t in doc if t.lower_ in lx.STATE_WORDS
-                           and t.pos_ in ("ADJ", "VERB") and t.lower_ not in ("switched", "turned")), "")
+                           and t.pos_ in ("ADJ", "VERB", "NOUN") and t.lower_ not in ("switched", "turned")), "")
     asked = reading.slot("attribute_asked")
     req = Request(text=rule.text, kind=_kind(intent), intent=Intent(intent), objects=objects,
                   destination=destination, recipient=recipient, state=said_state,

@@ -218,3 +218,14 @@ def test_around_read_without_its_moment(home: MemoryStore) -> None:
     vague = "what happened then"
     a = answer_question(home, vague, request=Request(text=vague, kind=Kind.question, intent=Intent.around))
     assert a.success and a.confidence == 0.0 and "after or before what" in a.answer.lower()
+
+
+def test_a_state_question_without_its_state_says_the_state(home: MemoryStore) -> None:
+    """A reading that missed which state is asked answers with the state memory knows, not yes or no to a
+    guess."""
+    from memory_node.language import Intent, Kind, ObjectRef, Request
+    said = "the washing machine, how is it"
+    req = Request(text=said, kind=Kind.question, intent=Intent.state,
+                  objects=[ObjectRef(text="the washing machine", head="machine", compound=["washing"])])
+    a = answer_question(home, said, request=req)
+    assert a.success and "closed" in a.answer and a.answer.split()[0].strip(",").lower() not in ("yes", "no")
