@@ -44,7 +44,17 @@ _SHORTCUTS = ((re.compile(r"\b(where|what|how|who|when|why)'d\b", re.I), r"\1 di
               (re.compile(r"\bb4\b|(?<![\w'])'fore\b", re.I), "before"),
               (re.compile(r"^(?:i'm|i\s+am|i\s+was)\s+(?:just\s+|really\s+|a\s+bit\s+)?(?:curious|wondering)\s+(?:as\s+to\s+)?"
                           r"(?=(?:what|where|whether|if|which|when|who|how)\b)", re.I), "I wonder "), (re.compile(r"\bwat\b", re.I), "what"),
-              (re.compile(r"\bwhered\b", re.I), "where did"),
+              (re.compile(r"\bwhered\b", re.I), "where did"), (re.compile(r"^witch\s+", re.I), "which "),
+              (re.compile(r"\b(we|you|i|they)\s+half\s+(?=(?:any|a|an|some|the)\b)", re.I), r"\1 have "),
+              (re.compile(r"\bon\s+top\s+(?=(?:the|my|your|his|her|our|a|an|that|this)\b)", re.I), "on top of "),
+              # Irish, Caribbean and Scots forms of "you" and "the" ("did ye see", "yuh did see di ...")
+              (re.compile(r"\b(?:ye|yuh)\b(?!\s+olde?\b)", re.I), "you"), (re.compile(r"\bdi\b", re.I), "the"),
+              # formal ways of saying one cannot find a thing
+              (re.compile(r"\b(?:i\s+am|i'm|we\s+are|we're)\s+(?:quite\s+|completely\s+)?unable\s+to\s+(?:find|locate)\b",
+                          re.I), "I can't find"),
+              (re.compile(r"^(?:please\s+|kindly\s+)?(?:list|name|tell\s+me)\s+(?:all\s+)?(?:of\s+)?(?:the\s+)?(?:items|things|"
+                          r"objects|stuff)\s+(?:that\s+are\s+|that's\s+|currently\s+|you\s+know\s+of\s+)*(on|in|inside|under)\s+",
+                          re.I), r"what is \1 "),
               (re.compile(r"\b(you|u)\s+(last\s+|ever\s+|first\s+)?sea\b", re.I), r"\1 \2see"),
               (re.compile(r"^what\s+coll?ar\s+(?=(?:is|are|was|were|'s)\b)", re.I), "what color "),
               # speech-to-text and typing without apostrophes ("thats in the cabinet", "im hungry")

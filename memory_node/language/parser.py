@@ -330,10 +330,13 @@ def _resolve_pronouns(req: Request, doc: Any) -> None:
             clause = Clause(places[0].sent, req.text)
             req.recipient = clause._object(places[0]).words()
             req.notes.append(f"'there' = {req.recipient!r}, said before")
-    if req.recipient in ("him", "her", "them"):
-        people = [t for t in doc if t.pos_ == "PROPN" and t.dep_ in ("nsubj", "dobj", "pobj", "dative")]
-        if people:
-            req.recipient = _low(people[0])
+    people = [t for t in doc if t.pos_ == "PROPN" and t.dep_ in ("nsubj", "dobj", "pobj", "dative")]
+    if req.recipient in ("him", "her", "them") and people:
+        req.recipient = _low(people[0])
+    named = {_low(t) for t in people}
+    for ref in req.objects:
+        if not ref.owner and ref.text.lower().split()[:1] in (["his"], ["her"], ["their"]) and len(named) == 1:
+            ref.owner = next(iter(named))  # "Anna keeps asking for her glass": Anna's, the one person named
 
 
 def _antecedents(req: Request, doc: Any, ref: ObjectRef) -> list[ObjectRef]:

@@ -384,3 +384,24 @@ def test_the_state_asked_for_rules_out_an_unsure_opposite() -> None:
     req = parse("The oven you make open, please.", prefer=Kind.command)
     assert req.intent is Intent.open and req.objects and req.objects[0].head == "oven", req
     assert parse("go close to the oven", prefer=Kind.command).intent is Intent.go
+
+
+def test_his_or_her_is_the_one_person_named() -> None:
+    req = parse("Tom keeps asking for his mug; take it to him.", prefer=Kind.command)
+    assert req.intent is Intent.fetch and req.objects[0].owner == "tom" and req.recipient == "tom", req
+    # two people named: whose is not guessed
+    two = parse("Tom told Ana about his mug; take it to him.", prefer=Kind.command)
+    assert not two.objects or two.objects[0].owner != "ana"
+
+
+@pytest.mark.parametrize("text, normal", [
+    ("witch towel is on the rail", "which towel is on the rail"),
+    ("do we half any candles", "do we have any candles"),
+    ("set it on top the fridge", "set it on top of the fridge"),
+    ("did ye see the kettle", "did you see the kettle"),
+    ("I am unable to locate the charger.", "I can't find the charger."),
+    ("Kindly list the items currently in the cupboard.", "what is in the cupboard."),
+])
+def test_dialect_and_formal_forms(text: str, normal: str) -> None:
+    from memory_node.language.normalise import normalise
+    assert normalise(text) == normal
