@@ -85,7 +85,8 @@ DETERMINERS = frozenset({"the", "a", "an", "this", "that", "these", "those", "it
                          "my", "your", "some", "one", "two", "both"})
 FUNCTION = DETERMINERS | frozenset({"of", "to", "in", "into", "on", "onto", "from", "and", "then", "it", "with",
                                     "at", "by", "for", "up", "down", "off", "out", "inside", "under", "near",
-                                    "next", "back", "front", "left", "right", "away", "over", "place", "put",
+                                    "next", "back", "front", "left", "right", "away", "over", "there", "here",
+                                    "place", "put",
                                     "set", "move", "take", "pick", "grab", "turn", "walk", "go", "carry", "bring"})
 PLURAL_CUES = frozenset({"two", "both", "three", "some"})
 INTO = frozenset({"in", "into", "inside", "within"})
@@ -189,6 +190,7 @@ class Span:
     start: int  # token indices, end exclusive
     end: int
     plural: bool = False
+    core: tuple[str, ...] = ()  # the candidate phrase matched, before the span grew around it
 
 
 _TOKEN = re.compile(r"[A-Za-z]+")
@@ -259,8 +261,9 @@ def locate(text: str, cls: str, exclude: set[int] = frozenset(), last: bool = Fa
     longest = max(j - i for i, j in found)
     best = [m for m in found if m[1] - m[0] == longest]
     i, j = max(best) if last else min(best)
+    core = tuple(_singular(t[0]) for t in toks[i:j])
     i, j = _grow(toks, i, j, cls, set(exclude))
-    return Span(i, j, _plural(toks, i, j))
+    return Span(i, j, _plural(toks, i, j), core)
 
 
 # ---- filling --------------------------------------------------------------------------------------------
@@ -307,6 +310,22 @@ class Editor:
 
 
 _SOURCE = ("from", "off", "out")
+# a receptacle one opens, or puts things inside of, is a container even where the writer said "on" or "to"
+INSIDE_CUE = re.compile(r"\b(open|opens|opened|opening|inside)\b|\bin (there|it)\b|\bin[.,]?$", re.I)
+
+
+def repeats(ed: Editor, span: Span, cls: str) -> list[Span]:
+    """Other mentions of the words the span matched ("open the drawer ... close the drawer door"), each
+    grown like the first, outside what is replaced already."""
+    low = [_singular(t[0]) for t in ed.toks]
+    n, used = len(span.core), ed.used() | set(range(span.start, span.end))
+    out = []
+    for i in range(len(low) - n + 1):
+        if n and tuple(low[i:i + n]) == span.core and not (set(range(i, i + n)) & used):
+            a, b = _grow(ed.toks, i, i + n, cls, used)
+            out.append(Span(a, b, _plural(ed.toks, a, b), span.core))
+            used |= set(range(a, b))
+    return out
 
 
 def _source_span(ed: Editor, after: int, before: int, near_object: bool) -> tuple[int, Span] | None:
@@ -375,6 +394,8 @@ def fill(row: dict, w: pe.World, roles, v: int, variant: str = "goal") -> Filled
     if variant == "goal":
         sentences = [row["goal"]]
     else:
+        if mrec_cls:
+            raise Skip("steps: a movable receptacle takes more than a pick-up and a put-down step")
         pick, put = _pick_step(row["steps"], obj_cls), _put_step(row["steps"], rec_cls)
         if pick is None:
             raise Skip("no pick-up step naming the object")
@@ -394,16 +415,21 @@ def fill(row: dict, w: pe.World, roles, v: int, variant: str = "goal") -> Filled
         if ospan is None and (variant == "goal" or is_pick):
             raise Skip("object words not found")
         if rspan is not None:
-            into = _preposition(ed, rspan.start) in INTO
+            rspans = [rspan, *repeats(ed, rspan, rec_cls)]
+            into = any(_preposition(ed, sp.start) in INTO for sp in rspans) or bool(INSIDE_CUE.search(text))
             if dest is None:
                 pool = roles.cont if into else roles.surf
                 pool = [p for p in pool if p != holder and "locked" not in w.states.get(p, set())]
                 dest = pe._pick(pool, v)
                 if dest is None:
                     raise Skip("no receptacle of that kind in the apartment")
-            ed.replace(rspan, _name(w, dest, rspan.plural))
+            for sp in rspans:
+                ed.replace(sp, _name(w, dest, sp.plural))
+        if ospan is not None and set(range(ospan.start, ospan.end)) & ed.used():
+            ospan = None  # the object's words repeat the receptacle's ("the toilet paper" / "toilet paper holder")
         if ospan is not None:
-            ed.replace(ospan, _name(w, obj, ospan.plural))
+            for sp in [ospan, *repeats(ed, ospan, obj_cls)]:
+                ed.replace(sp, _name(w, obj, sp.plural))
             if mrec_cls:
                 excl2 = ed.used()
                 mspan = locate(text, mrec_cls, exclude=excl2)

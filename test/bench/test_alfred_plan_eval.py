@@ -123,3 +123,15 @@ def test_fill_movable_receptacle_accepts_the_stand_in(world):
     f = ap.fill(row, w, roles, 0)
     assert len(f.expect.accept) == 2 and f.dest in f.expect.accept
     assert not re.search(r"\b(bowl|apple|fridge)\b", f.text)
+
+
+def test_fill_renames_every_mention_of_the_receptacle(world):
+    w, roles = world
+    steps = ["Pick up the fork from the sink.", "Open the drawer and put the fork in there, then shut the drawer."]
+    row = _row("Put a fork in a drawer.", "Fork", "Drawer", steps=steps)
+    f = ap.fill(row, w, roles, 0, "steps")
+    assert "drawer" not in f.text and "fork" not in f.text
+    assert f.dest in roles.cont  # opened and put "in there": a container, though no "in" precedes its name
+    assert f.text.count(f" the {w.say(f.dest)}") == 2
+    with pytest.raises(ap.Skip, match="movable receptacle"):
+        ap.fill(dict(row, task_type="pick_and_place_with_movable_recep", mrecep="Bowl"), w, roles, 0, "steps")
