@@ -236,8 +236,11 @@ def _grow(toks: list[tuple[str, int, int]], i: int, j: int, cls: str, exclude: s
         i -= 1
     while j < len(toks) and j not in exclude and (_physical(low[j]) or (prefix and _noun(low[j]))):
         j += 1
-    if j + 1 < len(toks) and low[j] == "of" and _singular(low[j + 1]) in words and not ({j, j + 1} & exclude):
-        j += 2
+    for k in (1, 2):  # "bottles of spray", "bottles of cleaning spray"
+        if j + k < len(toks) and low[j] == "of" and _singular(low[j + k]) in words and \
+                not (set(range(j, j + k + 1)) & exclude) and all(x not in FUNCTION for x in low[j + 1:j + k + 1]):
+            j += k + 1
+            break
     if i >= 2 and low[i - 1] == "of" and _singular(low[i - 2]) in PARTITIVES and not ({i - 1, i - 2} & exclude):
         i -= 2
     return i, j
@@ -310,15 +313,22 @@ class Editor:
 
 
 _SOURCE = ("from", "off", "out")
+RELATIVE = frozenset({"that", "s", "is", "which", "sitting", "lying", "laying", "located", "resting", "currently",
+                      "standing", "placed"})
+# where the name of a source place ends ("from the left cabinet under the sink": "left cabinet")
+SOURCE_STOP = frozenset({"to", "into", "onto", "on", "in", "inside", "and", "then", "at", "under", "near", "next",
+                         "by", "with", "of", "from", "behind", "beside", "above", "below", "before", "after",
+                         "put", "place", "set", "that", "which", "it", "turn", "walk", "go", "so"}) | DETERMINERS
 # a receptacle one opens, or puts things inside of, is a container even where the writer said "on" or "to"
 INSIDE_CUE = re.compile(r"\b(open|opens|opened|opening|inside)\b|\bin (there|it)\b|\bin[.,]?$", re.I)
 
 
-def repeats(ed: Editor, span: Span, cls: str) -> list[Span]:
+def repeats(ed: Editor, span: Span, cls: str, keep: set[int] = frozenset()) -> list[Span]:
     """Other mentions of the words the span matched ("open the drawer ... close the drawer door"), each
-    grown like the first, outside what is replaced already."""
+    grown like the first, outside what is replaced already and outside ``keep`` (the other thing's words:
+    "toilet" in "the toilet paper roll" is no mention of the toilet)."""
     low = [_singular(t[0]) for t in ed.toks]
-    n, used = len(span.core), ed.used() | set(range(span.start, span.end))
+    n, used = len(span.core), ed.used() | set(range(span.start, span.end)) | set(keep)
     out = []
     for i in range(len(low) - n + 1):
         if n and tuple(low[i:i + n]) == span.core and not (set(range(i, i + n)) & used):
@@ -336,6 +346,12 @@ def _source_span(ed: Editor, after: int, before: int, near_object: bool) -> tupl
     used = ed.used()
     k = after
     while k < before:
+        if near_object and k == after:  # "the egg that is on the counter", "the mug sitting in the sink"
+            while k < before and low[k] in RELATIVE:
+                k += 1
+            after = k
+            if k >= before:
+                return None
         w = low[k]
         preps = _SOURCE + (("on", "in", "inside", "at") if near_object and k == after else ())
         if w in preps and k not in used:
@@ -348,7 +364,7 @@ def _source_span(ed: Editor, after: int, before: int, near_object: bool) -> tupl
             while k < before and low[k] in DETERMINERS:
                 k += 1
             start = k
-            while k < before and low[k] not in FUNCTION and k not in used:
+            while k < before and low[k] not in SOURCE_STOP and k not in used:
                 k += 1
             if k > start and k - start <= 4:
                 return p, Span(start, k)
@@ -395,7 +411,7 @@ def fill(row: dict, w: pe.World, roles, v: int, variant: str = "goal") -> Filled
         sentences = [row["goal"]]
     else:
         if mrec_cls:
-            raise Skip("steps: a movable receptacle takes more than a pick-up and a put-down step")
+            raise Skip("a movable receptacle takes more than a pick-up and a put-down step")
         pick, put = _pick_step(row["steps"], obj_cls), _put_step(row["steps"], rec_cls)
         if pick is None:
             raise Skip("no pick-up step naming the object")
@@ -415,7 +431,8 @@ def fill(row: dict, w: pe.World, roles, v: int, variant: str = "goal") -> Filled
         if ospan is None and (variant == "goal" or is_pick):
             raise Skip("object words not found")
         if rspan is not None:
-            rspans = [rspan, *repeats(ed, rspan, rec_cls)]
+            keep = set(range(ospan.start, ospan.end)) if ospan else set()
+            rspans = [rspan, *repeats(ed, rspan, rec_cls, keep)]
             into = any(_preposition(ed, sp.start) in INTO for sp in rspans) or bool(INSIDE_CUE.search(text))
             if dest is None:
                 pool = roles.cont if into else roles.surf

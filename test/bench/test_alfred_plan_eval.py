@@ -135,3 +135,15 @@ def test_fill_renames_every_mention_of_the_receptacle(world):
     assert f.text.count(f" the {w.say(f.dest)}") == 2
     with pytest.raises(ap.Skip, match="movable receptacle"):
         ap.fill(dict(row, task_type="pick_and_place_with_movable_recep", mrecep="Bowl"), w, roles, 0, "steps")
+
+
+def test_fill_keeps_the_object_out_of_the_receptacle_and_finds_a_source_after_that_is(world):
+    w, roles = world
+    row = _row("Put two toilet paper rolls on the back of a toilet.", "ToiletPaper", "Toilet", "pick_two_obj_and_place")
+    f = ap.fill(row, w, roles, 0)
+    assert f.text.startswith(f"Put two {w.say(f.obj, plural=True)} on the back of ")
+    assert "toilet" not in f.text.replace(w.say(f.dest), "")  # neither the roll nor the toilet is left as written
+    steps = ["Pick up the bar of soap that is lying in the left sink.", "Put the soap on the counter."]
+    f = ap.fill(_row("Put soap on a counter.", "SoapBar", "CounterTop", steps=steps), w, roles, 1, "steps")
+    holder = w.loc[f.obj][1]
+    assert f.text.startswith(f"Pick up the {w.say(f.obj)} that is lying {pe._prep(w, holder)} the {w.say(holder)}.")
