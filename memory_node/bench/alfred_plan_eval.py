@@ -241,8 +241,11 @@ def _grow(toks: list[tuple[str, int, int]], i: int, j: int, cls: str, exclude: s
                 not (set(range(j, j + k + 1)) & exclude) and all(x not in FUNCTION for x in low[j + 1:j + k + 1]):
             j += k + 1
             break
-    if i >= 2 and low[i - 1] == "of" and _singular(low[i - 2]) in PARTITIVES and not ({i - 1, i - 2} & exclude):
-        i -= 2
+    for k in (2, 3):  # "a slice of bread", "a piece of the apple"
+        if i >= k and low[i - k + 1] == "of" and _singular(low[i - k]) in PARTITIVES and \
+                all(x in DETERMINERS for x in low[i - k + 2:i]) and not (set(range(i - k, i)) & exclude):
+            i -= k
+            break
     return i, j
 
 
@@ -341,7 +344,8 @@ def repeats(ed: Editor, span: Span, cls: str, keep: set[int] = frozenset()) -> l
 def _source_span(ed: Editor, after: int, before: int, near_object: bool) -> tuple[int, Span] | None:
     """A phrase naming where the thing is taken from, between token ``after`` and ``before``: "from (the) X",
     "off (of) (the) X", "out of (the) X"; in a pick-up step also "on / in / at (the) X" right after the
-    object. Returns (index of the preposition, span of X)."""
+    object; "<part> of (the) X" names X ("on top of the desk"). Returns (index of the preposition, or -1
+    where a part stands between it and X, and the span of X)."""
     low = [t[0].lower() for t in ed.toks]
     used = ed.used()
     k = after
@@ -366,6 +370,13 @@ def _source_span(ed: Editor, after: int, before: int, near_object: bool) -> tupl
             start = k
             while k < before and low[k] not in SOURCE_STOP and k not in used:
                 k += 1
+            if k - start == 1 and k < before and low[k] == "of":  # "on top of the desk": the desk
+                k += 1
+                while k < before and low[k] in DETERMINERS:
+                    k += 1
+                start, p = k, -1
+                while k < before and low[k] not in SOURCE_STOP and k not in used:
+                    k += 1
             if k > start and k - start <= 4:
                 return p, Span(start, k)
             return None
@@ -459,12 +470,15 @@ def fill(row: dict, w: pe.World, roles, v: int, variant: str = "goal") -> Filled
                         if mrec_obj is None:
                             raise Skip("no second thing for the movable receptacle")
                     ed.replace(mspan, _name(w, mrec_obj, mspan.plural))
+            # where the sentence picks the thing up ("take the mug on the desk and ..."), what follows it is where
+            # it is now
+            picked = is_pick or bool(PICK_VERBS.search(text[:ed.toks[ospan.start][1]]))
             src = _source_span(ed, ospan.end, rspan.start if rspan and rspan.start > ospan.end else len(ed.toks),
-                               near_object=is_pick)
+                               near_object=picked)
             if src is not None:
                 p, sspan = src
                 ed.replace(sspan, _name(w, holder))
-                if ed.toks[p][0].lower() in ("on", "in", "inside", "at"):
+                if p >= 0 and ed.toks[p][0].lower() in ("on", "in", "inside", "at"):
                     ed.edits.append((p, p + 1, pe._prep(w, holder)))
         out.append(ed.result().strip())
     if dest is None:

@@ -147,3 +147,12 @@ def test_fill_keeps_the_object_out_of_the_receptacle_and_finds_a_source_after_th
     f = ap.fill(_row("Put soap on a counter.", "SoapBar", "CounterTop", steps=steps), w, roles, 1, "steps")
     holder = w.loc[f.obj][1]
     assert f.text.startswith(f"Pick up the {w.say(f.obj)} that is lying {pe._prep(w, holder)} the {w.say(holder)}.")
+
+
+def test_fill_goal_that_picks_up_names_where_the_thing_is(world):
+    w, roles = world
+    row = _row("Take a piece of the apple on top of the desk and put it in a bin.", "Apple", "GarbageCan")
+    f = ap.fill(row, w, roles, 0)
+    holder, o = w.loc[f.obj][1], w.say(f.obj)
+    art = "an" if o[0] in "aeiou" else "a"
+    assert f.text.startswith(f"Take {art} {o} {pe._prep(w, holder)} top of the {w.say(holder)} and put it in ")
