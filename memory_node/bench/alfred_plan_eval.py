@@ -14,8 +14,10 @@ What is graded. Six of ALFRED's seven task types end with one thing at one place
 ``pick_and_place_with_movable_recep``. Each is a put of ``object`` into / onto ``receptacle``. Cleaning, heating
 and cooling are no robot skill here; the graded part is that the plan puts the right thing at the right place
 (``paraphrase_eval`` ``Expect("place")``), or asks back / refuses rather than doing something wrong. With a
-movable receptacle (a bowl holding the thing, carried to the table) putting the thing into the bowl's stand-in
-also counts. ``look_at_obj_in_light`` is left out and counted: its goal is to look at a thing under a lamp
+movable receptacle (a bowl holding the thing, carried to the table) the bowl's words name another thing memory
+holds, and putting the thing into that stand-in also counts; no apartment has a small container memory holds
+alone, so the stand-in is a small thing that is no container, the sentence asks for something memory says is
+not so, and the report gives the figures without this task type as well (only the goal variant has it). ``look_at_obj_in_light`` is left out and counted: its goal is to look at a thing under a lamp
 (a "look" and a lamp switch, neither a put nor a fetch), and many of its goals do not name the thing at all
 ("Turn off the lamp").
 
@@ -501,6 +503,8 @@ class Outcome:
     cls: str
     why: str
     reply: str
+    obj: str = ""  # what a right plan puts ...
+    dest: str = ""  # ... where
 
 
 def evaluate(rows: list[dict], robot: str = "vega", seed: int = 0, variants: tuple[str, ...] = VARIANTS,
@@ -537,7 +541,8 @@ def evaluate(rows: list[dict], robot: str = "vega", seed: int = 0, variants: tup
                     except Exception as exc:  # noqa: BLE001 - a crash is a failed request, reported as such
                         ok, why = False, f"exception {type(exc).__name__}: {exc}"
                     out.append(Outcome(w.name, row["trial"], row["task_type"], variant, row["half"], f.text,
-                                       pe.classify("plan", reply, ok), why, pe._short_reply("plan", reply)))
+                                       pe.classify("plan", reply, ok), why, pe._short_reply("plan", reply),
+                                       f.obj, f.dest))
             w.store.close()
     return out, skipped
 
@@ -580,6 +585,9 @@ def main(argv: list[str] | None = None) -> int:
         table(outcomes, lambda o: f"{o.half}/{o.variant}")
     print("all:")
     table(outcomes, lambda o: "plan")
+    # a movable receptacle's stand-in is a small thing memory does not know as a container: apart as well
+    table([o for o in outcomes if o.task_type != "pick_and_place_with_movable_recep"],
+          lambda o: "plan, without movable receptacle")
     print(f"skipped (per annotation, variant and apartment): {sum(skipped.values())}")
     for why, n in skipped.most_common():
         print(f"  {n:6d}  {why}")
