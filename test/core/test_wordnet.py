@@ -134,3 +134,17 @@ def test_any_noun_knows_words_of_every_sense_and_gloss_words_read_a_senses_defin
     # a caster (the shaker) is for sprinkling powdered sugar
     assert "sugar" in wn.gloss_words("caster.n.02") and "salt" not in wn.gloss_words("caster.n.02")
     assert wn.gloss_words("no_such.n.01") == frozenset()
+
+
+def test_is_word_knows_every_part_of_speech_inflected_and_is_kind_reads_every_noun_sense() -> None:
+    wn = default_wordnet()
+    # verbs and adjectives, regular and irregular forms, besides nouns: the reader's noun index alone
+    # does not know "chopped" or "remaining"
+    for word in ("chopped", "remaining", "bigger", "other", "sliced", "kitchen", "fan"):
+        assert wn.is_word(word), word
+    for letters in ("xylo", "coconu", "glas", "cafetie", "", "fork2"):
+        assert not wn.is_word(letters), letters
+    # a cookbook is a book only as a publication (no physical sense): every noun sense counts
+    assert wn.is_kind("cookbook", "book") and wn.is_kind("wineglass", "glass") and wn.is_kind("earphone", "phone")
+    assert not wn.is_kind("xylophone", "phone") and not wn.is_kind("extractor", "tractor")
+    assert not wn.is_kind("zzqxv", "phone") and not wn.is_kind("phone", "zzqxv")
