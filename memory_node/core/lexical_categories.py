@@ -101,15 +101,15 @@ def _nearest_category(cmap: CategoryMap, wn: Any, senses: Sequence[Any], down: b
 
 
 def compound_reading(cmap: CategoryMap, ws: list[str], head: str, head_category: str) -> tuple[int, str, str] | None:
-    """A compound WordNet lists as one word that is not a kind of the map's word it ends in (``head``, of
+    """A compound WordNet lists as one word that is no kind of the map's word it ends in (``head``, of
     ``head_category``), read as its own kind: (where it starts, its key, the map's category of WordNet's
-    nearest kind of it), when that category and the head word's are not one a kind of the other; else
-    None. A gravy boat (or "sauceboat") is a dish in WordNet, no kind of boat, and the map files boats with
-    toys; a "coffee cup" is a kind of cup and a "dessert spoon" of spoon, so the head word's category
-    stands. The longest ending WordNet lists decides, open or glued (the last word alone when the head is
-    only its end). Here a WordNet kind gives the map's category of a word only in the sense that word has
-    in a home (``WordNet.label_senses``): a fried egg is a dish in the sense of food, not the crockery the
-    map's "dish" is."""
+    nearest kind of it), when the map lists one and it and the head word's are not one a kind of the
+    other; else None. A gravy boat (or "sauceboat") is a dish in WordNet, no kind of boat, and the map
+    files boats with toys; a "coffee cup" is a kind of cup, a "board game" of game (the activity) and a
+    "dessert spoon" of spoon, so the head word's category stands. The longest ending WordNet lists
+    decides, open or glued (the last word alone when the head is only its end). Here a WordNet kind gives
+    the map's category of a word only in the sense that word has in a home (``WordNet.label_senses``): a
+    fried egg is a dish in the sense of food, not the crockery the map's "dish" is."""
     from .wordnet import default_wordnet
 
     ws = ws[-_WN_LONGEST:]
@@ -122,11 +122,14 @@ def compound_reading(cmap: CategoryMap, ws: list[str], head: str, head_category:
     wn = default_wordnet()
     found = None
     for i in range(len(ws) - (1 if last_is_head else 0)) if wn is not None else ():
+        # its senses as a thing: a compound WordNet lists only as an idiom ("hot water") is read by its head
         senses = wn.label_senses(" ".join(ws[i:])) or wn.label_senses("".join(ws[i:]))
         if not senses:
             continue
-        heads = set(wn.label_senses(head))
-        if heads and not any(h in wn.ancestors(s) for s in senses for h in heads):
+        # a kind of the head word in any of its senses ("board game": a game, the activity), or the head
+        # word's own sense in a home; not a sense of the word that only shares its name ("boat")
+        heads, home = set(wn.noun_senses(head)), set(wn.label_senses(head))
+        if heads and not any(s in home or any(wn.ancestors(s).get(h, 0) > 0 for h in heads) for s in senses):
             category = _nearest_category(cmap, wn, senses, down=False, in_sense=True,
                                          skip=frozenset({head, singular(head)}))
             if category and category not in cmap.ancestors(head_category) and \

@@ -130,6 +130,7 @@ class WordNet:
         self._ic: dict[Any, float] = {}
         self._gloss: dict[str, frozenset[str]] = {}
         self._is_kind: dict[tuple[str, str], bool] = {}
+        self._nouns: dict[str, tuple[Any, ...]] = {}
         self._n_synsets = 0
 
     # ---- senses ----------------------------------------------------------------------------------------
@@ -214,6 +215,21 @@ class WordNet:
                 self._other_words = (frozenset(lemmas), frozenset(inflected))
             return self._other_words
 
+    def noun_senses(self, phrase: str) -> tuple[Any, ...]:
+        """Every noun sense of a phrase, physical or not ("phone book": a directory, a list), commonest first."""
+        k = "_".join(phrase.lower().split())
+        cached = self._nouns.get(k)
+        if cached is None:
+            with self._lock:
+                try:
+                    cached = tuple(self._wn.synsets(k, pos="n"))
+                except Exception:  # noqa: BLE001 - a malformed word is simply not in WordNet
+                    cached = ()
+            if len(self._nouns) > MAX_CACHED_WORDS:
+                self._nouns.clear()
+            self._nouns[k] = cached
+        return cached
+
     def is_kind(self, phrase: str, kind: str, max_distance: int = MAX_HYPONYM_DISTANCE) -> bool:
         """Some noun sense of ``phrase`` is a sense of ``kind`` or a kind of one within ``max_distance``
         is-a steps, over all noun senses, not only physical ones: a cookbook is a book (a publication), a
@@ -221,11 +237,7 @@ class WordNet:
         memo = ("_".join(phrase.lower().split()), "_".join(kind.lower().split()))
         cached = self._is_kind.get(memo)
         if cached is None:
-            with self._lock:
-                try:
-                    wholes, kinds = self._wn.synsets(memo[0], pos="n"), set(self._wn.synsets(memo[1], pos="n"))
-                except Exception:  # noqa: BLE001 - a malformed word is simply not in WordNet
-                    wholes, kinds = [], set()
+            wholes, kinds = self.noun_senses(phrase), set(self.noun_senses(kind))
             cached = any(d <= max_distance for w in wholes for s, d in self._ancestors(w).items() if s in kinds)
             if len(self._is_kind) > MAX_CACHED_WORDS:
                 self._is_kind.clear()
