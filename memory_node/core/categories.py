@@ -4,7 +4,7 @@
 rule only if memory can tell that both are cutlery. That is a lookup in a small shipped map
 (``config/categories/household.yaml``), not a model: deterministic, microseconds, and the same answer on
 the write path and the read path. WordNet checks two of the map's guesses (``lexical_categories``, cached
-per word): a known word at the end of a glued word ("cutleryfork", not "xylophone"), and a compound it
+per word): a known word at the end of a glued word ("cutleryfork", not "megaphone"), and a compound it
 lists as one word that is no kind of its last word ("gravy boat": a dish, not a boat). A label the map does not know still has a chain (itself and its last
 word), so corrections about it are kept and applied to that label; they just do not generalise.
 
@@ -131,7 +131,7 @@ class CategoryMap:
     def _known(self, ws: list[str]) -> tuple[int, str, str] | None:
         """The longest known ending of ``ws``: (index where it starts, the word key it matched, its
         canonical key with the last word singular). Tries the last word as written and in the singular,
-        then known words at the end of a compound last word ("cutleryfork"; not "xylophone", whose end
+        then known words at the end of a compound last word ("cutleryfork"; not "megaphone", whose end
         only spells "phone": ``lexical_categories.glued_compound``)."""
         if not ws:
             return None

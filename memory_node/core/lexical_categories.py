@@ -24,7 +24,7 @@ label on the map.
 
 Two readings here serve the map's own chain (``CategoryMap.chain``, write path too), both cached per word on
 the map: a known word at the end of a glued word counts only where the word is made of it
-(``glued_compound``: a "cutleryfork" is a fork, a "xylophone" no phone), and a compound WordNet lists as
+(``glued_compound``: a "cutleryfork" is a fork, a "megaphone" no phone), and a compound WordNet lists as
 one word that is no kind of its head word is read as its own kind (``compound_reading``: a gravy boat is
 a dish, though the map files boats with toys).
 """
@@ -105,8 +105,8 @@ def compound_reading(cmap: CategoryMap, ws: list[str], head: str, head_category:
     ``head_category``), read as its own kind: (where it starts, its key, the map's category of WordNet's
     nearest kind of it), when the map lists one and it and the head word's are not one a kind of the
     other; else None. A gravy boat (or "sauceboat") is a dish in WordNet, no kind of boat, and the map
-    files boats with toys; a "coffee cup" is a kind of cup, a "board game" of game (the activity) and a
-    "dessert spoon" of spoon, so the head word's category stands. The longest ending WordNet lists
+    files boats with toys; a "coffee cup" is a kind of cup and a "beer mug" of mug, so the head word's
+    category stands. The longest ending WordNet lists
     decides, open or glued (the last word alone when the head is only its end). Here a WordNet kind gives
     the map's category of a word only in the sense that word has in a home (``WordNet.label_senses``): a
     fried egg is a dish in the sense of food, not the crockery the map's "dish" is."""
@@ -126,7 +126,7 @@ def compound_reading(cmap: CategoryMap, ws: list[str], head: str, head_category:
         senses = wn.label_senses(" ".join(ws[i:])) or wn.label_senses("".join(ws[i:]))
         if not senses:
             continue
-        # a kind of the head word in any of its senses ("board game": a game, the activity), or the head
+        # a kind of the head word in any of its senses (a game the activity, not only the food), or the head
         # word's own sense in a home; not a sense of the word that only shares its name ("boat")
         heads, home = set(wn.noun_senses(head)), set(wn.label_senses(head))
         if heads and not any(s in home or any(wn.ancestors(s).get(h, 0) > 0 for h in heads) for s in senses):
@@ -142,10 +142,11 @@ def compound_reading(cmap: CategoryMap, ws: list[str], head: str, head_category:
 
 def glued_compound(cmap: CategoryMap, word: str, j: int) -> bool:
     """Whether a glued word names a kind of the known word at its end (``word[j:]``: "cutleryfork",
-    "wineglass"), not a word that only ends in its letters ("xylophone", "covering", "fanextractor"). A
+    "coffeepot"), not a word that only ends in its letters ("megaphone", "covering", "fanextractor"). A
     longer noun WordNet lists at the end of the word decides, when it is the whole word or what stands
-    before it is a word or two ("fan" extractor): it must be a kind of the known word (a wineglass is a
-    glass, an earphone a phone; an extractor is no tractor, a xylophone no phone). A noun that only
+    before it is a word or two ("fan" extractor): it must be a kind of the known word or of what the
+    known word is one step up (a coffeepot is a pot, an earphone a phone, a sailboat a vessel as a boat is;
+    an extractor is no tractor, a megaphone no phone). A noun that only
     straddles the join ("coconu|toil", "glas|stable") is no reading of the word. With no such noun the
     known word is the word's last word, whatever stands before it (a brand: "nesquikbottle"); without
     WordNet, likewise."""
@@ -171,7 +172,7 @@ def glued_compound(cmap: CategoryMap, word: str, j: int) -> bool:
     # no noun of WordNet's is longer than _LONGEST_LEMMA: longer endings of a 20 KB label need no look-up
     longer = next((word[i:] for i in range(max(0, len(word) - _LONGEST_LEMMA), j)
                    if wn.any_noun(word[i:]) and words_before(i)), "")
-    found = not longer or wn.is_kind(longer, word[j:])
+    found = not longer or wn.is_kind(longer, word[j:], broader=1)
     if memo is not None:
         _remember(cmap, memo, found)
     return found

@@ -129,7 +129,7 @@ class WordNet:
         self._label_senses: dict[str, tuple[Any, ...]] = {}
         self._ic: dict[Any, float] = {}
         self._gloss: dict[str, frozenset[str]] = {}
-        self._is_kind: dict[tuple[str, str], bool] = {}
+        self._is_kind: dict[tuple[str, str, int], bool] = {}
         self._nouns: dict[str, tuple[Any, ...]] = {}
         self._n_synsets = 0
 
@@ -216,7 +216,7 @@ class WordNet:
             return self._other_words
 
     def noun_senses(self, phrase: str) -> tuple[Any, ...]:
-        """Every noun sense of a phrase, physical or not ("phone book": a directory, a list), commonest first."""
+        """Every noun sense of a phrase, physical or not ("guidebook": a publication), commonest first."""
         k = "_".join(phrase.lower().split())
         cached = self._nouns.get(k)
         if cached is None:
@@ -230,14 +230,18 @@ class WordNet:
             self._nouns[k] = cached
         return cached
 
-    def is_kind(self, phrase: str, kind: str, max_distance: int = MAX_HYPONYM_DISTANCE) -> bool:
+    def is_kind(self, phrase: str, kind: str, max_distance: int = MAX_HYPONYM_DISTANCE, broader: int = 0) -> bool:
         """Some noun sense of ``phrase`` is a sense of ``kind`` or a kind of one within ``max_distance``
-        is-a steps, over all noun senses, not only physical ones: a cookbook is a book (a publication), a
-        wineglass a glass, an earphone a phone (one synset); a xylophone is no phone, a nutcracker no cracker."""
-        memo = ("_".join(phrase.lower().split()), "_".join(kind.lower().split()))
+        is-a steps, over all noun senses, not only physical ones: a guidebook is a book (a publication), a
+        coffeepot a pot, an earphone a phone (one synset); a megaphone is no phone, a nutcracker no cracker.
+        With ``broader``, a kind of what ``kind`` is, up to that many steps, counts too: a sailboat is a
+        vessel, as a boat is (WordNet's boat is a small vessel, its sailboat a sailing vessel)."""
+        memo = ("_".join(phrase.lower().split()), "_".join(kind.lower().split()), broader)
         cached = self._is_kind.get(memo)
         if cached is None:
             wholes, kinds = self.noun_senses(phrase), set(self.noun_senses(kind))
+            # with ``broader``, the kinds a sense of ``kind`` is, up to that many steps, count too
+            kinds |= {k for s in list(kinds) for k, d in self._ancestors(s).items() if 0 < d <= broader}
             cached = any(d <= max_distance for w in wholes for s, d in self._ancestors(w).items() if s in kinds)
             if len(self._is_kind) > MAX_CACHED_WORDS:
                 self._is_kind.clear()
