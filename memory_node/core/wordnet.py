@@ -38,6 +38,11 @@ LEXNAMES_MAN = "/usr/share/man/man5/lexnames.5WN.gz"
 PHYSICAL_LEXNAMES = frozenset({"noun.artifact", "noun.food", "noun.plant", "noun.animal", "noun.object",
                                "noun.substance", "noun.Tops"})
 HOUSEHOLD_LEXNAMES = frozenset({"noun.artifact", "noun.food"})
+# lexicographer files of nouns that are no thing at all (a game played, trouble, a feeling); not documents
+# ("book", "greeting card": noun.communication), possessions or quantities, which a home holds as things
+NOT_THING_LEXNAMES = frozenset({"noun.act", "noun.event", "noun.state", "noun.process", "noun.phenomenon",
+                                "noun.feeling", "noun.cognition", "noun.attribute", "noun.time", "noun.motive",
+                                "noun.relation"})
 MAX_SENSES = 4  # the commoner senses of a word only: rare ones relate too much ("plate" the home base)
 MAX_HYPONYM_DISTANCE = 4  # "food" -> an apple is 3 steps; further is a different thing in practice
 MAX_PART_DEPTH = 4
@@ -229,6 +234,13 @@ class WordNet:
                 self._nouns.clear()
             self._nouns[k] = cached
         return cached
+
+    def names_no_thing(self, phrase: str) -> bool:
+        """WordNet lists the phrase as a noun, and only as an activity, a state or the like ("ball game",
+        "hot water": trouble), never as a thing, a document, a possession or an amount."""
+        ss = self.noun_senses(phrase)
+        with self._lock:
+            return bool(ss) and all(s.lexname() in NOT_THING_LEXNAMES for s in ss)
 
     def is_kind(self, phrase: str, kind: str, max_distance: int = MAX_HYPONYM_DISTANCE, broader: int = 0) -> bool:
         """Some noun sense of ``phrase`` is a sense of ``kind`` or a kind of one within ``max_distance``
