@@ -18,8 +18,9 @@ torch: tools). The receptacle with the most weight wins:
   an apple) does not vote unless the two are at least ``CROSS_KIND_MIN`` similar or share a WordNet kind;
 - when the nearest example is less than ``MIN_SIMILARITY`` similar, only examples of the object's own kind
   vote (a map category or a specific WordNet kind shared: a wooden block goes where the toy car went,
-  however unlike their words), with the low confidence their similarity gives; with none of its kind the
-  answer is "not known" (None), never a guess;
+  however unlike their words; an example of its map kind whose words point away weighs ``KIN_FLOOR``),
+  with the low confidence their similarity gives; with none of its kind the answer is "not known" (None),
+  never a guess;
 - a receptacle ruled out for the object ("knives don't go in the sink") takes no votes;
 - examples of a narrower kind the object is not of, two or more all in one place, say where that kind
   goes, not where the rest of their broader kind goes ("hand tools in the toolbox, other tools on the
@@ -44,7 +45,8 @@ categories, in proportion to its specificity, also across the map's top-level ki
 does not list (by any ending of its phrase) is compared by vectors alone. "Not known" is still the
 vectors' call (or a kind shared with an example, above): any two artifacts share "artifact", and a weather
 vane is not like a violin because both are devices. A phrase is looked up by its longest ending WordNet
-lists, spelt open or closed ("tea pot" is WordNet's "teapot", "oak chopping board" a chopping board);
+lists, spelt open or closed ("tea pot" is WordNet's "teapot", "oak chopping board" a chopping board),
+and not at all when that ending is only an activity or a state ("ball game": its "game" would be the food);
 a last word that only measures ("problem set") or a container the map reads the contents of ("juice
 bottle": juice) is not what the thing is, and the words before it are looked up instead.
 
