@@ -3,7 +3,9 @@
 "Forks go in the drawer" and "put the spoon in the drawer" are about different labels; they support one
 rule only if memory can tell that both are cutlery. That is a lookup in a small shipped map
 (``config/categories/household.yaml``), not a model: deterministic, microseconds, and the same answer on
-the write path and the read path. A label the map does not know still has a chain (itself and its last
+the write path and the read path. WordNet checks two of the map's guesses (``lexical_categories``, cached
+per word): a known word at the end of a glued word ("cutleryfork", not "megaphone"), and a compound it
+lists as one word that is no kind of its last word ("gravy boat": a dish, not a boat). A label the map does not know still has a chain (itself and its last
 word), so corrections about it are kept and applied to that label; they just do not generalise.
 
 A label's *chain* lists its categories from the most specific to the most general::
@@ -31,6 +33,19 @@ from .text import key, singular, tokens as words
 _CONFIG_FILE = Path("categories") / "household.yaml"
 _MIN_PART = 3  # a known word found inside a compound label ("cutleryfork") and the rest: both this long
 
+
+def glued_compound(cmap: CategoryMap, word: str, j: int) -> bool:
+    from .lexical_categories import glued_compound as read  # it imports this module: imported on first use
+
+    return read(cmap, word, j)
+
+
+def compound_reading(cmap: CategoryMap, ws: list[str], head: str, head_category: str) -> tuple[int, str, str] | None:
+    from .lexical_categories import compound_reading as read
+
+    return read(cmap, ws, head, head_category)
+
+
 # ---- the map ------------------------------------------------------------------------------------------
 
 
@@ -55,6 +70,8 @@ class CategoryMap:
     _longest_cached: tuple[int, int] = field(default=(-1, 0), repr=False, compare=False)
     # categories found for labels the map does not list (``lexical_categories.map_categories``), per label
     derived: dict[str, tuple[str, ...]] = field(default_factory=dict, repr=False, compare=False)
+    # what WordNet said about glued words and compounds (``lexical_categories``), per word
+    lexical: dict[tuple, object] = field(default_factory=dict, repr=False, compare=False)
 
     @classmethod
     def from_dict(cls, data: dict) -> CategoryMap:
@@ -114,7 +131,8 @@ class CategoryMap:
     def _known(self, ws: list[str]) -> tuple[int, str, str] | None:
         """The longest known ending of ``ws``: (index where it starts, the word key it matched, its
         canonical key with the last word singular). Tries the last word as written and in the singular,
-        then known words at the end of a compound last word ("cutleryfork")."""
+        then known words at the end of a compound last word ("cutleryfork"; not "megaphone", whose end
+        only spells "phone": ``lexical_categories.glued_compound``)."""
         if not ws:
             return None
         last_forms = list(dict.fromkeys([ws[-1], singular(ws[-1])]))
@@ -133,7 +151,7 @@ class CategoryMap:
         for last in last_forms:
             for j in range(max(_MIN_PART, len(last) - longest), len(last) - _MIN_PART + 1):
                 part = last[j:]
-                if part in self.word_category:
+                if part in self.word_category and glued_compound(self, last, j):
                     return len(ws) - 1, part, singular(part)
         return None
 
@@ -146,6 +164,16 @@ class CategoryMap:
         """Where the longest known ending of these words starts (None: no known word ends them)."""
         found = self._known(ws)
         return found[0] if found else None
+
+    def own_kind(self, label: str) -> bool:
+        """Whether the label is a compound WordNet reads as a kind of its own, not of the map's word it ends
+        in (``lexical_categories.compound_reading``): a gravy boat is no boat."""
+        ws = words(label)
+        while len(ws) > 1 and ws[-1].isdigit():
+            ws = ws[:-1]
+        found = self._known(ws)
+        return found is not None and found[0] == len(ws) - 1 and \
+            compound_reading(self, ws, found[1], self.word_category[found[1]]) is not None
 
     def chain(self, label: str) -> list[str]:
         """Category keys of a label, most specific first (see the module docstring); never empty for a
@@ -173,9 +201,13 @@ class CategoryMap:
         if found:
             start, matched, head = found
             category = self.word_category[matched]
+            # a compound WordNet lists as one word is its own kind: a "gravy boat" is a dish, not a boat
+            compound = compound_reading(self, ws, matched, category) if start == len(ws) - 1 else None
+            if compound is not None:
+                start, head, category = compound
             levels.append(head)
             # "coffee mug" is also a mug, but a "bread knife" is a kitchen knife, not table cutlery
-            if start < len(ws) - 1:
+            if start < len(ws) - 1 and compound is None:
                 last = self._known(ws[-1:])
                 if last is not None and self.word_category[last[1]] == category:
                     levels.append(last[2])

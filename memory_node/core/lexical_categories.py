@@ -20,10 +20,19 @@ map's modifiers apply to them as to a word it lists ("canned papaya" is canned f
 
 Only for words the map does not place: a label whose chain has a category of the map keeps it (the map is
 the household's own knowledge; WordNet's senses are not always the home's). Read path only, cached per
-label on the map; the write path (rules, ``categories.chain``) stays a table lookup.
+label on the map.
+
+Two readings here serve the map's own chain (``CategoryMap.chain``, write path too), both cached per word on
+the map: a known word at the end of a glued word counts only where the word is made of it
+(``glued_compound``: a "cutleryfork" is a fork, a "megaphone" no phone), and a compound WordNet lists as
+one word that is no kind of its head word is read as its own kind (``compound_reading``: a gravy boat is
+a dish, though the map files boats with toys).
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
 
 from .categories import CategoryMap
 from .text import singular, tokens
@@ -32,6 +41,9 @@ MAX_UP = 3  # "shallot" -> onion -> vegetable is 2; further up, WordNet's kinds 
 MAX_DOWN = 2  # narrower kinds within two steps name the same everyday thing ("opener" -> can opener)
 MAX_BELOW = 30  # ... when it has no more than this many ("opener" has 6; "animal" thousands)
 _MEMO_MAX = 50_000  # labels asked about are unbounded; the memo is not
+_WN_LONGEST = 9  # words in WordNet 3.0's longest noun: a longer ending is none of its nouns
+_LONGEST_LEMMA = 71  # characters in WordNet 3.0's longest noun lemma
+_MIN_WORD = 3  # a word glued before a noun is at least this long ("mo" is a noun; "mo|rebutter" no reading)
 
 
 def map_categories(cmap: CategoryMap, label: str) -> tuple[str, ...]:
@@ -58,10 +70,25 @@ def _from_wordnet(cmap: CategoryMap, label: str) -> tuple[str, ...]:
     phrase = lexical_phrase(cmap, label) if wn is not None else ""
     if not phrase:
         return ()
+    category = _nearest_category(cmap, wn, wn.label_senses(phrase), down=True)
+    if not category:
+        return ()
+    # the words before the phrase WordNet listed, then the category's own key as the head word
+    before = _words_before(tokens(label), phrase)
+    return tuple(c for c in cmap.chain(" ".join([*before, category])) if c in cmap.parent)
+
+
+def _nearest_category(cmap: CategoryMap, wn: Any, senses: Sequence[Any], down: bool, in_sense: bool = False,
+                      skip: frozenset[str] = frozenset()) -> str:
+    """The map's category of the nearest kind of these senses the map lists (see the module docstring);
+    lemma names in ``skip`` do not count; narrower kinds only with ``down``; with ``in_sense``, a lemma
+    counts only when the kind is one of its senses in a home."""
     found: dict[int, set[str]] = {}
-    for sense in wn.label_senses(phrase):
-        for synset, d, narrower in wn.neighbours(sense, MAX_UP, MAX_DOWN, MAX_BELOW):
-            cats = {c for c in (_category_of(cmap, name) for name in wn.lemma_names(synset)) if c}
+    for sense in senses:
+        for synset, d, narrower in wn.neighbours(sense, MAX_UP, MAX_DOWN if down else 0, MAX_BELOW):
+            cats = {c for c in (_category_of(cmap, name) for name in wn.lemma_names(synset)
+                                if name.lower() not in skip
+                                and (not in_sense or synset in wn.label_senses(name.replace("_", " ")))) if c}
             # a broader kind too broad to say anything is passed over (its specificity is counted only here:
             # counting what is below "organism" takes a tenth of a second)
             if cats and (narrower or not d or wn.specificity(synset) > 0.0):
@@ -69,10 +96,92 @@ def _from_wordnet(cmap: CategoryMap, label: str) -> tuple[str, ...]:
     for d in sorted(found):
         category = _most_specific(cmap, found[d])
         if category:
-            # the words before the phrase WordNet listed, then the category's own key as the head word
-            before = _words_before(tokens(label), phrase)
-            return tuple(c for c in cmap.chain(" ".join([*before, category])) if c in cmap.parent)
-    return ()
+            return category
+    return ""
+
+
+def compound_reading(cmap: CategoryMap, ws: list[str], head: str, head_category: str) -> tuple[int, str, str] | None:
+    """A compound WordNet lists as one word that is no kind of the map's word it ends in (``head``, of
+    ``head_category``), read as its own kind: (where it starts, its key, the map's category of WordNet's
+    nearest kind of it), when the map lists one and it and the head word's are not one a kind of the
+    other; else None. A gravy boat (or "sauceboat") is a dish in WordNet, no kind of boat, and the map
+    files boats with toys; a "coffee cup" is a kind of cup and a "beer mug" of mug, so the head word's
+    category stands. The longest ending WordNet lists
+    decides, open or glued (the last word alone when the head is only its end). Here a WordNet kind gives
+    the map's category of a word only in the sense that word has in a home (``WordNet.label_senses``): a
+    fried egg is a dish in the sense of food, not the crockery the map's "dish" is."""
+    from .wordnet import default_wordnet
+
+    ws = ws[-_WN_LONGEST:]
+    last_is_head = ws[-1] in (head, singular(head)) or singular(ws[-1]) == head
+    if not head_category or (len(ws) < 2 and last_is_head):
+        return None
+    memo = ("compound", *ws, head, head_category)
+    if memo in cmap.lexical:
+        return cmap.lexical[memo]  # type: ignore[return-value]
+    wn = default_wordnet()
+    found = None
+    for i in range(len(ws) - (1 if last_is_head else 0)) if wn is not None else ():
+        # its senses as a thing: a compound WordNet lists only as an idiom ("hot water") is read by its head
+        senses = wn.label_senses(" ".join(ws[i:])) or wn.label_senses("".join(ws[i:]))
+        if not senses:
+            continue
+        # a kind of the head word in any of its senses (a game the activity, not only the food), or the head
+        # word's own sense in a home; not a sense of the word that only shares its name ("boat")
+        heads, home = set(wn.noun_senses(head)), set(wn.label_senses(head))
+        if heads and not any(s in home or any(wn.ancestors(s).get(h, 0) > 0 for h in heads) for s in senses):
+            category = _nearest_category(cmap, wn, senses, down=False, in_sense=True,
+                                         skip=frozenset({head, singular(head)}))
+            if category and category not in cmap.ancestors(head_category) and \
+                    head_category not in cmap.ancestors(category):
+                found = (i, "".join(ws[i:-1]) + singular(ws[-1]), category)
+        break
+    _remember(cmap, memo, found)
+    return found
+
+
+def glued_compound(cmap: CategoryMap, word: str, j: int) -> bool:
+    """Whether a glued word names a kind of the known word at its end (``word[j:]``: "cutleryfork",
+    "coffeepot"), not a word that only ends in its letters ("megaphone", "covering", "fanextractor"). A
+    longer noun WordNet lists at the end of the word decides, when it is the whole word or what stands
+    before it is a word or two ("fan" extractor): it must be a kind of the known word or of what the
+    known word is one step up (a coffeepot is a pot, an earphone a phone, a sailboat a vessel as a boat is;
+    an extractor is no tractor, a megaphone no phone). A noun that only
+    straddles the join ("coconu|toil", "glas|stable") is no reading of the word. With no such noun the
+    known word is the word's last word, whatever stands before it (a brand: "nesquikbottle"); without
+    WordNet, likewise."""
+    from .wordnet import default_wordnet
+
+    wn = default_wordnet()
+    if wn is None:
+        return True
+    # a word longer than this has no noun of WordNet's before its last _LONGEST_LEMMA letters: not kept
+    memo = ("glued", word, j) if len(word) <= 3 * _LONGEST_LEMMA else None
+    if memo in cmap.lexical:
+        return bool(cmap.lexical[memo])
+
+    def is_word(w: str) -> bool:
+        return len(w) >= _MIN_WORD and (w in cmap.word_category or w in cmap.attributes or wn.is_word(w))
+
+    def words_before(i: int) -> bool:
+        # what stands before a noun ending at i: nothing, or a word or two (WordNet's or the map's)
+        rest = word[:i]
+        return not rest or (len(rest) <= 2 * _LONGEST_LEMMA and (is_word(rest) or any(
+            is_word(rest[:k]) and is_word(rest[k:]) for k in range(_MIN_WORD, len(rest) - _MIN_WORD + 1))))
+
+    # no noun of WordNet's is longer than _LONGEST_LEMMA: longer endings of a 20 KB label need no look-up
+    longer = next((word[i:] for i in range(max(0, len(word) - _LONGEST_LEMMA), j)
+                   if wn.any_noun(word[i:]) and words_before(i)), "")
+    found = not longer or wn.is_kind(longer, word[j:], broader=1)
+    if memo is not None:
+        _remember(cmap, memo, found)
+    return found
+
+
+def _remember(cmap: CategoryMap, memo: tuple, found: object) -> None:
+    if len(cmap.lexical) > _MEMO_MAX:
+        cmap.lexical.clear()
+    cmap.lexical[memo] = found
 
 
 def _most_specific(cmap: CategoryMap, found: set[str]) -> str:

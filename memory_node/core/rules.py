@@ -311,7 +311,7 @@ def explain_placement(store: MemoryStore, label: str, as_of_ns: int | None = Non
                                    category=category, category_name=cmap.name(category), record_id=fact.id)
         if rule is not None:
             if narrow is None:
-                narrow = _same_head(store, label, denied, as_of_ns)
+                narrow = _same_head(store, label, denied, as_of_ns, cmap)
             if narrow is not None and key(narrow[1][0].target) != key(rule.receptacle):
                 return _narrow_answer(label, narrow, rule, cmap)
             return PlacementAnswer(label=label, receptacle=rule.receptacle, receptacle_id=rule.receptacle_id,
@@ -343,16 +343,20 @@ def _levels(cmap: CategoryMap, label: str) -> list[str]:
     return [chain[0], *endings, *chain[1:]]
 
 
-def _same_head(store: MemoryStore, label: str, denied: set[str], as_of_ns: int | None) -> tuple[str, list[Fact]] | None:
+def _same_head(store: MemoryStore, label: str, denied: set[str], as_of_ns: int | None,
+               cmap: CategoryMap) -> tuple[str, list[Fact]] | None:
     """Corrections about other compounds of the label's head word ("kitchen knife" for a fish knife), when
-    they all name one receptacle: the same everyday kind of thing, whatever the map files them under."""
+    they all name one receptacle: the same everyday kind of thing, whatever the map files them under. Not
+    a compound that is a kind of its own (a gravy boat is no boat: ``CategoryMap.own_kind``)."""
     ws = [w for w in words(label) if not w.isdigit()]
     if len(ws) < 2:
         return None
     head = singular(ws[-1])
+    if cmap.own_kind(label):
+        return None
     rows = [r for r in store.storage.placement_pool(as_of_ns, similarity.MAX_FACTS)
             if r[2] not in denied and (sw := [w for w in words(r[1]) if not w.isdigit()])
-            and len(sw) >= 2 and singular(sw[-1]) == head]
+            and len(sw) >= 2 and singular(sw[-1]) == head and not cmap.own_kind(r[1])]
     if not rows or len({r[2] for r in rows}) != 1:
         return None
     by = store.storage.facts_by_rowid([r[0] for r in rows])

@@ -18,8 +18,9 @@ torch: tools). The receptacle with the most weight wins:
   an apple) does not vote unless the two are at least ``CROSS_KIND_MIN`` similar or share a WordNet kind;
 - when the nearest example is less than ``MIN_SIMILARITY`` similar, only examples of the object's own kind
   vote (a map category or a specific WordNet kind shared: a wooden block goes where the toy car went,
-  however unlike their words), with the low confidence their similarity gives; with none of its kind the
-  answer is "not known" (None), never a guess;
+  however unlike their words; an example of its map kind whose words point away weighs ``KIN_FLOOR``),
+  with the low confidence their similarity gives; with none of its kind the answer is "not known" (None),
+  never a guess;
 - a receptacle ruled out for the object ("knives don't go in the sink") takes no votes;
 - examples of a narrower kind the object is not of, two or more all in one place, say where that kind
   goes, not where the rest of their broader kind goes ("hand tools in the toolbox, other tools on the
@@ -44,7 +45,8 @@ categories, in proportion to its specificity, also across the map's top-level ki
 does not list (by any ending of its phrase) is compared by vectors alone. "Not known" is still the
 vectors' call (or a kind shared with an example, above): any two artifacts share "artifact", and a weather
 vane is not like a violin because both are devices. A phrase is looked up by its longest ending WordNet
-lists, spelt open or closed ("tea pot" is WordNet's "teapot", "oak chopping board" a chopping board);
+lists, spelt open or closed ("tea pot" is WordNet's "teapot", "oak chopping board" a chopping board),
+and not at all when that ending is only an activity or a state ("ball game": its "game" would be the food);
 a last word that only measures ("problem set") or a container the map reads the contents of ("juice
 bottle": juice) is not what the thing is, and the words before it are looked up instead.
 
@@ -87,6 +89,7 @@ WN_BONUS = 2.0  # ... as up to this many map categories, in proportion to how fa
 MODIFIER_BONUS = 1.0  # a word two names share before their heads ("party dress", "party shoes") counts as this many kinds
 EXPLAINED = 0.25  # the weight left to a voter whose own narrower kind, not the object's, explains its place
 WN_CATEGORIES = True  # a label the map does not list has the map's categories of its nearest WordNet kind
+KIN_FLOOR = 0.05  # an example of the object's own map kind whose words are unlike (cosine <= 0) weighs as barely similar
 MAX_FACTS = 5000  # the newest current placement facts compared (bounds the cost of one question)
 _CACHE_MAX = 50_000
 _WN_LONGEST = 9  # words in WordNet 3.0's longest noun ("united nations office for drug control and crime ...")
@@ -235,7 +238,13 @@ def _wn_phrase(label: str, weak_head: bool = False) -> str:
     if weak_head:
         endings += [form for i in range(len(ws) - 1)
                     for form in dict.fromkeys((" ".join(ws[i:-1]), "".join(ws[i:-1])))]
-    return next((p for p in endings if wn.known(p)), "")
+    for p in endings:
+        if wn.known(p):
+            return p
+        if (" " in p or p not in ws) and wn.names_no_thing(p):
+            return ""  # the longest ending WordNet lists is an activity or a state ("ball game", "hot water"):
+            # its last word alone is another word, whose senses say nothing of this one
+    return ""
 
 
 def kinds(cmap: CategoryMap, label: str) -> set[str]:
@@ -305,9 +314,11 @@ def vote(label: str, candidates: Sequence[Example], denied: set[str], cmap: Cate
     # another kind of thing unless their words are exceptionally close
     order: list[tuple[int, float]] = []  # (pool index, categories shared with the label)
     for i in np.lexsort((np.arange(len(pool)), -sims)).tolist():
-        if len(order) == K or sims[i] <= 0.0:
+        if len(order) == K:
             break
         theirs = kinds(cmap, pool[i].subject) if mine else set()
+        if sims[i] <= 0.0 and not (mine & theirs):
+            continue  # unlike in words and of another kind; one of its own kind votes however unlike
         if mine and theirs and not mine & theirs and cosines[i] < CROSS_KIND_MIN and not lex_kin[i]:
             continue
         shared = len(mine & theirs) + lex_shared[i]
@@ -329,7 +340,7 @@ def vote(label: str, candidates: Sequence[Example], denied: set[str], cmap: Cate
     weights: dict[str, float] = {}
     voters: dict[str, list[tuple[Example, float]]] = {}
     for i, shared in order:
-        s = float(sims[i])
+        s = max(float(sims[i]), KIN_FLOOR)
         r = pool[i].receptacle_key
         weights[r] = weights.get(r, 0.0) + s * KIND_BASE ** shared * (EXPLAINED if i in explained else 1.0)
         voters.setdefault(r, []).append((pool[i], s))

@@ -38,12 +38,20 @@ LEXNAMES_MAN = "/usr/share/man/man5/lexnames.5WN.gz"
 PHYSICAL_LEXNAMES = frozenset({"noun.artifact", "noun.food", "noun.plant", "noun.animal", "noun.object",
                                "noun.substance", "noun.Tops"})
 HOUSEHOLD_LEXNAMES = frozenset({"noun.artifact", "noun.food"})
+# lexicographer files of nouns that are no thing at all (a game played, trouble, a feeling); not documents
+# ("book", "greeting card": noun.communication), possessions or quantities, which a home holds as things
+NOT_THING_LEXNAMES = frozenset({"noun.act", "noun.event", "noun.state", "noun.process", "noun.phenomenon",
+                                "noun.feeling", "noun.cognition", "noun.attribute", "noun.time", "noun.motive",
+                                "noun.relation"})
 MAX_SENSES = 4  # the commoner senses of a word only: rare ones relate too much ("plate" the home base)
 MAX_HYPONYM_DISTANCE = 4  # "food" -> an apple is 3 steps; further is a different thing in practice
 MAX_PART_DEPTH = 4
 MIN_KIND_DEPTH = 4  # kinds nearer WordNet's root than this ("object", "whole") say nothing about a thing ...
 MAX_KINDS_BELOW = 3000  # ... nor do kinds with more than this many kinds below them ("artifact", "device")
 MAX_CACHED_WORDS = 200_000  # a thing's parts may be listed on one of its kinds (a car door, of any car)
+# regular endings of verbs and adjectives and the lemma each comes from (WordNet's morphy rules)
+_INFLECTIONS = (("s", ""), ("ies", "y"), ("es", "e"), ("es", ""), ("ed", "e"), ("ed", ""), ("ing", "e"),
+                ("ing", ""), ("er", ""), ("er", "e"), ("est", ""), ("est", "e"))
 _POS_OF = {"noun": 1, "verb": 2, "adj": 3, "adv": 4}
 
 
@@ -117,6 +125,8 @@ class WordNet:
         if not root:
             raise OSError("WordNet 3.0 is not installed (Debian package wordnet-base; scripts/setup.sh)")
         self._wn = _reader(root)
+        self._root = root
+        self._other_words: tuple[frozenset[str], frozenset[str]] | None = None
         self._lock = threading.RLock()
         self._senses: dict[str, tuple[Any, ...]] = {}
         self._up: dict[Any, dict[Any, int]] = {}
@@ -124,6 +134,8 @@ class WordNet:
         self._label_senses: dict[str, tuple[Any, ...]] = {}
         self._ic: dict[Any, float] = {}
         self._gloss: dict[str, frozenset[str]] = {}
+        self._is_kind: dict[tuple[str, str, int], bool] = {}
+        self._nouns: dict[str, tuple[Any, ...]] = {}
         self._n_synsets = 0
 
     # ---- senses ----------------------------------------------------------------------------------------
@@ -188,6 +200,76 @@ class WordNet:
                 return bool(self._wn._lemma_pos_offset_map.get(k, {}).get("n")) or bool(self._wn.morphy(k, "n"))
             except Exception:  # noqa: BLE001 - a malformed word is simply not in WordNet
                 return False
+
+    def is_word(self, word: str) -> bool:
+        """The word is a WordNet lemma of any part of speech, inflected or not ("chopped", "bigger",
+        "remaining", "other", "kitchen"): a word, not letters that happen to stand before another word."""
+        w = word.lower()
+        if not w.isalpha():
+            return False
+        if self.any_noun(w):
+            return True
+        lemmas, inflected = self._words_not_nouns()
+        return w in lemmas or w in inflected or any(
+            w.endswith(end) and w[:len(w) - len(end)] + base in lemmas for end, base in _INFLECTIONS)
+
+    def _words_not_nouns(self) -> tuple[frozenset[str], frozenset[str]]:
+        """Lemmas of WordNet's verb, adjective and adverb indexes, and the irregular forms of its exception
+        lists: read once on first use (the reader loads the noun index only)."""
+        with self._lock:
+            if self._other_words is None:
+                lemmas: set[str] = set()
+                inflected: set[str] = set()
+                for pos in ("verb", "adj", "adv"):
+                    for name, into in ((f"index.{pos}", lemmas), (f"{pos}.exc", inflected)):
+                        try:
+                            text = (Path(self._root) / name).read_text(encoding="utf-8", errors="replace")
+                        except OSError:
+                            continue
+                        into.update(line.split(" ", 1)[0] for line in text.splitlines()
+                                    if line and not line.startswith(" "))
+                self._other_words = (frozenset(lemmas), frozenset(inflected))
+            return self._other_words
+
+    def noun_senses(self, phrase: str) -> tuple[Any, ...]:
+        """Every noun sense of a phrase, physical or not ("guidebook": a publication), commonest first."""
+        k = "_".join(phrase.lower().split())
+        cached = self._nouns.get(k)
+        if cached is None:
+            with self._lock:
+                try:
+                    cached = tuple(self._wn.synsets(k, pos="n"))
+                except Exception:  # noqa: BLE001 - a malformed word is simply not in WordNet
+                    cached = ()
+            if len(self._nouns) > MAX_CACHED_WORDS:
+                self._nouns.clear()
+            self._nouns[k] = cached
+        return cached
+
+    def names_no_thing(self, phrase: str) -> bool:
+        """WordNet lists the phrase as a noun, and only as an activity, a state or the like ("ball game",
+        "hot water": trouble), never as a thing, a document, a possession or an amount."""
+        ss = self.noun_senses(phrase)
+        with self._lock:
+            return bool(ss) and all(s.lexname() in NOT_THING_LEXNAMES for s in ss)
+
+    def is_kind(self, phrase: str, kind: str, max_distance: int = MAX_HYPONYM_DISTANCE, broader: int = 0) -> bool:
+        """Some noun sense of ``phrase`` is a sense of ``kind`` or a kind of one within ``max_distance``
+        is-a steps, over all noun senses, not only physical ones: a guidebook is a book (a publication), a
+        coffeepot a pot, an earphone a phone (one synset); a megaphone is no phone, a nutcracker no cracker.
+        With ``broader``, a kind of what ``kind`` is, up to that many steps, counts too: a sailboat is a
+        vessel, as a boat is (WordNet's boat is a small vessel, its sailboat a sailing vessel)."""
+        memo = ("_".join(phrase.lower().split()), "_".join(kind.lower().split()), broader)
+        cached = self._is_kind.get(memo)
+        if cached is None:
+            wholes, kinds = self.noun_senses(phrase), set(self.noun_senses(kind))
+            # with ``broader``, the kinds a sense of ``kind`` is, up to that many steps, count too
+            kinds |= {k for s in list(kinds) for k, d in self._ancestors(s).items() if 0 < d <= broader}
+            cached = any(d <= max_distance for w in wholes for s, d in self._ancestors(w).items() if s in kinds)
+            if len(self._is_kind) > MAX_CACHED_WORDS:
+                self._is_kind.clear()
+            self._is_kind[memo] = cached
+        return cached
 
     def gloss_words(self, synset_name: str) -> frozenset[str]:
         """The words of a sense's definition and usage examples ("stand.n.04": a small table for holding

@@ -159,3 +159,63 @@ def default_map_data() -> dict:
     from memory_node.core.categories import default_map_path
 
     return yaml.safe_load(default_map_path().read_text(encoding="utf-8"))
+
+
+# ---- glued words and compounds: the map's reading of a word's end only where the word is made of it ----
+
+
+def test_a_known_word_at_the_end_of_a_glued_word_is_read_only_where_the_word_is_made_of_it() -> None:
+    cmap = default_map()
+    for part in ("phone", "cracker", "ring", "tractor", "fork", "glass", "oil", "table"):
+        assert part in cmap.word_category, f"the map no longer lists {part!r}: pick another word"
+    # ordinary words that only end in the letters of a known word: WordNet lists them whole, and they are
+    # no kind of it; a longer noun after a word ("fan" + "extractor") is the reading, not "tractor"
+    for word, part in (("megaphone", "phone"), ("saxophone", "phone"), ("nutcracker", "cracker"),
+                       ("covering", "ring"), ("fanextractor", "tractor")):
+        assert part not in cmap.chain(word), word
+        assert cmap.known_ending([word]) is None, word
+    # compounds of a known word: a coffeepot is a pot (WordNet), an earphone a phone (one synset),
+    # a cutlery fork is a fork (WordNet does not list the whole: the known word is its last word)
+    for word, part, category in (("coffeepot", "pot", "cookware"), ("earphone", "phone", "electronics"),
+                                 ("cutleryfork", "fork", "cutlery"), ("nesquikbottle", "bottle", "drinkware"),
+                                 # a kind of what the known word is: WordNet's sailboat is a sailing vessel,
+                                 # its boat a small vessel
+                                 ("sailboat", "boat", "toyvehicle")):
+        assert cmap.chain(word)[1:3] == [part, category], word
+    # a noun that only straddles the join is no reading: "coconu|toil", "glas|stable"
+    assert cmap.chain("coconutoil")[1] == "oil"
+    assert cmap.chain("glasstable")[1] == "table"
+
+
+def test_a_compound_wordnet_lists_as_one_word_is_its_own_kind() -> None:
+    cmap = default_map()
+    toys = set(own(cmap, "sailboat"))
+    assert "toy" in toys and "boat" in cmap.word_category
+    # WordNet: a gravy boat (sauceboat) is a dish, no kind of boat; the map files boats with toys
+    for label in ("gravy boat", "sauce boat", "gravy boats"):
+        assert own(cmap, label)[0] == "kitchenware", label
+        assert not toys & set(own(cmap, label)), label
+    assert "boat" not in cmap.chain("gravy boat")
+    # the words before it keep the map's modifiers: a toy gravy boat is a toy
+    assert own(cmap, "toy gravy boat")[0] == "toy"
+    # a compound that is a kind of its head word keeps the head's category (a coffee cup is a cup)
+    # an idiom WordNet lists only as no thing ("hot water": trouble) is read by its head word too
+    for label, head in (("coffee cup", "cup"), ("beer mug", "mug"), ("bath towel", "towel"),
+                        ("hot water", "water")):
+        assert own(cmap, label) == own(cmap, head), label
+    # a WordNet kind counts in the sense its word has in a home: a fried egg is a dish of food, not the
+    # crockery the map's "dish" is
+    assert "kitchenware" not in own(cmap, "fried egg")
+
+
+def test_a_correction_about_a_compound_teaches_its_own_kind(store: MemoryStore) -> None:
+    # write path and read path agree: what was said of a gravy boat is about kitchenware, and says nothing
+    # about boats or toys: a toy sailboat goes where the toys went, a sauceboat where the dishes went
+    say(store, 1 * S, "put the dump truck in the toy chest")
+    say(store, 2 * S, "put the kite in the toy chest")
+    say(store, 3 * S, "put the gravy boat in the sideboard")
+    say(store, 4 * S, "put the platter in the sideboard")
+    ans = explain_placement(store, "toy sailboat", similar=False)
+    assert ans is not None and (ans.receptacle, ans.category) == ("toy chest", "toy")
+    ans = explain_placement(store, "sauceboat", similar=False)
+    assert ans is not None and (ans.receptacle, ans.category) == ("sideboard", "kitchenware")

@@ -220,3 +220,19 @@ def test_examples_of_its_kind_place_a_thing_whose_words_are_far_from_all(store: 
     # nothing of its kind and nothing close: still not known
     assert explain_placement(store, "passport", embedder=FakeEmbedder("fake-kin-2", table)) is None
 
+
+
+def test_an_example_of_its_kind_votes_even_when_their_words_point_apart(store: MemoryStore, monkeypatch) -> None:
+    # plum and apple share fruit in the map, but their vectors point apart (cosine -0.1): the apple still
+    # says where fruit goes, with the lowest confidence; a stranger as unlike (the crayon) does not vote
+    monkeypatch.setattr(similarity, "WN_WUP", 0.0)
+    monkeypatch.setattr(similarity, "WN_BONUS", 0.0)
+    e_apple = say(store, 1 * S, "put the apple in the bowl")
+    say(store, 2 * S, "put the crayon in the box")
+    table = {"plum": [1, 0, 0], "apple": [-0.1, 0.99 ** 0.5, 0], "crayon": [-0.05, 0, 0.9975 ** 0.5]}
+    ans = explain_placement(store, "plum", embedder=FakeEmbedder("fake-apart", table))
+    assert (ans.source, ans.receptacle, ans.support_event_ids) == ("similar", "bowl", [e_apple])
+    assert ans.confidence <= similarity.KIN_FLOOR + 1e-9
+    # with no example of its kind, words pointing apart place nothing
+    assert explain_placement(store, "passport", embedder=FakeEmbedder(
+        "fake-apart-2", {**table, "passport": [1, 0, 0]})) is None

@@ -134,3 +134,32 @@ def test_any_noun_knows_words_of_every_sense_and_gloss_words_read_a_senses_defin
     # a caster (the shaker) is for sprinkling powdered sugar
     assert "sugar" in wn.gloss_words("caster.n.02") and "salt" not in wn.gloss_words("caster.n.02")
     assert wn.gloss_words("no_such.n.01") == frozenset()
+
+
+def test_is_word_knows_every_part_of_speech_inflected_and_is_kind_reads_every_noun_sense() -> None:
+    wn = default_wordnet()
+    # verbs and adjectives, regular and irregular forms, besides nouns: the reader's noun index alone
+    # does not know "chopped" or "remaining"
+    for word in ("chopped", "remaining", "bigger", "other", "sliced", "kitchen", "fan"):
+        assert wn.is_word(word), word
+    for letters in ("xylo", "coconu", "glas", "cafetie", "", "fork2"):
+        assert not wn.is_word(letters), letters
+    # a guidebook is a book only as a publication (no physical sense): every noun sense counts
+    assert wn.is_kind("guidebook", "book") and wn.is_kind("coffeepot", "pot") and wn.is_kind("earphone", "phone")
+    assert not wn.is_kind("megaphone", "phone") and not wn.is_kind("extractor", "tractor")
+    assert not wn.is_kind("zzqxv", "phone") and not wn.is_kind("phone", "zzqxv")
+
+
+def test_a_phrase_whose_longest_listed_ending_is_no_thing_is_not_read_by_its_last_word() -> None:
+    # WordNet lists "ball game" only as an activity: its "game" in a home (the food) is another word's
+    # reading, and says nothing of it; a phrase listed as a thing, a document or a possession keeps its
+    # reading, and a label whose ending WordNet does not list still falls back to its last word
+    cmap = default_map()
+    assert default_wordnet().names_no_thing("ball game") and default_wordnet().names_no_thing("hot water")
+    for label in ("ball game", "video game", "hot water"):
+        assert similarity.lexical_phrase(cmap, label) == "", label
+        assert similarity.lexical_kind(label, "venison", cmap) is None, label
+    assert similarity.lexical_phrase(cmap, "game") == "game"
+    assert similarity.lexical_phrase(cmap, "greeting card") == "card"  # a card a home holds, WordNet's message
+    assert similarity.lexical_phrase(cmap, "playing card") == "playing card"
+    assert similarity.lexical_phrase(cmap, "blue water") == "water"
