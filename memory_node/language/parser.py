@@ -223,11 +223,35 @@ def rules_reading(text: str, names: tuple[str, ...] | frozenset[str] = (), prefe
             again.notes.append("read with articles added")
             t, best = with_the, again
     parts = _parts.segments(t)
+    run_on = _parts.run_on(doc) if len(parts) == 1 and doc.text == t else []
+    parts = run_on or parts
     if len(parts) > 1:
-        best = _parts.from_parts(best, parts, raw, prefer)
+        # two commands run together: the whole reading mixes them ("... on the couch put ..." is no put on the couch)
+        best = _parts.from_parts(best, parts, raw, prefer, whole_may_stand=not run_on)
+    _place_before_position(best)
     if t != told and prefer is not None:
         best.notes.append(SERVICE_READING_NOTE)
     return best, doc, len(parts), ids
+
+
+_POSITION_WORDS = lx.PART_NOUNS | {"left", "right", "rear"}
+
+
+def _place_before_position(req: Request) -> None:
+    """"Put the radio on the bed, to the right of the keys", "move the remotes to the table beside the laptop":
+    the tagger hangs the first place on the thing ("the radio on the bed") and reads the spot on it as where
+    it goes. The place said first is where it goes; a spot on it ("the right", "beside the laptop") only
+    says where on it, which the robot's place skill chooses itself."""
+    d = req.destination
+    if req.intent is not Intent.put or d is None or not req.objects or req.objects[0].anchor is None:
+        return
+    a = req.objects[0].anchor
+    if a.ref.anchor is not None or a.relation not in ("on", "in", "at"):
+        return
+    if d.ref.head in _POSITION_WORDS or a.relation == "at" and d.relation in ("next_to", "near", "behind", "in_front_of"):
+        req.objects[0] = req.objects[0].model_copy(update={"anchor": None})
+        req.destination = Anchor(relation="on" if a.relation == "at" else a.relation, ref=a.ref)
+        req.notes.append(f"where it goes: {a.ref.text!r}, said first; {d.ref.text!r} is a spot on it")
 
 
 # a reading the service it came on chose ("juice on shelf." on ~/plan is a put): ``followup`` may still take it as

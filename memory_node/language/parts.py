@@ -51,6 +51,36 @@ def segments(t: str) -> list[str]:
     return parts
 
 
+# verbs that set a thing down somewhere: a second command of these after a pick-up is where the thing goes
+_SET_DOWN = frozenset({"put", "place", "set", "drop", "leave", "stick", "lay", "stand", "store"})
+_JOINING = frozenset({"and", "then", "to", "or", "&", "but"})
+
+
+def run_on(doc: Any) -> list[str]:
+    """Two commands said without a break ("pick up the lime on the table put the lime in the fridge", how
+    speech-to-text and hurried typing join them): the parts before and from the second command's verb, when
+    that verb sets a thing down somewhere and nothing joins it to the first (a conjunction, a comma, "to" or a
+    helping word: "take it and put it away" the rules read whole); [] otherwise."""
+    for v in doc:
+        nxt = doc[v.i + 1] if v.i + 1 < len(doc) else None
+        # the verb says what it sets down right after it ("put the ...", "place it ..."; the tagger may take
+        # "place" for a noun); "the book set on the table" describes the book
+        if v.i < 3 or nxt is None or _low(v) not in _SET_DOWN and _lemma(v) not in _SET_DOWN or not (
+                nxt.pos_ in ("DET", "PRON", "NUM") or v.pos_ == "VERB" and (nxt.pos_ in ("NOUN", "PROPN") or
+                                                                           nxt.dep_ == "prt")):
+            continue
+        prev = doc[v.i - 1]
+        if prev.is_punct or _low(prev) in _JOINING or prev.pos_ in ("AUX", "PRON", "PART", "SCONJ", "CCONJ", "VERB",
+                                                                    "DET", "ADP", "NUM"):
+            continue
+        first = [t for t in doc[:v.i] if t.pos_ == "VERB" and _lemma(t) in lx.COMMAND_VERBS]
+        said_thing = any(t.pos_ in ("NOUN", "PROPN", "PRON") for t in doc[v.i + 1:])
+        placed = any(t.dep_ == "prep" or _low(t) in ("in", "on", "into", "onto", "inside") for t in doc[v.i + 1:])
+        if first and placed and said_thing:
+            return [doc[:v.i].text, doc[v.i:].text]
+    return []
+
+
 # a trailing "do you remember?", "can you help?", "any idea?": it wraps the part before it
 _TAG_WORDS = frozenset({"do", "does", "did", "can", "could", "would", "will", "you", "i", "me", "we", "please",
                         "any", "idea", "by", "chance", "at", "all", "possibly", "help", "remember", "recall", "know",
@@ -81,7 +111,8 @@ def _unresolved(req: Request) -> bool:
         req.actor in ("he", "she", "they") or req.recipient in ("him", "her", "them")
 
 
-def from_parts(full: Request, parts: list[str], raw: str, prefer: Kind | None) -> Request:
+def from_parts(full: Request, parts: list[str], raw: str, prefer: Kind | None, whole_may_stand: bool = True
+               ) -> Request:
     try:
         docs = _p.read_many(parts)
         reqs = [_p.read_doc(d, p) for d, p in zip(docs, parts)]
@@ -103,7 +134,7 @@ def from_parts(full: Request, parts: list[str], raw: str, prefer: Kind | None) -
     remarks_only = all(r <= 1 for i, r in enumerate(ranks) if i != k)  # the rest: remarks, tags, nothing
     same_things = {o.head for o in main.objects} <= {o.head for o in full.objects}
     says_as_much = same_things and detail(full) >= detail(main)
-    if ranks[k] == full_rank and (_unresolved(main) and not _unresolved(full) or full.intent is main.intent and
+    if whole_may_stand and ranks[k] == full_rank and (_unresolved(main) and not _unresolved(full) or full.intent is main.intent and
                                   not _unresolved(full) and (says_as_much or not remarks_only)):
         _use_from(full, docs[:k])
         _room_from(full, docs[:k])

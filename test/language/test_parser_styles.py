@@ -405,3 +405,30 @@ def test_his_or_her_is_the_one_person_named() -> None:
 def test_dialect_and_formal_forms(text: str, normal: str) -> None:
     from memory_node.language.normalise import normalise
     assert normalise(text) == normal
+
+
+@pytest.mark.parametrize("text, head, where", [
+    ("pick up the stapler on the desk put the stapler in the drawer", "stapler", "drawer"),
+    ("Grab the towel on the chair Put the towel down on the bed", "towel", "bed"),
+    ("take the cup off the shelf place it in the sink", "cup", "sink"),
+])
+def test_a_pick_up_run_into_a_put_down_is_a_put(text: str, head: str, where: str) -> None:
+    """Two commands said without a break: the thing goes where the second one sets it down (the whole reading
+    took the first place for where it goes, or fetched it to the speaker)."""
+    req = parse(text, prefer=Kind.command)
+    assert req.intent is Intent.put and req.objects[0].head == head and req.destination.ref.head == where, req
+
+
+def test_a_thing_described_by_a_participle_is_no_second_command() -> None:
+    assert parse("find the book set on the table", prefer=Kind.command).intent is Intent.find
+    assert parse("get the book from the place it is in", prefer=Kind.command).intent is Intent.fetch
+
+
+@pytest.mark.parametrize("text, where", [
+    ("Put the plate on the table, to the left of the jug.", "table"),
+    ("put the pen in the drawer at the back", "drawer"),
+    ("Move the vase to the shelf beside the clock", "shelf"),
+])
+def test_the_place_said_first_is_where_it_goes_and_a_spot_on_it_is_not(text: str, where: str) -> None:
+    req = parse(text, prefer=Kind.command)
+    assert req.intent is Intent.put and req.destination.ref.head == where and req.objects[0].anchor is None, req
