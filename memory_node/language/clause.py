@@ -38,6 +38,8 @@ _INVERTING = frozenset({"be", "do", "have", "can", "could", "will", "would", "sh
 
 
 # "its place", "its usual spot": where a thing belongs, not a place of its own
+# what is done to a thing before it is set down (not a skill of its own here): "rinse the mug and put it away"
+_PREPARING_VERBS = frozenset({"clean", "wash", "rinse", "heat", "warm", "cool", "chill", "dry", "wipe"})
 _OWN_PLACE_WORDS = frozenset({"place", "spot", "position", "home", "location", "where"})
 # "did you open the fridge?", "did you manage to put the mug on the shelf?": a question about how an action of
 # the robot's went, not a command; the note carries the action's intent and verb ("did you: fetch pick")
@@ -782,9 +784,11 @@ class Clause(PhraseReader):
         # a second command verb decides: "open the fridge and get me the milk" is a fetch
         for c in conj_verbs:
             ci = lx.COMMAND_VERBS.get(_lemma(c))
-            if ci in (Intent.fetch, Intent.put, Intent.put_away) and intent in (Intent.open, Intent.go, Intent.find):
+            if ci in (Intent.fetch, Intent.put, Intent.put_away) and intent in (Intent.open, Intent.go, Intent.find) or \
+                    ci is Intent.put and lemma in _PREPARING_VERBS:  # "clean the toy and put it on the table"
                 req = self._command(c)
-                req.notes.append(f"first {lemma}: planned as part of it")
+                req.notes.append(f"I cannot {lemma} things: only the {ci.value} is planned" if lemma in _PREPARING_VERBS
+                                 else f"first {lemma}: planned as part of it")
                 went = self._destination(root, objs) if intent is Intent.go else None
                 if went is not None and went.ref.head in lx.ROOM_WORDS and req.objects and \
                         req.objects[0].anchor is None and not req.objects[0].room:
@@ -819,7 +823,9 @@ class Clause(PhraseReader):
             intent = Intent.put_away
         elif "back" in particles and intent in (Intent.put, Intent.fetch) or lemma == "return" and not \
                 self._destination(root, objs):
-            intent = Intent.put_back
+            said = self._destination(root, objs) if intent is Intent.put else None
+            if said is None or said.ref.head in _OWN_PLACE_WORDS or said.ref.pronoun:
+                intent = Intent.put_back  # "put the book back on the shelf": where it goes is said, a put there
         if lemma == "look" and not ({"for", "around"} & particles):
             intent = Intent.find if objs else Intent.go
         if lemma == "check" and intent is Intent.find:

@@ -97,7 +97,11 @@ def _rank(req: Request, text: str, prefer: Kind | None) -> int:
         return 1
     if req.is_command and _DESIRE.match(text.strip()) or "a bare noun phrase" in req.notes:
         return 2  # "I need the lime": a wish, weaker than a question or a command said to the robot
-    return 3 + (1 if prefer is not None and req.kind is prefer else 0)
+    # of several commands on ~/plan, the one that moves a thing is the task; opening, closing and going its steps
+    # ("open the fridge, take the lime out and close it. open the bin, put the lime in, close it")
+    moves = prefer is Kind.command and req.intent in (Intent.put, Intent.fetch, Intent.put_away, Intent.put_back) \
+        and bool(req.objects)
+    return 3 + (1 if prefer is not None and req.kind is prefer else 0) + (1 if moves else 0)
 
 
 def _open(o: ObjectRef) -> bool:

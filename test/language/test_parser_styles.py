@@ -432,3 +432,25 @@ def test_a_thing_described_by_a_participle_is_no_second_command() -> None:
 def test_the_place_said_first_is_where_it_goes_and_a_spot_on_it_is_not(text: str, where: str) -> None:
     req = parse(text, prefer=Kind.command)
     assert req.intent is Intent.put and req.destination.ref.head == where and req.objects[0].anchor is None, req
+
+
+def test_back_with_a_place_said_is_a_put_there() -> None:
+    """"put the book back on the shelf" says where it goes: a put there, not memory's previous place (which may
+    be another shelf); "put the book back" alone is put_back."""
+    req = parse("put the jug back on the windowsill", prefer=Kind.command)
+    assert req.intent is Intent.put and req.destination.ref.head == "windowsill", req
+    assert parse("put the jug back", prefer=Kind.command).intent is Intent.put_back
+    assert parse("put the jug back in its place", prefer=Kind.command).intent is Intent.put_back
+
+
+def test_what_is_done_to_a_thing_before_it_is_set_down() -> None:
+    req = parse("rinse the jug and put it on the windowsill", prefer=Kind.command)
+    assert req.intent is Intent.put and req.objects[0].head == "jug" and req.destination.ref.head == "windowsill", req
+    cleaned = parse("clean the jug and put it on the windowsill", prefer=Kind.command)
+    assert cleaned.intent is Intent.put and any("cannot clean" in n for n in cleaned.notes), cleaned
+    assert parse("clean up the toys", prefer=Kind.command).intent is Intent.put_away
+
+
+def test_of_several_commands_on_plan_the_one_that_moves_a_thing_is_the_task() -> None:
+    req = parse("Open the cupboard. Put the jug inside it. Close the cupboard.", prefer=Kind.command)
+    assert req.intent is Intent.put and req.objects[0].head == "jug", req
