@@ -789,6 +789,9 @@ class Clause(PhraseReader):
                 req = self._command(c)
                 req.notes.append(f"I cannot {lemma} things: only the {ci.value} is planned" if lemma in _PREPARING_VERBS
                                  else f"first {lemma}: planned as part of it")
+                if intent is Intent.open and req.intent is Intent.put and req.destination is None and objs:
+                    # "open the cupboard and put the jug inside": inside what was opened
+                    req.destination = Anchor(relation="in", ref=objs[0])
                 went = self._destination(root, objs) if intent is Intent.go else None
                 if went is not None and went.ref.head in lx.ROOM_WORDS and req.objects and \
                         req.objects[0].anchor is None and not req.objects[0].room:

@@ -454,3 +454,10 @@ def test_what_is_done_to_a_thing_before_it_is_set_down() -> None:
 def test_of_several_commands_on_plan_the_one_that_moves_a_thing_is_the_task() -> None:
     req = parse("Open the cupboard. Put the jug inside it. Close the cupboard.", prefer=Kind.command)
     assert req.intent is Intent.put and req.objects[0].head == "jug", req
+
+
+def test_put_after_opening_goes_inside_what_was_opened() -> None:
+    req = parse("open the cupboard and put the jug in", prefer=Kind.command)
+    assert req.intent is Intent.put and req.destination.ref.head == "cupboard" and req.confidence >= 0.5, req
+    req = parse("Take the jug off the table. Open the cupboard and place the jug inside.", prefer=Kind.command)
+    assert req.intent is Intent.put and req.destination.ref.head == "cupboard", req
