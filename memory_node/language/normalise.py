@@ -44,6 +44,17 @@ _SHORTCUTS = ((re.compile(r"\b(where|what|how|who|when|why)'d\b", re.I), r"\1 di
               (re.compile(r"\bb4\b|(?<![\w'])'fore\b", re.I), "before"),
               (re.compile(r"^(?:i'm|i\s+am|i\s+was)\s+(?:just\s+|really\s+|a\s+bit\s+)?(?:curious|wondering)\s+(?:as\s+to\s+)?"
                           r"(?=(?:what|where|whether|if|which|when|who|how)\b)", re.I), "I wonder "), (re.compile(r"\bwat\b", re.I), "what"),
+              # texting shorthand: said for the tone, or a time ("wheres the remote rn")
+              (re.compile(r"\s*\b(?:rn|atm|asap)\b", re.I), ""),
+              (re.compile(r"\s*\b(?:ngl|tbh|smh|lol|lmao|fr|btw|imo|omg|ffs|pls|plz)\b[,.!]?", re.I), ""),
+              (re.compile(r"\bidk\b", re.I), "I don't know"), (re.compile(r"\bur\b", re.I), "your"),
+              (re.compile(r"\b(?:smth|sth|sumthin)\b", re.I), "something"), (re.compile(r"\b(?:thx|ty)\b", re.I), "thanks"),
+              (re.compile(r"\b(?:cuz|coz|bc)\b", re.I), "because"),
+              # formal: "kindly inform me of the current location of the book"
+              (re.compile(r"\b(?:(?:inform|tell|advise|notify)\s+me\s+(?:of|about|as\s+to)|what\s+is)\s+(?:the\s+)?(?:current\s+|"
+                          r"present\s+|exact\s+|precise\s+)?(?:location|whereabouts|position)\s+of\s+", re.I), "where is "),
+              # learners' inversions: "where stays the book?"
+              (re.compile(r"^where\s+(?:stays|sits|lies|stands|lives)\s+(?=(?:the|my|your|our|his|her|a)\b)", re.I), "where is "),
               (re.compile(r"\bwhered\b", re.I), "where did"), (re.compile(r"^witch\s+", re.I), "which "),
               (re.compile(r"\b(we|you|i|they)\s+half\s+(?=(?:any|a|an|some|the)\b)", re.I), r"\1 have "),
               (re.compile(r"\bon\s+top\s+(?=(?:the|my|your|his|her|our|a|an|that|this)\b)", re.I), "on top of "),
@@ -530,7 +541,7 @@ def normalise(text: str) -> str:
     first = re.match(r"[A-Z][a-z]+\b", t)
     if first and first.group(0).lower() in lx.COMMAND_VERBS:
         t = first.group(0).lower() + t[first.end():]
-    return t
+    return t.strip()  # a dropped word at either end leaves its space
 
 
 # first words that make a short phrase something other than a thing ("go to bed", "come here", "yes please")

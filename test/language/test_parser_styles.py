@@ -461,3 +461,15 @@ def test_put_after_opening_goes_inside_what_was_opened() -> None:
     assert req.intent is Intent.put and req.destination.ref.head == "cupboard" and req.confidence >= 0.5, req
     req = parse("Take the jug off the table. Open the cupboard and place the jug inside.", prefer=Kind.command)
     assert req.intent is Intent.put and req.destination.ref.head == "cupboard", req
+
+
+@pytest.mark.parametrize("text, normal", [
+    ("wheres the kettle rn", "where's the kettle"),
+    ("ngl idk where the kettle went", "I don't know where the kettle went"),
+    ("Kindly inform me of the current location of the kettle.", "Kindly where is the kettle."),
+    ("Where stays the kettle?", "where is the kettle?"),
+])
+def test_texting_formal_and_learner_forms_of_where(text: str, normal: str) -> None:
+    from memory_node.language.normalise import normalise
+    assert normalise(text) == normal
+    assert parse(text, prefer=Kind.question).intent is Intent.where
