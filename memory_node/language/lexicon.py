@@ -108,7 +108,7 @@ MISSING_WORDS = frozenset({"missing", "gone", "disappear", "vanish", "lost", "mi
 # Nouns after spatial prepositions that never name a place: time ("at the moment", "in a minute") and
 # manner ("by any chance", "by the way", "by mistake").
 NOT_PLACE_NOUNS = frozenset({"moment", "minute", "second", "time", "while", "present", "sec", "mo", "instant",
-                             "chance", "way", "mistake", "accident", "luck", "means"})
+                             "chance", "way", "mistake", "accident", "luck", "means", "point", "stage"})
 # Parts of a thing that name a place on it: "on top of the fridge", "at the foot of the bed".
 PART_NOUNS = frozenset({"top", "side", "front", "back", "bottom", "middle", "edge", "end", "foot", "corner",
                         "centre", "center", "far"})

@@ -55,7 +55,14 @@ _SHORTCUTS = ((re.compile(r"\b(where|what|how|who|when|why)'d\b", re.I), r"\1 di
                           r"present\s+|exact\s+|precise\s+)?(?:location|whereabouts|position)\s+of\s+", re.I), "where is "),
               # learners' inversions: "where stays the book?"
               (re.compile(r"^where\s+(?:stays|sits|lies|stands|lives)\s+(?=(?:the|my|your|our|his|her|a)\b)", re.I), "where is "),
-              (re.compile(r"\bwhered\b", re.I), "where did"), (re.compile(r"^witch\s+", re.I), "which "),
+              (re.compile(r"\bwhered\b", re.I), "where did"),
+              # a dropped g ("lookin'", "nothin'") and the homophone "scene" for "seen"
+              (re.compile(r"\b([a-z]{2,})in'(?=\s|[,.!?]|$)", re.I), r"\1ing"),
+              (re.compile(r"\b(have|has|you|u|ya|i|we)\s+(ever\s+|not\s+|n't\s+)?scene\b", re.I), r"\1 \2seen"),
+              # learners' and formal ways of asking whether the robot saw a thing
+              (re.compile(r"^(?:you|u)\s+did\s+(see|spot|notice|find)\b", re.I), r"did you \1"),
+              (re.compile(r"\b(?:has|have)\s+((?:the|my|your|our|his|her)\s+[\w' -]{1,40}?)\s+been\s+(?:seen|observed|spotted|"
+                          r"noticed)\s+by\s+you\b", re.I), r"have you seen \1"), (re.compile(r"^witch\s+", re.I), "which "),
               (re.compile(r"\b(we|you|i|they)\s+half\s+(?=(?:any|a|an|some|the)\b)", re.I), r"\1 have "),
               (re.compile(r"\bon\s+top\s+(?=(?:the|my|your|his|her|our|a|an|that|this)\b)", re.I), "on top of "),
               # Irish, Caribbean and Scots forms of "you" and "the" ("did ye see", "yuh did see di ...")
@@ -598,10 +605,18 @@ _LEFT_IN_STATE = re.compile(r"^(?:i'm|i\s+am|i've\s+got|i've|i\s+have|i\s+get)\s
                             r"(open|on|unlocked|running)\b[^?]*\??\s*$", re.I)
 
 
+# "I been looking all over for the book", "I've been searching everywhere for my keys": asked, where it is
+_BEEN_LOOKING = re.compile(r"^(?:i'?ve|i\s+have|i|we'?ve|we\s+have|we)?\s*been\s+(?:looking|searching|hunting)\s+"
+                           r"(?:all\s+over(?:\s+the\s+(?:house|place))?\s+|everywhere\s+|high\s+and\s+low\s+|all\s+day\s+)?"
+                           r"for\s+(?=(?:the|my|our|your|his|her|a|an|that|this)\b)", re.I)
+
+
 def normalise_question(text: str) -> str:
     """``normalise``'s text, read as asked on the question service."""
     m = _LEFT_IN_STATE.match(text.strip())
-    return f"is {m.group(1)} {m.group(2).lower()}?" if m is not None else text
+    if m is not None:
+        return f"is {m.group(1)} {m.group(2).lower()}?"
+    return _BEEN_LOOKING.sub("where is ", text.strip())
 
 
 # "Locate magazine. Go.", "juice on the table. now!": a word that only urges the request on

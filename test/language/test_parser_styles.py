@@ -473,3 +473,11 @@ def test_texting_formal_and_learner_forms_of_where(text: str, normal: str) -> No
     from memory_node.language.normalise import normalise
     assert normalise(text) == normal
     assert parse(text, prefer=Kind.question).intent is Intent.where
+
+
+@pytest.mark.parametrize("text", ["Has the kettle been observed by you at any point today?", "You did see the kettle?",
+                                  "have you scene the kettle", "I been lookin' all over for the kettle."])
+def test_have_you_seen_said_formally_by_learners_and_by_speech_to_text(text: str) -> None:
+    req = parse(text, prefer=Kind.question)
+    assert req.intent in (Intent.where, Intent.exists) and req.objects[0].head == "kettle", req
+    assert req.objects[0].anchor is None, req  # "at any point" is when, not where
