@@ -56,6 +56,12 @@ _SHORTCUTS = ((re.compile(r"\b(where|what|how|who|when|why)'d\b", re.I), r"\1 di
               # learners' inversions: "where stays the book?"
               (re.compile(r"^where\s+(?:stays|sits|lies|stands|lives)\s+(?=(?:the|my|your|our|his|her|a)\b)", re.I), "where is "),
               (re.compile(r"\bwhered\b", re.I), "where did"),
+              (re.compile(r"\b(?:would|could|will)\s+you\s+be\s+(?:so\s+kind|kind\s+enough|good\s+enough|so\s+good)\s+(?:as\s+)?to\s+",
+                          re.I), "please "),
+              # "please tell me whether the fridge is open": the question itself ("is the fridge open?")
+              (re.compile(r"^(?:please\s+)?(?:(?:can|could|would|will)\s+you\s+)?(?:please\s+)?(?:tell\s+me|let\s+me\s+know|say)\s+"
+                          r"(?:whether|if)\s+((?:the|my|our|your|his|her)\s+[\w' -]{1,40}?)\s+(is|are|was|were)\s+(?!there\b)"
+                          r"([^,.?!]{1,60})[?.!]*\s*$", re.I), r"\2 \1 \3?"),
               # a dropped g ("lookin'", "nothin'") and the homophone "scene" for "seen"
               (re.compile(r"\b([a-z]{2,})in'(?=\s|[,.!?]|$)", re.I), r"\1ing"),
               (re.compile(r"\b(have|has|you|u|ya|i|we)\s+(ever\s+|not\s+|n't\s+)?scene\b", re.I), r"\1 \2seen"),
@@ -598,11 +604,16 @@ _FOR_COMMANDS = (
 
 # "I'm worried I left the fridge open", "I've a feeling somebody left the oven on": a worry about a state is, asked,
 # whether it is so, and, said to the plan service, to set it right where the robot can (close what is open)
-_LEFT_IN_STATE = re.compile(r"^(?:i'm|i\s+am|i've\s+got|i've|i\s+have|i\s+get)\s+(?:a\s+(?:nagging\s+|funny\s+|sneaking\s+)?"
+_LEFT_IN_STATE = re.compile(r"^(?:(?:i'm|i\s+am|i've\s+got|i've|i\s+have|i\s+get)\s+(?:a\s+(?:nagging\s+|funny\s+|sneaking\s+)?"
                             r"(?:feeling|hunch|suspicion)|(?:a\s+bit\s+|really\s+|so\s+)?(?:worried|afraid|scared|concerned|"
-                            r"sure|convinced|nervous))\s+(?:that\s+)?(?:i|someone|somebody|we|you|he|she|they|[A-Z][a-z]+)\s+"
+                            r"sure|convinced|nervous))|i\s+(?:think|reckon|believe|guess|suspect|bet))\s+(?:that\s+)?"
+                            r"(?:i|someone|somebody|we|you|he|she|they|[A-Z][a-z]+)(?:'s|\s+has|\s+have|'ve)?\s+"
                             r"(?:might\s+have\s+|may\s+have\s+|must\s+have\s+)?left\s+((?:the|my|our)\s+[\w-]+(?:\s+[\w-]+)?)\s+"
                             r"(open|on|unlocked|running)\b[^?]*\??\s*$", re.I)
+# "I'm worried the oven is on": asked, whether it is
+_WORRIED_STATE = re.compile(r"^(?:i'm|i\s+am)\s+(?:a\s+bit\s+|really\s+|so\s+)?(?:worried|afraid|concerned|not\s+sure|unsure)\s+"
+                            r"(?:that\s+|whether\s+|if\s+)?((?:the|my|our)\s+[\w-]+(?:\s+[\w-]+)?)\s+(?:is|was)\s+(?:still\s+|left\s+)?"
+                            r"(open|on|unlocked|running|closed|shut|off|locked)\b[^?]*\??\s*$", re.I)
 
 
 # "I been looking all over for the book", "I've been searching everywhere for my keys": asked, where it is
@@ -614,6 +625,8 @@ _BEEN_LOOKING = re.compile(r"^(?:i'?ve|i\s+have|i|we'?ve|we\s+have|we)?\s*been\s
 def normalise_question(text: str) -> str:
     """``normalise``'s text, read as asked on the question service."""
     m = _LEFT_IN_STATE.match(text.strip())
+    if m is None:
+        m = _WORRIED_STATE.match(text.strip())
     if m is not None:
         return f"is {m.group(1)} {m.group(2).lower()}?"
     return _BEEN_LOOKING.sub("where is ", text.strip())

@@ -481,3 +481,13 @@ def test_have_you_seen_said_formally_by_learners_and_by_speech_to_text(text: str
     req = parse(text, prefer=Kind.question)
     assert req.intent in (Intent.where, Intent.exists) and req.objects[0].head == "kettle", req
     assert req.objects[0].anchor is None, req  # "at any point" is when, not where
+
+
+@pytest.mark.parametrize("text, state", [
+    ("Would you be so kind as to tell me whether the oven is on?", "on"),
+    ("I think somebody's left the back door open.", "open"),
+    ("I'm worried the oven is still on", "on"),
+])
+def test_a_state_asked_through_a_wrapper_or_a_worry(text: str, state: str) -> None:
+    req = parse(text, prefer=Kind.question)
+    assert req.intent is Intent.state and req.state == state and req.objects[0].head in ("oven", "door"), req
