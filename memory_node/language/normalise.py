@@ -56,6 +56,9 @@ _SHORTCUTS = ((re.compile(r"\b(where|what|how|who|when|why)'d\b", re.I), r"\1 di
               # learners' inversions: "where stays the book?"
               (re.compile(r"^where\s+(?:stays|sits|lies|stands|lives)\s+(?=(?:the|my|your|our|his|her|a)\b)", re.I), "where is "),
               (re.compile(r"\bwhered\b", re.I), "where did"),
+              # "run the glass over to Anna": carry it
+              (re.compile(r"\b(?:run|pop|zip|nip|scoot)\s+((?:the|my|this|that|her|his|our)\s+[\w-]+(?:\s+[\w-]+)?)\s+"
+                          r"(?:over\s+|round\s+|across\s+|up\s+|down\s+)?to\b", re.I), r"take \1 to"),
               (re.compile(r"\b(?:would|could|will)\s+you\s+be\s+(?:so\s+kind|kind\s+enough|good\s+enough|so\s+good)\s+(?:as\s+)?to\s+",
                           re.I), "please "),
               # "please tell me whether the fridge is open": the question itself ("is the fridge open?")
@@ -572,6 +575,17 @@ _PLACE_PREP = r"(on|in|into|onto|under|inside|on\s+top\s+of|next\s+to|beside|by)
 _TO_PLACE_PREP = _PLACE_PREP.replace("(on|", "(on|to|", 1)  # ... and "to", where a verb of carrying follows
 # each: the pattern, the number of its group that names the thing, and the request it says
 _FOR_COMMANDS = (
+    # "that vase would look lovely on the shelf", "the towels would be better in the cupboard": where it goes
+    (re.compile(r"^(?:i\s+think\s+|honestly,?\s+)?(?:(?:that|this|those|these)\s+)?((?:(?:the|my|our)\s+)?[\w-]+(?:\s+[\w-]+){0,2}?)\s+"
+                r"(?:would|'d|will)\s+"
+                r"(?:look|go|fit|sit|be|do)\s+(?:(?:so\s+|much\s+|a\s+lot\s+|far\s+)?(?:better|lovely|nicer|nice|great|good|"
+                r"best|grand|perfect)\s+)?(?:up\s+|down\s+|over\s+)?" + _PLACE_PREP + r"\s+((?:the|my|our|that|this)\s+[\w-]+"
+                r"(?:\s+[\w-]+)?)\s*[.!]*$", re.I), 1,
+     lambda m: f"put {_with_article(m.group(1))} {m.group(2)} {m.group(3)}"),
+    # "Anna could really use the glass", "I could do with my specs": bring it to them
+    (re.compile(r"^(i|we|[A-Z][a-z]+)\s+could\s+(?:really\s+|sure\s+|just\s+)?(?:use|do\s+with)\s+((?:the|my|her|his|our|a|an|some)\s+"
+                r"[\w-]+(?:\s+[\w-]+){0,2}?)(?:\s+(?:right\s+)?(?:about\s+)?now)?\s*[.!]*$"), 2,
+     lambda m: f"bring {m.group(2)} to {'me' if m.group(1).lower() in ('i', 'we') else m.group(1)}"),
     # "juice on shelf.", "the radio on the desk, please": a thing and where it goes, nothing else
     (re.compile(r"^" + _NP2 + r"\s+" + _PLACE_PREP + r"\s+" + _NP2 + r"\s*(?:,?\s*please)?\s*[.!]*$", re.I), 1,
      lambda m: f"put {_with_article(m.group(1))} {m.group(2)} {_with_article(m.group(3))}"),

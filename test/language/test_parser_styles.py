@@ -491,3 +491,15 @@ def test_have_you_seen_said_formally_by_learners_and_by_speech_to_text(text: str
 def test_a_state_asked_through_a_wrapper_or_a_worry(text: str, state: str) -> None:
     req = parse(text, prefer=Kind.question)
     assert req.intent is Intent.state and req.state == state and req.objects[0].head in ("oven", "door"), req
+
+
+@pytest.mark.parametrize("text, intent, head", [
+    ("That vase would look lovely on the windowsill.", Intent.put, "vase"),
+    ("the towels would be better in the cupboard", Intent.put, "towel"),
+    ("Tom could really use the stapler right about now.", Intent.fetch, "stapler"),
+    ("Quick, run the stapler over to Tom, he's waiting.", Intent.fetch, "stapler"),
+])
+def test_hints_and_idioms_on_the_plan_service(text: str, intent: Intent, head: str) -> None:
+    req = parse(text, prefer=Kind.command)
+    assert req.intent is intent and req.objects[0].head == head, req
+    assert parse("the kids would be happier in the garden", prefer=Kind.command).intent is not Intent.put
