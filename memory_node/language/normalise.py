@@ -56,6 +56,9 @@ _SHORTCUTS = ((re.compile(r"\b(where|what|how|who|when|why)'d\b", re.I), r"\1 di
               # learners' inversions: "where stays the book?"
               (re.compile(r"^where\s+(?:stays|sits|lies|stands|lives)\s+(?=(?:the|my|your|our|his|her|a)\b)", re.I), "where is "),
               (re.compile(r"\bwhered\b", re.I), "where did"),
+              # "where did the remote use to be": where it was before
+              (re.compile(r"\bwhere\s+did\s+((?:the|my|your|our|his|her|that|this)\s+[\w' -]{1,40}?)\s+use(?:d)?\s+to\s+(?:be|sit|live|"
+                          r"stay|go|lie|stand)\s+before\b", re.I), r"where was \1 before"),
               # "run the glass over to Anna": carry it
               (re.compile(r"\b(?:run|pop|zip|nip|scoot)\s+((?:the|my|this|that|her|his|our)\s+[\w-]+(?:\s+[\w-]+)?)\s+"
                           r"(?:over\s+|round\s+|across\s+|up\s+|down\s+)?to\b", re.I), r"take \1 to"),
@@ -314,7 +317,9 @@ _FIND_OUT = re.compile(r"\b(?:work|figure|find)\s+out\s+(which|what|where|when|w
 # "where is the remote kept / located / lying?": where it is (the small tagger reads "remote kept" as one noun)
 _WHERE_PARTICIPLE = re.compile(r"^(where\s+(?:is|was)\s+(?:the|my|your|our|his|her|their|this|that|[A-Z][a-z]+'s)\s+"
                                r"(?:[\w-]+\s+){0,3}?[\w-]+)\s+(?:located|lying|sitting|standing|placed|hiding|hidden|put|"
-                               r"left|found)(?=\s*(?:now|right now|at the moment|these days)?\s*[?.!]*$)", re.I)
+                               r"left|found|(?=(?:kept|stored)\s+(?:before|earlier|previously)\b)(?:kept|stored))"
+                               r"(?=\s*(?:now|right now|at the moment|these days)?\s*[?.!]*$|"
+                               r"\s+(?:before|earlier|previously|originally|at\s+first)\b)", re.I)
 # "where is the remote kept / stored?": where it belongs, which is answered with where it was seen too
 _WHERE_KEPT = re.compile(r"^where\s+is\s+((?:the|my|your|our|his|her|their|this|that|[A-Z][a-z]+'s)\s+"
                          r"(?:[\w-]+\s+){0,3}?[\w-]+)\s+(?:kept|stored)(?=\s*[?.!]*$)", re.I)

@@ -27,7 +27,12 @@ _PART_START = re.compile(
     _LEAD + r"(?:(?:what|which|where|when|who|whose|how)\b|"
     r"(?:can|could|would|will|do|does|did|is|are|was|were|have|has|had|should|any)\s+"
     r"(?:you|i|we|it|they|he|she|there|the|my|this|that|a|an|idea)\b|(?:i|we)\s+mean\b)", re.I)
-_BOUNDARY = re.compile(r"(?<=[,;:.!?])\s+(?!then\s+what\b)|\s+(?=which\s+(?:one\s+)?(?:is|was)\s+(?:that|it)\b)|"
+_BOUNDARY = re.compile(r"(?<=[,;:.!?])\s+(?!then\s+what\b)|"
+                       # a question run on after a remark without a break ("i need the remote where was it before"):
+                       # a question word then a helping verb and its subject, not an embedded "where it was"
+                       r"(?<=[a-z])(?<!\bknow)(?<!\btell)(?<!\bwonder)(?<!\bask)(?<!\bremember)(?<!\bidea)(?<!\bsure)(?<!\bsee)"
+                       r"(?<!\bout)(?<!\bme)(?<!\bthen)(?<!\band)(?<!\bso)(?<!\bbut)(?<!\bor)(?<!\bnow)\s+(?=(?:where|what|which|when|who|how)\s+(?:is|was|are|were|did|do|does|has|have|had|"
+                       r"can|could|would|will)\s+(?:it|they|the|my|that|this|he|she|you|i|we)\b)|\s+(?=which\s+(?:one\s+)?(?:is|was)\s+(?:that|it)\b)|"
                        r"\s+[-\u2013\u2014]+\s+(?!then\s+what\b)|\s+and\s+(?=(?:i|we)\s+mean\b)", re.I)
 _DESIRE = re.compile(r"^(?:i|we)(?:'d| would)?\s+(?:really\s+)?(?:need|want|like|fancy)\b", re.I)
 _PLURAL_PRONOUNS = frozenset({"them", "both", "those", "these", "they"})

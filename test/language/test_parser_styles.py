@@ -503,3 +503,19 @@ def test_hints_and_idioms_on_the_plan_service(text: str, intent: Intent, head: s
     req = parse(text, prefer=Kind.command)
     assert req.intent is intent and req.objects[0].head == head, req
     assert parse("the kids would be happier in the garden", prefer=Kind.command).intent is not Intent.put
+
+
+@pytest.mark.parametrize("text", ["where did the kettle use to be before", "where was the kettle sitting before",
+                                  "Where was the kettle lying before it was moved?", "Where was the kettle kept before?",
+                                  "i need the kettle where was it before you moved it"])
+def test_where_a_thing_was_before_in_other_shapes(text: str) -> None:
+    req = parse(text, prefer=Kind.question)
+    assert req.intent is Intent.where and req.objects[0].head == "kettle" and req.time is not None, req
+
+
+def test_a_question_run_on_after_a_remark_is_a_part_of_its_own() -> None:
+    from memory_node.language.parts import segments
+    assert segments("i need the kettle where was it before you moved it") == ["i need the kettle",
+                                                                             "where was it before you moved it"]
+    assert len(segments("do you know where is the kettle")) == 1  # an embedded question stays whole
+    assert len(segments("the shelf where it is")) == 1
