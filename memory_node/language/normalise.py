@@ -56,6 +56,15 @@ _SHORTCUTS = ((re.compile(r"\b(where|what|how|who|when|why)'d\b", re.I), r"\1 di
               # learners' inversions: "where stays the book?"
               (re.compile(r"^where\s+(?:stays|sits|lies|stands|lives)\s+(?=(?:the|my|your|our|his|her|a)\b)", re.I), "where is "),
               (re.compile(r"\bwhered\b", re.I), "where did"),
+              # when the robot saw a thing, said tersely or as how long: "last time you saw the keys?", "the keys,
+              # when first seen?", "how long ago did you first see it", "since when is the vase here?"
+              (re.compile(r"^(?:the\s+|when\s+was\s+the\s+)?(first|last)\s+time\s+(?:you|u)\s+(?:saw|seen|spotted|noticed)\s+"
+                          r"([^?.!]{1,60}?)\s*[?.!]*$", re.I), r"when did you \1 see \2?"),
+              (re.compile(r"^((?:the|my|your|our)\s+[\w' -]{1,40}?)\s*[,:-]?\s+when\s+(first|last)\s+(?:seen|spotted|noticed)\s*[?.!]*$",
+                          re.I), r"when did you \2 see \1?"),
+              (re.compile(r"^how\s+long\s+ago\s+did\s+(?:you|u)\s+(first|last)\s+(?:see|spot|notice)\b", re.I), r"when did you \1 see"),
+              (re.compile(r"^(?:since\s+when\s+(?:is|has)|how\s+long\s+(?:is|has))\s+((?:the|my|your|our|this|that)\s+[\w' -]{1,40}?)\s+"
+                          r"(?:been\s+)?(?:here|there|around|in\s+the\s+house)\s*[?.!]*$", re.I), r"when did you first see \1?"),
               # "where did the remote use to be": where it was before
               (re.compile(r"\bwhere\s+did\s+((?:the|my|your|our|his|her|that|this)\s+[\w' -]{1,40}?)\s+use(?:d)?\s+to\s+(?:be|sit|live|"
                           r"stay|go|lie|stand)\s+before\b", re.I), r"where was \1 before"),

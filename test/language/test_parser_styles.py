@@ -519,3 +519,15 @@ def test_a_question_run_on_after_a_remark_is_a_part_of_its_own() -> None:
                                                                              "where was it before you moved it"]
     assert len(segments("do you know where is the kettle")) == 1  # an embedded question stays whole
     assert len(segments("the shelf where it is")) == 1
+
+
+@pytest.mark.parametrize("text, moment", [
+    ("first time you saw the kettle?", "first"), ("last time you saw the kettle?", "last"),
+    ("the kettle, when first seen?", "first"), ("how long ago did you first see the kettle", "first"),
+    ("Since when is the kettle here?", "first"), ("how long has the kettle been there", "first"),
+])
+def test_when_the_robot_saw_a_thing_said_tersely_or_as_how_long(text: str, moment: str) -> None:
+    """Read as "is there a kettle" these were answered "Yes: ..." - an answer to a question nobody asked."""
+    req = parse(text, prefer=Kind.question)
+    assert req.intent is Intent.when_seen and req.objects[0].head == "kettle", req
+    assert (req.time is not None and req.time.moment == "first") == (moment == "first"), req
