@@ -56,6 +56,16 @@ _SHORTCUTS = ((re.compile(r"\b(where|what|how|who|when|why)'d\b", re.I), r"\1 di
               # learners' inversions: "where stays the book?"
               (re.compile(r"^where\s+(?:stays|sits|lies|stands|lives)\s+(?=(?:the|my|your|our|his|her|a)\b)", re.I), "where is "),
               (re.compile(r"\bwhered\b", re.I), "where did"),
+              # whose, as dialects and learners say it: "where'd I leave me glass", "mine glass", "the glass of me",
+              # "the glass that is mine"
+              (re.compile(r"\b(leave|left|put|lost|lose|where's|wheres|is|are|was|were)\s+me\s+"
+                          r"(?!(?:a|an|the|some|any|one|two|something|anything|it|them|this|that|to|in|on|at|here|there|"
+                          r"now|please|again|if|when|and|or|yesterday|today|tonight|earlier|later|before|after|up|down|off|"
+                          r"out|back|alone|be)\b)(?=[a-z])", re.I), r"\1 my "),
+              (re.compile(r"\bmine\s+(?!(?:is|was|are|were|too|as|and|or|now|then|please|here|there|right|though|tho|anyway|"
+                          r"again|back|for|to|in|on|at|by|with|from|if|when)\b)(?=[a-z])", re.I), "my "),
+              (re.compile(r"\bthe\s+([a-z][\w-]*(?:\s+[a-z][\w-]*)?)\s+(?:of\s+(?:me|mine)|(?:that|which)\s+(?:is|'s)\s+mine)\b", re.I),
+               r"my \1"),
               # when the robot saw a thing, said tersely or as how long: "last time you saw the keys?", "the keys,
               # when first seen?", "how long ago did you first see it", "since when is the vase here?"
               (re.compile(r"^(?:the\s+|when\s+was\s+the\s+)?(first|last)\s+time\s+(?:you|u)\s+(?:saw|seen|spotted|noticed)\s+"

@@ -531,3 +531,13 @@ def test_when_the_robot_saw_a_thing_said_tersely_or_as_how_long(text: str, momen
     req = parse(text, prefer=Kind.question)
     assert req.intent is Intent.when_seen and req.objects[0].head == "kettle", req
     assert (req.time is not None and req.time.moment == "first") == (moment == "first"), req
+
+
+@pytest.mark.parametrize("text, normal", [
+    ("where'd I leave me kettle", "where did I leave my kettle"), ("where's mine kettle", "where's my kettle"),
+    ("where is the kettle of me", "where is my kettle"), ("did you see me yesterday", "did you see me yesterday"),
+    ("is that mine or yours", "is that mine or yours"), ("leave me alone", "leave me alone"),
+])
+def test_whose_as_dialects_and_learners_say_it(text: str, normal: str) -> None:
+    from memory_node.language.normalise import normalise
+    assert normalise(text) == normal
