@@ -55,7 +55,7 @@ _SHORTCUTS = ((re.compile(r"\b(where|what|how|who|when|why)'d\b", re.I), r"\1 di
                           r"present\s+|exact\s+|precise\s+)?(?:location|whereabouts|position)\s+of\s+", re.I), "where is "),
               # learners' inversions: "where stays the book?"
               (re.compile(r"^where\s+(?:stays|sits|lies|stands|lives)\s+(?=(?:the|my|your|our|his|her|a)\b)", re.I), "where is "),
-              (re.compile(r"\bwhered\b", re.I), "where did"),
+              (re.compile(r"\bwhered\b", re.I), "where did"), (re.compile(r"\ban'(?=\s)", re.I), "and"),
               # whose, as dialects and learners say it: "where'd I leave me glass", "mine glass", "the glass of me",
               # "the glass that is mine"
               (re.compile(r"\b(leave|left|put|lost|lose|where's|wheres|is|are|was|were)\s+me\s+"
@@ -271,7 +271,8 @@ _WH_IS = re.compile(r"\b((?:what|which)(?:\s+[\w-]+){1,3}?)'s\s+(?=(?:[a-z][\w-]
 # "which phone is it that's in the cupboard", "which glass have we got on the counter": a cleft or a
 # have-clause around "which X is <place>", which the small tagger misreads
 _WH_CLEFT = re.compile(r"\b((?:which|what)(?:\s+[\w-]+){1,3}?)\s+(?:(?:(?:is|was)\s+it|it\s+(?:is|was))(?:\s+that|\s+which)?(?:'s|\s+is|"
-                       r"\s+was)?|(?:have|do|did)\s+(?:we|you|i)\s+(?:got|have|keep))\s+(?=" + _PLACE_WORDS + r"\s+\w)", re.I)
+                       r"\s+was|\s+sits|\s+stands|\s+lies|\s+'s\s+sitting|\s+is\s+sitting)?|(?:have|do|did)\s+(?:we|you|i)\s+(?:got|have|keep))"
+                       r"\s+(?=" + _PLACE_WORDS + r"\s+\w)", re.I)
 # "which one of the towels is ...", "of all the bowls, which is closest to ...": the kind is named apart
 _WHICH_OF = re.compile(r"\bwhich\s+(?:one\s+)?of\s+(?:the|your|my|our|these|those|all the)\s+([\w-]+(?:\s+[\w-]+)?)\s+"
                        r"(?=(?:is|are|was|were|did|do|have|has)\b)", re.I)

@@ -541,3 +541,12 @@ def test_when_the_robot_saw_a_thing_said_tersely_or_as_how_long(text: str, momen
 def test_whose_as_dialects_and_learners_say_it(text: str, normal: str) -> None:
     from memory_node.language.normalise import normalise
     assert normalise(text) == normal
+
+
+@pytest.mark.parametrize("text, normal", [
+    ("Which kettle is it that sits beside the sink?", "Which kettle is beside the sink?"),
+    ("Go an' look for the kettle", "go and look for the kettle"),
+])
+def test_a_cleft_with_a_posture_verb_and_a_dropped_d(text: str, normal: str) -> None:
+    from memory_node.language.normalise import normalise
+    assert normalise(text) == normal
