@@ -55,7 +55,14 @@ _SHORTCUTS = ((re.compile(r"\b(where|what|how|who|when|why)'d\b", re.I), r"\1 di
                           r"present\s+|exact\s+|precise\s+)?(?:location|whereabouts|position)\s+of\s+", re.I), "where is "),
               # learners' inversions: "where stays the book?"
               (re.compile(r"^where\s+(?:stays|sits|lies|stands|lives)\s+(?=(?:the|my|your|our|his|her|a)\b)", re.I), "where is "),
-              (re.compile(r"\bwhered\b", re.I), "where did"), (re.compile(r"\ban'(?=\s)", re.I), "and"),
+              (re.compile(r"\bwhered\b", re.I), "where did"), (re.compile(r"\bhowmany\b", re.I), "how many"),
+              # needs said as idioms: "I'm gasping for a drink", "I'm dying to sit down"
+              (re.compile(r"\b(?:gasping|dying|desperate|parched)\s+for\s+a\s+(?:drink|cuppa|brew|sip\s+of\s+something)\b", re.I),
+               "thirsty"),
+              (re.compile(r"\b(?:(?:i'm|i\s+am)\s+)?(?:dying|desperate|itching|gagging|aching)\s+to\s+(?=[a-z])", re.I), "I want to "),
+              # "glass where it is?": the thing, then the question about it
+              (re.compile(r"^((?:the\s+|my\s+)?[a-z][\w-]*(?:\s+[a-z][\w-]*)?)\s*,?\s+where\s+(?:it|they)\s+(?:is|are)\s*\?*$", re.I),
+               r"where is \1?"), (re.compile(r"\ban'(?=\s)", re.I), "and"),
               # whose, as dialects and learners say it: "where'd I leave me glass", "mine glass", "the glass of me",
               # "the glass that is mine"
               (re.compile(r"\b(leave|left|put|lost|lose|where's|wheres|is|are|was|were)\s+me\s+"
@@ -604,7 +611,7 @@ _FOR_COMMANDS = (
     (re.compile(r"^(?:i\s+think\s+|honestly,?\s+)?(?:(?:that|this|those|these)\s+)?((?:(?:the|my|our)\s+)?[\w-]+(?:\s+[\w-]+){0,2}?)\s+"
                 r"(?:would|'d|will)\s+"
                 r"(?:look|go|fit|sit|be|do)\s+(?:(?:so\s+|much\s+|a\s+lot\s+|far\s+)?(?:better|lovely|nicer|nice|great|good|"
-                r"best|grand|perfect)\s+)?(?:up\s+|down\s+|over\s+)?" + _PLACE_PREP + r"\s+((?:the|my|our|that|this)\s+[\w-]+"
+                r"best|grand|perfect)\s+)?(?:up\s+|down\s+|over\s+)?" + _PLACE_PREP + r"\s+((?:the|my|our|that|this|a|an)\s+[\w-]+"
                 r"(?:\s+[\w-]+)?)\s*[.!]*$", re.I), 1,
      lambda m: f"put {_with_article(m.group(1))} {m.group(2)} {m.group(3)}"),
     # "Anna could really use the glass", "I could do with my specs": bring it to them
@@ -661,6 +668,12 @@ _BEEN_LOOKING = re.compile(r"^(?:i'?ve|i\s+have|i|we'?ve|we\s+have|we)?\s*been\s
                            r"for\s+(?=(?:the|my|our|your|his|her|a|an|that|this)\b)", re.I)
 
 
+# "I need to sit down", "I want to wash my hands", asked: where the speaker can
+_NEED_TO = re.compile(r"^(?:i|we)\s+(?:really\s+|just\s+)?(?:need|want|'d\s+like|would\s+like|have)\s+to\s+(sit\s+down|sit|"
+                      r"lie\s+down|sleep|rest|have\s+a\s+(?:nap|rest|sit)|nap|wash\s+my\s+hands|wash\s+up|cook(?:\s+something)?)"
+                      r"\b[^?]*[.!]*$", re.I)
+
+
 def normalise_question(text: str) -> str:
     """``normalise``'s text, read as asked on the question service."""
     m = _LEFT_IN_STATE.match(text.strip())
@@ -668,6 +681,9 @@ def normalise_question(text: str) -> str:
         m = _WORRIED_STATE.match(text.strip())
     if m is not None:
         return f"is {m.group(1)} {m.group(2).lower()}?"
+    m = _NEED_TO.match(text.strip())
+    if m is not None:
+        return f"where can I {m.group(1).lower()}?"
     return _BEEN_LOOKING.sub("where is ", text.strip())
 
 

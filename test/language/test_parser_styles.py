@@ -550,3 +550,17 @@ def test_whose_as_dialects_and_learners_say_it(text: str, normal: str) -> None:
 def test_a_cleft_with_a_posture_verb_and_a_dropped_d(text: str, normal: str) -> None:
     from memory_node.language.normalise import normalise
     assert normalise(text) == normal
+
+
+@pytest.mark.parametrize("text, normal", [
+    ("I'm gasping for a drink.", "I'm thirsty."), ("I'm dying to sit down.", "I want to sit down."),
+    ("kettle where it is?", "where is kettle?"), ("uh howmany mugs in the hall", "how many mugs in the hall"),
+])
+def test_needs_as_idioms_and_glued_or_learners_questions(text: str, normal: str) -> None:
+    from memory_node.language.normalise import normalise
+    assert normalise(text) == normal
+
+
+def test_a_need_to_do_something_asked_is_where_one_can() -> None:
+    req = parse("I need to sit down.", prefer=Kind.question)
+    assert req.kind is Kind.question and req.objects and req.objects[0].purpose, req
