@@ -98,13 +98,28 @@ _SHORTCUTS = ((re.compile(r"\b(where|what|how|who|when|why)'d\b", re.I), r"\1 di
               (re.compile(r"\b([a-z]{2,})in'(?=\s|[,.!?]|$)", re.I), r"\1ing"),
               (re.compile(r"\b(have|has|you|u|ya|i|we)\s+(ever\s+|not\s+|n't\s+)?scene\b", re.I), r"\1 \2seen"),
               # learners' and formal ways of asking whether the robot saw a thing
-              (re.compile(r"^(?:you|u)\s+did\s+(see|spot|notice|find)\b", re.I), r"did you \1"),
+              (re.compile(r"^(?:you|u|yuh|ye)\s+did\s+(see|spot|notice|find)\b", re.I), r"did you \1"),
               (re.compile(r"\b(?:has|have)\s+((?:the|my|your|our|his|her)\s+[\w' -]{1,40}?)\s+been\s+(?:seen|observed|spotted|"
                           r"noticed)\s+by\s+you\b", re.I), r"have you seen \1"), (re.compile(r"^witch\s+", re.I), "which "),
               (re.compile(r"\b(we|you|i|they)\s+half\s+(?=(?:any|a|an|some|the)\b)", re.I), r"\1 have "),
               (re.compile(r"\bon\s+top\s+(?=(?:the|my|your|his|her|our|a|an|that|this)\b)", re.I), "on top of "),
               # Irish, Caribbean and Scots forms of "you" and "the" ("did ye see", "yuh did see di ...")
               (re.compile(r"\b(?:ye|yuh)\b(?!\s+olde?\b)", re.I), "you"), (re.compile(r"\bdi\b", re.I), "the"),
+              # Jamaican and other Caribbean English function words ("weh di remote deh?", "tek di cup go give Ben")
+              (re.compile(r"\bany\s*weh\b", re.I), "anywhere"), (re.compile(r"\bweh\b", re.I), "where"),
+              (re.compile(r"\bwah\b", re.I), "what"), (re.compile(r"\bdat\b", re.I), "that"),
+              (re.compile(r"\bpon\b", re.I), "on"), (re.compile(r"\binna\b", re.I), "in the"),
+              (re.compile(r"\bwid\b", re.I), "with"), (re.compile(r"\bcyaan\b", re.I), "can't"),
+              (re.compile(r"\btek\b", re.I), "take"),
+              (re.compile(r"\b(?:dat|that)\s+deh\b", re.I), "that is"), (re.compile(r"\s+deh\s*(?=[?.!]*$)", re.I), ""),
+              (re.compile(r"^mi\s+(?=(?:want|need|cyaan|can't|can|did|do|don't|nuh|a|'m|am|have|lost|put|left)\b)", re.I), "I "),
+              (re.compile(r"\b(take|carry|bring|run)\s+((?:the|my|mi|this|that)\s+[\w-]+(?:\s+[\w-]+)?)\s+(?:go|come)\s+give\s+(mi|me|"
+                          r"[a-z]+)\b", re.I),
+               lambda m: f"{m.group(1)} {m.group(2)} to {'me' if m.group(3).lower() in ('mi', 'me') else m.group(3)}"),
+              (re.compile(r"\bmi\s+(?=(?:the|a|an)\b)|\bmi\s*(?=[?.!,]|$)", re.I), "me "),
+              (re.compile(r"\bmi\b(?=\s+[a-z])", re.I), "my"),
+              (re.compile(r"\b(bring|carry|fetch|get)\s+((?:the|my)\s+[\w-]+(?:\s+[\w-]+)?)\s+come\s*(?=[.!?]*$)", re.I),
+               r"\1 \2 to me"),
               # formal ways of saying one cannot find a thing
               (re.compile(r"\b(?:i\s+am|i'm|we\s+are|we're)\s+(?:quite\s+|completely\s+)?unable\s+to\s+(?:find|locate)\b",
                           re.I), "I can't find"),

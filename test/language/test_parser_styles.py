@@ -564,3 +564,13 @@ def test_needs_as_idioms_and_glued_or_learners_questions(text: str, normal: str)
 def test_a_need_to_do_something_asked_is_where_one_can() -> None:
     req = parse("I need to sit down.", prefer=Kind.question)
     assert req.kind is Kind.question and req.objects and req.objects[0].purpose, req
+
+
+@pytest.mark.parametrize("text, normal", [
+    ("Weh di kettle deh?", "where is the kettle?"), ("Tek di kettle go give Ben.", "take the kettle to Ben."),
+    ("Carry di kettle come give mi.", "carry the kettle to me."), ("mi cyaan find mi keys", "I can't find my keys"),
+    ("Yuh did see di kettle anyweh?", "did you see the kettle anywhere?"), ("the data is on the disk", "the data is on the disk"),
+])
+def test_caribbean_english_function_words(text: str, normal: str) -> None:
+    from memory_node.language.normalise import normalise
+    assert normalise(text) == normal
