@@ -55,7 +55,10 @@ _SHORTCUTS = ((re.compile(r"\b(where|what|how|who|when|why)'d\b", re.I), r"\1 di
                           r"present\s+|exact\s+|precise\s+)?(?:location|whereabouts|position)\s+of\s+", re.I), "where is "),
               # learners' inversions: "where stays the book?"
               (re.compile(r"^where\s+(?:stays|sits|lies|stands|lives)\s+(?=(?:the|my|your|our|his|her|a)\b)", re.I), "where is "),
-              (re.compile(r"\bwhered\b", re.I), "where did"), (re.compile(r"\bhowmany\b", re.I), "how many"),
+              (re.compile(r"\bwhered\b", re.I), "where did"),
+              # "is the fridge standing open?", "the door's sitting ajar": the state, not a posture
+              (re.compile(r"\b(?:standing|sitting|hanging|lying|stood|sat)\s+(?:wide\s+)?(?=(?:open|shut|closed|ajar)\b)", re.I), ""),
+              (re.compile(r"\bajar\b", re.I), "open"), (re.compile(r"\bhowmany\b", re.I), "how many"),
               # needs said as idioms: "I'm gasping for a drink", "I'm dying to sit down"
               (re.compile(r"\b(?:gasping|dying|desperate|parched)\s+for\s+a\s+(?:drink|cuppa|brew|sip\s+of\s+something)\b", re.I),
                "thirsty"),

@@ -574,3 +574,9 @@ def test_a_need_to_do_something_asked_is_where_one_can() -> None:
 def test_caribbean_english_function_words(text: str, normal: str) -> None:
     from memory_node.language.normalise import normalise
     assert normalise(text) == normal
+
+
+@pytest.mark.parametrize("text", ["Is the oven door standing open?", "is the oven door ajar"])
+def test_a_state_said_with_a_posture_or_ajar(text: str) -> None:
+    req = parse(text, prefer=Kind.question)
+    assert req.intent is Intent.state and req.state == "open", req
