@@ -119,7 +119,27 @@ def parse(text: str, names: tuple[str, ...] | frozenset[str] = (), prefer: Kind 
     if ids:
         _restore_ids(best, ids)
     _need_said(best, doc, prefer)
+    _lost_thing_said(best, prefer)
     return best
+
+
+# a thing said to be lost, gone or somewhere unknown: "the remote seems to have wandered off again", "I could swear I
+# put my keys down somewhere", "someone's run off with the scissors", "the remote was here a minute ago"
+_LOST_CUE = re.compile(r"\b(?:wander(?:ed|s)?\s+off|(?:run|ran|made|walked|gone)\s+off\s+with|hiding|(?:gone|went)\s+(?:astray|awol|"
+                       r"missing|walkabout)|disappear\w*|vanish\w*|misplac\w*|mislaid|missing|lost|(?:was|were)\s+(?:right\s+)?here|"
+                       r"(?:put|left|set|dropped)\b.{0,40}\bsomewhere|no\s+sign\s+of)\b", re.I)
+
+
+def _lost_thing_said(req: Request, prefer: Kind | None) -> None:
+    """Said to ~/ask, a remark that a thing is lost asks where it is (a hint, not news for memory: statements
+    reach memory on the utterance topic). Only when the remark names one thing and nothing else read it."""
+    if prefer is not Kind.question or req.intent not in (Intent.inform, Intent.unknown) or len(req.objects) != 1 \
+            or not req.objects[0].head or req.objects[0].pronoun or not _LOST_CUE.search(req.text[:500]):
+        return
+    req.kind, req.intent = Kind.question, Intent.where
+    req.objects[0].anchor = None  # "not on the table where I left it": where it was, not which one
+    req.confidence = max(req.confidence, reading_policy.ASK_BACK_BELOW)
+    req.notes.append("a thing said to be lost, asked on ~/ask: where it is")
 
 
 _NEED_SERVED = frozenset({Intent.fetch, Intent.where, Intent.exists, Intent.find})

@@ -580,3 +580,11 @@ def test_caribbean_english_function_words(text: str, normal: str) -> None:
 def test_a_state_said_with_a_posture_or_ajar(text: str) -> None:
     req = parse(text, prefer=Kind.question)
     assert req.intent is Intent.state and req.state == "open", req
+
+
+@pytest.mark.parametrize("text", ["The kettle seems to have wandered off again.", "Funny, the kettle was here a minute ago.",
+                                  "I could swear I put the kettle down somewhere.", "The kettle's hiding from me again."])
+def test_a_remark_that_a_thing_is_lost_asks_where_it_is(text: str) -> None:
+    req = parse(text, prefer=Kind.question)
+    assert req.intent is Intent.where and req.objects[0].head == "kettle" and req.confidence >= 0.5, req
+    assert parse(text, prefer=Kind.command).intent is not Intent.where  # on ~/plan it is no question
