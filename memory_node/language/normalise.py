@@ -625,6 +625,10 @@ _PLACE_PREP = r"(on|in|into|onto|under|inside|on\s+top\s+of|next\s+to|beside|by)
 _TO_PLACE_PREP = _PLACE_PREP.replace("(on|", "(on|to|", 1)  # ... and "to", where a verb of carrying follows
 # each: the pattern, the number of its group that names the thing, and the request it says
 _FOR_COMMANDS = (
+    # "glass. fetch.", "wine glass: bring": the thing, then the verb alone
+    (re.compile(r"^" + _NP2 + r"\s*[.,:;!-]+\s*(fetch|bring|get|grab|find|open|close|shut)(?:\s+(?:it|them|please|pls|now))?\s*[.!]*$",
+                re.I), 1,
+     lambda m: f"{m.group(2).lower()} {_with_article(m.group(1))}"),
     # "that vase would look lovely on the shelf", "the towels would be better in the cupboard": where it goes
     (re.compile(r"^(?:i\s+think\s+|honestly,?\s+)?(?:(?:that|this|those|these)\s+)?((?:(?:the|my|our)\s+)?[\w-]+(?:\s+[\w-]+){0,2}?)\s+"
                 r"(?:would|'d|will)\s+"

@@ -588,3 +588,9 @@ def test_a_remark_that_a_thing_is_lost_asks_where_it_is(text: str) -> None:
     req = parse(text, prefer=Kind.question)
     assert req.intent is Intent.where and req.objects[0].head == "kettle" and req.confidence >= 0.5, req
     assert parse(text, prefer=Kind.command).intent is not Intent.where  # on ~/plan it is no question
+
+
+@pytest.mark.parametrize("text, intent", [("kettle. fetch.", Intent.fetch), ("oven door: open!", Intent.open)])
+def test_the_thing_then_the_verb_alone(text: str, intent: Intent) -> None:
+    req = parse(text, prefer=Kind.command)
+    assert req.intent is intent and req.objects and req.objects[0].head in ("kettle", "oven", "door"), req
