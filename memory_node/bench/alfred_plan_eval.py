@@ -62,7 +62,7 @@ import json
 import re
 import sys
 import tempfile
-from collections import Counter, defaultdict
+from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -548,14 +548,7 @@ def evaluate(rows: list[dict], robot: str = "vega", seed: int = 0, variants: tup
 
 
 def table(outcomes: list[Outcome], key, out=sys.stdout) -> None:
-    groups: dict[str, Counter] = defaultdict(Counter)
-    for o in outcomes:
-        groups[key(o)][o.cls] += 1
-    print(f"  {'':36} {'n':>5} " + " ".join(f"{c:>8}" for c in CLASSES), file=out)
-    for g in sorted(groups):
-        c = groups[g]
-        n = sum(c.values())
-        print(f"  {g:36} {n:5d} " + " ".join(f"{100.0 * c[x] / n:7.1f}%" for x in CLASSES), file=out)
+    pe.class_table(outcomes, key, 36, out)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -30,7 +30,7 @@ import string
 import sys
 import tempfile
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -1232,6 +1232,18 @@ class Services:
 
 
 CLASSES = ("right", "asked", "refused", "wrong")
+
+
+def class_table(outcomes, key, width: int, out=sys.stdout) -> None:
+    """The right / asked / refused / wrong shares of ``outcomes`` (each with a ``cls``), one row per ``key``."""
+    groups: dict[str, Counter] = defaultdict(Counter)
+    for o in outcomes:
+        groups[key(o)][o.cls] += 1
+    print(f"  {'':{width}} {'n':>5} " + " ".join(f"{c:>8}" for c in CLASSES), file=out)
+    for g in sorted(groups):
+        c = groups[g]
+        n = sum(c.values())
+        print(f"  {g:{width}} {n:5d} " + " ".join(f"{100.0 * c[x] / n:7.1f}%" for x in CLASSES), file=out)
 _ASKS = re.compile(r"\?|\bdo you mean\b|\bwhich (one|of)\b", re.I)
 
 

@@ -32,7 +32,6 @@ import json
 import random
 import sys
 import tempfile
-from collections import Counter, defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -402,14 +401,7 @@ def evaluate(templates: list[dict], robot: str = "vega", seed: int = 0, variants
 
 
 def table(outcomes: list[Outcome], key, out=sys.stdout) -> None:
-    groups: dict[str, Counter] = defaultdict(Counter)
-    for o in outcomes:
-        groups[key(o)][o.cls] += 1
-    print(f"  {'':28} {'n':>5} " + " ".join(f"{c:>8}" for c in CLASSES), file=out)
-    for g in sorted(groups):
-        c = groups[g]
-        n = sum(c.values())
-        print(f"  {g:28} {n:5d} " + " ".join(f"{100.0 * c[x] / n:7.1f}%" for x in CLASSES), file=out)
+    pe.class_table(outcomes, key, 28, out)
 
 
 def main(argv: list[str] | None = None) -> int:
