@@ -111,7 +111,7 @@ _SHORTCUTS = ((re.compile(r"\b(where|what|how|who|when|why)'d\b", re.I), r"\1 di
               # Jamaican and other Caribbean English function words ("weh di remote deh?", "tek di cup go give Ben")
               (re.compile(r"\bany\s*weh\b", re.I), "anywhere"), (re.compile(r"\bweh\b", re.I), "where"),
               (re.compile(r"\bwah\b", re.I), "what"), (re.compile(r"\bdat\b", re.I), "that"),
-              (re.compile(r"\bpon\b", re.I), "on"), (re.compile(r"\binna\b", re.I), "in the"),
+              (re.compile(r"\bpon\b", re.I), "on"), (re.compile(r"\binna\b"), "in the"),  # lower case only: Inna is a name
               (re.compile(r"\bwid\b", re.I), "with"), (re.compile(r"\bcyaan\b", re.I), "can't"),
               (re.compile(r"\btek\b", re.I), "take"),
               (re.compile(r"\b(?:dat|that)\s+deh\b", re.I), "that is"), (re.compile(r"\s+deh\s*(?=[?.!]*$)", re.I), ""),

@@ -594,3 +594,8 @@ def test_a_remark_that_a_thing_is_lost_asks_where_it_is(text: str) -> None:
 def test_the_thing_then_the_verb_alone(text: str, intent: Intent) -> None:
     req = parse(text, prefer=Kind.command)
     assert req.intent is intent and req.objects and req.objects[0].head in ("kettle", "oven", "door"), req
+
+
+def test_a_dialect_word_that_is_also_a_name_keeps_the_name() -> None:
+    from memory_node.language.normalise import normalise
+    assert normalise("bring Inna's mug") == "bring Inna's mug" and normalise("di cup inna cupboard") == "the cup in the cupboard"
