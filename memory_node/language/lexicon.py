@@ -112,6 +112,9 @@ NOT_PLACE_NOUNS = frozenset({"moment", "minute", "second", "time", "while", "pre
 # Parts of a thing that name a place on it: "on top of the fridge", "at the foot of the bed".
 PART_NOUNS = frozenset({"top", "side", "front", "back", "bottom", "middle", "edge", "end", "foot", "corner",
                         "centre", "center", "far"})
+# ... and the sides of a thing ("to the left of the jug": beside it); together the words for a spot on or by a thing
+SIDE_WORDS = frozenset({"left", "right"})
+SPOT_WORDS = PART_NOUNS | SIDE_WORDS | {"rear"}
 # Colour words (closed class as far as a home robot's memory goes): a colour said before a noun is a modifier
 # even where the tagger made it part of a compound ("the silver key", "the grey blanket").
 COLOUR_WORDS = frozenset("""red orange yellow green blue purple violet pink brown black white grey gray silver gold

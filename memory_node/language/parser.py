@@ -254,9 +254,6 @@ def rules_reading(text: str, names: tuple[str, ...] | frozenset[str] = (), prefe
     return best, doc, len(parts), ids
 
 
-_POSITION_WORDS = lx.PART_NOUNS | {"left", "right", "rear"}
-
-
 def _place_before_position(req: Request) -> None:
     """"Put the radio on the bed, to the right of the keys", "put the mug on the counter next to the sink": the
     tagger hangs the first place on the thing ("the radio on the bed") and reads the spot on it as where it
@@ -268,7 +265,7 @@ def _place_before_position(req: Request) -> None:
     a = req.objects[0].anchor
     if a.ref.anchor is not None or a.relation not in ("on", "in", "at"):
         return
-    if d.ref.head in _POSITION_WORDS or d.relation in ("next_to", "near", "behind", "in_front_of", "above"):
+    if d.ref.head in lx.SPOT_WORDS or d.relation in ("next_to", "near", "behind", "in_front_of", "above"):
         req.objects[0] = req.objects[0].model_copy(update={"anchor": None})
         req.destination = Anchor(relation="on" if a.relation == "at" else a.relation, ref=a.ref)
         req.notes.append(f"where it goes: {a.ref.text!r}, said first; {d.ref.text!r} is a spot on it")

@@ -14,10 +14,6 @@ from ..core.text import singular
 from . import lexicon as lx
 from .request import Anchor, ObjectRef, TimeRef
 
-# words for a spot on or in a thing ("the top of", "the left corner of"): the thing is the place
-_SIDE_WORDS = frozenset({"left", "right"})
-_SPOT_WORDS = lx.PART_NOUNS | _SIDE_WORDS | {"rear"}
-
 _SPATIAL_WORDS = frozenset(lx.SPATIAL_PREPS) | {"right", "close", "next"}
 _STATE_OR_USABLE = frozenset(lx.STATE_WORDS) | lx.USABLE_WORDS
 _NOT_MODIFIERS = frozenset({"please", "kindly", "only", "just", "also", "even", "there", "here", "anywhere", "now",
@@ -441,18 +437,18 @@ class PhraseReader:
         part = objs[0]
         whole = [p for c in part.children if c.dep_ == "prep" and _low(c) == "of"
                  for p in c.children if p.dep_ == "pobj"]
-        if not whole and _lemma(part) in _SPOT_WORDS:
+        if not whole and _lemma(part) in lx.SPOT_WORDS:
             # "on the front, left corner of the counter", "the left near corner of the bed": the "of" hangs
             # further down the spot's words
             whole = [p for c in part.subtree if c.dep_ == "prep" and _low(c) == "of" and c.head.i != part.head.i
                      for p in c.children if p.dep_ == "pobj"][:1]
-        if _lemma(part) in _SPOT_WORDS and whole:
+        if _lemma(part) in lx.SPOT_WORDS and whole:
             # "on top of the fridge", "on the foot of the bed", "in the middle of the room": the whole is the place;
             # "to the left of the jug" is beside it
             objs = whole
             if _lemma(part) == "top":
                 relation = "on"
-            elif _lemma(part) in _SIDE_WORDS:
+            elif _lemma(part) in lx.SIDE_WORDS:
                 relation = "next_to"
         ref = self._object(objs[0])
         doc = objs[0].doc
