@@ -40,6 +40,10 @@ _INVERTING = frozenset({"be", "do", "have", "can", "could", "will", "would", "sh
 # "its place", "its usual spot": where a thing belongs, not a place of its own
 # what is done to a thing before it is set down (not a skill of its own here): "rinse the mug and put it away"
 _PREPARING_VERBS = frozenset({"clean", "wash", "rinse", "heat", "warm", "cool", "chill", "dry", "wipe"})
+# the notes of a first verb read as a step of the request the second verb makes (``reading_policy`` reads them)
+STEP_NOTE = "first {verb}: planned as part of it"
+PREPARING_NOTE = "I cannot {verb} things: only the {intent} is planned"
+STEP_NOTE_STARTS = (STEP_NOTE.split("{")[0], PREPARING_NOTE.split("{")[0])
 _OWN_PLACE_WORDS = frozenset({"place", "spot", "position", "home", "location", "where"})
 # "did you open the fridge?", "did you manage to put the mug on the shelf?": a question about how an action of
 # the robot's went, not a command; the note carries the action's intent and verb ("did you: fetch pick")
@@ -787,8 +791,8 @@ class Clause(PhraseReader):
             if ci in (Intent.fetch, Intent.put, Intent.put_away) and intent in (Intent.open, Intent.go, Intent.find) or \
                     ci is Intent.put and lemma in _PREPARING_VERBS:  # "clean the toy and put it on the table"
                 req = self._command(c)
-                req.notes.append(f"I cannot {lemma} things: only the {ci.value} is planned" if lemma in _PREPARING_VERBS
-                                 else f"first {lemma}: planned as part of it")
+                req.notes.append(PREPARING_NOTE.format(verb=lemma, intent=ci.value) if lemma in _PREPARING_VERBS
+                                 else STEP_NOTE.format(verb=lemma))
                 if intent is Intent.open and req.intent is Intent.put and req.destination is None and objs:
                     # "open the cupboard and put the jug inside": inside what was opened
                     req.destination = Anchor(relation="in", ref=objs[0])

@@ -61,6 +61,7 @@ from dataclasses import replace
 from typing import Any
 
 from . import lexicon as lx
+from .clause import STEP_NOTE_STARTS
 from .request import (CARRYING_INTENTS, COMMAND_INTENTS, QUESTION_INTENTS, Alternative, Anchor, Intent, Kind, ObjectRef,
                       Request)
 
@@ -121,8 +122,6 @@ _SPEAKER = frozenset({"me", "us", "myself", "i"})
 
 
 TOOK_OVER_NOTE = "read by the learned reader"
-# the rules' notes for a first verb read as a step of the request ("first open: planned as part of it")
-STEP_NOTES = ("first ", "I cannot ")
 BORROWED_NOTE = "the things are the rules' phrases (the reader's slots found none): offered, not done"
 
 
@@ -213,7 +212,7 @@ def _ruled_out_by_structure(reading: Any, rule: Request, doc: Any) -> Any:
             # nor a task the robot cannot do ("drive me to the airport" is one in training): a path the rules read
             # is a go, and a place memory does not know is refused when it is grounded
             out.add("unknown")
-        if any(n.startswith(STEP_NOTES) for n in rule.notes) and rule.intent in CARRYING_INTENTS:
+        if any(n.startswith(STEP_NOTE_STARTS) for n in rule.notes) and rule.intent in CARRYING_INTENTS:
             # "open the fridge and put the milk in": the rules read the first verb as a step of the second; the
             # model's words lean to the first verb
             out |= {"open", "close", "go", "find"}
