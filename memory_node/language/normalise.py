@@ -31,10 +31,10 @@ _SHORTCUTS = ((re.compile(r"\b(where|what|how|who|when|why)'d\b", re.I), r"\1 di
               # speech-to-text homophones where only one reading is English ("take it two Ben", "wears my phone")
               (re.compile(r"\b(?:two|too)\s+(?=(?:me|us|him|her|them|the|my|your|his|our)\b)", re.I), "to "),
               (re.compile(r"^(?:wears|wares)\s+(?=(?:the|my|your|his|her|our|a)\b)", re.I), "where's "),
-              (re.compile(r"^((?:(?:um+|uh+|erm*|so|oh|hey|ok(?:ay)?|and)\s*,?\s+)*)(?:wear|ware)\s+"
-                          r"(?=(?:is|are|was|were|did|do|does|has|have|'s)\b)", re.I), r"\1where "),
-              (re.compile(r"^((?:(?:um+|uh+|erm*|so|oh|hey|ok(?:ay)?|and)\s*,?\s+)*)(?:were|wear|ware)\s+"
-                          r"(?=(?:can|could|should|would|will|might|is|'s|did|do|does)\b)", re.I), r"\1where "),
+              # ... "wear is", "were did", "ware can": "were" only before words "were" never precedes ("were you" stays)
+              (re.compile(r"^((?:(?:um+|uh+|erm*|so|oh|hey|ok(?:ay)?|and)\s*,?\s+)*)(?:wear|ware|were(?!\s+(?:are|was|were|has|"
+                          r"have)\b))\s+(?=(?:is|are|was|were|did|do|does|has|have|'s|can|could|should|would|will|might)\b)",
+                          re.I), r"\1where "),
               (re.compile(r"\bfour\s+(?=(?:me|us|him|her|them|my|your)\b)", re.I), "for "),
               (re.compile(r"\binn\s+(?=(?:the|my|your|our|his|her|a|this|that)\b)", re.I), "in "),
               (re.compile(r"\b(you|u|i|we)\s+no\s+(?=(?:where|what|which|when|who|how|if|whether)\b)", re.I), r"\1 know "),
