@@ -176,7 +176,7 @@ class Grounder:
             # a room slot (a reader may fill it rather than an anchor) is a filter like "in the kitchen"
             room = ObjectRef(text=ref.room, head=ref.room.split()[-1], modifiers=ref.room.split()[:-1])
             ref = ref.model_copy(update={"anchor": Anchor(relation="in", ref=room)})
-        if ref.of_noun and not ref.owner and self._person_called(ref.of_noun):
+        if ref.of_noun and not ref.owner and self.people_called(ref.of_noun):
             # "the glass of Anna": whose, as many learners of English say it (a person memory knows by that
             # name), not a glass holding Anna
             ref = ref.model_copy(update={"owner": ref.of_noun, "of_noun": ""})
@@ -287,8 +287,10 @@ class Grounder:
                 return f"it is inside {outer}, which is locked"
         return ""
 
-    def _person_called(self, name: str) -> bool:
-        return any(self.world.is_person(c.entity.id) for c in resolve_entities(name, self.world.entities.values()))
+    def people_called(self, name: str) -> list[str]:
+        """The ids of the people memory knows by ``name``, best match first."""
+        return [c.entity.id for c in resolve_entities(name, self.world.entities.values())
+                if self.world.is_person(c.entity.id)]
 
     def _pool(self, include_rooms: bool = False) -> list[Entity]:
         return [e for e in self.world.entities.values() if include_rooms or e.label != ROOM_LABEL]

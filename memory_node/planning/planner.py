@@ -490,8 +490,7 @@ class _PlanBuilder:
         if who and who in self.world.entities and (self.world.is_room(who) or self.world.is_person(who)):
             return who
         if who and who not in ("me", "us"):
-            named = [c.entity.id for c in resolve_entities(who, self.world.entities.values())
-                     if self.world.is_person(c.entity.id)]
+            named = self.grounder.people_called(who)
             named += [r.id for r in resolve_rooms(who, self.world.entities.values())]
             if not named:
                 raise PlanningError(f"no memory of a person or room called {who}")
