@@ -183,13 +183,9 @@ class WordNet:
     def body_part(self, word: str) -> bool:
         """The word's commonest noun sense is a part of the body ("hands", "back", "feet"): "I've got my
         hands full" names no thing to carry."""
-        k = "_".join(word.lower().split())
+        ss = self.noun_senses(word)
         with self._lock:
-            try:
-                found = self._wn.synsets(k, pos="n")
-            except Exception:  # noqa: BLE001 - a malformed word is simply not in WordNet
-                return False
-        return bool(found) and found[0].lexname() == "noun.body"
+            return bool(ss) and ss[0].lexname() == "noun.body"
 
     def any_noun(self, word: str) -> bool:
         """WordNet lists the word as a noun in any sense (a time, a place, a feeling too): "day" in
