@@ -187,6 +187,16 @@ class WordNet:
         with self._lock:
             return bool(ss) and ss[0].lexname() == "noun.body"
 
+    def names_a_person(self, word: str, animal: bool = False) -> bool:
+        """The word's commonest noun sense is a person (or, with ``animal``, an animal) and neither of its two
+        commonest a household thing: "mate", "hero", "sir", "oracle" can be said to someone ("chuck us the
+        mug, mate"); "printer" and "toast" are things first or too (a list "bread, butter, toast" names no one)."""
+        ss = self.noun_senses(word)
+        kinds = ("noun.person", "noun.animal") if animal else ("noun.person",)
+        with self._lock:
+            return bool(ss) and ss[0].lexname() in kinds \
+                and not any(s.lexname() in HOUSEHOLD_LEXNAMES for s in ss[:2])
+
     def any_noun(self, word: str) -> bool:
         """WordNet lists the word as a noun in any sense (a time, a place, a feeling too): "day" in
         "daybed" is no physical thing but a word all the same."""

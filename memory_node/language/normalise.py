@@ -153,7 +153,11 @@ _SHORTCUTS = ((re.compile(r"\b(where|what|how|who|when|why)'d\b", re.I), r"\1 di
               (re.compile(r",?\s+or\s+(?:something|summat|whatever|what|anything)(?:\s+like\s+that)?\s*(\?*)\s*$", re.I),
                r"\1"),
               # a word said twice as speech restarts ("the uh the radio" once the filler is gone)
-              (re.compile(r"\b(the|a|an|my|your|his|her|our|their|to|in|on|it|is)\s+\1\b", re.I), r"\1"),
+              # ... also across a dash or a comma ("what's on the - the bed?", "where's the, the radio")
+              (re.compile(r"\b(the|a|an|my|your|his|her|our|their|to|in|on|it|is)(?:\s*[\u2014\u2013,]\s*|\s+-+\s+|\s+)\1\b",
+                          re.I), r"\1"),
+              # "before, I mean, before it moved": the words said again after "I mean" are said once
+              (re.compile(r"\b([\w']+(?:\s+[\w']+)?)\s*[,\u2014\u2013-]*\s*i\s+mean\s*,?\s+\1\b", re.I), r"\1"),
               # "please" said last ("open microwave please"): the small tagger makes it the noun phrase's head
               (re.compile(r"(?<=\w)\s*,?\s+(?:please|pls|plz)\s*([.!]*)\s*$", re.I), r"\1"),
               # thanks said after the request, not part of it ("put the juice on the table thanks")
@@ -219,6 +223,10 @@ _SHORTCUTS = ((re.compile(r"\b(where|what|how|who|when|why)'d\b", re.I), r"\1 di
               (re.compile(r"\b((?:in|on|at|to|by)\s+the)\s*[\u2014\u2013-]+\s*\1\b", re.I), r"\1"),
               (re.compile(r",\s*i\s+mean,?\s+not\s+[^,.?!]{1,40}(?=[.?!]*\s*$)", re.I), ""),
               (re.compile(r"\s*[\u2014\u2013]\s*i\s+(?:know|mean)\b[^\u2014\u2013?]{0,80}$", re.I), ""),
+              # "where was that tv remote before?": "that" before a thing is its determiner (the small tagger makes
+              # it a conjunction and loses the thing's first word)
+              (re.compile(r"^(where|what\s+room|which\s+room)\s+(is|was|are|were)\s+that\s+(?!one\b|ones\b)(?=[a-z]+\s+[a-z])",
+                          re.I), r"\1 \2 the "),
               # "when'd you last clock the lime?": British slang for seeing
               (re.compile(r"\b(you\s+(?:last\s+|first\s+|ever\s+)?)clock(?:ed)?\b", re.I), r"\1see"),
               # "the juice, in which place it is?": where
@@ -291,7 +299,7 @@ _PLACE_WORDS = r"(?:on|in|inside|under|underneath|beneath|next|by|beside|near|be
 # "what colour's my radio", "which face cream's on the counter": a contracted "is" after a wh-phrase, before
 # a determiner or a place, read as a possessive
 _WH_IS = re.compile(r"\b((?:what|which)(?:\s+[\w-]+){1,3}?)'s\s+(?=(?:[a-z][\w-]*'s\s|my|the|your|his|her|our|their|this|"
-                    r"that|a|an|it|they|he|she|"
+                    r"that|a|an|it|they|he|she|mine|yours|ours|hers|theirs|"
                     + _PLACE_WORDS[3:-1] + r")\b)", re.I)
 # "which phone is it that's in the cupboard", "which glass have we got on the counter": a cleft or a
 # have-clause around "which X is <place>", which the small tagger misreads
@@ -361,7 +369,7 @@ _ANYTHING_AT = re.compile(r"^(?:is there\s+)?(?:anything|something)\s+(?=(?:on|i
 _FIND_OUT = re.compile(r"\b(?:work|figure|find)\s+out\s+(which|what|where|when|whether|if|how|who)\b", re.I)
 # "where is the remote kept / located / lying?": where it is (the small tagger reads "remote kept" as one noun)
 _WHERE_PARTICIPLE = re.compile(r"^(where\s+(?:is|was)\s+(?:the|my|your|our|his|her|their|this|that|[A-Z][a-z]+'s)\s+"
-                               r"(?:[\w-]+\s+){0,3}?[\w-]+)\s+(?:located|lying|sitting|standing|placed|hiding|hidden|put|"
+                               r"(?:[\w-]+\s+){0,3}?[\w-]+)\s+(?:located|lying|sitting|sat|stood|standing|placed|hiding|hidden|put|"
                                r"left|found|(?=(?:kept|stored)\s+(?:before|earlier|previously)\b)(?:kept|stored))"
                                r"(?=\s*(?:now|right now|at the moment|these days)?\s*[?.!]*$|"
                                r"\s+(?:before|earlier|previously|originally|at\s+first)\b)", re.I)
@@ -467,13 +475,23 @@ _QUESTION_NOUNS: tuple[tuple[str, str], ...] = (
     (r"location|whereabouts|position", "where is {np}?"),
 )
 _QN = "|".join(f"(?:{q})" for q, _ in _QUESTION_NOUNS)
-_NOUN_OF = re.compile(r"^(?P<qn>" + _QN + r")\s+of\s+(?P<np>" + _DET_NP + r"?)"
+_NOUN_OF = re.compile(r"^(?P<qn>" + _QN + r")\s+(?:of|for)\s+(?P<np>" + _DET_NP + r"?)"
                       r"(?:(?:\s*,\s*|\s+)(?:in\s+)?(?:the\s+)?(?P<room>" + _ROOMS_RE + r"))?\s*[?.!]*(?:\s*(?:time|when)\s*[?.!]*)?$", re.I)
 _NOUN_AFTER = re.compile(r"^(?P<np>" + _DET_NP + r"?)\s*(?P<sep>[.,:;\u2014-]?)\s+"
                          r"(?P<qn>" + _QN + r")\s*(?P<end>[?.!]*)$", re.I)
 
 
+# "report location of the lime", "reveal unto me the whereabouts of the juice", "confirm room for the radio": a verb
+# of telling before a question noun asks that question
+_TELL_NOUN = re.compile(r"^(?:please\s+|kindly\s+)?(?:report|tell(?:\s+(?:unto\s+|to\s+)?me)?|give(?:\s+me)?|"
+                        r"reveal(?:\s+(?:unto\s+|to\s+)?me)?|show(?:\s+me)?|confirm|state|request|query|provide|"
+                        r"send(?:\s+me)?|need|want)\s*:?\s+(?:the\s+|me\s+the\s+)?(?=(?:" + _QN + r")\s+(?:of|for)\s)", re.I)
+
+
 def _question_noun(t: str) -> str:
+    told = _TELL_NOUN.sub("", t)
+    if told != t and _NOUN_OF.match(told):
+        t = told
     m = _NOUN_OF.match(t) or _NOUN_AFTER.match(t)
     if m is None or _not_a_thing(m.group("np")):
         return t
@@ -505,7 +523,7 @@ _NOWHERE = re.compile(r"\b((?:the|my|our|your)\s+[\w-]+(?:\s+[\w-]+)?)\s+(?:is|a
 # "nip into the living room a sec": how long, said after a request, is not part of it
 _FOR_A_SEC = re.compile(r",?\s+(?:for\s+)?(?:a|one)\s+(?:sec|second|minute|min|moment|mo|jiffy|tick)\s*(?=[.!?]*$)", re.I)
 # a tail asking for an opinion: "what room's the ball in, d'you reckon?"
-_RECKON_TAIL = re.compile(r"\s*,\s*(?:d'you|do\s+you|you|d'ya|dya)\s+(?:reckon|think|suppose|figure)\s*(?=[?.!]*\s*$)",
+_RECKON_TAIL = re.compile(r"\s*,\s*(?:d'you|do\s+you|you|d'ya|dya)\s+(?:reckon|think|suppose|figure|know)\s*(?=[?.!]*\s*$)",
                           re.I)
 # "someone went and moved it": the going is how it is said, the event is the moving (not "go and get")
 _WENT_AND = re.compile(r"\b(?:went|has\s+gone|have\s+gone|gone)\s+and\s+(?=\w+ed\b|put\b|took\b|left\b|hid\b|broke\b|got\b|"
@@ -526,11 +544,95 @@ _SAID_AGAIN = re.compile(r"(\b(?:the|my|your)\s+[\w-]+(?:\s+[\w-]+)?)\s*[\u2014\
 _CONFIRMED = re.compile(r"\b(" + _DET + r"\s+[\w' -]+?)\s*,?\s+(?:yeah|yes|yep)\s*,?\s+\1\b", re.I)
 
 
+# Someone addressed, set off by a comma or a colon at either end of a sentence or between commas ("chuck us
+# the mug, mate", "Unit, report ...", "what colour is it, oh wise one?", "seek, robot, seek!"): who is spoken
+# to, not a thing asked about. The head word must name a person (WordNet: its commonest sense, and no household
+# thing among its three commonest: a list "bread, butter, toast" addresses no one) or the robot.
+_ADDRESS_WORDS = frozenset({"robot", "bot", "droid", "android", "unit", "hon", "luv", "kiddo", "bro", "fam", "babe",
+                            "darlin", "darlin'", "sis", "bestie", "love", "honey", "sweetie", "petal", "poppet", "mum",
+                            "nana", "guv", "matey", "everyone", "folks", "guys"})
+_ADDRESS_LEAD = frozenset({"oh", "o", "my", "dear"})
+_NOT_IN_ADDRESS = frozenset({"the", "a", "an", "this", "that", "these", "those", "some", "any", "your", "his", "her",
+                             "their", "our", "its", "it", "me", "us", "them", "him", "i", "you", "we", "they", "please",
+                             "and", "or", "not", "no", "yes", "in", "on", "to", "at", "for", "with", "there", "here",
+                             "is", "are", "was", "were", "be", "what", "where", "which", "who", "how", "when", "why"})
+_VOCATIVE = r"((?:[a-z][\w'-]*\s+){0,3}?[a-z][\w'-]*(?:\s+of\s+(?:the\s+|my\s+)?[a-z][\w-]*(?:\s+[a-z][\w-]*)?)?)"
+_ADDRESS_END = re.compile(r"\s*,\s*" + _VOCATIVE + r"\s*(?=[.!?]*$)", re.I)
+_ADDRESS_START = re.compile(r"^" + _VOCATIVE + r"\s*[,:!]\s+(?=\S)", re.I)
+_ADDRESS_MID = re.compile(r"\s*,\s*" + _VOCATIVE + r"\s*(?=[,:;]\s)", re.I)
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=\S)")
+
+
+def _addressed(phrase: str) -> bool:
+    words = phrase.lower().split()
+    if "of" in words:
+        words = words[:words.index("of")]
+    lead = len(words) > 1 and words[0] in _ADDRESS_LEAD
+    words = words[1:] if lead else words
+    if not words or any(w in _NOT_IN_ADDRESS for w in words):
+        return False
+    head = words[-1]
+    if head in _ADDRESS_WORDS or head == "one" and (lead or len(words) > 1):  # "oh wise one"
+        return True
+    from ..core.wordnet import default_wordnet
+    # an animal only called by a word before it ("faithful steed", "oh noble beast"), not a list's "mouse" nor
+    # "my mouse, where did I put it?"
+    animal = len(words) > 1 or lead and phrase.lower().split()[0] in ("oh", "o")
+    wn = default_wordnet()
+    return wn is not None and wn.names_a_person(head, animal=animal)
+
+
+def _drop_address(text: str) -> str:
+    out = []
+    for sentence in _SENTENCE_END.split(text):
+        s = _ADDRESS_MID.sub(lambda m: "" if _addressed(m.group(1)) else m.group(0), sentence)
+        s = _ADDRESS_END.sub(lambda m: "" if _addressed(m.group(1)) else m.group(0), s)
+        s = _ADDRESS_START.sub(lambda m: "" if _addressed(m.group(1)) else m.group(0), s)
+        out.append(s if s.strip(" .!?,") else sentence)
+    return " ".join(out)
+
+
+# A restart after a dash: the words before it abandoned for what follows ("is there - are there any knives",
+# "which room - what room is it in", "put the magazine - put it away": the thing said first stands for "it")
+_DASH_RESTART = re.compile(r"^((?:[\w']+\s+){0,3}[\w']+)\s*(?:[\u2014\u2013]|--?)\s+([\w'].*)$")
+_RESTART_WORDS = frozenset({"what", "which", "where", "who", "when", "how", "is", "are", "was", "were", "do", "does",
+                            "did", "can", "could", "have", "has", "will", "would"})
+
+
+def _dash_restart(text: str) -> str:
+    m = _DASH_RESTART.match(text)
+    if not m:
+        return text
+    frag, rest = m.group(1).split(), m.group(2).split()
+    f0, r0 = (re.sub(r"'s$", "", w.lower().strip(",")) for w in (frag[0], rest[0]))
+    if f0 == r0:
+        if len(frag) > 1 and len(rest) > 1 and rest[1].lower().strip(",") in ("it", "them") \
+                and frag[1].lower() not in ("it", "them", "me", "us"):
+            return " ".join([rest[0], *frag[1:], *rest[2:]])  # "put the magazine - put it away"
+        return m.group(2)
+    if f0 in _RESTART_WORDS and r0 in _RESTART_WORDS:
+        return m.group(2)
+    return text
+
+
+# the radio operator's end of a message ("Proceed to bedroom. Over.")
+_OVER = re.compile(r"\s*[,.!]\s*\bover(?:\s+and\s+out)?\s*[.!]*\s*$", re.I)
+# "where was it before it got moved": the moving the question is about, not an event asked for
+_BEFORE_MOVED = re.compile(r"\bbefore\s+(?:it|they|that|this|someone|somebody|anyone|you|he|she|[A-Z][a-z]+)\s+"
+                           r"(?:was\s+|were\s+|got\s+|had\s+been\s+|has\s+been\s+|'s\s+been\s+)?(?:last\s+)?"
+                           r"(?:moved|shifted|taken|relocated|touched|picked\s+up)(?:\s+(?:it|them))?"
+                           r"(?:\s+(?:away|somewhere\s+else|elsewhere|last))?\b", re.I)
+
+
 def normalise(text: str) -> str:
     t = text.replace("\u2019", "'").replace("\u2018", "'").replace("`", "'")
     t = _SPACES.sub(" ", t).strip()
+    t = _OVER.sub(".", t) if len(_OVER.sub("", t).split()) >= 2 else t
     for pattern, repl in _SHORTCUTS:
         t = pattern.sub(repl, t)
+    t = _drop_address(t)
+    t = _dash_restart(t)
+    t = _BEFORE_MOVED.sub("before", t)
     t = _REPAIR.sub("", t)
     t = _CONFIRMED.sub(r"\1", t)
     t = _RESTART.sub(r"\1", t)

@@ -309,7 +309,8 @@ def _add_articles(doc: Any) -> str:
                  -1)
     for i, tok in enumerate(doc):
         prev = doc[i - 1] if i else None
-        bare = tok.pos_ in ("NOUN", "ADJ") or tok.pos_ == "PROPN" and tok.text.islower()
+        # a room is a noun whatever its tag ("proceed to bedroom": the small tagger makes "to bedroom" a verb)
+        bare = tok.pos_ in ("NOUN", "ADJ") or tok.pos_ == "PROPN" and tok.text.islower() or tok.lower_ in lx.ROOM_WORDS
         after = prev is not None and (prev.pos_ in ("VERB", "AUX", "ADP") or prev.lower_ in ("me", "us", "is", "are", "to")
                                       or prev.i in (0, first) and prev.lower_ in lx.COMMAND_VERBS)
         if bare and after and tok.lower_ not in lx.INDEFINITE_PRONOUNS | _NOT_NOUNS and \
