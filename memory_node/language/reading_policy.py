@@ -80,6 +80,7 @@ BORROW_FOR_SERVICE_AT = 0.8  # ... to borrow the rules' things for a reading of 
 SURE_AT = 0.97  # a model this sure replaces a rule reading of the same kind the calibration finds very unlikely ...
 RULES_UNLIKELY_BELOW = 0.2  # ... (below this): "which of the bowls is beside the lime" read by the rules as contents
 SWITCH_AT = 0.9  # the model's probability at which it replaces a rule reading judged unlikely (below ASK_BACK_BELOW)
+OFFER_BELOW = 0.7  # a task read below this is offered, not done (``requests.dispatch.PLAN_ASK_BELOW``)
 DISAGREE_AT = 0.7  # without fitted confidence weights: the model p at which a family disagreement is a doubt
 
 FAMILIES: dict[str, frozenset[str]] = {
@@ -357,6 +358,14 @@ def _decide(rule: Request, reading: Any, doc: Any, parts: int, weights: list[flo
     req.confidence = round(confidence(req, reading, case, weights, prefer), 3)
     if BORROWED_NOTE in req.notes:
         req.confidence = min(req.confidence, round(ASK_BACK_BELOW - 0.01, 3))
+    if case == "took_over" and req.kind is Kind.command and req.confidence >= OFFER_BELOW:
+        left = _unexplained_nouns(reading, doc)
+        if left:
+            # a task the model read whose slots leave a thing said out ("remote and toilet paper, both please
+            # bring to me" read as a fetch of the toilet paper alone; "face cream back to old spot" as a go):
+            # offered, not done
+            req.confidence = round(OFFER_BELOW - 0.01, 3)
+            req.notes.append(f"the learned reader's slots leave out: {', '.join(left)}")
     if case == "other_family" and req.confidence < ASK_BACK_BELOW and reading.confidence >= SWITCH_AT \
             and (_fallback_replaced(rule, reading) or _fits_service(rule, reading, prefer)
                  or reading.confidence >= SURE_AT and req.confidence < RULES_UNLIKELY_BELOW
@@ -383,6 +392,33 @@ def _decide(rule: Request, reading: Any, doc: Any, parts: int, weights: list[flo
     if req.confidence < ASK_BACK_BELOW and not req.alternatives:
         req.alternatives = _alternatives(reading, req.intent.value, doc)
     return req
+
+
+def _unexplained_nouns(reading: Any, doc: Any) -> list[str]:
+    """Nouns of the sentence that none of the model's slot spans covers (a thing, a place or a person the
+    reading would act without)."""
+    if doc is None or reading.slot("need"):
+        return []  # "spill. need something to wipe it": the words around a need say why, not what to carry
+    covered = {i for sp in reading.spans for i in range(sp.start, sp.end)}
+    try:
+        # a word tagged an adjective but used as a noun counts too ("remote and toilet paper, both ...")
+        return [t.text for t in doc if t.i not in covered and t.is_alpha and not t.is_stop
+                and (t.pos_ in ("NOUN", "PROPN") or t.pos_ == "ADJ" and (
+                    t.dep_ in ("nsubj", "dobj", "conj", "pobj", "ROOT", "appos", "nsubjpass")
+                    or any(c.dep_ == "conj" for c in t.children)))
+                and t.lower_ not in _NOT_THINGS_SAID] + (["the first thing"] if reading.slot("object2")
+                                                         and not reading.slot("object") else [])
+    except AttributeError:  # a parse without tags: nothing to check against
+        return []
+
+
+# nouns that name no thing to act on: politeness, the robot, times, the speaker's situation
+_NOT_THINGS_SAID = frozenset({"please", "pls", "robot", "bot", "favour", "favor", "thanks", "time", "moment", "minute",
+                              "second", "sec", "bit", "while", "today", "tonight", "tomorrow", "morning", "evening",
+                              "afternoon", "night", "day", "week", "hand", "hands", "way", "help", "chance", "now",
+                              "quick", "asap", "here", "there", "sir", "madam", "mate", "love", "dear",
+                              # where a thing goes back or away to, said without naming it ("back to its old spot")
+                              "spot", "place", "home", "position", "location", "whereabouts"})
 
 
 # words that say what a question asks, and the readings that answer it
