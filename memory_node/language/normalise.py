@@ -227,6 +227,19 @@ _SHORTCUTS = ((re.compile(r"\b(where|what|how|who|when|why)'d\b", re.I), r"\1 di
               # it a conjunction and loses the thing's first word)
               (re.compile(r"^(where|what\s+room|which\s+room)\s+(is|was|are|were)\s+that\s+(?!one\b|ones\b)(?=[a-z]+\s+[a-z])",
                           re.I), r"\1 \2 the "),
+              # "where is it that you keep the milk?", "where is it the milk usually goes?": a cleft around the question
+              (re.compile(r"^(where|when)\s+(?:is|was)\s+it\s+(?:that\s+)?(?=(?:the|my|your|our|his|her|their)\b)", re.I),
+               r"\1 "),
+              (re.compile(r"^(where|when)\s+is\s+it\s+(?:that\s+)?(you|i|we|they)\s+(?!do\b|did\b)(?=[a-z])", re.I),
+               r"\1 do \2 "),
+              (re.compile(r"^(where|when)\s+was\s+it\s+(?:that\s+)?(you|i|we|they)\s+(?!do\b|did\b)(?=[a-z])", re.I),
+               r"\1 did \2 "),
+              # a label before the request ("Query: toasters present in kitchen?", "Task: go to the hall")
+              (re.compile(r"^(?:query|question|request|task|command|instruction|order)\s*:\s*(?=\w)", re.I), ""),
+              # "identify the plate on the table", "point out the mug by the sink": which one is there
+              (re.compile(r"^(?:please\s+)?(?:identify|point\s+out|pick\s+out|single\s+out)\s+(?:for\s+me\s+)?"
+                          r"(the\s+[\w-]+(?:\s+[\w-]+)?)\s+(?=(?:on|in|under|inside|next\s+to|beside|near|by)\s+(?:the|my|our)\b)",
+                          re.I), lambda m: f"which {m.group(1)[4:]} is "),
               # "when'd you last clock the lime?": British slang for seeing
               (re.compile(r"\b(you\s+(?:last\s+|first\s+|ever\s+)?)clock(?:ed)?\b", re.I), r"\1see"),
               # "the juice, in which place it is?": where

@@ -353,3 +353,14 @@ def test_a_verb_of_telling_before_a_question_noun(text: str, intent: Intent, hea
 def test_a_room_after_to_is_a_place_whatever_its_tag() -> None:
     req = parse("proceed to bedroom")
     assert req.intent is Intent.go and req.destination is not None and req.destination.ref.head == "bedroom", req
+
+
+@pytest.mark.parametrize("text, intent, head", [
+    ("where is it that you keep the sugar?", Intent.goes_where, "sugar"),
+    ("when was it that you last saw the stapler?", Intent.when_seen, "stapler"),
+    ("Identify the cup on the windowsill.", Intent.which, "cup"),
+    ("Query: any towels in the bathroom?", Intent.exists, "towel"),
+])
+def test_clefts_labels_and_identify(text: str, intent: Intent, head: str) -> None:
+    req = parse(text)
+    assert req.intent is intent and req.objects[0].head == head, req
