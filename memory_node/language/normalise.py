@@ -322,8 +322,12 @@ _WH_CLEFT = re.compile(r"\b((?:which|what)(?:\s+[\w-]+){1,3}?)\s+(?:(?:(?:is|was
 # "which one of the towels is ...", "of all the bowls, which is closest to ...": the kind is named apart
 _WHICH_OF = re.compile(r"\bwhich\s+(?:one\s+)?of\s+(?:the|your|my|our|these|those|all the)\s+([\w-]+(?:\s+[\w-]+)?)\s+"
                        r"(?=(?:is|are|was|were|did|do|have|has)\b)", re.I)
-_OF_ALL = re.compile(r"^(?:out\s+)?of\s+(?:all\s+)?(?:the|your|my|our|these|those)\s+([\w-]+(?:\s+[\w-]+)?)\s*,?\s+"
+_OF_ALL = re.compile(r"^(?:out\s+)?of\s+(?:all\s+)?(?:the|your|my|our|these|those)\s+([\w-]+(?:\s+[\w-]+)?)"
+                     r"(?:\s+(?:in|on|around|about)\s+(?:the|this|my|our)\s+(?:[\w-]+\s+)?[\w-]+)?\s*,?\s+"
                      r"which(?:\s+one)?\s+", re.I)
+# "plates present in bedroom?", "any towels available in the bathroom": whether there are some there
+_PRESENT_IN = re.compile(r"^(?:any\s+)?([a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)\s+(?:present|available)\s+(in|on|at)\s+"
+                         r"(?:the\s+)?(?=[a-z])", re.I)
 # "what did you see on the bed last time you looked": what memory holds is what was seen last
 _LAST_LOOKED = re.compile(r"\s*,?\s*(?:the\s+)?last\s+time\s+(?:you|i|we)\s+(?:looked|checked|were\s+(?:in\s+)?there|"
                           r"went\s+(?:in\s+)?there|had\s+a\s+look)\b", re.I)
@@ -694,6 +698,8 @@ def normalise(text: str) -> str:
     t = _WH_CLEFT.sub(r"\1 is ", t)
     t = _WHICH_OF.sub(r"which \1 ", t)
     t = _OF_ALL.sub(r"which \1 ", t)
+    t = _PRESENT_IN.sub(lambda m: m.group(0) if _not_a_thing(m.group(1)) else
+                        f"are there any {m.group(1)} {m.group(2).lower()} the ", t)
     t = _LAST_LOOKED.sub("", t)
     t = _YOU_TAG.sub("", t)
     t = _NEGATIVE_TAG.sub(lambda m: f"{m.group(4)} {m.group(1).lower()} {m.group(2)} {m.group(3)}?", t)

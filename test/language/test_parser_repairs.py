@@ -364,3 +364,14 @@ def test_a_room_after_to_is_a_place_whatever_its_tag() -> None:
 def test_clefts_labels_and_identify(text: str, intent: Intent, head: str) -> None:
     req = parse(text)
     assert req.intent is intent and req.objects[0].head == head, req
+
+
+def test_of_all_the_things_somewhere_which_one() -> None:
+    req = parse("Of all the cups in this house, which one is next to the kettle?")
+    assert req.intent is Intent.which and req.objects[0].head == "cup", req
+
+
+def test_things_present_in_a_room() -> None:
+    req = parse("towels present in bathroom?")
+    assert req.intent is Intent.exists and req.objects[0].head == "towel", req
+    assert req.objects[0].room == "bathroom" or "bathroom" in req.text, req
