@@ -249,8 +249,11 @@ def rules_reading(text: str, names: tuple[str, ...] | frozenset[str] = (), prefe
     with_the = _add_articles(doc)
     if with_the != t:  # "where is lime?", "bring globe to kitchen": read again as "the lime", "the kitchen"
         again = read_doc(read(with_the), raw)
+        # ... when it says more: more detail, or as much about more things ("place remote on desk": the small
+        # tagger made "place" a name and read a go to the desk; with articles, the remote put there)
         if not _thing_unsaid(again) and again.intent is not Intent.unknown and (
-                _thing_unsaid(best) or _parts.detail(again) > _parts.detail(best)):
+                _thing_unsaid(best) or _parts.detail(again) > _parts.detail(best)
+                or _parts.detail(again) == _parts.detail(best) and len(again.objects) > len(best.objects)):
             again.notes.append("read with articles added")
             t, best = with_the, again
     parts = _parts.segments(t)

@@ -228,6 +228,14 @@ def _ruled_out_by_structure(reading: Any, rule: Request, doc: Any) -> Any:
         for w, other in (("open", "close"), ("close", "open")):
             if said[w] and not said[other] and reading.probs.get(other, 0.0) < SWITCH_AT:
                 out.add(other)
+        first = next((t for t in doc if not (t.is_punct or t.pos_ == "INTJ" or t.lower_ in ("please", "pls", "kindly",
+                                                                                          "now", "just"))), None)
+        if rule.kind is Kind.command and rule.objects and first is not None and first.dep_ == "ROOT" and \
+                first.tag_ == "VB" and first.lemma_.lower() in lx.COMMAND_VERBS and \
+                not any(c.dep_ in ("nsubj", "nsubjpass", "aux") for c in first.children):
+            # "put the milk away where it's meant to go": a sentence that opens with an imperative verb the rules
+            # read as a task is a command; the question its subordinate clause words ("where it goes") is not asked
+            out |= {i.value for i in QUESTION_INTENTS}
         if rule.objects and rule.intent is Intent.exists and rule.objects[0].anchor is not None and not any(
                 t.lower_ in lx.STATE_WORDS and t.dep_ != "prep" for t in doc):
             # "is the globe on the bed?": "on" with an object is where, not switched on; no state word is said

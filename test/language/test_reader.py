@@ -181,3 +181,11 @@ def test_a_task_whose_slots_leave_a_thing_out_is_offered_not_done() -> None:
     assert any("leave out: stapler" in n for n in half.notes)
     whole = rp._decide(rule.model_copy(deep=True), _reading(sure, [stapler, tape, me]), doc, parts)
     assert whole.intent is Intent.fetch and whole.confidence >= rp.OFFER_BELOW
+
+
+def test_an_imperative_opening_is_a_command_whatever_its_where_clause_says() -> None:
+    # the model's words lean to "where does it go"; the sentence opens with the verb of a task
+    req = parse("Put the sugar away where it's meant to go.", prefer=Kind.command)
+    assert req.intent is Intent.put_away and req.confidence >= rp.OFFER_BELOW, req
+    # a question about where it goes, asked as one, stays a question
+    assert parse("where is the sugar meant to go?", prefer=Kind.question).intent is Intent.goes_where
