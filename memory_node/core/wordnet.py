@@ -79,7 +79,7 @@ def _lexnames_text() -> str:
 
 def _reader(root: str) -> Any:
     import nltk
-    from nltk.corpus.reader.wordnet import NOUN, WordNetCorpusReader
+    from nltk.corpus.reader.wordnet import NOUN, VERB, WordNetCorpusReader
 
     if root not in nltk.data.path:
         nltk.data.path.append(root)  # nltk reads corpora only from folders on its data path
@@ -98,14 +98,16 @@ def _reader(root: str) -> Any:
             self.satellite_offsets = set()  # adjective satellites: nouns only here
 
         def _load_lemma_pos_offset_map(self) -> None:
-            # index.noun only (lemma pos n_synsets n_pointers ptr... n_senses tagged offsets...)
-            with self.open("index.noun") as fp:
-                for line in fp:
-                    if line.startswith(" "):
-                        continue
-                    f = line.split()
-                    n, p = int(f[2]), int(f[3])
-                    self._lemma_pos_offset_map[f[0]][NOUN] = [int(x) for x in f[6 + p:6 + p + n]]
+            # index.noun and index.verb (lemma pos n_synsets n_pointers ptr... n_senses tagged offsets...): nouns
+            # for things, verbs for what a use said in other words means ("mop it up": to wash or wipe)
+            for name, pos in (("index.noun", NOUN), ("index.verb", VERB)):
+                with self.open(name) as fp:
+                    for line in fp:
+                        if line.startswith(" "):
+                            continue
+                        f = line.split()
+                        n, p = int(f[2]), int(f[3])
+                        self._lemma_pos_offset_map[f[0]][pos] = [int(x) for x in f[6 + p:6 + p + n]]
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # "multilingual functions are not available": not wanted
@@ -196,6 +198,23 @@ class WordNet:
         with self._lock:
             return bool(ss) and ss[0].lexname() in kinds \
                 and not any(s.lexname() in HOUSEHOLD_LEXNAMES for s in ss[:2])
+
+    def verbs_meant(self, verb: str) -> tuple[str, ...]:
+        """Other verbs a verb's commonest sense is said in: its synonyms and the verbs of its definition ("mop":
+        swab, mop up; "to wash or wipe with or as if with a mop": wash, wipe)."""
+        v = verb.lower().strip()
+        with self._lock:
+            try:
+                senses = self._wn.synsets(v, pos="v")[:1]  # the commonest sense ("mop": not the face one pulls)
+            except Exception:  # noqa: BLE001 - a malformed word is simply not in WordNet
+                return ()
+            out: list[str] = []
+            for ss in senses:
+                out += [n.replace("_", " ") for n in ss.lemma_names()]
+                for w in re.findall(r"[a-z]+", ss.definition().lower()):
+                    if w != v and len(w) > 2 and self._wn._lemma_pos_offset_map.get(w, {}).get("v"):
+                        out.append(w)
+        return tuple(w for w in dict.fromkeys(out) if w != v and w not in _LIGHT_VERBS)
 
     def any_noun(self, word: str) -> bool:
         """WordNet lists the word as a noun in any sense (a time, a place, a feeling too): "day" in
@@ -517,6 +536,9 @@ def _name(synset: Any) -> str:
 
 
 _LOCK = threading.Lock()
+# verbs that say nothing of a use when a definition names them ("make", "cause to be", "have")
+_LIGHT_VERBS = frozenset({"make", "cause", "have", "get", "put", "take", "give", "use", "become", "let", "keep",
+                          "move", "come", "set", "bring", "hold", "being", "like", "seem"})
 
 
 @lru_cache(maxsize=1)

@@ -566,6 +566,17 @@ class Grounder:
         nouns = [] if snack else [w for w in content_words(activity) if w != verb]
         fits = {f.label: f for f in default_uses().rank(activity, {e.label for e in pool}, verb=verb,
                                                          nouns=nouns, place=place, holders=holders)}
+        if not fits and verb and " " not in verb:
+            # the use said in a verb no definition here uses ("something to mop it up"): the verbs WordNet says it
+            # in ("to wash or wipe ..."), the first that something here is for
+            from ..core.wordnet import default_wordnet
+            wn = default_wordnet()
+            for other in (wn.verbs_meant(verb)[:4] if wn is not None else ()):
+                fits = {f.label: f for f in default_uses().rank(re.sub(rf"\b{re.escape(verb)}\b", other, activity),
+                                                                 {e.label for e in pool}, verb=other, nouns=nouns,
+                                                                 place=place, holders=holders)}
+                if fits:
+                    break
         cap = 1.0
         if not fits and place:
             # no place is made for it, but a thing may be, by name ("where can I dry my hands?": the towel,

@@ -174,3 +174,13 @@ def test_labels_are_read_in_their_household_sense(tmp_path: Path) -> None:
         assert "mouse_1" not in ids("animal", "animal")  # the computer mouse is no animal here
     finally:
         s.close()
+
+
+def test_a_use_said_in_a_verb_no_definition_uses_is_read_through_wordnet_verbs() -> None:
+    from memory_node.core.wordnet import default_wordnet
+    wn = default_wordnet()
+    if wn is None:
+        pytest.skip("WordNet not installed")
+    # "mop" is defined as "to wash or wipe ..."; a towel's definition says "wiping"
+    assert "wipe" in wn.verbs_meant("mop")
+    assert "pout" not in wn.verbs_meant("mop")  # its second sense's definition is not read
