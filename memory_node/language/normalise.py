@@ -746,6 +746,14 @@ _PLACE_PREP = r"(on|in|into|onto|under|inside|on\s+top\s+of|next\s+to|beside|by)
 _TO_PLACE_PREP = _PLACE_PREP.replace("(on|", "(on|to|", 1)  # ... and "to", where a verb of carrying follows
 # each: the pattern, the number of its group that names the thing, and the request it says
 _FOR_COMMANDS = (
+    # "pear back to old spot.", "mug, back where it was": the thing, then "back", is put back
+    (re.compile(r"^" + _NP2 + r"\s*[,.:;-]*\s+back(?:\s+(?:to|where|in|on|into|onto)\b[^.!?]*)?\s*[.!]*$", re.I), 1,
+     lambda m: f"put {_with_article(m.group(1))} back"),
+    # "loo roll away.", "milk please put in its place": the thing, then "away" or its place, is put away
+    (re.compile(r"^" + _NP2 + r"\s*[,.:;-]*\s+(?:please\s+)?(?:(?:put|go|goes)\s+)?(?:(?:it|them)\s+)?"
+                r"(?:away|(?:in|back\s+in|to)\s+(?:its|their)\s+(?:proper\s+|usual\s+|own\s+)?(?:place|places|spot|home))"
+                r"(?:\s+(?:please|pls|now))?\s*[.!]*$", re.I), 1,
+     lambda m: f"put {_with_article(m.group(1))} away"),
     # "glass. fetch.", "wine glass: bring": the thing, then the verb alone
     (re.compile(r"^" + _NP2 + r"\s*[.,:;!-]+\s*(fetch|bring|get|grab|find|open|close|shut)(?:\s+(?:it|them|please|pls|now))?\s*[.!]*$",
                 re.I), 1,

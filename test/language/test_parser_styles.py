@@ -599,3 +599,16 @@ def test_the_thing_then_the_verb_alone(text: str, intent: Intent) -> None:
 def test_a_dialect_word_that_is_also_a_name_keeps_the_name() -> None:
     from memory_node.language.normalise import normalise
     assert normalise("bring Inna's mug") == "bring Inna's mug" and normalise("di cup inna cupboard") == "the cup in the cupboard"
+
+
+@pytest.mark.parametrize("text, intent, head", [
+    ("kettle back to its old spot.", Intent.put_back, "kettle"),
+    ("scissors, back where they were", Intent.put_back, "scissor"),
+    ("tea towel away.", Intent.put_away, "towel"),
+    ("sugar please put in its place.", Intent.put_away, "sugar"),
+])
+def test_terse_back_and_away_on_the_plan_service(text: str, intent: Intent, head: str) -> None:
+    req = parse(text, prefer=Kind.command)
+    assert req.intent is intent and req.objects[0].head == head, req
+    # said as a question or a statement they stay what they are
+    assert parse("go back to the kitchen", prefer=Kind.command).intent is Intent.go
