@@ -240,6 +240,8 @@ _SHORTCUTS = ((re.compile(r"\b(where|what|how|who|when|why)'d\b", re.I), r"\1 di
               (re.compile(r"^(?:please\s+)?(?:identify|point\s+out|pick\s+out|single\s+out)\s+(?:for\s+me\s+)?"
                           r"(the\s+[\w-]+(?:\s+[\w-]+)?)\s+(?=(?:on|in|under|inside|next\s+to|beside|near|by)\s+(?:the|my|our)\b)",
                           re.I), lambda m: f"which {m.group(1)[4:]} is "),
+              # "beside of the toothbrush", "near of the sink": a learner's "of" after a place word
+              (re.compile(r"\b(beside|near|behind|inside)\s+of\s+(?=(?:the|my|your|our|a|an)\b)", re.I), r"\1 "),
               # "when'd you last clock the lime?": British slang for seeing
               (re.compile(r"\b(you\s+(?:last\s+|first\s+|ever\s+)?)clock(?:ed)?\b", re.I), r"\1see"),
               # "the juice, in which place it is?": where
@@ -551,6 +553,9 @@ _TO_ONLY = re.compile(r"^to\s+((?:the\s+|my\s+)[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2
 # "lime. out of microwave.": the thing, then where to take it out of
 _OUT_OF = re.compile(r"^" + _SHORT_NP + r"\s*[.,]\s*out\s+of\s+"
                      + _SHORT_NP + r"\s*[.!]*$", re.I)
+# "lime out of microwave, to me.", "the mug out of the cupboard for Ben": taken out and brought to someone
+_OUT_OF_TO = re.compile(r"^" + _SHORT_NP + r"\s*[.,]?\s*out\s+of\s+" + _SHORT_NP + r"\s*[.,]?\s*(?:and\s+)?(?:to|for)\s+"
+                        r"(me|us|[A-Z][a-z]+)\s*(?:please)?\s*[.!]*$", re.I)
 # "grab the ball out the microwave": "out the" for "out of the" after a thing taken
 _OUT_THE = re.compile(r"\b((?:grab|get|take|fetch|pull|bring)\s+(?:the|my|your)\s+[\w-]+(?:\s+[\w-]+)?)\s+out\s+the\b",
                       re.I)
@@ -662,6 +667,8 @@ def normalise(text: str) -> str:
     t = _OUT_THE.sub(r"\1 out of the", t)
     t = _TO_ONLY.sub(lambda m: f"go to {_with_article(m.group(1))}", t)
     t = _OUT_OF.sub(lambda m: f"get {_with_article(m.group(1))} out of {_with_article(m.group(2))}", t)
+    t = _OUT_OF_TO.sub(lambda m: m.group(0) if _not_a_thing(m.group(1)) else
+                       f"bring {_with_article(m.group(1))} out of {_with_article(m.group(2))} to {m.group(3)}", t)
     t = _RECKON_TAIL.sub("", t)
     t = _question_noun(t)
     short = _FOR_A_SEC.sub("", t)

@@ -612,3 +612,14 @@ def test_terse_back_and_away_on_the_plan_service(text: str, intent: Intent, head
     assert req.intent is intent and req.objects[0].head == head, req
     # said as a question or a statement they stay what they are
     assert parse("go back to the kitchen", prefer=Kind.command).intent is Intent.go
+
+
+def test_a_thing_out_of_a_place_to_someone() -> None:
+    req = parse("kettle out of cupboard, to me.", prefer=Kind.command)
+    assert req.intent is Intent.fetch and req.objects[0].head == "kettle" and req.recipient == "speaker", req
+
+
+def test_a_learners_of_after_a_place_word() -> None:
+    req = parse("Which of the cups is beside of the kettle?")
+    assert req.intent is Intent.which and req.objects[0].anchor is not None, req
+    assert req.objects[0].anchor.ref.head == "kettle", req
