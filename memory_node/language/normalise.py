@@ -621,6 +621,15 @@ _RESTART_WORDS = frozenset({"what", "which", "where", "who", "when", "how", "is"
                             "did", "can", "could", "have", "has", "will", "would"})
 
 
+def _one_of(phrase: str, rest: str) -> str:
+    """The last word of ``phrase`` in the singular when what follows is a singular verb ("is", "was", "sits")."""
+    if not re.match(r"\s*(?:is|was|sits|stands|lies|has)\b", rest, re.I):
+        return phrase
+    from ..core.text import singular
+    words = phrase.split()
+    return " ".join([*words[:-1], singular(words[-1])])
+
+
 def _dash_restart(text: str) -> str:
     m = _DASH_RESTART.match(text)
     if not m:
@@ -703,8 +712,10 @@ def normalise(text: str) -> str:
     t = stripped if stripped.strip(" ?.!,") else t  # "hey" alone stays a greeting
     t = _WH_IS.sub(r"\1 is ", t)
     t = _WH_CLEFT.sub(r"\1 is ", t)
-    t = _WHICH_OF.sub(r"which \1 ", t)
-    t = _OF_ALL.sub(r"which \1 ", t)
+    # "which of the bowls is ...": one of them, said in the singular the verb agrees with ("which bowls is" reads
+    # "bowls" as a verb)
+    t = _WHICH_OF.sub(lambda m: f"which {_one_of(m.group(1), t[m.end():])} ", t)
+    t = _OF_ALL.sub(lambda m: f"which {_one_of(m.group(1), t[m.end():])} ", t)
     t = _PRESENT_IN.sub(lambda m: m.group(0) if _not_a_thing(m.group(1)) else
                         f"are there any {m.group(1)} {m.group(2).lower()} the ", t)
     t = _LAST_LOOKED.sub("", t)

@@ -375,3 +375,10 @@ def test_things_present_in_a_room() -> None:
     req = parse("towels present in bathroom?")
     assert req.intent is Intent.exists and req.objects[0].head == "towel", req
     assert req.objects[0].room == "bathroom" or "bathroom" in req.text, req
+
+
+def test_which_of_the_things_agrees_with_its_verb() -> None:
+    # "which bowls is" reads "bowls" as a verb and the question as what is beside the radio
+    req = parse("Which of the bowls is beside the radio?")
+    assert req.intent is Intent.which and req.objects[0].head == "bowl", req
+    assert req.objects[0].anchor is not None and req.objects[0].anchor.ref.head == "radio", req
