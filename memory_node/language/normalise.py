@@ -456,8 +456,8 @@ _GO_WHERE_IS = re.compile(r"^(?:you\s+)?go\s+(?:to\s+)?where\s+(?:is|are)\s+((?:
 _TO_SOMEONE = re.compile(r"^" + _SHORT_NP + r"\s+to\s+"
                          r"([A-Z][a-z]+|(?:the\s+)?(?:" + "|".join(sorted(lx.ROOM_WORDS, key=len, reverse=True)) +
                          r"|living\s+room|dining\s+room))\s*[.!]*$")
-_NOW = re.compile(r"^" + _SHORT_NP + r"\s*[.,!]*\s+(?:now|here|asap|please)"
-                  r"\s*[.!]*$", re.I)
+_NOW = re.compile(r"^" + _SHORT_NP + r"\s*[.,!]*\s+(?:(?:now|here|asap|please|quick|quickly|right\s+now)\s*[.,!]*\s*)+$",
+                  re.I)
 # "I'd like the remote put in its proper place": a wish that a thing be put somewhere is a request to put it
 _LIKE_DONE = re.compile(r"\b(?:i'd|i\s+would|i'd\s+really)\s+(?:like|love|want)\s+((?:the|my|your|our)\s+[\w-]+"
                         r"(?:\s+[\w-]+){0,2}?)\s+(put|moved|taken|brought|carried)\b", re.I)

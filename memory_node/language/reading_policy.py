@@ -230,7 +230,9 @@ def _ruled_out_by_structure(reading: Any, rule: Request, doc: Any) -> Any:
                 out.add(other)
         first = next((t for t in doc if not (t.is_punct or t.pos_ == "INTJ" or t.lower_ in ("please", "pls", "kindly",
                                                                                           "now", "just"))), None)
-        if rule.kind is Kind.command and rule.objects and first is not None and first.dep_ == "ROOT" and \
+        # (the opening verb, whether or not the tagger made it the root: "put the ball away - wherever it goes, you
+        # know where" hangs it under "know")
+        if rule.kind is Kind.command and rule.objects and first is not None and \
                 first.tag_ == "VB" and first.lemma_.lower() in lx.COMMAND_VERBS and \
                 not any(c.dep_ in ("nsubj", "nsubjpass", "aux") for c in first.children):
             # "put the milk away where it's meant to go": a sentence that opens with an imperative verb the rules

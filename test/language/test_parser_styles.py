@@ -623,3 +623,13 @@ def test_a_learners_of_after_a_place_word() -> None:
     req = parse("Which of the cups is beside of the kettle?")
     assert req.intent is Intent.which and req.objects[0].anchor is not None, req
     assert req.objects[0].anchor.ref.head == "kettle", req
+
+
+def test_a_thing_then_here_and_now() -> None:
+    req = parse("tea towel. here. now.", prefer=Kind.command)
+    assert req.intent is Intent.fetch and req.objects[0].head == "towel", req
+
+
+def test_an_opening_task_verb_hung_under_a_later_clause_is_still_the_task() -> None:
+    req = parse("Put the sugar away - wherever it goes, you know where, I'm in a rush.", prefer=Kind.command)
+    assert req.intent is Intent.put_away and req.confidence >= 0.7, req
