@@ -19,6 +19,7 @@ from ..core.models import Entity, Event
 from ..core.rules import facts
 from ..core.store import ROOM_LABEL, MemoryStore
 from ..core.text import indefinite, key, plural, stem
+from ..core.wordnet import default_wordnet
 from . import lexicon as lx
 from .conversation import Conversation
 from .names import CATEGORY_BONUS, CONFIDENCE, GENERIC_NOUNS, PACKAGING, Names, default_names
@@ -27,7 +28,7 @@ from .resolve import _attribute_words as attribute_words
 from .spelling import american, canonical, variants
 from .resolve import NEAR_WORDS, UNDER_WORDS, Candidate, _distance, _HintTest, _rank, norm, resolve_entities, resolve_rooms, room_key, \
     singular, split_hint, words
-from .uses import SEAT_OFFER, activity_of, content_words, default_uses
+from .uses import SEAT_OFFER, UseFit, activity_of, content_words, default_uses
 
 log = logging.getLogger(__name__)
 
@@ -564,30 +565,31 @@ class Grounder:
             verb = content_words(activity)[0]  # "what can I use to clean up a spill": the use is cleaning
         # (a snack names no thing the eating is done to: its kinds, "food", would favour every gloss saying so)
         nouns = [] if snack else [w for w in content_words(activity) if w != verb]
-        fits = {f.label: f for f in default_uses().rank(activity, {e.label for e in pool}, verb=verb,
-                                                         nouns=nouns, place=place, holders=holders)}
+        labels = {e.label for e in pool}
+
+        def fit(use: str, doing: str) -> dict[str, UseFit]:
+            return {f.label: f for f in default_uses().rank(use, labels, verb=doing, nouns=nouns, place=place,
+                                                            holders=holders)}
+
+        fits = fit(activity, verb)
         if not fits and verb and " " not in verb:
             # the use said in a verb no definition here uses ("something to mop it up"): the verbs WordNet says it
             # in ("to wash or wipe ..."), the first that something here is for
-            from ..core.wordnet import default_wordnet
             wn = default_wordnet()
             for other in (wn.verbs_meant(verb)[:4] if wn is not None else ()):
-                fits = {f.label: f for f in default_uses().rank(re.sub(rf"\b{re.escape(verb)}\b", other, activity),
-                                                                 {e.label for e in pool}, verb=other, nouns=nouns,
-                                                                 place=place, holders=holders)}
+                fits = fit(re.sub(rf"\b{re.escape(verb)}\b", other, activity), other)
                 if fits:
                     break
         cap = 1.0
         if not fits and place:
             # no place is made for it, but a thing may be, by name ("where can I dry my hands?": the towel,
             # "for drying or wiping"; not a magazine for "where can I read a book?")
-            fits = {f.label: f for f in default_uses().rank(activity, {e.label for e in pool}, verb=verb,
-                                                             nouns=nouns, holders=holders) if f.names_verb}
+            fits = {f.label: f for f in default_uses().rank(activity, labels, verb=verb, nouns=nouns, holders=holders)
+                    if f.names_verb}
         if not fits and place:
             # nothing is made for it: most things people do at home they do sitting, so a seat is offered,
             # as a question (scored below what ``uses.SURE_USE`` states plainly)
-            fits = {f.label: f for f in default_uses().rank("sit", {e.label for e in pool}, verb="sit",
-                                                             place=True, holders=holders)}
+            fits = {f.label: f for f in default_uses().rank("sit", labels, verb="sit", place=True, holders=holders)}
             cap = SEAT_OFFER
         cands = [Candidate(entity=e, score=min(cap, fits[e.label].score),
                            reasons=(f"for {ref.purpose}: {e.label} ({fits[e.label].why})",))

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import re
 
+from ..core.text import singular
+from ..core.wordnet import default_wordnet
 from . import lexicon as lx
 
 
@@ -569,7 +571,7 @@ _CONFIRMED = re.compile(r"\b(" + _DET + r"\s+[\w' -]+?)\s*,?\s+(?:yeah|yes|yep)\
 # Someone addressed, set off by a comma or a colon at either end of a sentence or between commas ("chuck us
 # the mug, mate", "Unit, report ...", "what colour is it, oh wise one?", "seek, robot, seek!"): who is spoken
 # to, not a thing asked about. The head word must name a person (WordNet: its commonest sense, and no household
-# thing among its three commonest: a list "bread, butter, toast" addresses no one) or the robot.
+# thing among its two commonest: a list "bread, butter, toast" addresses no one) or the robot.
 _ADDRESS_WORDS = frozenset({"robot", "bot", "droid", "android", "unit", "hon", "luv", "kiddo", "bro", "fam", "babe",
                             "darlin", "darlin'", "sis", "bestie", "love", "honey", "sweetie", "petal", "poppet", "mum",
                             "nana", "guv", "matey", "everyone", "folks", "guys"})
@@ -586,9 +588,8 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=\S)")
 
 
 def _addressed(phrase: str) -> bool:
-    words = phrase.lower().split()
-    if "of" in words:
-        words = words[:words.index("of")]
+    said = phrase.lower().split()
+    words = said[:said.index("of")] if "of" in said else said
     lead = len(words) > 1 and words[0] in _ADDRESS_LEAD
     words = words[1:] if lead else words
     if not words or any(w in _NOT_IN_ADDRESS for w in words):
@@ -596,10 +597,9 @@ def _addressed(phrase: str) -> bool:
     head = words[-1]
     if head in _ADDRESS_WORDS or head == "one" and (lead or len(words) > 1):  # "oh wise one"
         return True
-    from ..core.wordnet import default_wordnet
     # an animal only called by a word before it ("faithful steed", "oh noble beast"), not a list's "mouse" nor
     # "my mouse, where did I put it?"
-    animal = len(words) > 1 or lead and phrase.lower().split()[0] in ("oh", "o")
+    animal = len(words) > 1 or lead and said[0] in ("oh", "o")
     wn = default_wordnet()
     return wn is not None and wn.names_a_person(head, animal=animal)
 
@@ -625,7 +625,6 @@ def _one_of(phrase: str, rest: str) -> str:
     """The last word of ``phrase`` in the singular when what follows is a singular verb ("is", "was", "sits")."""
     if not re.match(r"\s*(?:is|was|sits|stands|lies|has)\b", rest, re.I):
         return phrase
-    from ..core.text import singular
     words = phrase.split()
     return " ".join([*words[:-1], singular(words[-1])])
 
@@ -658,7 +657,8 @@ _BEFORE_MOVED = re.compile(r"\bbefore\s+(?:it|they|that|this|someone|somebody|an
 def normalise(text: str) -> str:
     t = text.replace("\u2019", "'").replace("\u2018", "'").replace("`", "'")
     t = _SPACES.sub(" ", t).strip()
-    t = _OVER.sub(".", t) if len(_OVER.sub("", t).split()) >= 2 else t
+    over = _OVER.sub(".", t)
+    t = over if len(over.split()) >= 2 else t  # "Over." alone stays what it is
     for pattern, repl in _SHORTCUTS:
         t = pattern.sub(repl, t)
     t = _drop_address(t)

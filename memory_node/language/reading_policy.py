@@ -80,7 +80,7 @@ BORROW_FOR_SERVICE_AT = 0.8  # ... to borrow the rules' things for a reading of 
 SURE_AT = 0.97  # a model this sure replaces a rule reading of the same kind the calibration finds very unlikely ...
 RULES_UNLIKELY_BELOW = 0.2  # ... (below this): "which of the bowls is beside the lime" read by the rules as contents
 SWITCH_AT = 0.9  # the model's probability at which it replaces a rule reading judged unlikely (below ASK_BACK_BELOW)
-OFFER_BELOW = 0.7  # a task read below this is offered, not done (``requests.dispatch.PLAN_ASK_BELOW``)
+OFFER_BELOW = 0.7  # a task read below this is offered, not done (``requests.dispatch.PLAN_ASK_BELOW`` uses it)
 DISAGREE_AT = 0.7  # without fitted confidence weights: the model p at which a family disagreement is a doubt
 
 FAMILIES: dict[str, frozenset[str]] = {

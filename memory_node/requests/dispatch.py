@@ -22,7 +22,7 @@ from ..language.conversation import Conversation
 from ..language.followup import follow_up
 from ..language.grounding import Grounder
 from ..language.parser import ParserUnavailable, parse
-from ..language.reading_policy import ASK_BACK_BELOW as READING_ASK_BELOW
+from ..language.reading_policy import ASK_BACK_BELOW as READING_ASK_BELOW, OFFER_BELOW
 from ..language.request import CARRYING_INTENTS, COMMAND_INTENTS, Intent, Kind, ObjectRef, Request
 from ..language.resolve import resolve_rooms
 from ..answering import entities as ask_entities, habits as habits_ask, placement as preferences, questions as ask, when as ask_time
@@ -363,7 +363,7 @@ def _command_alternative(req: Request) -> Request | None:
 # Acting on a wrong reading costs more than answering one: on the writers' held-aside lines the combined reading
 # is right 67 % of the time at confidence 0.5-0.7 and 89 % at 0.7-0.8 (``python -m memory_node.bench.reader_eval``),
 # so a plan read below 0.7 is offered ("Do you want me to ...?"), not done; an answer is given from 0.5
-PLAN_ASK_BELOW = max(READING_ASK_BELOW, 0.7)
+PLAN_ASK_BELOW = max(READING_ASK_BELOW, OFFER_BELOW)
 
 
 def _reading_doubted(req: Request) -> bool:
