@@ -17,7 +17,8 @@ What it is (``train_reader.py`` makes it, ``reading_policy.py`` decides how it a
 Why not the MiniLM encoder the package ships (``core/embedding.py``): on this 2-core machine it encodes a
 short sentence in ~40 ms (loaded machine), which alone spends the 50 ms parse + ground budget, and ~6k
 training sentences would take ~4 min to embed. The features above cost < 1 ms on top of the parse the rules
-already run, train in well under a minute, and the whole model is ~1-2 MB (float16 weights, ``reader_model/``).
+already run, and the whole model is ~2 MB (int8 sparse weights with a scale per label, gzipped vocabularies,
+``reader_model/``); training is ``python -m memory_node.language.train_reader`` (seeded, minutes).
 
 Loaded once per process, lazily and thread-safely (``default_reader()``; the node may call ``load()`` at
 start-up). When the model file is missing, ``default_reader()`` is ``None`` and the rules stand alone.
@@ -240,6 +241,14 @@ class _Linear:
         return s
 
 
+def _sparse(z: Any, name: str) -> np.ndarray:
+    """A sparse weight matrix as float32: int8 times its per-row scale (``train_reader.quantise``), or a
+    model saved before quantisation as it is."""
+    w = z[name]
+    scale = z[f"{name}_scale"] if f"{name}_scale" in z.files else None
+    return w.astype(np.float32) * scale if scale is not None else w.astype(np.float32)
+
+
 def _softmax(z: np.ndarray) -> np.ndarray:
     z = z - z.max(-1, keepdims=True)
     e = np.exp(z)
@@ -312,10 +321,10 @@ class Reader:
             with gzip.open(self.path / "vocab.json.gz", "rt", encoding="utf-8") as f:
                 meta |= json.load(f)
             z = np.load(self.path / "weights.npz")
-            self.intent = _Linear(meta["intent_vocab"], z["intent_ws"], z["intent_wd"], z["intent_b"],
+            self.intent = _Linear(meta["intent_vocab"], _sparse(z, "intent_ws"), z["intent_wd"], z["intent_b"],
                                   meta["intents"])
-            self.taggers = [_Linear(meta[f"tag{k}_vocab"], z[f"tag{k}_ws"], z[f"tag{k}_wd"], z[f"tag{k}_b"],
-                                    bio_labels(layer)) for k, layer in enumerate(LAYERS)]
+            self.taggers = [_Linear(meta[f"tag{k}_vocab"], _sparse(z, f"tag{k}_ws"), z[f"tag{k}_wd"],
+                                    z[f"tag{k}_b"], bio_labels(layer)) for k, layer in enumerate(LAYERS)]
             self.temperature = float(meta["temperature"])
             self.meta = {k: v for k, v in meta.items() if not k.endswith("_vocab")}
             _wordpiece()  # MiniLM's word pieces now too, not on the first request

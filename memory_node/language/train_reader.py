@@ -375,7 +375,7 @@ def main(argv: list[str] | None = None) -> int:
     meta |= {"trained_on": dict(Counter(r["source"].split(":")[0] for r in recs)), "records": len(recs),
              "calibration": report, "seed": SEED, "train_s": round(time.perf_counter() - t0, 1)}
     a.out.mkdir(parents=True, exist_ok=True)
-    np.savez_compressed(a.out / "weights.npz", **{k: v.astype(np.float16) for k, v in weights.items()})
+    np.savez_compressed(a.out / "weights.npz", **quantise(weights))
     write_meta(a.out, meta)
     meta["policy_calibration"], meta["policy_reliability"] = fit_policy(a.out, [recs[i] for i in ca])
     print(f"combined reading on the calibration split (in-sample for its weights): "
@@ -384,6 +384,23 @@ def main(argv: list[str] | None = None) -> int:
     size = sum(f.stat().st_size for f in a.out.iterdir())
     print(f"wrote {a.out} ({size / 1e6:.2f} MB) in {time.perf_counter() - t0:.0f} s", flush=True)
     return 0
+
+
+def quantise(weights: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """The sparse feature matrices as int8 with one float32 scale per feature row (``<name>_scale``), the
+    small dense blocks and biases as float16. A row's scale follows its own largest weight, so a rare
+    feature's small weights keep their precision (one scale per label column rounded them ~5x coarser and
+    moved 1.5 % of the slot readings); the file is ~3 MB where float16 took ~9 MB of the 10 MB budget."""
+    out: dict[str, np.ndarray] = {}
+    for k, v in weights.items():
+        v = np.asarray(v, dtype=np.float32)
+        if k.endswith("_ws"):
+            scale = np.maximum(np.abs(v).max(1, keepdims=True), 1e-12) / 127.0
+            out[k] = np.round(v / scale).astype(np.int8)
+            out[f"{k}_scale"] = scale.astype(np.float32)
+        else:
+            out[k] = v.astype(np.float16)
+    return out
 
 
 def write_meta(out: Path, meta: dict) -> None:
