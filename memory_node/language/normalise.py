@@ -17,7 +17,34 @@ _SPACES = re.compile(r"\s+")
 # the rooms, longest first (ties by name, so every process compiles the same pattern)
 _ROOMS_RE = "|".join(sorted(lx.ROOM_WORDS | {"living room", "dining room"}, key=lambda r: (-len(r), r)))
 # Spoken shortcuts the tokenizer does not split ("where'd", "wanna"); standard English contractions it does.
-_SHORTCUTS = ((re.compile(r"\b(where|what|how|who|when|why)'d\b", re.I), r"\1 did"),
+_SHORTCUTS = (  # a pause written as an ellipsis ("the... the radio", "The glass that's... next to"): a comma, which the
+              # restart rules below read across; one trailing off at the end says nothing
+              (re.compile(r"\s*(?:\.{2,}|\u2026)\s*(?=[^\s.?!\u2026])"), ", "),
+              (re.compile(r"\s*(?:\.{2,}|\u2026)+\s*$"), ""),
+              # searching for a word ("the, um, what's it called, the bedside table"): a pause
+              (re.compile(r"\s*,?\s*\b(?:what'?s\s+it\s+called|what\s+(?:do|d')\s*(?:you|ye|ya)\s+call\s+(?:it|them)|"
+                          r"what'?s\s+the\s+word|how\s+do\s+you\s+say)\b\s*,?", re.I), ","),
+              # a phrase of up to three words said again after a pause ("which room, which room is it in", "in the,
+              # in the microwave"): once
+              (re.compile(r"\b((?:[\w']+\s+){0,2}[\w']+)\s*,\s+\1\b", re.I), r"\1"),
+              # Scots ("through tae the kitchen", "oot the microwave", "in the hoose", "d'ye ken where", "afore")
+              (re.compile(r"\b(?:d'|do\s+)(?:ye|you)\s+ken\b", re.I), "do you know"),
+              (re.compile(r"\b(?:ye|you)\s+ken\b", re.I), "you know"),
+              (re.compile(r"\btae\b", re.I), "to"), (re.compile(r"\bintae\b", re.I), "into"),
+              (re.compile(r"\boot\b", re.I), "out"), (re.compile(r"\bhoose\b", re.I), "house"),
+              (re.compile(r"\bdoon\b", re.I), "down"), (re.compile(r"\bafore\b", re.I), "before"),
+              (re.compile(r"\boutwith\b", re.I), "outside"), (re.compile(r"\bwi'(?=\s)", re.I), "with"),
+              (re.compile(r"\bfrae\b", re.I), "from"), (re.compile(r"\baboot\b", re.I), "about"),
+              (re.compile(r"\bgie\b", re.I), "give"), (re.compile(r"\bhame\b", re.I), "home"),
+              (re.compile(r"\b(can|did|is|was|does|has|have|could|would|should|are|were)nae\b", re.I), r"\1n't"),
+              (re.compile(r"\b(?:dinnae|dinna|dae\s+not)\b", re.I), "don't"),
+              # "one of them plates", "all them cups": "them" as a determiner (dialects of English) is "the"
+              (re.compile(r"\b(of|all)\s+them\s+(?=[a-z]{2,}s\b(?!\s+(?:the|a|an|my|your)\b))", re.I), r"\1 the "),
+              # "give the glass a clean / a quick wipe": the care said as a noun is the verb
+              (re.compile(r"\bgive\s+((?:the|my|your|our|his|her|their|this|that|it|them)\b(?:\s+[\w-]+){0,2}?)\s+a\s+"
+                          r"(?:quick\s+|good\s+|proper\s+|little\s+|wee\s+)?(clean|wash|wipe|rinse|polish|dust|scrub|tidy|"
+                          r"sweep|hoover|iron|shake|stir|heat|warm)\b", re.I), r"\2 \1"),
+              (re.compile(r"\b(where|what|how|who|when|why)'d\b", re.I), r"\1 did"),
               (re.compile(r"\bwanna\b", re.I), "want to"), (re.compile(r"\bgimme\b", re.I), "give me"),
               (re.compile(r"\bgotta\b", re.I), "have to"), (re.compile(r"\blemme\b", re.I), "let me"),
               (re.compile(r"\bya\b", re.I), "you"), (re.compile(r"\bu\b", re.I), "you"),
@@ -430,6 +457,21 @@ _BOTH_OF = re.compile(r"^((?:the\s+)?[\w-]+(?:\s+[\w-]+)?\s+and\s+(?:the\s+)?[\w
 # "Ben made coffee, fine, and then what did he do?": an aside and "and" before "then what" say nothing more
 _AND_THEN = re.compile(r",\s*(?:(?:fine|ok|okay|right|alright|sure|yeah|good|great)\s*,?\s*)?(?:and\s+)?then\s+what\b",
                        re.I)
+# "After that, what did he do?": the time said first, the question after it ("what did he do after that?")
+_TIME_FIRST = re.compile(r"(?:^|(?<=[.!?] ))(after|before)\s+(that|this|it|then)\s*,?\s+((?:what|where|who|how|did|do|"
+                         r"does|was|were|is|has|have)\b[^.?!]*?)\s*(\?*)(?=\s*[.!?]|\s*$)", re.I)
+# "Ben used the computer, no?", "it's in the kitchen, right?": a tag asking agreement with what was just said;
+# the sentence keeps its own mood (a statement stays one, "is it open, no?" stays a question)
+_AGREE_TAG = re.compile(r"(?:^|(?<=[.!?] ))([^.?!]+?)\s*,\s*(?:no|right|yeah|yes|innit|eh|isn't\s+it|ain't\s+it|na|nah|"
+                        r"ja|hai\s+na|di\s+ba|ano|lah|correct|true)\s*\?+", re.I)
+_ASKING_START = re.compile(r"^(?:what|where|which|who|when|why|how|is|are|was|were|do|does|did|can|could|will|would|"
+                           r"has|have|should)\b", re.I)
+
+
+def _agree_tag(m: re.Match) -> str:
+    return m.group(1) + ("?" if _ASKING_START.match(m.group(1).strip()) else ".")
+
+
 # "would you be able to tell me how many ...": being able to is "can", not a question about being usable
 _ABLE_TO = re.compile(r"\b(?:would|will|do|could)\s+you\s+be\s+able\s+to\b|\bare\s+you\s+able\s+to\b", re.I)
 # a short phrase said for a thing in telegraphic speech ("ball", "the loo roll", "my coffee mug")
@@ -667,6 +709,8 @@ def normalise(text: str) -> str:
     t = _REPAIR.sub("", t)
     t = _CONFIRMED.sub(r"\1", t)
     t = _RESTART.sub(r"\1", t)
+    t = _AGREE_TAG.sub(_agree_tag, t)
+    t = _TIME_FIRST.sub(lambda m: f"{m.group(3)} {m.group(1).lower()} {m.group(2).lower()}{m.group(4) or '?'}", t)
     t = _AND_THEN.sub(", then what", t)
     t = _ABLE_TO.sub("can you", t)
     t = _DONT_SUPPOSE.sub(lambda m: f"do you {m.group(1).lower()}", t)

@@ -35,6 +35,9 @@ _BOUNDARY = re.compile(r"(?<=[,;:.!?])\s+(?!then\s+what\b)|"
                        r"can|could|would|will)\s+(?:it|they|the|my|that|this|he|she|you|i|we)\b)|\s+(?=which\s+(?:one\s+)?(?:is|was)\s+(?:that|it)\b)|"
                        r"\s+[-\u2013\u2014]+\s+(?!then\s+what\b)|\s+and\s+(?=(?:i|we)\s+mean\b)", re.I)
 _DESIRE = re.compile(r"^(?:i|we)(?:'d| would)?\s+(?:really\s+)?(?:need|want|like|fancy)\b", re.I)
+# the speaker's own aim or plan, or a reason ("I'm trying to work out who ...", "I'm about to leave", "because ...")
+_AIM = re.compile(r"^(?:(?:i|we)(?:'m|\s+am|'re|\s+are)\s+(?:just\s+|only\s+|really\s+)?(?:trying|about|going|hoping|"
+                  r"planning|meaning)\s+to\b|because\b|since\b|so\s+(?:that\s+)?(?:i|we)\s+can\b|'?cause\b|cos\b)", re.I)
 _PLURAL_PRONOUNS = frozenset({"them", "both", "those", "these", "they"})
 PRONOUN_HEADS = frozenset({"it", "them", "that", "this", "those", "these", "one", "both", "they"})
 
@@ -102,6 +105,8 @@ def _rank(req: Request, text: str, prefer: Kind | None) -> int:
         return 1
     if req.is_command and _DESIRE.match(text.strip()) or "a bare noun phrase" in req.notes:
         return 2  # "I need the lime": a wish, weaker than a question or a command said to the robot
+    if _AIM.match(text.strip()):
+        return 2  # "When did you last see it? I'm trying to work out who took it": why they ask, not the question
     # of several commands on ~/plan, the one that moves a thing is the task; opening, closing and going its steps
     # ("open the fridge, take the lime out and close it. open the bin, put the lime in, close it")
     moves = prefer is Kind.command and req.intent in (Intent.put, Intent.fetch, Intent.put_away, Intent.put_back) \
@@ -161,11 +166,12 @@ def detail(req: Request) -> int:
 
 def _things_in(doc: Any) -> list[ObjectRef]:
     """The things a part names, in the order said, each read with what was said of it."""
-    out = []
+    out, placed = [], []
     nouns = {t.i for t in _p.thing_nouns(doc, roots=True)}
     for tok in doc:
         if tok.i in nouns:
             out.append(Clause(tok.sent, doc.text)._object(tok))
+            placed.append(tok.dep_ == "pobj")
         elif tok.lower_ == "one" and any(c.dep_ == "prep" for c in tok.children):
             # "I mean the one on the counter": a kind said before, told apart by where it is
             clause = Clause(tok.sent, doc.text)
@@ -175,6 +181,11 @@ def _things_in(doc: Any) -> list[ObjectRef]:
             if ref.anchor is not None:
                 ref.head, ref.pronoun = "", "one"
                 out.append(ref)
+                placed.append(False)
+    # a thing said as where or what for ("leave for work", "put it on the table") is the last a later "it"
+    # means: "I'm off to work and I need my keys, where are they?" asks for the keys
+    order = sorted(range(len(out)), key=lambda i: placed[i])
+    out = [out[i] for i in order]
     out = [o for o in out if o.head and o.head not in PRONOUN_HEADS and not o.pronoun or o.pronoun == "one"]
     if not out:
         # "I need to get into the cupboard. Will it open?": a thing said as where to go is still the thing a

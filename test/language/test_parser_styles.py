@@ -6,6 +6,7 @@ import pytest
 
 from memory_node.language import Intent, parse
 from memory_node.language.request import Kind
+from memory_node.language.normalise import normalise
 
 pytest.importorskip("spacy")
 NAMES = frozenset({"ben", "alice"})
@@ -632,3 +633,42 @@ def test_an_opening_task_verb_hung_under_a_later_clause_is_still_the_task() -> N
     from memory_node.language.reading_policy import OFFER_BELOW
     req = parse("Put the sugar away - wherever it goes, you know where, I'm in a rush.", prefer=Kind.command)
     assert req.intent is Intent.put_away and req.confidence >= OFFER_BELOW, req
+
+
+@pytest.mark.parametrize("text, intent, head, prefer", [
+    # a pause written as an ellipsis, the word searched for, a phrase said again after a pause
+    ("Where's the... the glass, where'd it go?", Intent.where, "glass", Kind.question),
+    ("Put the radio on the, um, what's it called, the bedside table.", Intent.put, "radio", Kind.command),
+    ("The radio... which room, which room is it in?", Intent.what_room, "radio", Kind.question),
+    ("Can you close the... the fridge, somebody left it...", Intent.close, "fridge", Kind.command),
+    # Scots function words
+    ("D'ye ken where the glass is?", Intent.where, "glass", Kind.question),
+    ("Take the juice through tae the kitchen.", Intent.fetch, "juice", Kind.command),
+    # "them" as a determiner; the care said as a noun
+    ("Which one of them plates is next to the microwave?", Intent.which, "plate", Kind.question),
+    ("I want to give the glass a clean, where is it?", Intent.where, "glass", Kind.question),
+])
+def test_pauses_restarts_and_dialect_words(text: str, intent: Intent, head: str, prefer: Kind) -> None:
+    _reads_as(text, intent, head, prefer)
+
+
+def test_a_restart_across_a_pause_keeps_the_place() -> None:
+    req = parse("The lime's in the... in the microwave, get it out for me, would you?", prefer=Kind.command)
+    assert req.objects[0].head == "lime" and req.objects[0].anchor.ref.head == "microwave"
+    assert normalise("Put it on the, um, what's it called, the shelf") == "put it on the shelf"
+
+
+def test_the_time_said_first_and_a_tag_asking_agreement() -> None:
+    assert normalise("After that, what did he do?") == "what did he do after that?"
+    assert normalise("Ben made coffee, no? After that what did he do?") == "Ben made coffee. what did he do after that?"
+    assert normalise("Is the fridge open, right?") == "Is the fridge open?"
+    req = parse("Ben used the computer, no? After that what did he do?", prefer=Kind.question)
+    assert req.intent is Intent.around and req.time is not None and req.time.clause == "Ben used the computer"
+
+
+def test_why_the_speaker_asks_is_not_the_question() -> None:
+    req = parse("When did you last see the remote? I'm trying to work out who took it.", prefer=Kind.question)
+    assert req.intent is Intent.when_seen and req.objects[0].head == "remote"
+    # "it" is the thing needed, not where the speaker is going
+    req = parse("I'm about to leave for work and I need my keys, where did I leave them?", prefer=Kind.question)
+    assert req.intent is Intent.where and req.objects[0].head == "key"
