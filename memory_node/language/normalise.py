@@ -27,6 +27,12 @@ _SHORTCUTS = (  # a pause written as an ellipsis ("the... the radio", "The glass
               # a phrase of up to three words said again after a pause ("which room, which room is it in", "in the,
               # in the microwave"): once
               (re.compile(r"\b((?:[\w']+\s+){0,2}[\w']+)\s*,\s+\1\b", re.I), r"\1"),
+              # "that juice, you know, the one we've got": "the one" with what someone did with it, after the thing
+              # itself, is the same thing (memory cannot check who got it); "you know" between commas a pause
+              (re.compile(r"(?<=\w)\s*,\s*(?:(?:you\s+know|i\s+mean)\s*,?\s*)?the\s+one\s+(?:that\s+|which\s+)?"
+                          r"(?:we|i|you|they|he|she)(?:'ve|'d|\s+have|\s+had)?\s+(?:got|get|have|had|bought|use|used|keep|"
+                          r"always\s+use|like|love|got\s+from\s+[\w ]+?)\b(?=\s*[.?!]*\s*$)", re.I), ""),
+              (re.compile(r"\s*,\s*you\s+know\s*,\s*", re.I), ", "),
               # Scots ("through tae the kitchen", "oot the microwave", "in the hoose", "d'ye ken where", "afore")
               (re.compile(r"\b(?:d'|do\s+)(?:ye|you)\s+ken\b", re.I), "do you know"),
               (re.compile(r"\b(?:ye|you)\s+ken\b", re.I), "you know"),
@@ -40,6 +46,12 @@ _SHORTCUTS = (  # a pause written as an ellipsis ("the... the radio", "The glass
               (re.compile(r"\b(?:dinnae|dinna|dae\s+not)\b", re.I), "don't"),
               # "one of them plates", "all them cups": "them" as a determiner (dialects of English) is "the"
               (re.compile(r"\b(of|all)\s+them\s+(?=[a-z]{2,}s\b(?!\s+(?:the|a|an|my|your)\b))", re.I), r"\1 the "),
+              # "I can't for the life of me remember its colour": not remembering a property of a thing asks for it
+              (re.compile(r"\b(?:i|we)\s+(?:can'?t|cannot|can\s+not|don'?t|do\s+not)\s+(?:for\s+the\s+life\s+of\s+me\s+|"
+                          r"quite\s+|really\s+|even\s+)?(?:remember|recall)\s+(its|their)\s+(colou?r|size|shape)\b", re.I),
+               lambda m: f"what {m.group(2)} is {'it' if m.group(1).lower() == 'its' else 'they'}?"),
+              (re.compile(r"\b(?:i|we)\s+forget\s+(its|their)\s+(colou?r|size|shape)\b", re.I),
+               lambda m: f"what {m.group(2)} is {'it' if m.group(1).lower() == 'its' else 'they'}?"),
               # "give the glass a clean / a quick wipe": the care said as a noun is the verb
               (re.compile(r"\bgive\s+((?:the|my|your|our|his|her|their|this|that|it|them)\b(?:\s+[\w-]+){0,2}?)\s+a\s+"
                           r"(?:quick\s+|good\s+|proper\s+|little\s+|wee\s+)?(clean|wash|wipe|rinse|polish|dust|scrub|tidy|"
@@ -460,17 +472,10 @@ _AND_THEN = re.compile(r",\s*(?:(?:fine|ok|okay|right|alright|sure|yeah|good|gre
 # "After that, what did he do?": the time said first, the question after it ("what did he do after that?")
 _TIME_FIRST = re.compile(r"(?:^|(?<=[.!?] ))(after|before)\s+(that|this|it|then)\s*,?\s+((?:what|where|who|how|did|do|"
                          r"does|was|were|is|has|have)\b[^.?!]*?)\s*(\?*)(?=\s*[.!?]|\s*$)", re.I)
-# "Ben used the computer, no?", "it's in the kitchen, right?": a tag asking agreement with what was just said;
-# the sentence keeps its own mood (a statement stays one, "is it open, no?" stays a question)
+# "Ben used the computer, no?", "the cupboard is locked, right?": a tag asking agreement makes what was just
+# said a yes-no question ("the cupboard is locked?")
 _AGREE_TAG = re.compile(r"(?:^|(?<=[.!?] ))([^.?!]+?)\s*,\s*(?:no|right|yeah|yes|innit|eh|isn't\s+it|ain't\s+it|na|nah|"
                         r"ja|hai\s+na|di\s+ba|ano|lah|correct|true)\s*\?+", re.I)
-_ASKING_START = re.compile(r"^(?:what|where|which|who|when|why|how|is|are|was|were|do|does|did|can|could|will|would|"
-                           r"has|have|should)\b", re.I)
-
-
-def _agree_tag(m: re.Match) -> str:
-    return m.group(1) + ("?" if _ASKING_START.match(m.group(1).strip()) else ".")
-
 
 # "would you be able to tell me how many ...": being able to is "can", not a question about being usable
 _ABLE_TO = re.compile(r"\b(?:would|will|do|could)\s+you\s+be\s+able\s+to\b|\bare\s+you\s+able\s+to\b", re.I)
@@ -709,7 +714,7 @@ def normalise(text: str) -> str:
     t = _REPAIR.sub("", t)
     t = _CONFIRMED.sub(r"\1", t)
     t = _RESTART.sub(r"\1", t)
-    t = _AGREE_TAG.sub(_agree_tag, t)
+    t = _AGREE_TAG.sub(r"\1?", t)
     t = _TIME_FIRST.sub(lambda m: f"{m.group(3)} {m.group(1).lower()} {m.group(2).lower()}{m.group(4) or '?'}", t)
     t = _AND_THEN.sub(", then what", t)
     t = _ABLE_TO.sub("can you", t)

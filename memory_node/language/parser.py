@@ -64,10 +64,10 @@ def read(text: str) -> Any:
     return read_many([text])[0]
 
 
-def read_many(texts: list[str]) -> list[Any]:
-    """``read`` for several texts, parsed as one batch (the parts of one utterance)."""
+def read_many(texts: list[str], batch_size: int = 256) -> list[Any]:
+    """``read`` for several texts, parsed as one batch (the parts of one utterance, a training corpus)."""
     nlp = pipeline()
-    docs = list(nlp.pipe(texts)) if len(texts) > 1 else [nlp(texts[0])]
+    docs = list(nlp.pipe(texts, batch_size=batch_size)) if len(texts) > 1 else [nlp(texts[0])]
     for k, doc in enumerate(docs):
         if _misread_room_compound(doc):
             doc = _join_room_compounds(nlp.make_doc(texts[k]))

@@ -311,7 +311,10 @@ def decide(rule: Request, reading: Any, doc: Any, parts: int, prefer: Kind | Non
 
 
 # intents named by a verb that is often not one: "go close to the cabinet", "the open shelf"
-_VERB_INTENTS = {"close": frozenset({"close", "shut"}), "open": frozenset({"open"})}
+_VERB_INTENTS = {"close": frozenset({"close", "shut"}), "open": frozenset({"open"}),
+                 # "drive to the bathtub" is no search: finding is said with a verb of looking
+                 "find": frozenset({"find", "look", "search", "locate", "seek", "hunt", "track", "check", "scout",
+                                    "spot"})}
 
 
 def _verb_unsaid(intent: str, doc: Any) -> bool:

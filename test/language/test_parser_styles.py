@@ -660,7 +660,7 @@ def test_a_restart_across_a_pause_keeps_the_place() -> None:
 
 def test_the_time_said_first_and_a_tag_asking_agreement() -> None:
     assert normalise("After that, what did he do?") == "what did he do after that?"
-    assert normalise("Ben made coffee, no? After that what did he do?") == "Ben made coffee. what did he do after that?"
+    assert normalise("Ben made coffee, no? After that what did he do?") == "Ben made coffee? what did he do after that?"
     assert normalise("Is the fridge open, right?") == "Is the fridge open?"
     req = parse("Ben used the computer, no? After that what did he do?", prefer=Kind.question)
     assert req.intent is Intent.around and req.time is not None and req.time.clause == "Ben used the computer"

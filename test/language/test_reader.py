@@ -189,3 +189,42 @@ def test_an_imperative_opening_is_a_command_whatever_its_where_clause_says() -> 
     assert req.intent is Intent.put_away and req.confidence >= rp.OFFER_BELOW, req
     # a question about where it goes, asked as one, stays a question
     assert parse("where is the sugar meant to go?", prefer=Kind.question).intent is Intent.goes_where
+
+
+def test_quantised_weights_read_back_within_half_a_step(tmp_path) -> None:
+    import numpy as np
+
+    from memory_node.language.reader import _sparse
+    from memory_node.language.train_reader import quantise
+
+    rng = np.random.default_rng(0)
+    ws = rng.standard_normal((50, 4)).astype(np.float32) * np.array([[0.001], [1.0]] * 25, dtype=np.float32)
+    q = quantise({"intent_ws": ws, "intent_b": np.ones(4)})
+    assert q["intent_ws"].dtype == np.int8 and q["intent_b"].dtype == np.float16
+    np.savez_compressed(tmp_path / "w.npz", **q)
+    back = _sparse(np.load(tmp_path / "w.npz"), "intent_ws")
+    # each row keeps its own precision: a row of tiny weights is not rounded to zero by a large one elsewhere
+    step = np.abs(ws).max(1, keepdims=True) / 127
+    assert np.all(np.abs(back - ws) <= step / 2 + 1e-9)
+    assert np.count_nonzero(back[0::2]) > 0.9 * back[0::2].size
+    # a model saved before quantisation (float16, no scale) reads as it is
+    np.savez_compressed(tmp_path / "old.npz", intent_ws=ws.astype(np.float16))
+    assert np.allclose(_sparse(np.load(tmp_path / "old.npz"), "intent_ws"), ws, atol=1e-2)
+
+
+def test_fits_in_two_processes_give_the_weights_of_one() -> None:
+    import numpy as np
+
+    from memory_node.language import train_reader as tr
+
+    rng = np.random.default_rng(1)
+    rows = [[f"w={rng.integers(0, 30)}", f"l={rng.integers(0, 30)}"] for _ in range(300)]
+    y = np.array([int(r[0][2:]) % 3 for r in rows])
+    x = tr.Design(rows, rng.standard_normal((300, 2)))
+    jobs = [(x, y, 3, np.ones(300, dtype=np.float32), 1.0, 50), (x, y % 2, 2, np.ones(300, dtype=np.float32), 1.0, 50)]
+    one = [tr._fit_job(j) for j in jobs]
+    two = tr._fit_many(jobs)
+    for a, b in zip(one, two):
+        assert np.allclose(a["ws"], b["ws"]) and np.allclose(a["b"], b["b"])
+    pred = tr.scores(one[0], x).argmax(1)
+    assert (pred == y).mean() > 0.9  # the fit learned the rule the labels follow
