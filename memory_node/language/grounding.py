@@ -392,6 +392,13 @@ class Grounder:
             # the category map's preference picks "the phone" of several kinds; "how many phones" counts them all
             margin = CATEGORY_BONUS + 1e-9 if every else 1e-9
             kept = [c for c in out if c.score >= best - margin]
+            if not every:
+                # ... but only among things of one kind: "the cream" with a whipped cream (food) and a face cream
+                # (toiletry) in memory is either, and the robot asks which rather than fetch the map's favourite
+                tops = {self._top_kind(c.entity.label) for c in kept}
+                kept += [_boost(c, best - c.score, "another kind of thing the noun names") for c in out
+                         if c not in kept and c.how == "head noun" and c.score >= best - CATEGORY_BONUS - 1e-9
+                         and self._top_kind(c.entity.label) not in tops]
             return kept, kept[0].reasons[0].split(":")[0]
         if fallback_exact:
             return fallback_exact, "exact"
@@ -401,6 +408,12 @@ class Grounder:
         if guessed:
             return guessed, "kind guessed"
         return self._similar(ref), "similar"
+
+    def _top_kind(self, label: str) -> str:
+        """The category map's top-level kind of a label (food, toiletry, furniture, ...); the label itself where
+        the map has none."""
+        chain = self.names.categories.chain(label)
+        return chain[-1] if chain else label
 
     def _kind_guessed(self, ref: ObjectRef) -> list[Candidate]:
         """A noun WordNet does not know in any sense or spelling ("hoodie"), which the category map files

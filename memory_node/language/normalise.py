@@ -52,6 +52,14 @@ _SHORTCUTS = (  # a pause written as an ellipsis ("the... the radio", "The glass
                lambda m: f"what {m.group(2)} is {'it' if m.group(1).lower() == 'its' else 'they'}?"),
               (re.compile(r"\b(?:i|we)\s+forget\s+(its|their)\s+(colou?r|size|shape)\b", re.I),
                lambda m: f"what {m.group(2)} is {'it' if m.group(1).lower() == 'its' else 'they'}?"),
+              # "I looked and looked", "searched and searched": a verb said twice for effort, once
+              (re.compile(r"\b([a-z]{3,}ed)\s+and\s+\1\b", re.I), r"\1"),
+              # "I bet you've spotted the lime on your rounds", "surely you've seen it": have you seen it
+              (re.compile(r"^(?:i\s+bet|i'?m\s+sure|i\s+reckon|i\s+guess|i\s+expect|surely)\s+(?:you|u)(?:'ve|\s+have)\s+"
+                          r"(seen|spotted|noticed|come\s+across)\b([^.?!]*)[.!]*\s*$", re.I), r"have you \1\2?"),
+              # "seen it on your rounds": when the robot saw it, no place it is in
+              (re.compile(r"\s+(?:on|during|in)\s+(?:your|its|the|ur)\s+(?:rounds|patrols?|travels|tours?|walkabouts?|"
+                          r"wanderings)\b", re.I), ""),
               # "give the glass a clean / a quick wipe": the care said as a noun is the verb
               (re.compile(r"\bgive\s+((?:the|my|your|our|his|her|their|this|that|it|them)\b(?:\s+[\w-]+){0,2}?)\s+a\s+"
                           r"(?:quick\s+|good\s+|proper\s+|little\s+|wee\s+)?(clean|wash|wipe|rinse|polish|dust|scrub|tidy|"

@@ -422,8 +422,10 @@ def _antecedents(req: Request, doc: Any, ref: ObjectRef) -> list[ObjectRef]:
     out = [named]
     if ref.pronoun in ("them", "those", "these") and not named.plural:
         # the list the pronoun's last thing ends: its conjuncts, in the order said
+        # (a thing the tagger made an adjective, "the remote and the toilet paper", is one of them too)
+        listed = {t.i for t in nouns}
         out = [clause._object(t) for t in sorted(antecedent.conjuncts, key=lambda t: t.i)
-               if t.pos_ in ("NOUN", "PROPN") and t.i < at] + out
+               if (t.pos_ in ("NOUN", "PROPN") or t.i in listed) and t.i < at] + out
     req.notes.append(f"{ref.pronoun!r} = {' and '.join(r.text for r in out)!r}, said before")
     return out
 

@@ -143,3 +143,24 @@ def test_a_thing_named_for_the_use_comes_before_one_whose_head_noun_is(tmp_path:
         assert ground(s, "bring me something to clean with").ids == ["sponge_1"]
     finally:
         s.close()
+
+
+def test_a_head_noun_over_two_kinds_of_thing_is_asked_not_guessed(tmp_path: Path) -> None:
+    s = MemoryStore(tmp_path / "cream.db")
+    ents = [EntityObservation(id="kitchen_1", label="room", name="kitchen", room="kitchen_1"),
+            _ent("whip_1", "whippedcream", attributes={"grabbable": "true"}),
+            _ent("face_1", "facecream", attributes={"grabbable": "true"}),
+            _ent("ball_1", "sportsball", attributes={"grabbable": "true"}),
+            _ent("ball_2", "balanceball", attributes={"grabbable": "true"})]
+    s.ingest_scene_graph(SceneGraphObservation(stamp_ns=T, source="test", entities=ents, relations=[
+        RelationObservation(subject=e.id, predicate="in", object="kitchen_1") for e in ents[1:]]))
+    try:
+        # food and a toiletry: the bare noun is either
+        cream = ground(s, "bring me the cream")
+        assert cream.status == "ambiguous" and set(cream.ids) == {"whip_1", "face_1"}
+        assert ground(s, "where is my face cream?").ids == ["face_1"]
+        assert ground(s, "bring me the whipped cream").ids == ["whip_1"]
+        # two kinds of one kind of thing (sports kit): the category map's usual one stands
+        assert ground(s, "where is the ball?").ids == ["ball_1"]
+    finally:
+        s.close()

@@ -647,6 +647,11 @@ def test_an_opening_task_verb_hung_under_a_later_clause_is_still_the_task() -> N
     # "them" as a determiner; the care said as a noun
     ("Which one of them plates is next to the microwave?", Intent.which, "plate", Kind.question),
     ("I want to give the glass a clean, where is it?", Intent.where, "glass", Kind.question),
+    # effort said twice; a bet that the robot saw it; when it saw it is no place
+    ("i looked and looked and i can't find my mug", Intent.where, "mug", Kind.question),
+    ("I bet you've spotted the lime somewhere on your rounds.", Intent.exists, "lime", Kind.question),
+    ("I'm trying to describe the ball to someone and I can't for the life of me remember its colour.",
+     Intent.attribute, "ball", Kind.question),
 ])
 def test_pauses_restarts_and_dialect_words(text: str, intent: Intent, head: str, prefer: Kind) -> None:
     _reads_as(text, intent, head, prefer)
