@@ -27,6 +27,7 @@ from pathlib import Path
 import numpy as np
 import yaml
 
+from memory_node.bench import shared_data
 from memory_node.core import similarity
 from memory_node.core.categories import default_map, default_map_path, key, using_map
 from memory_node.core.embedding import default_embedder
@@ -35,7 +36,7 @@ from memory_node.core.rules import explain_placement
 from memory_node.core.store import MemoryStore
 
 S = 1_000_000_000
-TIDYBOT = Path(__file__).resolve().parents[3] / "shared" / "data" / "tidybot" / "benchmark" / "scenarios.yml"
+TIDYBOT = shared_data("tidybot", "benchmark", "scenarios.yml")
 _SURFACES = {"table", "shelf", "counter", "desk", "bed", "sofa", "couch", "chair", "stool", "ottoman", "rack",
              "nightstand", "dresser", "floor", "mat", "tray", "plate", "board"}
 
