@@ -66,6 +66,7 @@ class CategoryMap:
     containers: frozenset[str] = frozenset()
     measures: frozenset[str] = frozenset()
     attributes: dict[str, tuple[str, ...]] = field(default_factory=dict)  # word -> attribute keys
+    contrasts: tuple[frozenset[str], ...] = ()  # attribute keys of which a thing has one (dirty / clean)
     # (size of word_category, its longest key), refreshed when the map grows
     _longest_cached: tuple[int, int] = field(default=(-1, 0), repr=False, compare=False)
     # categories found for labels the map does not list (``lexical_categories.map_categories``), per label
@@ -108,6 +109,12 @@ class CategoryMap:
                 m.names.setdefault(wk, w)
                 attrs.setdefault(wk, []).extend([wk, tone_key] if tone_key else [wk])
         m.attributes = {w: tuple(dict.fromkeys(a)) for w, a in attrs.items()}
+        known = {a for keys in m.attributes.values() for a in keys}
+        for group in data.get("contrasts") or []:
+            keys = frozenset(key(a) for a in group)
+            if not keys <= known:
+                raise ValueError(f"contrast {group!r} names attributes the map does not have: {sorted(keys - known)}")
+            m.contrasts += (keys,)
         return m
 
     @classmethod

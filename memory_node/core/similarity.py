@@ -9,7 +9,8 @@ the apple, only produce and food with the carrot; a word the map does not list h
 WordNet kind the map lists, ``lexical_categories.py``: a kumquat is fruit too) plus the most specific
 kind WordNet says they share, graded by how specific it is (below), plus ``MODIFIER_BONUS`` when their
 names share a word before the head that is not an attribute of the map (a party dress and party shoes:
-what they are for). The
+what they are for), plus ``ATTR_BONUS`` for each attribute of the map their names share ("muddy shorts" and a
+"soiled shirt" are both dirty; a "white t-shirt" and an "ivory blouse" both light coloured). The
 weight grows geometrically with the kinds shared, so one example of the object's own narrow kind (a
 hammer for a screwdriver: hand tools) outvotes several that share only a broad one (a spirit level and a
 torch: tools). The receptacle with the most weight wins:
@@ -21,6 +22,9 @@ torch: tools). The receptacle with the most weight wins:
   however unlike their words; an example of its map kind whose words point away weighs ``KIN_FLOOR``),
   with the low confidence their similarity gives; with none of its kind the answer is "not known" (None),
   never a guess;
+- an example said to have another of the object's contrasting attributes (``CategoryMap.contrasts``: a clean
+  shirt for a muddy one, a black t-shirt for a white one) has its weight cut to ``CONTRAST``: the person
+  told such things apart;
 - a receptacle ruled out for the object ("knives don't go in the sink") takes no votes;
 - examples of a narrower kind the object is not of, two or more all in one place, say where that kind
   goes, not where the rest of their broader kind goes ("hand tools in the toolbox, other tools on the
@@ -51,7 +55,8 @@ a last word that only measures ("problem set") or a container the map reads the 
 bottle": juice) is not what the thing is, and the words before it are looked up instead.
 
 ``K``, ``KIND_BASE``, ``EXPLAINED`` and the WordNet constants were chosen on the even-numbered TidyBot scenarios and
-checked on the odd ones (``python -m memory_node.bench.placement_eval``; the figures are in
+checked on the odd ones; ``ATTR_BONUS`` and ``CONTRAST`` on the even ones and on leave-one-out over the seen
+placements of all of them (``--loo-seen``) (``python -m memory_node.bench.placement_eval``; the figures are in
 ``docs/benchmarks.md``); ``MIN_SIMILARITY`` and ``CROSS_KIND_MIN`` are about the 75th and the 99th
 percentile of the similarity between unrelated household words (words of different top-level categories
 of ``config/categories/household.yaml``), set from the map, not from the benchmark
@@ -90,6 +95,8 @@ MODIFIER_BONUS = 1.0  # a word two names share before their heads ("party dress"
 EXPLAINED = 0.25  # the weight left to a voter whose own narrower kind, not the object's, explains its place
 WN_CATEGORIES = True  # a label the map does not list has the map's categories of its nearest WordNet kind
 KIN_FLOOR = 0.05  # an example of the object's own map kind whose words are unlike (cosine <= 0) weighs as barely similar
+ATTR_BONUS = 2.0  # an attribute of the map two names share ("dirty", a dark colour) counts as this many kinds
+CONTRAST = 0.5  # the weight left to a voter said to be another of the object's contrasting attributes (clean / dirty)
 MAX_FACTS = 5000  # the newest current placement facts compared (bounds the cost of one question)
 _CACHE_MAX = 50_000
 _WN_LONGEST = 9  # words in WordNet 3.0's longest noun ("united nations office for drug control and crime ...")
@@ -269,6 +276,18 @@ def _modifiers(cmap: CategoryMap, label: str) -> frozenset[str]:
                      and w not in cmap.attributes)
 
 
+def _attrs(cmap: CategoryMap, label: str) -> frozenset[str]:
+    """The map's attributes a label names ("dirty", "plastic", "black" and its tone "dark colored")."""
+    ws = tokens(label)
+    return frozenset(a for w in ws[:-1] for a in cmap.attributes.get(w, ()))
+
+
+def _contrast(cmap: CategoryMap, mine: frozenset[str], theirs: frozenset[str]) -> bool:
+    """Whether two names say different values of an attribute a thing has one of (``CategoryMap.contrasts``:
+    a clean shirt and a muddy one, a white one and a black one)."""
+    return any(mine & c and theirs & c and not mine & theirs & c for c in cmap.contrasts)
+
+
 def _explained(cmap: CategoryMap, mine: set[str], pool: Sequence[Example], idx: list[int]) -> set[int]:
     """The voters whose receptacle a kind of theirs that the object is not explains: two or more
     examples of that kind, all in one receptacle ("hand tools in the toolbox"): for something else of
@@ -306,13 +325,15 @@ def vote(label: str, candidates: Sequence[Example], denied: set[str], cmap: Cate
                                   for c, r in zip(cosines.tolist(), rel)], dtype=np.float64), 6)
     mine = kinds(cmap, label)
     my_mods = _modifiers(cmap, label) if MODIFIER_BONUS else frozenset()
+    my_attrs = _attrs(cmap, label)
     # a WordNet kind specific enough to count, and as how many map categories
     lex_kin = [r is not None and r[1] >= WN_KIND_IC for r in rel]
     lex_shared = [WN_BONUS * (r[1] - WN_KIND_IC) / (1 - WN_KIND_IC) if kin else 0.0 for r, kin in zip(rel, lex_kin)]
 
     # the K most similar (ties to the newer fact: the pool is newest first), less those the map says are
     # another kind of thing unless their words are exceptionally close
-    order: list[tuple[int, float]] = []  # (pool index, categories shared with the label)
+    order: list[tuple[int, float, bool]] = []  # (pool index, kinds shared with the label, of its kind)
+    contrast: set[int] = set()  # voters said to be otherwise on an attribute the object names (a clean shirt)
     for i in np.lexsort((np.arange(len(pool)), -sims)).tolist():
         if len(order) == K:
             break
@@ -324,7 +345,13 @@ def vote(label: str, candidates: Sequence[Example], denied: set[str], cmap: Cate
         shared = len(mine & theirs) + lex_shared[i]
         if my_mods and my_mods & _modifiers(cmap, pool[i].subject):
             shared += MODIFIER_BONUS
-        order.append((i, shared))
+        kin = shared > 0 or lex_kin[i]  # of its kind; an attribute shared alone is not (a red car, a red apple)
+        if my_attrs:
+            their_attrs = _attrs(cmap, pool[i].subject)
+            shared += ATTR_BONUS * len(my_attrs & their_attrs)
+            if _contrast(cmap, my_attrs, their_attrs):
+                contrast.add(i)
+        order.append((i, shared, kin))
     # "not known" is decided by the vectors, or by a specific kind WordNet says the nearest shares: WordNet
     # alone relates any two artifacts (a weather vane and a violin are both devices)
     nearest = order[0][0] if order else -1
@@ -333,16 +360,17 @@ def vote(label: str, candidates: Sequence[Example], denied: set[str], cmap: Cate
         # nothing close in words: examples of the same kind (a category of the map, or a specific WordNet
         # kind, shared with the object) still say where such things go — a wooden block goes with the toy
         # car, however unlike their words are; with none of its kind, "not known"
-        order = [(i, shared) for i, shared in order if shared > 0 or lex_kin[i]]
+        order = [o for o in order if o[2]]
         if not order:
             return None
-    explained = _explained(cmap, mine, pool, [i for i, _ in order]) if mine else set()
+    explained = _explained(cmap, mine, pool, [i for i, _, _ in order]) if mine else set()
     weights: dict[str, float] = {}
     voters: dict[str, list[tuple[Example, float]]] = {}
-    for i, shared in order:
+    for i, shared, _ in order:
         s = max(float(sims[i]), KIN_FLOOR)
         r = pool[i].receptacle_key
-        weights[r] = weights.get(r, 0.0) + s * KIND_BASE ** shared * (EXPLAINED if i in explained else 1.0)
+        weights[r] = weights.get(r, 0.0) + s * KIND_BASE ** shared * (EXPLAINED if i in explained else 1.0) * (
+            CONTRAST if i in contrast else 1.0)
         voters.setdefault(r, []).append((pool[i], s))
     # the most weight; a tie goes to the receptacle whose best voter ranked first (the dict keeps that order)
     best = max(weights, key=lambda r: round(weights[r], 9))

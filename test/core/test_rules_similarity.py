@@ -236,3 +236,22 @@ def test_an_example_of_its_kind_votes_even_when_their_words_point_apart(store: M
     # with no example of its kind, words pointing apart place nothing
     assert explain_placement(store, "passport", embedder=FakeEmbedder(
         "fake-apart-2", {**table, "passport": [1, 0, 0]})) is None
+
+
+def test_attributes_said_sort_things_of_a_kind(store: MemoryStore, monkeypatch) -> None:
+    # clean pants: closer in words to the muddy shorts (both bottoms) than to the clean shirt; the map's
+    # attributes say the clean shirt is like it (both clean) and the muddy shorts are not (dirty, not clean)
+    monkeypatch.setattr(similarity, "WN_WUP", 0.0)
+    monkeypatch.setattr(similarity, "WN_BONUS", 0.0)
+    say(store, 1 * S, "put the muddy shorts in the hamper")
+    e_shirt = say(store, 2 * S, "put the clean shirt on the bed")
+    table = {"clean pants": [1, 0, 0], "muddy shorts": [0.8, 0.6, 0], "clean shirt": [0.6, 0, 0.8]}
+    ans = explain_placement(store, "clean pants", embedder=FakeEmbedder("fake-attrs", table))
+    assert (ans.source, ans.receptacle, ans.support_event_ids) == ("similar", "bed", [e_shirt])
+    # 0.6 x 3 ** (clothing + clean x ATTR_BONUS) against 0.8 x 3 ** (bottoms, clothing) x CONTRAST
+    bed = 0.6 * similarity.KIND_BASE ** (1 + similarity.ATTR_BONUS)
+    hamper = 0.8 * similarity.KIND_BASE ** 2 * similarity.CONTRAST
+    assert ans.confidence == pytest.approx(bed / (bed + hamper) * 0.6, abs=1e-3)
+    monkeypatch.setattr(similarity, "ATTR_BONUS", 0.0)
+    monkeypatch.setattr(similarity, "CONTRAST", 1.0)
+    assert explain_placement(store, "clean pants", embedder=FakeEmbedder("fake-attrs-2", table)).receptacle == "hamper"
