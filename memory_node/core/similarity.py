@@ -13,7 +13,10 @@ what they are for), plus ``ATTR_BONUS`` for each attribute of the map their name
 "soiled shirt" are both dirty; a "white t-shirt" and an "ivory blouse" both light coloured). The
 weight grows geometrically with the kinds shared, so one example of the object's own narrow kind (a
 hammer for a screwdriver: hand tools) outvotes several that share only a broad one (a spirit level and a
-torch: tools). The receptacle with the most weight wins:
+torch: tools). For an object of no kind the map or WordNet knows (a brand name, a word neither lists) its
+similarity is all the evidence there is, and it weighs to the power ``UNKNOWN_POWER``: one close example
+outweighs several far ones, as the kinds shared do for a known object. The receptacle with the most weight
+wins:
 
 - an example the map knows as another kind of thing than a known object (nothing in common: a fork for
   an apple) does not vote unless the two are at least ``CROSS_KIND_MIN`` similar or share a WordNet kind;
@@ -55,7 +58,7 @@ a last word that only measures ("problem set") or a container the map reads the 
 bottle": juice) is not what the thing is, and the words before it are looked up instead.
 
 ``K``, ``KIND_BASE``, ``EXPLAINED`` and the WordNet constants were chosen on the even-numbered TidyBot scenarios and
-checked on the odd ones; ``ATTR_BONUS`` and ``CONTRAST`` on the even ones and on leave-one-out over the seen
+checked on the odd ones; ``ATTR_BONUS``, ``CONTRAST`` and ``UNKNOWN_POWER`` on the even ones and on leave-one-out over the seen
 placements of all of them (``--loo-seen``) (``python -m memory_node.bench.placement_eval``; the figures are in
 ``docs/benchmarks.md``); ``MIN_SIMILARITY`` and ``CROSS_KIND_MIN`` are about the 75th and the 99th
 percentile of the similarity between unrelated household words (words of different top-level categories
@@ -95,6 +98,7 @@ MODIFIER_BONUS = 1.0  # a word two names share before their heads ("party dress"
 EXPLAINED = 0.25  # the weight left to a voter whose own narrower kind, not the object's, explains its place
 WN_CATEGORIES = True  # a label the map does not list has the map's categories of its nearest WordNet kind
 KIN_FLOOR = 0.05  # an example of the object's own map kind whose words are unlike (cosine <= 0) weighs as barely similar
+UNKNOWN_POWER = 2.0  # for an object of no kind the map or WordNet knows, a voter weighs its similarity to this power
 ATTR_BONUS = 2.0  # an attribute of the map two names share ("dirty", a dark colour) counts as this many kinds
 CONTRAST = 0.5  # the weight left to a voter said to be another of the object's contrasting attributes (clean / dirty)
 MAX_FACTS = 5000  # the newest current placement facts compared (bounds the cost of one question)
@@ -369,7 +373,10 @@ def vote(label: str, candidates: Sequence[Example], denied: set[str], cmap: Cate
     for i, shared, _ in order:
         s = max(float(sims[i]), KIN_FLOOR)
         r = pool[i].receptacle_key
-        weights[r] = weights.get(r, 0.0) + s * KIND_BASE ** shared * (EXPLAINED if i in explained else 1.0) * (
+        # an object of no known kind: its similarity is all there is, and one close example outweighs
+        # several far ones
+        weight = s if mine else s ** UNKNOWN_POWER
+        weights[r] = weights.get(r, 0.0) + weight * KIND_BASE ** shared * (EXPLAINED if i in explained else 1.0) * (
             CONTRAST if i in contrast else 1.0)
         voters.setdefault(r, []).append((pool[i], s))
     # the most weight; a tie goes to the receptacle whose best voter ranked first (the dict keeps that order)

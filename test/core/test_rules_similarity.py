@@ -255,3 +255,20 @@ def test_attributes_said_sort_things_of_a_kind(store: MemoryStore, monkeypatch) 
     monkeypatch.setattr(similarity, "ATTR_BONUS", 0.0)
     monkeypatch.setattr(similarity, "CONTRAST", 1.0)
     assert explain_placement(store, "clean pants", embedder=FakeEmbedder("fake-attrs-2", table)).receptacle == "hamper"
+
+
+def test_for_a_thing_of_no_known_kind_one_close_example_outweighs_two_far_ones(store: MemoryStore, monkeypatch) -> None:
+    # neither the map nor WordNet knows a "zorblax": its words are all there is, and the violin is much closer
+    # than the trumpet and the drum (0.6 against 0.4 and 0.4): 0.36 against 0.32 with similarities squared
+    # (the plain sum would say the shelf: 0.8 against 0.6)
+    e_violin = say(store, 1 * S, "put the violin in the cabinet")
+    say(store, 2 * S, "put the trumpet on the shelf")
+    say(store, 3 * S, "put the drum on the shelf")
+    table = {"zorblax": [1, 0, 0, 0], "violin": [0.6, 0.8, 0, 0], "trumpet": [0.4, 0, 0.84 ** 0.5, 0],
+             "drum": [0.4, 0, 0, 0.84 ** 0.5]}
+    assert similarity.kinds(default_map(), "zorblax") == set()
+    ans = explain_placement(store, "zorblax", embedder=FakeEmbedder("fake-unknown", table))
+    assert (ans.source, ans.receptacle, ans.support_event_ids) == ("similar", "cabinet", [e_violin])
+    assert ans.confidence == pytest.approx(0.36 / 0.68 * 0.6, abs=1e-3)
+    monkeypatch.setattr(similarity, "UNKNOWN_POWER", 1.0)
+    assert explain_placement(store, "zorblax", embedder=FakeEmbedder("fake-unknown-2", table)).receptacle == "shelf"
