@@ -31,7 +31,10 @@ wins:
 - a receptacle ruled out for the object ("knives don't go in the sink") takes no votes;
 - examples of a narrower kind the object is not of, two or more all in one place, say where that kind
   goes, not where the rest of their broader kind goes ("hand tools in the toolbox, other tools on the
-  shelf": a spirit level is not a hand tool): their weight is cut to ``EXPLAINED``;
+  shelf": a spirit level is not a hand tool): their weight is cut to ``EXPLAINED``; so are examples with
+  an attribute the object is not said to have, two or more all in one place, unless they are of all the
+  object's kinds ("the muddy jeans and the worn t-shirt in the hamper": dirty things, not jewellery, go
+  there; two red and green cutting boards still say where cutting boards go);
 - the answer cites the winning voters' events and names them ("things like the banana and the apple"), and
   its confidence is the winner's share of the vote times the nearest winning example's similarity, capped
   at ``MAX_CONFIDENCE`` so that it stays below an explicit fact about the object.
@@ -292,14 +295,21 @@ def _contrast(cmap: CategoryMap, mine: frozenset[str], theirs: frozenset[str]) -
     return any(mine & c and theirs & c and not mine & theirs & c for c in cmap.contrasts)
 
 
-def _explained(cmap: CategoryMap, mine: set[str], pool: Sequence[Example], idx: list[int]) -> set[int]:
+def _explained(cmap: CategoryMap, mine: set[str], my_attrs: frozenset[str], pool: Sequence[Example],
+               idx: list[int]) -> set[int]:
     """The voters whose receptacle a kind of theirs that the object is not explains: two or more
     examples of that kind, all in one receptacle ("hand tools in the toolbox"): for something else of
     their broader kind they say where that narrower kind goes, not where the rest goes ("other tools on
-    the shelf")."""
+    the shelf"). So does an attribute the object is not said to have, for examples not of all the object's
+    kinds ("the muddy jeans and the worn t-shirt in the hamper" say where dirty things go, not where a
+    necklace goes); for examples of its own kind a colour in their names may be no more than a colour."""
     by_kind: dict[str, list[int]] = {}
     for i in idx:
-        for c in kinds(cmap, pool[i].subject) - mine:
+        theirs = kinds(cmap, pool[i].subject)
+        reasons = {*(theirs - mine)}
+        if not mine <= theirs:
+            reasons.update(f"attribute:{a}" for a in _attrs(cmap, pool[i].subject) - my_attrs)
+        for c in reasons:
             by_kind.setdefault(c, []).append(i)
     out: set[int] = set()
     for c, members in by_kind.items():
@@ -367,7 +377,7 @@ def vote(label: str, candidates: Sequence[Example], denied: set[str], cmap: Cate
         order = [o for o in order if o[2]]
         if not order:
             return None
-    explained = _explained(cmap, mine, pool, [i for i, _, _ in order]) if mine else set()
+    explained = _explained(cmap, mine, my_attrs, pool, [i for i, _, _ in order]) if mine else set()
     weights: dict[str, float] = {}
     voters: dict[str, list[tuple[Example, float]]] = {}
     for i, shared, _ in order:

@@ -272,3 +272,27 @@ def test_for_a_thing_of_no_known_kind_one_close_example_outweighs_two_far_ones(s
     assert ans.confidence == pytest.approx(0.36 / 0.68 * 0.6, abs=1e-3)
     monkeypatch.setattr(similarity, "UNKNOWN_POWER", 1.0)
     assert explain_placement(store, "zorblax", embedder=FakeEmbedder("fake-unknown-2", table)).receptacle == "shelf"
+
+
+def test_examples_an_attribute_explains_say_less_about_other_kinds(store: MemoryStore, monkeypatch) -> None:
+    # the muddy jeans and the worn shirt are in the hamper because they are dirty: for a necklace (clothing
+    # too, by the map) the hoodie, though further, says more about where clean clothing things go
+    monkeypatch.setattr(similarity, "WN_WUP", 0.0)
+    monkeypatch.setattr(similarity, "WN_BONUS", 0.0)
+    say(store, 1 * S, "put the muddy jeans in the hamper")
+    say(store, 2 * S, "put the worn shirt in the hamper")
+    e_hoodie = say(store, 3 * S, "put the hoodie in the box")
+    table = {"necklace": [1, 0, 0, 0], "muddy jeans": [0.5, 0.75 ** 0.5, 0, 0],
+             "worn shirt": [0.5, 0, 0.75 ** 0.5, 0], "hoodie": [0.3, 0, 0, 0.91 ** 0.5]}
+    ans = explain_placement(store, "necklace", embedder=FakeEmbedder("fake-explained-attr", table))
+    assert (ans.source, ans.receptacle, ans.support_event_ids) == ("similar", "box", [e_hoodie])
+    # examples of all the object's kinds are not explained away by a colour they happen to share: the red
+    # and the green shirt say where tops go, for a sweater too
+    e_red = say(store, 4 * S, "put the red shirt in the drawer")
+    e_green = say(store, 5 * S, "put the green shirt in the drawer")
+    say(store, 6 * S, "put the jeans in the crate")
+    table.update({"sweater": [1, 0, 0, 0, 0, 0], "red shirt": [0.5, 0, 0, 0, 0.75 ** 0.5, 0],
+                  "green shirt": [0.5, 0, 0, 0, 0, 0.75 ** 0.5], "jeans": [0.9, 0, 0, 0.19 ** 0.5, 0, 0]})
+    table = {k: [*v, 0, 0] if len(v) == 4 else v for k, v in table.items()}
+    got = explain_placement(store, "sweater", embedder=FakeEmbedder("fake-explained-attr-2", table))
+    assert (got.source, got.receptacle, set(got.support_event_ids)) == ("similar", "drawer", {e_red, e_green})
