@@ -57,6 +57,8 @@ vectors' call (or a kind shared with an example, above): any two artifacts share
 vane is not like a violin because both are devices. A phrase is looked up by its longest ending WordNet
 lists, spelt open or closed ("tea pot" is WordNet's "teapot", "oak chopping board" a chopping board),
 and not at all when that ending is only an activity or a state ("ball game": its "game" would be the food);
+words glued into a noun WordNet lists only as no household thing are passed over for a last word that is
+one ("leather jacket" is a jacket, not WordNet's "leatherjacket", a fish);
 a last word that only measures ("problem set") or a container the map reads the contents of ("juice
 bottle": juice) is not what the thing is, and the words before it are looked up instead.
 
@@ -252,8 +254,16 @@ def _wn_phrase(label: str, weak_head: bool = False) -> str:
     if weak_head:
         endings += [form for i in range(len(ws) - 1)
                     for form in dict.fromkeys((" ".join(ws[i:-1]), "".join(ws[i:-1])))]
+    head_household = None
     for p in endings:
         if wn.known(p):
+            if " " not in p and p not in ws and not wn.household(p):
+                # words glued into a noun that is no household thing, when the last word is one: a
+                # "leather jacket" is a jacket, not WordNet's "leatherjacket" (a fish)
+                if head_household is None:
+                    head_household = wn.household(ws[-1])
+                if head_household:
+                    continue
             return p
         if (" " in p or p not in ws) and wn.names_no_thing(p):
             return ""  # the longest ending WordNet lists is an activity or a state ("ball game", "hot water"):

@@ -100,6 +100,12 @@ def test_a_phrase_is_looked_up_by_its_longest_ending_open_or_closed() -> None:
     # "pot" alone is a cooking pot first: the compound is the better reading
     assert similarity.lexical_kind("tea pot", "kettle") != similarity.lexical_kind("pot", "kettle")
     assert similarity.lexical_kind("zzqxv wibble", "kettle") is None
+    # words glued into a noun WordNet lists only as no household thing are not that noun, when the last word
+    # is a household thing: a leather jacket is a jacket (WordNet's "leatherjacket" is a fish and a grub)
+    cmap = default_map()
+    assert similarity.lexical_phrase(cmap, "leather jacket") == "jacket"
+    assert similarity.lexical_phrase(cmap, "dark brown leather jacket") == "jacket"
+    assert similarity.lexical_phrase(cmap, "wine glass") == "wineglass"
 
 
 def test_a_word_two_names_share_before_their_heads_counts_as_a_kind(monkeypatch: pytest.MonkeyPatch) -> None:
