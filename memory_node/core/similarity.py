@@ -50,7 +50,8 @@ is, by WordNet's shape alone (intrinsic information content: 1 - log(1 + hyponym
 viola and a violin share "bowed stringed instrument", 0.78; a violin and a trumpet "musical instrument",
 0.55; a cardigan and a blouse "clothing", 0.44; a spatula and a ladle only "instrumentality", 0: too
 broad to say anything). The similarity is a blend of the MiniLM cosine and Lin's similarity over that
-kind (``WN_WUP``), and a shared kind at least ``WN_KIND_IC`` specific counts as up to ``WN_BONUS`` map
+kind (``WN_WUP``), never below the cosine for two things the map says are of a kind (WordNet's senses are
+not always the home's: cumin the seed and paprika the seasoning share nothing specific there), and a shared kind at least ``WN_KIND_IC`` specific counts as up to ``WN_BONUS`` map
 categories, in proportion to its specificity, also across the map's top-level kinds. An object WordNet
 does not list (by any ending of its phrase) is compared by vectors alone. "Not known" is still the
 vectors' call (or a kind shared with an example, above): any two artifacts share "artifact", and a weather
@@ -348,6 +349,11 @@ def vote(label: str, candidates: Sequence[Example], denied: set[str], cmap: Cate
         sims = np.round(np.array([(1 - WN_WUP) * c + WN_WUP * r[0] if r is not None else c
                                   for c, r in zip(cosines.tolist(), rel)], dtype=np.float64), 6)
     mine = kinds(cmap, label)
+    if WN_WUP and mine:
+        # WordNet lowers no similarity between things the map says are of a kind: its senses are not always
+        # the home's (cumin the seed, paprika the seasoning; a knife an edge tool, a fork cutlery)
+        sims = np.array([max(s, c) if mine & kinds(cmap, f.subject) else s
+                         for s, c, f in zip(sims.tolist(), cosines.tolist(), pool)], dtype=np.float64)
     my_mods = _modifiers(cmap, label) if MODIFIER_BONUS else frozenset()
     my_attrs = _attrs(cmap, label)
     # a WordNet kind specific enough to count, and as how many map categories
