@@ -73,6 +73,8 @@ class CategoryMap:
     derived: dict[str, tuple[str, ...]] = field(default_factory=dict, repr=False, compare=False)
     # what WordNet said about glued words and compounds (``lexical_categories``), per word
     lexical: dict[tuple, object] = field(default_factory=dict, repr=False, compare=False)
+    # what the similarity vote read of a label (its kinds, its attributes), asked again for every question
+    votes: dict[tuple, object] = field(default_factory=dict, repr=False, compare=False)
 
     @classmethod
     def from_dict(cls, data: dict) -> CategoryMap:

@@ -78,7 +78,7 @@ import logging
 import re
 import threading
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import NamedTuple
@@ -272,13 +272,23 @@ def _wn_phrase(label: str, weak_head: bool = False) -> str:
     return ""
 
 
-def kinds(cmap: CategoryMap, label: str) -> set[str]:
+def kinds(cmap: CategoryMap, label: str) -> frozenset[str]:
     """The map's categories of a label (not the label itself, its head word or its attributes): what two
     objects can share to be "of a kind" here; for a label the map does not list, those of its nearest
     WordNet kind the map lists (``lexical_categories``); empty when neither knows it."""
     if not WN_CATEGORIES:
-        return {c for c in cmap.chain(label) if c in cmap.parent}
-    return set(map_categories(cmap, label))
+        return frozenset(c for c in cmap.chain(label) if c in cmap.parent)
+    return _memo(cmap, ("kinds", label), lambda: frozenset(map_categories(cmap, label)))
+
+
+def _memo(cmap: CategoryMap, key: tuple, read: Callable[[], frozenset[str]]) -> frozenset[str]:
+    """A reading of a label kept on the map (each pool example is read again for every question)."""
+    found = cmap.votes.get(key)
+    if found is None:
+        if len(cmap.votes) > _CACHE_MAX:
+            cmap.votes.clear()
+        found = cmap.votes[key] = read()
+    return found
 
 
 _FUNCTION_WORDS = frozenset({"the", "and", "for", "with", "from", "of", "a", "an", "in", "on", "to"})
@@ -296,8 +306,8 @@ def _modifiers(cmap: CategoryMap, label: str) -> frozenset[str]:
 
 def _attrs(cmap: CategoryMap, label: str) -> frozenset[str]:
     """The map's attributes a label names ("dirty", "plastic", "black" and its tone "dark colored")."""
-    ws = tokens(label)
-    return frozenset(a for w in ws[:-1] for a in cmap.attributes.get(w, ()))
+    return _memo(cmap, ("attrs", label),
+                 lambda: frozenset(a for w in tokens(label)[:-1] for a in cmap.attributes.get(w, ())))
 
 
 def _contrast(cmap: CategoryMap, mine: frozenset[str], theirs: frozenset[str]) -> bool:
@@ -352,7 +362,7 @@ def vote(label: str, candidates: Sequence[Example], denied: set[str], cmap: Cate
     if WN_WUP and mine:
         # WordNet lowers no similarity between things the map says are of a kind: its senses are not always
         # the home's (cumin the seed, paprika the seasoning; a knife an edge tool, a fork cutlery)
-        sims = np.array([max(s, c) if mine & kinds(cmap, f.subject) else s
+        sims = np.array([c if s < c and mine & kinds(cmap, f.subject) else s
                          for s, c, f in zip(sims.tolist(), cosines.tolist(), pool)], dtype=np.float64)
     my_mods = _modifiers(cmap, label) if MODIFIER_BONUS else frozenset()
     my_attrs = _attrs(cmap, label)
@@ -367,7 +377,7 @@ def vote(label: str, candidates: Sequence[Example], denied: set[str], cmap: Cate
     for i in np.lexsort((np.arange(len(pool)), -sims)).tolist():
         if len(order) == K:
             break
-        theirs = kinds(cmap, pool[i].subject) if mine else set()
+        theirs = kinds(cmap, pool[i].subject) if mine else frozenset()
         if sims[i] <= 0.0 and not (mine & theirs):
             continue  # unlike in words and of another kind; one of its own kind votes however unlike
         if mine and theirs and not mine & theirs and cosines[i] < CROSS_KIND_MIN and not lex_kin[i]:
