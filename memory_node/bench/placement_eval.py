@@ -105,7 +105,8 @@ def _show_loo(scenarios: list[dict], rows: list) -> None:
         for r in rows:
             if r[0] == si and not r[1]:
                 ans = r[6]
-                got = f"{ans.receptacle} ({ans.source} {ans.confidence:.2f}, {ans.category_name})" if ans else "not known"
+                got = (f"{ans.receptacle} ({ans.source} {ans.confidence:.2f}, {ans.category_name})" if ans
+                       else "not known")
                 print(f"    held out {r[4]}: given {r[5]}, got {got}")
 
 
@@ -174,8 +175,9 @@ def _report(args: argparse.Namespace) -> int:
     counted = [r for r in rows if r[0] % 2 == 0] if args.dev else rows
     by = Counter(r[2] or "not known" for r in counted)
     right = Counter(r[2] for r in counted if r[1])
-    print(f"  answered by{' (even half)' if args.dev else ''}: " + ", ".join(f"{s} {n} ({right[s] / n:.0%} right)" if s != "not known" else f"{s} {n}"
-                                       for s, n in sorted(by.items())))
+    print(f"  answered by{' (even half)' if args.dev else ''}: " +
+          ", ".join(f"{s} {n} ({right[s] / n:.0%} right)" if s != "not known" else f"{s} {n}"
+                    for s, n in sorted(by.items())))
     sim_ms = [r[3] * 1e3 for r in counted if r[2] == "similar"]
     if sim_ms:
         print(f"  similar-answer latency (warm cache): median {statistics.median(sim_ms):.2f} ms, "

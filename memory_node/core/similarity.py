@@ -51,21 +51,23 @@ viola and a violin share "bowed stringed instrument", 0.78; a violin and a trump
 0.55; a cardigan and a blouse "clothing", 0.44; a spatula and a ladle only "instrumentality", 0: too
 broad to say anything). The similarity is a blend of the MiniLM cosine and Lin's similarity over that
 kind (``WN_WUP``), never below the cosine for two things the map says are of a kind (WordNet's senses are
-not always the home's: cumin the seed and paprika the seasoning share nothing specific there), and a shared kind at least ``WN_KIND_IC`` specific counts as up to ``WN_BONUS`` map
-categories, in proportion to its specificity, also across the map's top-level kinds. An object WordNet
-does not list (by any ending of its phrase) is compared by vectors alone. "Not known" is still the
-vectors' call (or a kind shared with an example, above): any two artifacts share "artifact", and a weather
-vane is not like a violin because both are devices. A phrase is looked up by its longest ending WordNet
-lists, spelt open or closed ("tea pot" is WordNet's "teapot", "oak chopping board" a chopping board),
-and not at all when that ending is only an activity or a state ("ball game": its "game" would be the food);
-words glued into a noun WordNet lists only as no household thing are passed over for a last word that is
-one ("leather jacket" is a jacket, not WordNet's "leatherjacket", a fish);
-a last word that only measures ("problem set") or a container the map reads the contents of ("juice
-bottle": juice) is not what the thing is, and the words before it are looked up instead.
+not always the home's: cumin the seed and paprika the seasoning share nothing specific there), and a
+shared kind at least ``WN_KIND_IC`` specific counts as up to ``WN_BONUS`` map categories, in proportion
+to its specificity, also across the map's top-level kinds. An object WordNet does not list (by any ending
+of its phrase) is compared by vectors alone. "Not known" is still the vectors' call (or a kind shared
+with an example, above): any two artifacts share "artifact", and a weather vane is not like a violin
+because both are devices. A phrase is looked up by its longest ending WordNet lists, spelt open or closed
+("tea pot" is WordNet's "teapot", "oak chopping board" a chopping board), and not at all when that ending
+is only an activity or a state ("ball game": its "game" would be the food); words glued into a noun
+WordNet lists only as no household thing are passed over for a last word that is one ("leather jacket"
+is a jacket, not WordNet's "leatherjacket", a fish); a last word that only measures ("problem set") or a
+container the map reads the contents of ("juice bottle": juice) is not what the thing is, and the words
+before it are looked up instead.
 
-``K``, ``KIND_BASE``, ``EXPLAINED`` and the WordNet constants were chosen on the even-numbered TidyBot scenarios and
-checked on the odd ones; ``ATTR_BONUS``, ``CONTRAST`` and ``UNKNOWN_POWER`` on the even ones and on leave-one-out over the seen
-placements of all of them (``--loo-seen``) (``python -m memory_node.bench.placement_eval``; the figures are in
+``K``, ``KIND_BASE``, ``EXPLAINED`` and the WordNet constants were chosen on the even-numbered TidyBot
+scenarios and checked on the odd ones; ``ATTR_BONUS``, ``CONTRAST`` and ``UNKNOWN_POWER`` on the even ones
+and on leave-one-out over the seen placements of all of them (``--loo-seen``)
+(``python -m memory_node.bench.placement_eval``; the figures are in
 ``docs/benchmarks.md``); ``MIN_SIMILARITY`` and ``CROSS_KIND_MIN`` are about the 75th and the 99th
 percentile of the similarity between unrelated household words (words of different top-level categories
 of ``config/categories/household.yaml``), set from the map, not from the benchmark
