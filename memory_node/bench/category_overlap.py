@@ -21,9 +21,10 @@ from pathlib import Path
 
 import yaml
 
+from memory_node.bench import shared_data
 from memory_node.core.categories import CategoryMap, default_map_path, key, words
 
-TIDYBOT = Path(__file__).resolve().parents[3] / "shared" / "data" / "tidybot" / "benchmark" / "scenarios.yml"
+TIDYBOT = shared_data("tidybot", "benchmark", "scenarios.yml")
 
 
 def tidybot_names(scenarios: list[dict]) -> tuple[dict[str, str], set[str]]:

@@ -66,12 +66,15 @@ class CategoryMap:
     containers: frozenset[str] = frozenset()
     measures: frozenset[str] = frozenset()
     attributes: dict[str, tuple[str, ...]] = field(default_factory=dict)  # word -> attribute keys
+    contrasts: tuple[frozenset[str], ...] = ()  # attribute keys of which a thing has one (dirty / clean)
     # (size of word_category, its longest key), refreshed when the map grows
     _longest_cached: tuple[int, int] = field(default=(-1, 0), repr=False, compare=False)
     # categories found for labels the map does not list (``lexical_categories.map_categories``), per label
     derived: dict[str, tuple[str, ...]] = field(default_factory=dict, repr=False, compare=False)
     # what WordNet said about glued words and compounds (``lexical_categories``), per word
     lexical: dict[tuple, object] = field(default_factory=dict, repr=False, compare=False)
+    # what the similarity vote read of a label (its kinds, its attributes), asked again for every question
+    votes: dict[tuple, object] = field(default_factory=dict, repr=False, compare=False)
 
     @classmethod
     def from_dict(cls, data: dict) -> CategoryMap:
@@ -108,6 +111,12 @@ class CategoryMap:
                 m.names.setdefault(wk, w)
                 attrs.setdefault(wk, []).extend([wk, tone_key] if tone_key else [wk])
         m.attributes = {w: tuple(dict.fromkeys(a)) for w, a in attrs.items()}
+        known = {a for keys in m.attributes.values() for a in keys}
+        for group in data.get("contrasts") or []:
+            keys = frozenset(key(a) for a in group)
+            if not keys <= known:
+                raise ValueError(f"contrast {group!r} names attributes the map does not have: {sorted(keys - known)}")
+            m.contrasts += (keys,)
         return m
 
     @classmethod

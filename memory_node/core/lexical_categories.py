@@ -43,6 +43,7 @@ MAX_BELOW = 30  # ... when it has no more than this many ("opener" has 6; "anima
 _MEMO_MAX = 50_000  # labels asked about are unbounded; the memo is not
 _WN_LONGEST = 9  # words in WordNet 3.0's longest noun: a longer ending is none of its nouns
 _LONGEST_LEMMA = 71  # characters in WordNet 3.0's longest noun lemma
+_SHORT_PART = 3  # a known word this short ends a glued word only after a word ("laundry|bin", not "clari|tin")
 _MIN_WORD = 3  # a word glued before a noun is at least this long ("mo" is a noun; "mo|rebutter" no reading)
 
 
@@ -148,8 +149,9 @@ def glued_compound(cmap: CategoryMap, word: str, j: int) -> bool:
     known word is one step up (a coffeepot is a pot, an earphone a phone, a sailboat a vessel as a boat is;
     an extractor is no tractor, a megaphone no phone). A noun that only
     straddles the join ("coconu|toil", "glas|stable") is no reading of the word. With no such noun the
-    known word is the word's last word, whatever stands before it (a brand: "nesquikbottle"); without
-    WordNet, likewise."""
+    known word is the word's last word, whatever stands before it (a brand: "nesquikbottle"), when it is
+    longer than three letters: a word of three ends too many words by chance ("claritin" is no tin), and
+    counts only after a word or two ("laundrybin"); without WordNet, likewise."""
     from .wordnet import default_wordnet
 
     wn = default_wordnet()
@@ -172,7 +174,13 @@ def glued_compound(cmap: CategoryMap, word: str, j: int) -> bool:
     # no noun of WordNet's is longer than _LONGEST_LEMMA: longer endings of a 20 KB label need no look-up
     longer = next((word[i:] for i in range(max(0, len(word) - _LONGEST_LEMMA), j)
                    if wn.any_noun(word[i:]) and words_before(i)), "")
-    found = not longer or wn.is_kind(longer, word[j:], broader=1)
+    if longer:
+        found = wn.is_kind(longer, word[j:], broader=1)
+    else:
+        # no longer noun: the known word is the word's last word, glued to a brand ("nesquik|bottle"); a known
+        # word of three letters ends too many words by chance ("clari|tin", "cabi|net") unless what stands
+        # before it is a word or two ("laundry|bin", "cookie|tin")
+        found = len(word) - j > _SHORT_PART or words_before(j)
     if memo is not None:
         _remember(cmap, memo, found)
     return found

@@ -9,10 +9,14 @@ the apple, only produce and food with the carrot; a word the map does not list h
 WordNet kind the map lists, ``lexical_categories.py``: a kumquat is fruit too) plus the most specific
 kind WordNet says they share, graded by how specific it is (below), plus ``MODIFIER_BONUS`` when their
 names share a word before the head that is not an attribute of the map (a party dress and party shoes:
-what they are for). The
+what they are for), plus ``ATTR_BONUS`` for each attribute of the map their names share ("muddy shorts" and a
+"soiled shirt" are both dirty; a "white t-shirt" and an "ivory blouse" both light coloured). The
 weight grows geometrically with the kinds shared, so one example of the object's own narrow kind (a
 hammer for a screwdriver: hand tools) outvotes several that share only a broad one (a spirit level and a
-torch: tools). The receptacle with the most weight wins:
+torch: tools). For an object of no kind the map or WordNet knows (a brand name, a word neither lists) its
+similarity is all the evidence there is, and it weighs to the power ``UNKNOWN_POWER``: one close example
+outweighs several far ones, as the kinds shared do for a known object. The receptacle with the most weight
+wins:
 
 - an example the map knows as another kind of thing than a known object (nothing in common: a fork for
   an apple) does not vote unless the two are at least ``CROSS_KIND_MIN`` similar or share a WordNet kind;
@@ -21,10 +25,16 @@ torch: tools). The receptacle with the most weight wins:
   however unlike their words; an example of its map kind whose words point away weighs ``KIN_FLOOR``),
   with the low confidence their similarity gives; with none of its kind the answer is "not known" (None),
   never a guess;
+- an example said to have another of the object's contrasting attributes (``CategoryMap.contrasts``: a clean
+  shirt for a muddy one, a black t-shirt for a white one) has its weight cut to ``CONTRAST``: the person
+  told such things apart;
 - a receptacle ruled out for the object ("knives don't go in the sink") takes no votes;
 - examples of a narrower kind the object is not of, two or more all in one place, say where that kind
   goes, not where the rest of their broader kind goes ("hand tools in the toolbox, other tools on the
-  shelf": a spirit level is not a hand tool): their weight is cut to ``EXPLAINED``;
+  shelf": a spirit level is not a hand tool): their weight is cut to ``EXPLAINED``; so are examples with
+  an attribute the object is not said to have, two or more all in one place, unless they are of all the
+  object's kinds ("the muddy jeans and the worn t-shirt in the hamper": dirty things, not jewellery, go
+  there; two red and green cutting boards still say where cutting boards go);
 - the answer cites the winning voters' events and names them ("things like the banana and the apple"), and
   its confidence is the winner's share of the vote times the nearest winning example's similarity, capped
   at ``MAX_CONFIDENCE`` so that it stays below an explicit fact about the object.
@@ -40,18 +50,24 @@ is, by WordNet's shape alone (intrinsic information content: 1 - log(1 + hyponym
 viola and a violin share "bowed stringed instrument", 0.78; a violin and a trumpet "musical instrument",
 0.55; a cardigan and a blouse "clothing", 0.44; a spatula and a ladle only "instrumentality", 0: too
 broad to say anything). The similarity is a blend of the MiniLM cosine and Lin's similarity over that
-kind (``WN_WUP``), and a shared kind at least ``WN_KIND_IC`` specific counts as up to ``WN_BONUS`` map
-categories, in proportion to its specificity, also across the map's top-level kinds. An object WordNet
-does not list (by any ending of its phrase) is compared by vectors alone. "Not known" is still the
-vectors' call (or a kind shared with an example, above): any two artifacts share "artifact", and a weather
-vane is not like a violin because both are devices. A phrase is looked up by its longest ending WordNet
-lists, spelt open or closed ("tea pot" is WordNet's "teapot", "oak chopping board" a chopping board),
-and not at all when that ending is only an activity or a state ("ball game": its "game" would be the food);
-a last word that only measures ("problem set") or a container the map reads the contents of ("juice
-bottle": juice) is not what the thing is, and the words before it are looked up instead.
+kind (``WN_WUP``), never below the cosine for two things the map says are of a kind (WordNet's senses are
+not always the home's: cumin the seed and paprika the seasoning share nothing specific there), and a
+shared kind at least ``WN_KIND_IC`` specific counts as up to ``WN_BONUS`` map categories, in proportion
+to its specificity, also across the map's top-level kinds. An object WordNet does not list (by any ending
+of its phrase) is compared by vectors alone. "Not known" is still the vectors' call (or a kind shared
+with an example, above): any two artifacts share "artifact", and a weather vane is not like a violin
+because both are devices. A phrase is looked up by its longest ending WordNet lists, spelt open or closed
+("tea pot" is WordNet's "teapot", "oak chopping board" a chopping board), and not at all when that ending
+is only an activity or a state ("ball game": its "game" would be the food); words glued into a noun
+WordNet lists only as no household thing are passed over for a last word that is one ("leather jacket"
+is a jacket, not WordNet's "leatherjacket", a fish); a last word that only measures ("problem set") or a
+container the map reads the contents of ("juice bottle": juice) is not what the thing is, and the words
+before it are looked up instead.
 
-``K``, ``KIND_BASE``, ``EXPLAINED`` and the WordNet constants were chosen on the even-numbered TidyBot scenarios and
-checked on the odd ones (``python -m memory_node.bench.placement_eval``; the figures are in
+``K``, ``KIND_BASE``, ``EXPLAINED`` and the WordNet constants were chosen on the even-numbered TidyBot
+scenarios and checked on the odd ones; ``ATTR_BONUS``, ``CONTRAST`` and ``UNKNOWN_POWER`` on the even ones
+and on leave-one-out over the seen placements of all of them (``--loo-seen``)
+(``python -m memory_node.bench.placement_eval``; the figures are in
 ``docs/benchmarks.md``); ``MIN_SIMILARITY`` and ``CROSS_KIND_MIN`` are about the 75th and the 99th
 percentile of the similarity between unrelated household words (words of different top-level categories
 of ``config/categories/household.yaml``), set from the map, not from the benchmark
@@ -64,7 +80,7 @@ import logging
 import re
 import threading
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import NamedTuple
@@ -90,6 +106,9 @@ MODIFIER_BONUS = 1.0  # a word two names share before their heads ("party dress"
 EXPLAINED = 0.25  # the weight left to a voter whose own narrower kind, not the object's, explains its place
 WN_CATEGORIES = True  # a label the map does not list has the map's categories of its nearest WordNet kind
 KIN_FLOOR = 0.05  # an example of the object's own map kind whose words are unlike (cosine <= 0) weighs as barely similar
+UNKNOWN_POWER = 2.0  # for an object of no kind the map or WordNet knows, a voter weighs its similarity to this power
+ATTR_BONUS = 2.0  # an attribute of the map two names share ("dirty", a dark colour) counts as this many kinds
+CONTRAST = 0.5  # the weight left to a voter said to be another of the object's contrasting attributes (clean / dirty)
 MAX_FACTS = 5000  # the newest current placement facts compared (bounds the cost of one question)
 _CACHE_MAX = 50_000
 _WN_LONGEST = 9  # words in WordNet 3.0's longest noun ("united nations office for drug control and crime ...")
@@ -238,8 +257,16 @@ def _wn_phrase(label: str, weak_head: bool = False) -> str:
     if weak_head:
         endings += [form for i in range(len(ws) - 1)
                     for form in dict.fromkeys((" ".join(ws[i:-1]), "".join(ws[i:-1])))]
+    head_household = None
     for p in endings:
         if wn.known(p):
+            if " " not in p and p not in ws and not wn.household(p):
+                # words glued into a noun that is no household thing, when the last word is one: a
+                # "leather jacket" is a jacket, not WordNet's "leatherjacket" (a fish)
+                if head_household is None:
+                    head_household = wn.household(ws[-1])
+                if head_household:
+                    continue
             return p
         if (" " in p or p not in ws) and wn.names_no_thing(p):
             return ""  # the longest ending WordNet lists is an activity or a state ("ball game", "hot water"):
@@ -247,13 +274,23 @@ def _wn_phrase(label: str, weak_head: bool = False) -> str:
     return ""
 
 
-def kinds(cmap: CategoryMap, label: str) -> set[str]:
+def kinds(cmap: CategoryMap, label: str) -> frozenset[str]:
     """The map's categories of a label (not the label itself, its head word or its attributes): what two
     objects can share to be "of a kind" here; for a label the map does not list, those of its nearest
     WordNet kind the map lists (``lexical_categories``); empty when neither knows it."""
     if not WN_CATEGORIES:
-        return {c for c in cmap.chain(label) if c in cmap.parent}
-    return set(map_categories(cmap, label))
+        return frozenset(c for c in cmap.chain(label) if c in cmap.parent)
+    return _memo(cmap, ("kinds", label), lambda: frozenset(map_categories(cmap, label)))
+
+
+def _memo(cmap: CategoryMap, key: tuple, read: Callable[[], frozenset[str]]) -> frozenset[str]:
+    """A reading of a label kept on the map (each pool example is read again for every question)."""
+    found = cmap.votes.get(key)
+    if found is None:
+        if len(cmap.votes) > _CACHE_MAX:
+            cmap.votes.clear()
+        found = cmap.votes[key] = read()
+    return found
 
 
 _FUNCTION_WORDS = frozenset({"the", "and", "for", "with", "from", "of", "a", "an", "in", "on", "to"})
@@ -269,14 +306,33 @@ def _modifiers(cmap: CategoryMap, label: str) -> frozenset[str]:
                      and w not in cmap.attributes)
 
 
-def _explained(cmap: CategoryMap, mine: set[str], pool: Sequence[Example], idx: list[int]) -> set[int]:
+def _attrs(cmap: CategoryMap, label: str) -> frozenset[str]:
+    """The map's attributes a label names ("dirty", "plastic", "black" and its tone "dark colored")."""
+    return _memo(cmap, ("attrs", label),
+                 lambda: frozenset(a for w in tokens(label)[:-1] for a in cmap.attributes.get(w, ())))
+
+
+def _contrast(cmap: CategoryMap, mine: frozenset[str], theirs: frozenset[str]) -> bool:
+    """Whether two names say different values of an attribute a thing has one of (``CategoryMap.contrasts``:
+    a clean shirt and a muddy one, a white one and a black one)."""
+    return any(mine & c and theirs & c and not mine & theirs & c for c in cmap.contrasts)
+
+
+def _explained(cmap: CategoryMap, mine: set[str], my_attrs: frozenset[str], pool: Sequence[Example],
+               idx: list[int]) -> set[int]:
     """The voters whose receptacle a kind of theirs that the object is not explains: two or more
     examples of that kind, all in one receptacle ("hand tools in the toolbox"): for something else of
     their broader kind they say where that narrower kind goes, not where the rest goes ("other tools on
-    the shelf")."""
+    the shelf"). So does an attribute the object is not said to have, for examples not of all the object's
+    kinds ("the muddy jeans and the worn t-shirt in the hamper" say where dirty things go, not where a
+    necklace goes); for examples of its own kind a colour in their names may be no more than a colour."""
     by_kind: dict[str, list[int]] = {}
     for i in idx:
-        for c in kinds(cmap, pool[i].subject) - mine:
+        theirs = kinds(cmap, pool[i].subject)
+        reasons = {*(theirs - mine)}
+        if not mine <= theirs:
+            reasons.update(f"attribute:{a}" for a in _attrs(cmap, pool[i].subject) - my_attrs)
+        for c in reasons:
             by_kind.setdefault(c, []).append(i)
     out: set[int] = set()
     for c, members in by_kind.items():
@@ -305,18 +361,25 @@ def vote(label: str, candidates: Sequence[Example], denied: set[str], cmap: Cate
         sims = np.round(np.array([(1 - WN_WUP) * c + WN_WUP * r[0] if r is not None else c
                                   for c, r in zip(cosines.tolist(), rel)], dtype=np.float64), 6)
     mine = kinds(cmap, label)
+    if WN_WUP and mine:
+        # WordNet lowers no similarity between things the map says are of a kind: its senses are not always
+        # the home's (cumin the seed, paprika the seasoning; a knife an edge tool, a fork cutlery)
+        sims = np.array([c if s < c and mine & kinds(cmap, f.subject) else s
+                         for s, c, f in zip(sims.tolist(), cosines.tolist(), pool)], dtype=np.float64)
     my_mods = _modifiers(cmap, label) if MODIFIER_BONUS else frozenset()
+    my_attrs = _attrs(cmap, label)
     # a WordNet kind specific enough to count, and as how many map categories
     lex_kin = [r is not None and r[1] >= WN_KIND_IC for r in rel]
     lex_shared = [WN_BONUS * (r[1] - WN_KIND_IC) / (1 - WN_KIND_IC) if kin else 0.0 for r, kin in zip(rel, lex_kin)]
 
     # the K most similar (ties to the newer fact: the pool is newest first), less those the map says are
     # another kind of thing unless their words are exceptionally close
-    order: list[tuple[int, float]] = []  # (pool index, categories shared with the label)
+    order: list[tuple[int, float, bool]] = []  # (pool index, kinds shared with the label, of its kind)
+    contrast: set[int] = set()  # voters said to be otherwise on an attribute the object names (a clean shirt)
     for i in np.lexsort((np.arange(len(pool)), -sims)).tolist():
         if len(order) == K:
             break
-        theirs = kinds(cmap, pool[i].subject) if mine else set()
+        theirs = kinds(cmap, pool[i].subject) if mine else frozenset()
         if sims[i] <= 0.0 and not (mine & theirs):
             continue  # unlike in words and of another kind; one of its own kind votes however unlike
         if mine and theirs and not mine & theirs and cosines[i] < CROSS_KIND_MIN and not lex_kin[i]:
@@ -324,7 +387,13 @@ def vote(label: str, candidates: Sequence[Example], denied: set[str], cmap: Cate
         shared = len(mine & theirs) + lex_shared[i]
         if my_mods and my_mods & _modifiers(cmap, pool[i].subject):
             shared += MODIFIER_BONUS
-        order.append((i, shared))
+        kin = shared > 0 or lex_kin[i]  # of its kind; an attribute shared alone is not (a red car, a red apple)
+        if my_attrs:
+            their_attrs = _attrs(cmap, pool[i].subject)
+            shared += ATTR_BONUS * len(my_attrs & their_attrs)
+            if _contrast(cmap, my_attrs, their_attrs):
+                contrast.add(i)
+        order.append((i, shared, kin))
     # "not known" is decided by the vectors, or by a specific kind WordNet says the nearest shares: WordNet
     # alone relates any two artifacts (a weather vane and a violin are both devices)
     nearest = order[0][0] if order else -1
@@ -333,16 +402,20 @@ def vote(label: str, candidates: Sequence[Example], denied: set[str], cmap: Cate
         # nothing close in words: examples of the same kind (a category of the map, or a specific WordNet
         # kind, shared with the object) still say where such things go — a wooden block goes with the toy
         # car, however unlike their words are; with none of its kind, "not known"
-        order = [(i, shared) for i, shared in order if shared > 0 or lex_kin[i]]
+        order = [o for o in order if o[2]]
         if not order:
             return None
-    explained = _explained(cmap, mine, pool, [i for i, _ in order]) if mine else set()
+    explained = _explained(cmap, mine, my_attrs, pool, [i for i, _, _ in order]) if mine else set()
     weights: dict[str, float] = {}
     voters: dict[str, list[tuple[Example, float]]] = {}
-    for i, shared in order:
+    for i, shared, _ in order:
         s = max(float(sims[i]), KIN_FLOOR)
         r = pool[i].receptacle_key
-        weights[r] = weights.get(r, 0.0) + s * KIND_BASE ** shared * (EXPLAINED if i in explained else 1.0)
+        # an object of no known kind: its similarity is all there is, and one close example outweighs
+        # several far ones
+        weight = s if mine else s ** UNKNOWN_POWER
+        weights[r] = weights.get(r, 0.0) + weight * KIND_BASE ** shared * (EXPLAINED if i in explained else 1.0) * (
+            CONTRAST if i in contrast else 1.0)
         voters.setdefault(r, []).append((pool[i], s))
     # the most weight; a tie goes to the receptacle whose best voter ranked first (the dict keeps that order)
     best = max(weights, key=lambda r: round(weights[r], 9))

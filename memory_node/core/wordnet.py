@@ -182,6 +182,11 @@ class WordNet:
     def known(self, phrase: str) -> bool:
         return bool(self.senses(phrase))
 
+    def household(self, phrase: str) -> bool:
+        """Whether WordNet lists the phrase as an artifact or a food (a thing a home keeps), not only as a
+        plant, an animal or a substance ("leatherjacket" is a fish and a grub)."""
+        return any(s.lexname() in HOUSEHOLD_LEXNAMES for s in self.senses(phrase))
+
     def body_part(self, word: str) -> bool:
         """The word's commonest noun sense is a part of the body ("hands", "back", "feet"): "I've got my
         hands full" names no thing to carry."""

@@ -163,6 +163,16 @@ def test_category_map_from_dict_checks_parents() -> None:
         CategoryMap.from_dict({"categories": {"cutlery": {"parent": "nowhere", "words": ["fork"]}}})
 
 
+def test_category_map_contrasts_name_its_attributes() -> None:
+    assert frozenset({"dirty", "clean"}) in default_map().contrasts
+    assert frozenset({"darkcolored", "lightcolored"}) in default_map().contrasts
+    m = CategoryMap.from_dict({"attributes": {"dirty": ["muddy"], "clean": ["washed"]},
+                               "contrasts": [["dirty", "clean"]]})
+    assert m.contrasts == (frozenset({"dirty", "clean"}),)
+    with pytest.raises(ValueError, match="attributes the map does not have"):
+        CategoryMap.from_dict({"attributes": {"dirty": ["muddy"]}, "contrasts": [["dirty", "tidy"]]})
+
+
 def test_odd_input_never_raises_and_stays_cheap(monkeypatch) -> None:
     # cheap is counted, not timed (the time is ``python -m memory_node.bench.request_cost``'s last line): every
     # sentence is read once and every clause of it at most once per way it can be split, whatever the words

@@ -182,6 +182,11 @@ def test_a_known_word_at_the_end_of_a_glued_word_is_read_only_where_the_word_is_
                                  # its boat a small vessel
                                  ("sailboat", "boat", "toyvehicle")):
         assert cmap.chain(word)[1:3] == [part, category], word
+    # a known word of three letters is the end of a word WordNet does not list only after a word: a brand
+    # that happens to end in its letters is none ("Claritin" is no tin), a laundry bin is a bin
+    assert "tin" in cmap.word_category and "bin" in cmap.word_category
+    assert cmap.chain("Claritin") == ["claritin"]
+    assert cmap.chain("laundrybin")[1] == "bin" and cmap.chain("cookietin")[1] == "tin"
     # a noun that only straddles the join is no reading: "coconu|toil", "glas|stable"
     assert cmap.chain("coconutoil")[1] == "oil"
     assert cmap.chain("glasstable")[1] == "table"

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from memory_node.bench import shared_data
 from memory_node.core.categories import key
 from memory_node.core.models import EntityObservation, SceneGraphObservation, UtteranceObservation
 from memory_node.core.query import query
@@ -21,7 +22,7 @@ from memory_node.core.store import MemoryStore
 # the whole suite runs on SQLite and on PostgreSQL (test/conftest.py: store_backend)
 pytestmark = pytest.mark.usefixtures("store_backend")
 
-TIDYBOT = Path(__file__).resolve().parents[3] / "shared" / "data" / "tidybot" / "benchmark" / "scenarios.yml"
+TIDYBOT = shared_data("tidybot", "benchmark", "scenarios.yml")
 S = 1_000_000_000  # one second in ns
 
 

@@ -236,3 +236,63 @@ def test_an_example_of_its_kind_votes_even_when_their_words_point_apart(store: M
     # with no example of its kind, words pointing apart place nothing
     assert explain_placement(store, "passport", embedder=FakeEmbedder(
         "fake-apart-2", {**table, "passport": [1, 0, 0]})) is None
+
+
+def test_attributes_said_sort_things_of_a_kind(store: MemoryStore, monkeypatch) -> None:
+    # clean pants: closer in words to the muddy shorts (both bottoms) than to the clean shirt; the map's
+    # attributes say the clean shirt is like it (both clean) and the muddy shorts are not (dirty, not clean)
+    monkeypatch.setattr(similarity, "WN_WUP", 0.0)
+    monkeypatch.setattr(similarity, "WN_BONUS", 0.0)
+    say(store, 1 * S, "put the muddy shorts in the hamper")
+    e_shirt = say(store, 2 * S, "put the clean shirt on the bed")
+    table = {"clean pants": [1, 0, 0], "muddy shorts": [0.8, 0.6, 0], "clean shirt": [0.6, 0, 0.8]}
+    ans = explain_placement(store, "clean pants", embedder=FakeEmbedder("fake-attrs", table))
+    assert (ans.source, ans.receptacle, ans.support_event_ids) == ("similar", "bed", [e_shirt])
+    # 0.6 x 3 ** (clothing + clean x ATTR_BONUS) against 0.8 x 3 ** (bottoms, clothing) x CONTRAST
+    bed = 0.6 * similarity.KIND_BASE ** (1 + similarity.ATTR_BONUS)
+    hamper = 0.8 * similarity.KIND_BASE ** 2 * similarity.CONTRAST
+    assert ans.confidence == pytest.approx(bed / (bed + hamper) * 0.6, abs=1e-3)
+    monkeypatch.setattr(similarity, "ATTR_BONUS", 0.0)
+    monkeypatch.setattr(similarity, "CONTRAST", 1.0)
+    assert explain_placement(store, "clean pants", embedder=FakeEmbedder("fake-attrs-2", table)).receptacle == "hamper"
+
+
+def test_for_a_thing_of_no_known_kind_one_close_example_outweighs_two_far_ones(store: MemoryStore, monkeypatch) -> None:
+    # neither the map nor WordNet knows a "zorblax": its words are all there is, and the violin is much closer
+    # than the trumpet and the drum (0.6 against 0.4 and 0.4): 0.36 against 0.32 with similarities squared
+    # (the plain sum would say the shelf: 0.8 against 0.6)
+    e_violin = say(store, 1 * S, "put the violin in the cabinet")
+    say(store, 2 * S, "put the trumpet on the shelf")
+    say(store, 3 * S, "put the drum on the shelf")
+    table = {"zorblax": [1, 0, 0, 0], "violin": [0.6, 0.8, 0, 0], "trumpet": [0.4, 0, 0.84 ** 0.5, 0],
+             "drum": [0.4, 0, 0, 0.84 ** 0.5]}
+    assert similarity.kinds(default_map(), "zorblax") == set()
+    ans = explain_placement(store, "zorblax", embedder=FakeEmbedder("fake-unknown", table))
+    assert (ans.source, ans.receptacle, ans.support_event_ids) == ("similar", "cabinet", [e_violin])
+    assert ans.confidence == pytest.approx(0.36 / 0.68 * 0.6, abs=1e-3)
+    monkeypatch.setattr(similarity, "UNKNOWN_POWER", 1.0)
+    assert explain_placement(store, "zorblax", embedder=FakeEmbedder("fake-unknown-2", table)).receptacle == "shelf"
+
+
+def test_examples_an_attribute_explains_say_less_about_other_kinds(store: MemoryStore, monkeypatch) -> None:
+    # the muddy jeans and the worn shirt are in the hamper because they are dirty: for a necklace (clothing
+    # too, by the map) the hoodie, though further, says more about where clean clothing things go
+    monkeypatch.setattr(similarity, "WN_WUP", 0.0)
+    monkeypatch.setattr(similarity, "WN_BONUS", 0.0)
+    say(store, 1 * S, "put the muddy jeans in the hamper")
+    say(store, 2 * S, "put the worn shirt in the hamper")
+    e_hoodie = say(store, 3 * S, "put the hoodie in the box")
+    table = {"necklace": [1, 0, 0, 0], "muddy jeans": [0.5, 0.75 ** 0.5, 0, 0],
+             "worn shirt": [0.5, 0, 0.75 ** 0.5, 0], "hoodie": [0.3, 0, 0, 0.91 ** 0.5]}
+    ans = explain_placement(store, "necklace", embedder=FakeEmbedder("fake-explained-attr", table))
+    assert (ans.source, ans.receptacle, ans.support_event_ids) == ("similar", "box", [e_hoodie])
+    # examples of all the object's kinds are not explained away by a colour they happen to share: the red
+    # and the green shirt say where tops go, for a sweater too
+    e_red = say(store, 4 * S, "put the red shirt in the drawer")
+    e_green = say(store, 5 * S, "put the green shirt in the drawer")
+    say(store, 6 * S, "put the jeans in the crate")
+    table.update({"sweater": [1, 0, 0, 0, 0, 0], "red shirt": [0.5, 0, 0, 0, 0.75 ** 0.5, 0],
+                  "green shirt": [0.5, 0, 0, 0, 0, 0.75 ** 0.5], "jeans": [0.9, 0, 0, 0.19 ** 0.5, 0, 0]})
+    table = {k: [*v, 0, 0] if len(v) == 4 else v for k, v in table.items()}
+    got = explain_placement(store, "sweater", embedder=FakeEmbedder("fake-explained-attr-2", table))
+    assert (got.source, got.receptacle, set(got.support_event_ids)) == ("similar", "drawer", {e_red, e_green})

@@ -84,10 +84,13 @@ def test_one_example_of_its_narrow_kind_outvotes_several_of_a_broad_one() -> Non
 def test_examples_of_a_narrower_kind_it_is_not_say_where_that_kind_goes_not_the_rest() -> None:
     # "hand tools in the toolbox, other tools on the shelf": a spirit level is not a hand tool
     cmap = CategoryMap.from_dict({"categories": {
-        "tools": {"words": ["stud finder", "spirit level", "stud finder"]},
+        "tools": {"words": ["stud finder", "spirit level", "tape measure"]},
         "hand tools": {"parent": "tools", "words": ["hammer", "screwdriver", "chisel", "mallet"]}}})
+    # (the stud finder alone, 0.03 like a spirit level in MiniLM's words, weighed less than three hand tools
+    # a quarter each once WordNet stopped lowering the hand tools' similarity: the map says they are tools)
     told = [similarity.Example("hammer", "toolbox", 1), similarity.Example("mallet", "toolbox", 2),
-            similarity.Example("chisel", "toolbox", 3), similarity.Example("stud finder", "shelf", 4)]
+            similarity.Example("chisel", "toolbox", 3), similarity.Example("stud finder", "shelf", 4),
+            similarity.Example("tape measure", "shelf", 5)]
     assert similarity.vote("spirit level", told, set(), cmap).receptacle_key == "shelf"
     assert similarity.vote("screwdriver", told, set(), cmap).receptacle_key == "toolbox"
     # unknown to the map: nothing says it is not a hand tool, so nothing is discounted
@@ -100,6 +103,12 @@ def test_a_phrase_is_looked_up_by_its_longest_ending_open_or_closed() -> None:
     # "pot" alone is a cooking pot first: the compound is the better reading
     assert similarity.lexical_kind("tea pot", "kettle") != similarity.lexical_kind("pot", "kettle")
     assert similarity.lexical_kind("zzqxv wibble", "kettle") is None
+    # words glued into a noun WordNet lists only as no household thing are not that noun, when the last word
+    # is a household thing: a leather jacket is a jacket (WordNet's "leatherjacket" is a fish and a grub)
+    cmap = default_map()
+    assert similarity.lexical_phrase(cmap, "leather jacket") == "jacket"
+    assert similarity.lexical_phrase(cmap, "dark brown leather jacket") == "jacket"
+    assert similarity.lexical_phrase(cmap, "wine glass") == "wineglass"
 
 
 def test_a_word_two_names_share_before_their_heads_counts_as_a_kind(monkeypatch: pytest.MonkeyPatch) -> None:
