@@ -41,9 +41,20 @@ TAG_L2 = 1.0
 VALID_INTENTS = {i.value for i in Intent}
 
 
+def not_trained(corpus: Path = CORPUS) -> frozenset[str]:
+    """Writers measured on but not trained on (``corpus/not_trained.txt``: why is said there)."""
+    f = corpus / "not_trained.txt"
+    if not f.is_file():
+        return frozenset()
+    return frozenset(ln.strip() for ln in f.read_text(encoding="utf-8").splitlines()
+                     if ln.strip() and not ln.lstrip().startswith("#"))
+
+
 def load_corpus(corpus: Path = CORPUS) -> list[dict]:
     recs = []
-    files = [corpus / "alfred_train.jsonl", corpus / "dev.jsonl", *sorted((corpus / "writers").glob("*.jsonl"))]
+    skip = not_trained(corpus)
+    files = [corpus / "alfred_train.jsonl", corpus / "dev.jsonl",
+             *sorted(f for f in (corpus / "writers").glob("*.jsonl") if f.stem not in skip)]
     for f in files:
         if not f.is_file():
             continue
