@@ -297,26 +297,16 @@ def _fit_job(job: tuple) -> dict:
 
 
 def _fit_many(jobs: list[tuple]) -> list[dict]:
-    """``fit`` for each job, two processes at a time where the platform can fork (the children inherit the
-    designs instead of pickling them); one after another otherwise. The same weights either way."""
+    """``fit`` for each job, two worker processes at a time on a machine with two cores or more, one after
+    another otherwise; the same weights either way. The workers are started fresh ("spawn") and sent their
+    design: forking a process that already runs threads (spaCy's, BLAS's, a test runner's) can leave the
+    child waiting forever on a lock some thread held at the fork."""
     import multiprocessing as mp
 
-    if len(jobs) < 2 or "fork" not in mp.get_all_start_methods() or (os.cpu_count() or 1) < 2:
+    if len(jobs) < 2 or (os.cpu_count() or 1) < 2:
         return [_fit_job(j) for j in jobs]
-    global _JOBS
-    _JOBS = jobs
-    try:
-        with mp.get_context("fork").Pool(2) as pool:
-            return pool.map(_fit_index, range(len(jobs)), chunksize=1)
-    finally:
-        _JOBS = []
-
-
-_JOBS: list[tuple] = []
-
-
-def _fit_index(i: int) -> dict:
-    return _fit_job(_JOBS[i])
+    with mp.get_context("spawn").Pool(2) as pool:
+        return pool.map(_fit_job, jobs, chunksize=1)
 
 
 def fit_policy(model_dir: Path, recs: list[dict]) -> tuple[list[float], list[dict]]:
