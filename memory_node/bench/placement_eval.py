@@ -58,21 +58,31 @@ def _utterance(obj: str, receptacle: str) -> str:
     return f"put the {obj} {'on' if last in _SURFACES else 'in'} the {receptacle}"
 
 
+def _told(placements: list) -> MemoryStore:
+    """A fresh memory told where each of ``placements`` goes, one correction a second."""
+    mem = MemoryStore(":memory:")
+    for i, (obj, receptacle) in enumerate(placements):
+        mem.ingest_utterance(UtteranceObservation(stamp_ns=(i + 1) * S, speaker="user",
+                                                  text=_utterance(obj, receptacle)))
+    return mem
+
+
+def _asked(mem: MemoryStore, si: int, obj: str, expected: str, similar: bool) -> tuple:
+    """One graded row: where ``obj`` goes, timed warm (the first call embeds the scenario's texts once)."""
+    explain_placement(mem, obj, similar=similar)
+    t = time.perf_counter()
+    ans = explain_placement(mem, obj, similar=similar)
+    dt = time.perf_counter() - t
+    return (si, ans is not None and key(ans.receptacle) == key(expected), ans.source if ans else "", dt, obj, expected,
+            ans)
+
+
 def run(scenarios: list[dict], similar: bool = True) -> dict:
     """Per scenario: a fresh memory told the seen placements, then asked about each unseen object."""
-    rows = []  # (scenario index, right, source or "", seconds)
+    rows = []  # (scenario index, right, source or "", seconds, object, expected, answer)
     for si, sc in enumerate(scenarios):
-        mem = MemoryStore(":memory:")
-        for i, (obj, receptacle) in enumerate(sc["seen_placements"]):
-            mem.ingest_utterance(UtteranceObservation(stamp_ns=(i + 1) * S, speaker="user",
-                                                      text=_utterance(obj, receptacle)))
-        for obj, expected in sc["unseen_placements"]:
-            explain_placement(mem, obj, similar=similar)  # warm: embeds this scenario's texts once
-            t = time.perf_counter()
-            ans = explain_placement(mem, obj, similar=similar)
-            dt = time.perf_counter() - t
-            rows.append((si, ans is not None and key(ans.receptacle) == key(expected),
-                         ans.source if ans else "", dt, obj, expected, ans))
+        mem = _told(sc["seen_placements"])
+        rows += [_asked(mem, si, obj, expected, similar) for obj, expected in sc["unseen_placements"]]
         mem.close()
     return {"rows": rows}
 
@@ -84,17 +94,8 @@ def loo_seen(scenarios: list[dict], similar: bool = True) -> list:
     for si, sc in enumerate(scenarios):
         seen = sc["seen_placements"]
         for h, (obj, expected) in enumerate(seen):
-            mem = MemoryStore(":memory:")
-            for i, (o, receptacle) in enumerate(seen):
-                if i != h:
-                    mem.ingest_utterance(UtteranceObservation(stamp_ns=(i + 1) * S, speaker="user",
-                                                              text=_utterance(o, receptacle)))
-            explain_placement(mem, obj, similar=similar)
-            t = time.perf_counter()
-            ans = explain_placement(mem, obj, similar=similar)
-            dt = time.perf_counter() - t
-            rows.append((si, ans is not None and key(ans.receptacle) == key(expected),
-                         ans.source if ans else "", dt, obj, expected, ans))
+            mem = _told(seen[:h] + seen[h + 1:])
+            rows.append(_asked(mem, si, obj, expected, similar))
             mem.close()
     return rows
 
