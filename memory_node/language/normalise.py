@@ -47,10 +47,9 @@ _SHORTCUTS = (  # a pause written as an ellipsis ("the... the radio", "The glass
               # "one of them plates", "all them cups": "them" as a determiner (dialects of English) is "the"
               (re.compile(r"\b(of|all)\s+them\s+(?=[a-z]{2,}s\b(?!\s+(?:the|a|an|my|your)\b))", re.I), r"\1 the "),
               # "I can't for the life of me remember its colour": not remembering a property of a thing asks for it
-              (re.compile(r"\b(?:i|we)\s+(?:can'?t|cannot|can\s+not|don'?t|do\s+not)\s+(?:for\s+the\s+life\s+of\s+me\s+|"
-                          r"quite\s+|really\s+|even\s+)?(?:remember|recall)\s+(its|their)\s+(colou?r|size|shape)\b", re.I),
-               lambda m: f"what {m.group(2)} is {'it' if m.group(1).lower() == 'its' else 'they'}?"),
-              (re.compile(r"\b(?:i|we)\s+forget\s+(its|their)\s+(colou?r|size|shape)\b", re.I),
+              (re.compile(r"\b(?:i|we)\s+(?:(?:can'?t|cannot|can\s+not|don'?t|do\s+not)\s+(?:for\s+the\s+life\s+of\s+me\s+|"
+                          r"quite\s+|really\s+|even\s+)?(?:remember|recall)|forget)\s+(its|their)\s+(colou?r|size|shape)\b",
+                          re.I),
                lambda m: f"what {m.group(2)} is {'it' if m.group(1).lower() == 'its' else 'they'}?"),
               # "I looked and looked", "searched and searched": a verb said twice for effort, once
               (re.compile(r"\b([a-z]{3,}ed)\s+and\s+\1\b", re.I), r"\1"),
