@@ -44,6 +44,12 @@ _PREPARING_VERBS = frozenset({"clean", "wash", "rinse", "heat", "warm", "cool", 
 STEP_NOTE = "first {verb}: planned as part of it"
 PREPARING_NOTE = "I cannot {verb} things: only the {intent} is planned"
 STEP_NOTE_STARTS = (STEP_NOTE.split("{")[0], PREPARING_NOTE.split("{")[0])
+def _inner_part(ref: ObjectRef) -> bool:
+    """A shelf, rack or tray named bare ("the top shelf"): no other word says whose."""
+    return ref.head in lx.INNER_PARTS and ref.anchor is None and not ref.room and not ref.of_noun \
+        and not ref.compound and not ref.owner
+
+
 _OWN_PLACE_WORDS = frozenset({"place", "spot", "position", "home", "location", "where"})
 # "did you open the fridge?", "did you manage to put the mug on the shelf?": a question about how an action of
 # the robot's went, not a command; the note carries the action's intent and verb ("did you: fetch pick")
@@ -755,6 +761,10 @@ class Clause(PhraseReader):
             # said by people who want it found (a find), so a named thing stays a find
             intent = Intent.fetch
         conj_verbs = [c for c in children if c.dep_ == "conj" and c.pos_ == "VERB"]
+        # "open the refrigerator and place the lime inside": the tagger may hang the second command on the
+        # first one's object, as if "place" were a second thing opened
+        conj_verbs += [g for c in children if c.dep_ == "dobj" for g in c.children
+                       if g.dep_ == "conj" and g.pos_ == "VERB" and _lemma(g) in lx.COMMAND_VERBS]
         if intent is None:
             for c in conj_verbs:  # "go and get the apple"
                 if _lemma(c) in lx.COMMAND_VERBS:
@@ -793,8 +803,10 @@ class Clause(PhraseReader):
                 req = self._command(c)
                 req.notes.append(PREPARING_NOTE.format(verb=lemma, intent=ci.value) if lemma in _PREPARING_VERBS
                                  else STEP_NOTE.format(verb=lemma))
-                if intent is Intent.open and req.intent is Intent.put and req.destination is None and objs:
-                    # "open the cupboard and put the jug inside": inside what was opened
+                if intent is Intent.open and req.intent is Intent.put and objs and (
+                        req.destination is None or _inner_part(req.destination.ref)):
+                    # "open the cupboard and put the jug inside", "open the fridge and put the lime on the top
+                    # shelf": inside what was opened (a shelf, rack or tray named bare is the opened thing's own)
                     req.destination = Anchor(relation="in", ref=objs[0])
                 went = self._destination(root, objs) if intent is Intent.go else None
                 if went is not None and went.ref.head in lx.ROOM_WORDS and req.objects and \
@@ -882,6 +894,15 @@ class Clause(PhraseReader):
             dest, objs[0].anchor = objs[0].anchor, None
             if not dest.ref.determiner and not dest.ref.owner and not dest.ref.compound:
                 recipient = dest.ref.head  # a name: grounding decides whether it is a person or a place
+        if intent is Intent.fetch and dest is not None and not recipient:
+            for c in conj_verbs:  # "take the mug on top of the table and place it in the sink": the first place
+                if lx.COMMAND_VERBS.get(_lemma(c)) is Intent.put:  # is where it is, the second where it goes
+                    second_dest = self._destination(c, objs)
+                    if second_dest is not None and not self._recipient(c):
+                        if objs and objs[0].anchor is None:
+                            objs[0].anchor = dest
+                        dest, intent = second_dest, Intent.put
+                        break
         if intent is Intent.fetch and dest is None and not recipient:
             for c in conj_verbs:  # "grab the blanket off the sofa and bring it to the bedroom"
                 second = lx.COMMAND_VERBS.get(_lemma(c))
@@ -960,6 +981,11 @@ class Clause(PhraseReader):
         if found:
             places = [a for a in found if a.ref.head not in lx.ROOM_WORDS]
             dest = places[-1] if places else found[-1]
+            held_in = [a for a in found if a.relation in ("in", "inside", "into") and
+                       a.ref.head not in lx.ROOM_WORDS | lx.HOME_WORDS | lx.INNER_PARTS | lx.SPOT_WORDS]
+            if held_in and any(a.ref.head in lx.INNER_PARTS for a in found):
+                # "place the lime on the top shelf in the fridge, near the middle": a shelf in a container
+                dest = held_in[-1]
             rooms = [a for a in found if a is not dest]
             if dest.ref.head in lx.ROOM_WORDS and dest.ref.anchor is not None:
                 # "in the kitchen on the table" parsed as a table-in-kitchen chain: the table (in the kitchen)

@@ -103,6 +103,9 @@ ROOM_WORDS = frozenset({"kitchen", "bedroom", "bathroom", "room", "hall", "hallw
 HOME_WORDS = frozenset({"house", "home", "apartment", "flat", "place", "building", "anywhere", "everywhere",
                         "somewhere"})
 # Parts that name their whole: "the microwave door", "the fridge handle", "the drawer knob".
+# parts inside a container that a thing is set on ("the top shelf of the fridge", "the rack in the dishwasher"):
+# said of a container, they say where in it, not another place
+INNER_PARTS = frozenset({"shelf", "shelves", "rack", "tray", "compartment", "drawer"})
 PART_WORDS = frozenset({"door", "doors", "lid", "handle", "knob", "front", "top", "inside"})
 # "my keys have gone missing", "the remote disappeared": where-is said as a complaint.
 MISSING_WORDS = frozenset({"missing", "gone", "disappear", "vanish", "lost", "misplace", "misplaced", "walkabout"})

@@ -916,6 +916,10 @@ def normalise_question(text: str) -> str:
 _URGE_AFTER = re.compile(r"^(.+?)\s*[.!,]+\s*(?:go|now|quick|quickly|go\s+go|chop\s+chop|hurry(?:\s+up)?|asap)\s*[.!]*$", re.I)
 
 
+_PUT_VERB = re.compile(r"\b(?:put|place|set|move)\b[^,]*\b(?:in|into|on|onto|inside)\b", re.I)
+_BACK_IN = re.compile(r",\s*(?:and\s+)?(?:then\s+)?back\s+(in|into|on|onto|inside)\s+(?=(?:the|a|an|my|your|its)\b)", re.I)
+
+
 def normalise_command(text: str) -> str:
     """``normalise``'s text, read as said to the plan service (``_FOR_COMMANDS``)."""
     m = _URGE_AFTER.match(text.strip())
@@ -924,6 +928,10 @@ def normalise_command(text: str) -> str:
         first = (re.findall(r"[A-Za-z']+", rest)[:1] or [""])[0].lower()
         if first in lx.COMMAND_VERBS or any(p.match(rest) for p, _, _ in _FOR_COMMANDS):
             text = rest + "."
+    if _PUT_VERB.search(text):
+        # "take the radio out of the microwave, put it in the fridge, back in the microwave": where it goes next,
+        # said without its verb
+        text = _BACK_IN.sub(lambda m: f", put it back {m.group(1)} ", text)
     m = _LEFT_IN_STATE.match(text.strip())
     if m is not None and m.group(2).lower() == "open":
         return f"close {m.group(1)}"

@@ -78,9 +78,19 @@ def read_many(texts: list[str], batch_size: int = 256) -> list[Any]:
 
 
 def _misread_room_compound(doc: Any) -> bool:
-    return any(t.lower_ in lx.ROOM_WORDS and nxt.tag_ in ("NN", "NNS", "NNP", "VBP", "VB") and nxt.is_alpha
-               and not nxt.is_stop and nxt.lower_ not in _NOT_AFTER_ROOM | lx.ROOM_WORDS | lx.HOME_WORDS
+    return any(t.lower_ in lx.ROOM_WORDS and (nxt.tag_ in ("NN", "NNS", "NNP", "VBP", "VB") or _thing_as_modifier(nxt))
+               and nxt.is_alpha and not nxt.is_stop and nxt.lower_ not in _NOT_AFTER_ROOM | lx.ROOM_WORDS | lx.HOME_WORDS
                and not (t.dep_ == "compound" and t.head == nxt) for t, nxt in zip(doc, doc[1:]))
+
+
+def _thing_as_modifier(tok: Any) -> bool:
+    """"on the kitchen counter to the right of the glass": before "to", the tagger reads "counter" as an
+    adjective or adverb ("counter to"); a word WordNet knows as a household thing after a room word is the noun."""
+    if tok.tag_ not in ("JJ", "RB"):
+        return False
+    from ..core.wordnet import default_wordnet
+    wn = default_wordnet()
+    return wn is not None and wn.household(tok.lower_)
 
 
 _NOT_AFTER_ROOM = frozenset({"please", "kindly", "now", "too", "again", "right", "quickly", "first", "then",
@@ -120,7 +130,31 @@ def parse(text: str, names: tuple[str, ...] | frozenset[str] = (), prefer: Kind 
         _restore_ids(best, ids)
     _need_said(best, doc, prefer)
     _lost_thing_said(best, prefer)
+    _put_said_too(best, doc, prefer)
     return best
+
+
+_SET_DOWN_VERBS = frozenset({"put", "place", "set", "drop", "lay", "stick", "store", "leave"})
+_TO_SPEAKER = re.compile(r"\b(?:me|us|my\s+hand|here)\b", re.I)
+
+
+def _put_said_too(req: Request, doc: Any, prefer: Kind | None) -> None:
+    """A fetch to the speaker read from words that also set the thing down somewhere ("pick up the milk from the
+    table open the washer and place the milk inside", "grab it, after you close the fridge place it on the
+    counter"): the rules lost where it goes, and handing it over would be the wrong task. Offered, not done."""
+    if doc is None or prefer is not Kind.command or req.intent is not Intent.fetch or req.recipient not in (
+            "", "speaker") or req.destination is not None and req.destination.relation == "at" \
+            or _TO_SPEAKER.search(req.text[:500]):
+        return
+    for t in doc[1:]:
+        if _lemma(t) in _SET_DOWN_VERBS and t.lower_ != "place" or t.lower_ == "place" and t.i + 1 < len(doc) \
+                and doc[t.i + 1].pos_ in ("DET", "PRON", "NOUN", "PROPN"):
+            after = doc[t.i + 1:t.i + 12]
+            if any(u.lower_ in ("in", "on", "into", "onto", "inside", "in_to", "atop", "behind", "under")
+                   for u in after):
+                req.confidence = min(req.confidence, reading_policy.OFFER_BELOW / 2)
+                req.notes.append(f"'{t.text}' sets it down somewhere: a fetch to you is offered, not done")
+                return
 
 
 # a thing said to be lost, gone or somewhere unknown: "the remote seems to have wandered off again", "I could swear I
@@ -263,9 +297,41 @@ def rules_reading(text: str, names: tuple[str, ...] | frozenset[str] = (), prefe
         # two commands run together: the whole reading mixes them ("... on the couch put ..." is no put on the couch)
         best = _parts.from_parts(best, parts, raw, prefer, whole_may_stand=not run_on)
     _place_before_position(best)
+    _inner_part_of_container(best)
     if t != told and prefer is not None:
         best.notes.append(SERVICE_READING_NOTE)
     return best, doc, len(parts), ids
+
+
+def _inner_part_of_container(req: Request) -> None:
+    """"Place the lime on the top shelf in the refrigerator", "on the second shelf of the fridge", "in the fridge
+    on the top shelf": a shelf, rack or tray of a container is where in it; the put goes in the container
+    (the robot's place skill chooses the spot). A room is no container: "the shelf in the hall" stays a shelf."""
+    d = req.destination
+    if req.intent is not Intent.put or d is None:
+        return
+    part = d.ref.head if d.ref.head in lx.INNER_PARTS else req.objects[0].anchor.ref.head if req.objects and \
+        req.objects[0].anchor is not None else ""
+    inner = d.ref.head in lx.INNER_PARTS
+    of = d.ref.of_noun.split()
+    if inner and of and of[-1] not in lx.ROOM_WORDS | lx.HOME_WORDS:
+        req.destination = Anchor(relation="in", ref=ObjectRef(text=f"the {d.ref.of_noun}", head=of[-1],
+                                                              compound=of[:-1], determiner="the"))
+    elif inner and d.ref.anchor is not None and d.ref.anchor.relation in ("in", "inside", "at") \
+            and d.ref.anchor.ref.head not in lx.ROOM_WORDS | lx.HOME_WORDS and not d.ref.anchor.ref.pronoun:
+        req.destination = Anchor(relation="in", ref=d.ref.anchor.ref)
+    elif req.objects and req.objects[0].anchor is not None and req.objects[0].anchor.relation in ("in", "inside") \
+            and inner and req.objects[0].anchor.ref.head not in lx.ROOM_WORDS | lx.HOME_WORDS:
+        # "put the lime in the fridge on the top shelf": the tagger hung the container on the thing
+        req.destination = Anchor(relation="in", ref=req.objects[0].anchor.ref)
+        req.objects[0] = req.objects[0].model_copy(update={"anchor": None})
+    elif req.objects and req.objects[0].anchor is not None and req.objects[0].anchor.ref.head in lx.INNER_PARTS \
+            and d.relation in ("in", "inside", "into") and d.ref.head not in lx.ROOM_WORDS | lx.HOME_WORDS:
+        # "place the lime on the top shelf in the refrigerator": the shelf hung on the thing is a spot in it
+        req.objects[0] = req.objects[0].model_copy(update={"anchor": None})
+    else:
+        return
+    req.notes.append(f"a {part} of a container: the put goes in {req.destination.ref.text!r}")
 
 
 def _place_before_position(req: Request) -> None:

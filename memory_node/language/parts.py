@@ -56,12 +56,44 @@ def segments(t: str) -> list[str]:
     tail = t[start:].strip()
     if tail.strip(" ,;.!?-"):
         parts.append(tail)
-    return parts
+    return [q for p in parts for q in _capitalised_commands(p)]
+
+
+_CAPITAL_WORD = re.compile(r"(?<=[a-z0-9])\s+(?=([A-Z][a-z]+)\b)|(?<=,)\s+(?:(?:and\s+)?then\s+|and\s+)?(?=([a-z]+)\s+"
+                           r"(?:the|a|an|it|them|this|that|my|your|his|her|our|their|up|out|down|back|off|away)\b)")
+
+
+def _capitalised_commands(part: str) -> list[str]:
+    """"Grab the ball on the coffee table Open the washer and put the ball in": typed without a full stop, a
+    command verb written with a capital letter mid-sentence starts the next sentence; so does one after a comma
+    ("take the ball, put it in the fridge, take it out, heat it in the microwave")."""
+    out, start = [], 0
+    for m in _CAPITAL_WORD.finditer(part):
+        verb = (m.group(1) or m.group(2) or "").lower()
+        if m.group(2) and not _starts_with_command(part[start:m.start()]):
+            continue  # "Anna is missing her glass, take it to her": a remark and its request read whole
+        if (verb in lx.COMMAND_VERBS or m.group(2) and verb in _PREPARING) and part[start:m.start()].strip(" ,"):
+            out.append(part[start:m.start()].strip(" ,"))
+            start = m.end()
+    tail = part[start:].strip()
+    return [*out, tail] if tail else out or [part]
+
+
+def _starts_with_command(text: str) -> bool:
+    words = [w for w in re.findall(r"[a-z]+", text.lower()) if w not in ("please", "now", "then", "and", "first",
+                                                                         "so", "ok", "okay")]
+    return bool(words) and (words[0] in lx.COMMAND_VERBS or words[0] in _PREPARING)
+
+
+_PREPARING = frozenset({"clean", "wash", "rinse", "heat", "warm", "cool", "chill", "dry", "wipe", "microwave"})
 
 
 # verbs that set a thing down somewhere: a second command of these after a pick-up is where the thing goes
 _SET_DOWN = frozenset({"put", "place", "set", "drop", "leave", "stick", "lay", "stand", "store"})
 _JOINING = frozenset({"and", "then", "to", "or", "&", "but"})
+_SUBJECT_WORDS = lx.PRONOUNS | lx.SPEAKER_WORDS | lx.ROBOT_WORDS | lx.INDEFINITE_PRONOUNS | {
+    "he", "she", "they", "who", "which", "someone", "somebody", "anyone", "everyone", "nobody", "what", "whoever",
+    "y'all", "u", "ya", "ye"}
 
 
 def run_on(doc: Any) -> list[str]:
@@ -78,8 +110,15 @@ def run_on(doc: Any) -> list[str]:
                                                                            nxt.dep_ == "prt")):
             continue
         prev = doc[v.i - 1]
-        if prev.is_punct or _low(prev) in _JOINING or prev.pos_ in ("AUX", "PRON", "PART", "SCONJ", "CCONJ", "VERB",
-                                                                    "DET", "ADP", "NUM"):
+        if _low(v) == "left" and _low(prev) in lx.SPOT_WORDS:
+            continue  # "in the bottom left worktop": a side, not a verb
+        # a pronoun before the verb is its subject ("you put", "I set"); the small tagger also calls a bare
+        # noun a pronoun ("from bookshelf put radio on ..."), which is no subject
+        # a particle ends the first command ("take it back out place it in the bin", "pick it up put it ...")
+        ends_first = prev.dep_ == "prt" or _low(prev) in ("out", "up", "down", "off", "back", "away", "again")
+        if prev.is_punct or _low(prev) in _JOINING or prev.pos_ in ("AUX", "PART", "SCONJ", "CCONJ", "VERB",
+                                                                    "DET", "ADP", "NUM") and not ends_first or \
+                prev.pos_ == "PRON" and (_low(prev) in _SUBJECT_WORDS or not prev.is_alpha):
             continue
         first = [t for t in doc[:v.i] if t.pos_ == "VERB" and _lemma(t) in lx.COMMAND_VERBS]
         said_thing = any(t.pos_ in ("NOUN", "PROPN", "PRON") for t in doc[v.i + 1:])
@@ -129,7 +168,14 @@ def from_parts(full: Request, parts: list[str], raw: str, prefer: Kind | None, w
                ) -> Request:
     try:
         docs = _p.read_many(parts)
+        # a part may itself run two commands together ("..., and then take it back out place it in the bin")
+        split = [q for d, p in zip(docs, parts) for q in (run_on(d) if d.text == p else []) or [p]]
+        if len(split) != len(parts):
+            parts = split
+            docs = _p.read_many(parts)
         reqs = [_p.read_doc(d, p) for d, p in zip(docs, parts)]
+        for r in reqs:  # "put it on the counter behind the first one": the place said first, in each part too
+            _p._place_before_position(r)
         ranks = [_rank(r, p, prefer) for r, p in zip(reqs, parts)]
         k = max(range(len(reqs)), key=lambda i: (ranks[i], i))  # the strongest; among equals the last said
         full_rank = _rank(full, raw, prefer)
@@ -140,6 +186,7 @@ def from_parts(full: Request, parts: list[str], raw: str, prefer: Kind | None, w
         _use_from(main, docs[:k])
         _there_from(main, parts[k], docs[:k])
         _place_from(main, docs[:k], parts[k])
+        _opened_from(main, reqs[:k], parts[k])
         _room_from(main, docs[:k])
         _described_place_from(main, parts[k], parts[:k])
     except Exception as e:  # noqa: BLE001 - the whole reading stands
@@ -148,8 +195,13 @@ def from_parts(full: Request, parts: list[str], raw: str, prefer: Kind | None, w
     remarks_only = all(r <= 1 for i, r in enumerate(ranks) if i != k)  # the rest: remarks, tags, nothing
     same_things = {o.head for o in main.objects} <= {o.head for o in full.objects}
     says_as_much = same_things and detail(full) >= detail(main)
-    if whole_may_stand and ranks[k] == full_rank and (_unresolved(main) and not _unresolved(full) or full.intent is main.intent and
-                                  not _unresolved(full) and (says_as_much or not remarks_only)):
+    # "grab the milk on the table Open the washer and put it in", "put it on the shelf ... Put it on the counter":
+    # a whole that puts the thing somewhere else than the part that puts it mixes the parts
+    mixed = full.intent is Intent.put and main.intent is Intent.put and full.destination is not None and \
+        main.destination is not None and full.destination.ref.head != main.destination.ref.head
+    if whole_may_stand and ranks[k] == full_rank and not mixed and (
+            _unresolved(main) and not _unresolved(full) or full.intent is main.intent and
+            not _unresolved(full) and (says_as_much or not remarks_only)):
         _use_from(full, docs[:k])
         _room_from(full, docs[:k])
         return full  # the whole reading says as much (or more: "the ball is in the microwave, bring it")
@@ -185,8 +237,15 @@ def _things_in(doc: Any) -> list[ObjectRef]:
     # a thing said as where or what for ("leave for work", "put it on the table") is the last a later "it"
     # means: "I'm off to work and I need my keys, where are they?" asks for the keys
     order = sorted(range(len(out)), key=lambda i: placed[i])
-    out = [out[i] for i in order]
-    out = [o for o in out if o.head and o.head not in PRONOUN_HEADS and not o.pronoun or o.pronoun == "one"]
+    kept = [i for i in order if out[i].head and out[i].head not in PRONOUN_HEADS and not out[i].pronoun
+            or out[i].pronoun == "one"]
+    if all(placed[i] for i in kept) and any(t.lower_ in ("it", "them") and t.dep_ in ("dobj", "nsubjpass")
+                                            and t.head.pos_ == "VERB" and _lemma(t.head) in lx.COMMAND_VERBS
+                                            for t in doc):
+        # "take the radio, put it in the fridge, take it out": the part moves a thing it calls "it"; a later
+        # "it" is that thing, said further back, not the place
+        return []
+    out = [out[i] for i in kept]
     if not out:
         # "I need to get into the cupboard. Will it open?": a thing said as where to go is still the thing a
         # later "it" means; the last such noun, not a room or the home
@@ -210,6 +269,23 @@ def _place_from(main: Request, before: list[Any], text: str = "") -> None:
             main.destination = Anchor(relation="on" if putting else "at",
                                       ref=Clause(roots[0].sent, doc.text)._object(roots[0]))
             return
+
+
+_INSIDE = re.compile(r"\b(?:in|inside|into)\s*(?:it|there)?\s*[.!,;]*\s*$|\binside\b", re.I)
+
+
+def _opened_from(main: Request, before: list[Request], text: str) -> None:
+    """"Open the coffee machine from the left, and place the radio inside", "open the bin. put the ball in": a put
+    into no place said goes into the thing a part before it opened."""
+    if main.intent is not Intent.put or main.destination is not None or not _INSIDE.search(text):
+        return
+    opened = [r for r in before if r.intent is Intent.open and r.objects and not _open(r.objects[0])]
+    if opened:
+        ref = opened[-1].objects[0].model_copy(deep=True)
+        if ref.anchor is not None and ref.anchor.ref.head in lx.SPOT_WORDS:
+            ref.anchor = None  # "open the coffee machine from the left": how it was opened, not which
+        main.destination = Anchor(relation="in", ref=ref)
+        main.notes.append(f"put inside {main.destination.ref.text!r}, opened before")
 
 
 _THERE = re.compile(r"\b(in|on|inside|under)\s+there\b", re.I)

@@ -442,6 +442,24 @@ class PhraseReader:
             # further down the spot's words
             whole = [p for c in part.subtree if c.dep_ == "prep" and _low(c) == "of" and c.head.i != part.head.i
                      for p in c.children if p.dep_ == "pobj"][:1]
+        if not whole and _lemma(part) in lx.SPOT_WORDS:
+            # "in the bottom left bathroom counter", "the front right burner": the tagger ends the phrase at the
+            # spot word and makes the rest stray words; the nouns after the spot's words are the place
+            doc = part.doc
+            k = part.i + 1
+            while k < len(doc) and _low(doc[k]) in lx.SPOT_WORDS:
+                k += 1
+            run = []
+            while k < len(doc) and doc[k].pos_ in ("NOUN", "PROPN") and doc[k].is_alpha | (" " in doc[k].text):
+                run.append(doc[k])
+                k += 1
+            if run and k > part.i + 1 + len(run):
+                last = run[-1]
+                words = [w for u in run for w in _low(u).split()]
+                ref = ObjectRef(text="the " + " ".join(u.text for u in run), head=singular(words[-1]),
+                                compound=words[:-1], determiner="the",
+                                plural=last.tag_ in ("NNS", "NNPS"))
+                return Anchor(relation="on" if relation == "at" else relation, ref=ref)  # type: ignore[arg-type]
         if _lemma(part) in lx.SPOT_WORDS and whole:
             # "on top of the fridge", "on the foot of the bed", "in the middle of the room": the whole is the place;
             # "to the left of the jug" is beside it

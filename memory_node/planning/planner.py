@@ -40,6 +40,8 @@ SUPPORTED_INSTRUCTIONS = ("bring/fetch/get me <object> (also grab, hand, give; s
                           "open/close <container>", "find / look for <object>", "go to <place or room>")
 # verbs that move a thing somewhere ("bring the radio in the kitchen")
 _CARRY_VERB = re.compile(r"\b(?:bring|brings|take|takes|carry|carries|move|moves)\b", re.I)
+_PLACE_PHRASE = re.compile(r"\b(?:on|in|into|onto|inside|to|from|off|at|under|behind|beside|near)\s+(?:top\s+of\s+)?"
+                           r"(?:the|a|an|my|your|his|her|our|their|this|that)?\s*[a-z]{3,}", re.I)
 _PUT_RELATIONS = {"on": "on", "in": "in", "under": "on", "next_to": "on", "near": "on", "above": "on",
                   "at": "on", "behind": "on", "in_front_of": "on", "from": "on"}
 
@@ -115,14 +117,29 @@ class _PlanBuilder:
             if rooms and not req.destination.ref.anchor:
                 self.bring(self._objects(), rooms[0].id)  # "put the lime in the living room": set down there
                 return
-            obj = self._object_id()
+            if req.destination.ref.head in lx.SPOT_WORDS and not req.destination.ref.of_noun:
+                # "put it on the left", "in the bottom": a spot on a thing not said; no thing is called that
+                raise PlanningError(f"the {req.destination.ref.head} of what? Say where to put it")
+            objs = self._objects(partial=True)  # "put the remote and the lime in the fridge": each in turn
+            obj = objs[0]
             target = self._target(req.destination.ref, exclude=obj)
-            if obj == target:
+            if target in objs:
                 raise PlanningError("cannot put something on or in itself")
             relation = _PUT_RELATIONS.get(req.destination.relation, "on")
-            self._fetch_and_place(obj, relation, target)
-            self.summary = (f"put {describe(self.world, obj)} {self._where_text(obj)} {relation} "
-                            f"{describe(self.world, target)}")
+            there = [o for o in objs if self.world.locations.get(o, ("", ""))[1] == target
+                     and o not in self.state.holding]
+            if there and len(_PLACE_PHRASE.findall(req.text[:500])) > 1:
+                # a put onto the thing's own support moves nothing; when the words say another place too, they
+                # more likely said where it is ("take the magazine on top of the table and place it in a bin")
+                # than where it goes
+                raise PlanningError(f"as far as I know {describe(self.world, there[0])} is already "
+                                    f"{self.world.locations[there[0]][0].replace('_', ' ')} "
+                                    f"{describe(self.world, target)}; where should it go?")
+            wheres = [self._where_text(o) for o in objs]
+            for o in objs:
+                self._fetch_and_place(o, relation, target)
+            self.summary = "put " + " and ".join(f"{describe(self.world, o)} {w}" for o, w in zip(objs, wheres)) + \
+                f" {relation} {describe(self.world, target)}"
         elif intent == "put_away" and req.destination is not None:
             # "put the apple away in a drawer": the place is said, so it is a put there
             self.ctx.request = req.model_copy(update={"intent": Intent.put})
@@ -173,9 +190,10 @@ class _PlanBuilder:
         self.ctx.request = req = req.model_copy(update={"objects": [bare], "recipient": rooms[0].id})
         return req
 
-    def _objects(self) -> list[str]:
+    def _objects(self, partial: bool = False) -> list[str]:
         """The ids of the things to fetch, in the order said (each grounded; several for "X and Y" or "two
-        apples")."""
+        apples"). With ``partial``, fewer than the number said are taken, with a note ("put two magazines on the
+        table" when memory knows one: that one is put there, and the reply says so)."""
         out: list[str] = []
         for ref in self.ctx.request.objects:
             n = ref.quantity or 1
@@ -183,7 +201,10 @@ class _PlanBuilder:
                 cands = [c for c in self.ctx.all(ref) if c.entity.present and c.entity.id not in out]
                 take = cands[: max(n, 1) if ref.quantity else len(cands)]
                 if ref.quantity and len(take) < ref.quantity:
-                    raise PlanningError(f"I know only {len(cands)} {ref.noun()}, not {ref.quantity}")
+                    if not (partial and take):
+                        raise PlanningError(f"I know only {len(cands)} {ref.noun()}, not {ref.quantity}")
+                    self.notes.append(f"I know only {len(cands)} {ref.noun()}, not {ref.quantity}: "
+                                      f"{'that one' if len(take) == 1 else 'those'} only")
                 out += [c.entity.id for c in take]
             else:
                 want = "any" if ref.determiner in ("a", "any", "some") or ref.purpose else None

@@ -213,3 +213,59 @@ def test_non_native_and_run_on_speech(text: str, intent: Intent) -> None:
 ])
 def test_where_it_goes_and_when_seen_said_otherwise(text: str, intent: Intent) -> None:
     assert parse(text, names=("ben",)).intent is intent, parse(text, names=("ben",))
+
+
+# ---- crowd-written instructions (ALFRED's style): several commands, shelves of containers, stray words -------
+
+def _put(text: str):
+    from memory_node.language.request import Kind
+    r = parse(text, prefer=Kind.command)
+    return r.intent.value, r.destination and (r.destination.relation, r.destination.ref.head)
+
+
+@pytest.mark.parametrize("text, dest", [
+    # "counter to" read as an adverb: the room word and the noun after it are one place
+    ("put the magazine on the kitchen counter to the right of the wine glass", ("on", "counter")),
+    # the place said first in the part that puts, not the part that picks up
+    ("Pick up the radio on the bookshelf. Place the radio on the bathroom counter behind the first one.",
+     ("on", "counter")),
+    # a second command hung on the first one's object; "inside" is inside what was opened
+    ("Open the refrigerator and place the lime inside", ("in", "refrigerator")),
+    # a bare shelf after opening, a shelf in or of a container: the container; a shelf in a room stays a shelf
+    ("open the fridge and put the lime on the top shelf", ("in", "fridge")),
+    ("place the lime on the top shelf in the refrigerator, near the center of the shelf.", ("in", "refrigerator")),
+    ("put the lime on the second shelf of the fridge", ("in", "fridge")),
+    ("put the lime in the fridge on the top shelf", ("in", "fridge")),
+    ("put the book on the shelf in the living room", ("on", "shelf")),
+    # two commands run together without a break, after a bare noun the tagger calls a pronoun
+    ("pick up radio from bookshelf put radio on bathroom counter", ("on", "counter")),
+    # a command verb with a capital letter mid-sentence starts a sentence
+    ("Pick up the milk from the dining table Open the washing machine and place the milk inside then close the door",
+     ("in", "machine")),
+    # of several puts the last says where it ends up
+    ("place the magazine inside of the fridge, and then take it back out place the magazine in the bin", ("in", "bin")),
+    ("Put the radio on the bookshelf on the left and pick the radio up again. Put the radio on the bathroom counter.",
+     ("on", "counter")),
+    # a spot's words before the place: the place
+    ("place a radio in the bottom left bathroom counter", ("in", "counter")),
+    ("Put the globe in the bottom left worktop near the oven", ("in", "worktop")),
+])
+def test_crowd_instructions_put_where_the_last_put_says(text: str, dest: tuple[str, str]) -> None:
+    assert _put(text) == ("put", dest)
+
+
+def test_a_remark_before_a_command_after_a_comma_is_read_whole() -> None:
+    from memory_node.language.request import Kind
+    r = parse("Anna is missing her glass, take it to her.", prefer=Kind.command)
+    assert r.intent.value == "fetch" and r.objects[0].head == "glass" and r.objects[0].owner.lower() == "anna"
+
+
+def test_a_fetch_read_from_words_that_set_the_thing_down_is_offered_not_done() -> None:
+    from memory_node.language.reading_policy import OFFER_BELOW
+    from memory_node.language.request import Kind
+    r = parse("Pick up the lime off the table. After you have you closed the door place the lime on the counter "
+              "to the right of you.", prefer=Kind.command)
+    assert r.intent.value != "fetch" or r.confidence < OFFER_BELOW
+    # said to the speaker, the fetch stands
+    r = parse("pick up the lime and put it in my hand", prefer=Kind.command)
+    assert r.confidence >= OFFER_BELOW

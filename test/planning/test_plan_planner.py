@@ -206,3 +206,36 @@ def test_put_on_one_of_several_tables_moves_it_off_its_own(store: MemoryStore, m
               [("pear_1", "on", "tk")])
     steps = calls(plan_request(store, vega, "put the pear on the table"))
     assert steps[-1][0] == "place" and steps[-1][1][1] != "tk"  # not back where it lies
+
+
+def _table_with_two_things(store: MemoryStore, mem) -> None:
+    mem.scene(1, [mem.ent("table_1", "kitchentable", attributes={"surface": "true"}),
+                  mem.ent("fridge_1", "fridge", attributes={"container": "true", "openable": "true"}),
+                  mem.ent("bin_1", "garbagecan", attributes={"container": "true"}),
+                  mem.ent("lime_1", "lime", attributes={"grabbable": "true"}),
+                  mem.ent("remote_1", "remotecontrol", attributes={"grabbable": "true"})],
+              [("lime_1", "on", "table_1"), ("remote_1", "on", "table_1")])
+
+
+def test_put_of_two_things_places_both(store: MemoryStore, mem, vega: SkillLibrary) -> None:
+    _table_with_two_things(store, mem)
+    steps = calls(plan_request(store, vega, "place the remote and the lime into the fridge"))
+    placed = [args for skill, args in steps if skill == "place"]
+    assert placed == [["remote_1", "fridge_1"], ["lime_1", "fridge_1"]]
+    assert PlanValidator(vega).validate(plan_request(store, vega, "put the lime and the remote in the bin").plan,
+                                        WorldState.from_store(store)) == []
+
+
+def test_put_onto_where_it_lies_when_another_place_is_said_asks(store: MemoryStore, mem, vega: SkillLibrary) -> None:
+    _table_with_two_things(store, mem)
+    # the source read as the destination would be a plan that moves nothing while the bin was meant
+    result = plan_request(store, vega, "take the lime on top of the table, then set it on the table")
+    assert not result.success and "already on" in result.error and "where should it go" in result.error
+    # said alone, the put stands (a harmless pick and place where it is)
+    assert calls(plan_request(store, vega, "put the lime on the table"))[-1] == ("place", ["lime_1", "table_1"])
+
+
+def test_put_on_a_spot_of_nothing_is_refused(store: MemoryStore, mem, vega: SkillLibrary) -> None:
+    _table_with_two_things(store, mem)
+    result = plan_request(store, vega, "put the lime on the left")
+    assert not result.success and "left of what" in result.error
