@@ -931,6 +931,12 @@ class Clause(PhraseReader):
             intent = Intent.fetch  # "move the mug to alice"
         if intent is Intent.put and dest is not None and dest.relation == "at" and dest.ref.head in ("me", "I"):
             intent, dest, recipient = Intent.fetch, None, "speaker"
+        if intent is Intent.fetch and not objs and lemma in ("give", "hand", "pass") and (recipient or dest is not None):
+            # "teddy bear, give to Ben": a handing-over names its thing elsewhere (``parts`` fills "it")
+            who = recipient or (dest.ref.head if dest is not None and not dest.ref.determiner else "")
+            if who:
+                return self._req(Kind.command, Intent.fetch, objects=[ObjectRef(text="it", pronoun="it")],
+                                 recipient=who)
         if intent in (Intent.put, Intent.fetch) and not objs and (dest is not None or lemma in ("move", "stand")):
             intent = Intent.go  # "move to the bedroom", "stand by the washer"
         if intent is Intent.put_away:

@@ -655,6 +655,8 @@ def _addressed(phrase: str) -> bool:
     # "my mouse, where did I put it?"
     animal = len(words) > 1 or lead and said[0] in ("oh", "o")
     wn = default_wordnet()
+    if wn is not None and len(words) > 1 and wn.household(" ".join(words[-2:])):
+        return False  # "teddy bear, give to Ben": a thing named first (a toy), not someone called
     return wn is not None and wn.names_a_person(head, animal=animal)
 
 
@@ -711,6 +713,7 @@ _BEFORE_MOVED = re.compile(r"\bbefore\s+(?:it|they|that|this|someone|somebody|an
 def normalise(text: str) -> str:
     t = text.replace("\u2019", "'").replace("\u2018", "'").replace("`", "'")
     t = _SPACES.sub(" ", t).strip()
+    t = _reordered_question(t) or t
     over = _OVER.sub(".", t)
     t = over if len(over.split()) >= 2 else t  # "Over." alone stays what it is
     for pattern, repl in _SHORTCUTS:
@@ -916,8 +919,30 @@ def normalise_question(text: str) -> str:
 _URGE_AFTER = re.compile(r"^(.+?)\s*[.!,]+\s*(?:go|now|quick|quickly|go\s+go|chop\s+chop|hurry(?:\s+up)?|asap)\s*[.!]*$", re.I)
 
 
+_NOT_JUST = re.compile(r"^not\s+(?:just|only)\s+([^,]{2,60}?)\s*,\s*(.+?)\s+(?:as\s+well|too|also)\s*([.!]*)$", re.I)
 _PUT_VERB = re.compile(r"\b(?:put|place|set|move)\b[^,]*\b(?:in|into|on|onto|inside)\b", re.I)
 _BACK_IN = re.compile(r",\s*(?:and\s+)?(?:then\s+)?back\s+(in|into|on|onto|inside)\s+(?=(?:the|a|an|my|your|its)\b)", re.I)
+
+
+def _reordered_question(text: str) -> str | None:
+    """"Where belongs the milk?" (the verb before its subject, as several languages order it) is "where does the
+    milk belong?"; "wardrobe can open or not?" is "can the wardrobe be opened?"."""
+    m = _WHERE_BELONGS.match(text.strip())
+    if m is not None:
+        return f"where does {m.group(2)} {_BELONG_BASE.get(m.group(1).lower(), 'belong')}?"
+    m = _CAN_OR_NOT.match(text.strip())
+    if m is not None:
+        return f"can {_with_article(m.group(1))} be {_PARTICIPLE.get(m.group(2).lower(), 'used')}?"
+    return None
+
+
+_WHERE_BELONGS = re.compile(r"^where\s+(belongs?|goes|go|lives?)\s+((?:the|my|your|our|his|her|their|this|that|a|an)\s+"
+                            r"[a-z][a-z ]{1,40}?)\s*[?.!]*$", re.I)
+_BELONG_BASE = {"belongs": "belong", "belong": "belong", "goes": "go", "go": "go", "lives": "live", "live": "live"}
+_CAN_OR_NOT = re.compile(r"^(?:the\s+)?([a-z][a-z ]{1,40}?)\s+can\s+(open|close|shut|use|unlock|lock)\s+or\s+(?:not|cannot|can'?t)"
+                         r"\s*[?.!]*$", re.I)
+_PARTICIPLE = {"open": "opened", "close": "closed", "shut": "shut", "use": "used", "unlock": "unlocked",
+               "lock": "locked"}
 
 
 def normalise_command(text: str) -> str:
@@ -928,6 +953,10 @@ def normalise_command(text: str) -> str:
         first = (re.findall(r"[A-Za-z']+", rest)[:1] or [""])[0].lower()
         if first in lx.COMMAND_VERBS or any(p.match(rest) for p, _, _ in _FOR_COMMANDS):
             text = rest + "."
+    m = _NOT_JUST.match(text.strip())
+    if m is not None and m.group(2).split()[0].lower() in lx.COMMAND_VERBS:
+        # "not just the remote, bring me the toilet paper as well": both
+        text = f"{m.group(2)} and {_with_article(m.group(1))}{m.group(3)}"
     if _PUT_VERB.search(text):
         # "take the radio out of the microwave, put it in the fridge, back in the microwave": where it goes next,
         # said without its verb

@@ -131,7 +131,24 @@ def parse(text: str, names: tuple[str, ...] | frozenset[str] = (), prefer: Kind 
     _need_said(best, doc, prefer)
     _lost_thing_said(best, prefer)
     _put_said_too(best, doc, prefer)
+    _not_to_do(best, text)
     return best
+
+
+NOT_TO_DO_NOTE = "said not to do it: nothing to do"
+
+
+def _not_to_do(req: Request, text: str) -> None:
+    """"Don't bring me the mug", "never mind opening the fridge": a command said not to be done is no task. The
+    learned reader reads the verb and its thing and would fetch it; the rules see the "don't". When another part
+    asks something ("don't give it to me, take it to the bathroom"), ``parts`` took that part instead."""
+    if not req.is_command or not _parts.negated_command(normalise(text.strip())):
+        return
+    if any(n.startswith("read '") and "the part that asks" in n for n in req.notes):
+        return
+    req.kind, req.intent, req.confidence = Kind.statement, Intent.unknown, 0.0
+    req.alternatives = []
+    req.notes.append(NOT_TO_DO_NOTE)
 
 
 _SET_DOWN_VERBS = frozenset({"put", "place", "set", "drop", "lay", "stick", "store", "leave"})

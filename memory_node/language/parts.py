@@ -60,7 +60,7 @@ def segments(t: str) -> list[str]:
 
 
 _CAPITAL_WORD = re.compile(r"(?<=[a-z0-9])\s+(?=([A-Z][a-z]+)\b)|(?<=,)\s+(?:(?:and\s+)?then\s+|and\s+)?(?=([a-z]+)\s+"
-                           r"(?:the|a|an|it|them|this|that|my|your|his|her|our|their|up|out|down|back|off|away)\b)")
+                           r"(?:the|a|an|it|them|this|that|my|your|his|her|our|their|up|out|down|back|off|away|to|me|us|him)\b)")
 
 
 def _capitalised_commands(part: str) -> list[str]:
@@ -70,7 +70,8 @@ def _capitalised_commands(part: str) -> list[str]:
     out, start = [], 0
     for m in _CAPITAL_WORD.finditer(part):
         verb = (m.group(1) or m.group(2) or "").lower()
-        if m.group(2) and not _starts_with_command(part[start:m.start()]):
+        if m.group(2) and not _starts_with_command(part[start:m.start()]) and \
+                not _topic_only(part[start:m.start()]):
             continue  # "Anna is missing her glass, take it to her": a remark and its request read whole
         if (verb in lx.COMMAND_VERBS or m.group(2) and verb in _PREPARING) and part[start:m.start()].strip(" ,"):
             out.append(part[start:m.start()].strip(" ,"))
@@ -80,9 +81,40 @@ def _capitalised_commands(part: str) -> list[str]:
 
 
 def _starts_with_command(text: str) -> bool:
+    if NEGATED_COMMAND.match(text.strip()):
+        return True  # "don't give it to me, take the radio to the bathroom"
     words = [w for w in re.findall(r"[a-z]+", text.lower()) if w not in ("please", "now", "then", "and", "first",
                                                                          "so", "ok", "okay")]
     return bool(words) and (words[0] in lx.COMMAND_VERBS or words[0] in _PREPARING)
+
+
+_NOT_TOPIC_WORDS = frozenset({"i", "you", "we", "he", "she", "they", "it", "is", "are", "was", "were", "am", "can", "could",
+                              "would", "will", "do", "does", "did", "don't", "if", "when", "where", "what", "which",
+                              "who", "how", "has", "have", "had", "there", "not", "no"})
+
+
+def _topic_only(text: str) -> bool:
+    """A thing named first, on its own ("teddy bear, give to Ben"): a few words, no subject or helping verb."""
+    words = re.findall(r"[a-z']+", text.lower())
+    if not 0 < len(words) <= 4 or set(words) & _NOT_TOPIC_WORDS:
+        return False
+    from ..core.wordnet import default_wordnet
+
+    wn = default_wordnet()  # English words only: "Pakikuha naman ng toy, bring it" is another language's request
+    return wn is not None and all(w in ("the", "a", "an", "my", "your", "our", "this", "that") or wn.is_word(w)
+                                  for w in words)
+
+
+# a command said not to be done: "don't give it to me", "please do not open the fridge", "never mind the mug"
+NEGATED_COMMAND = re.compile(r"^(?:(?:oh|no|and|but|so|please|just)[,]?\s+)*(?:don'?t|do\s+not|dont|never|no\s+need\s+to|"
+                             r"you\s+(?:don'?t|do\s+not)\s+(?:have|need)\s+to)\s+(?:(?:you|ever|even|bother\s+(?:to\s+)?)\s+)?"
+                             r"([a-z]+)\b", re.I)
+
+
+def negated_command(text: str) -> bool:
+    m = NEGATED_COMMAND.match(text.strip())
+    return m is not None and (m.group(1).lower() in lx.COMMAND_VERBS or m.group(1).lower() in _PREPARING or
+                              m.group(1).lower() in ("go", "open", "close", "shut", "find", "look", "bring"))
 
 
 _PREPARING = frozenset({"clean", "wash", "rinse", "heat", "warm", "cool", "chill", "dry", "wipe", "microwave"})
@@ -138,8 +170,8 @@ _TAG_WORDS = frozenset({"do", "does", "did", "can", "could", "would", "will", "y
 
 def _rank(req: Request, text: str, prefer: Kind | None) -> int:
     words = re.findall(r"[a-z']+", text.lower())
-    if req.intent is Intent.unknown or words and set(words) <= _TAG_WORDS:
-        return 0
+    if req.intent is Intent.unknown or words and set(words) <= _TAG_WORDS or negated_command(text):
+        return 0  # nothing asked, a tag, or a thing said not to be done
     if req.intent in (Intent.greeting, Intent.inform):
         return 1
     if req.is_command and _DESIRE.match(text.strip()) or "a bare noun phrase" in req.notes:
@@ -199,6 +231,8 @@ def from_parts(full: Request, parts: list[str], raw: str, prefer: Kind | None, w
     # a whole that puts the thing somewhere else than the part that puts it mixes the parts
     mixed = full.intent is Intent.put and main.intent is Intent.put and full.destination is not None and \
         main.destination is not None and full.destination.ref.head != main.destination.ref.head
+    if any(negated_command(p) for p in parts):
+        mixed = True  # "don't give it to me, take it to the bathroom": the whole reads the command not wanted
     if whole_may_stand and ranks[k] == full_rank and not mixed and (
             _unresolved(main) and not _unresolved(full) or full.intent is main.intent and
             not _unresolved(full) and (says_as_much or not remarks_only)):
@@ -373,6 +407,13 @@ def _fill_from(main: Request, before: list[list[ObjectRef]], after: list[list[Ob
     before = [[o for o in things if o.head not in GENERIC_NOUNS or o.modifiers] for things in before]
     after = [[o for o in things if o.head not in GENERIC_NOUNS or o.modifiers] for things in after]
     nearest = next((things for things in before[::-1] + after if things), [])
+    ones = [o for o in nearest if o.pronoun == "one" and o.anchor is not None]
+    if ones and nearest[0].pronoun != "one":
+        # "I don't mean all the glasses, just the one beside the toothbrush": the kind, told apart by the place
+        nearest = [o for o in nearest if o.head][:1]
+        if nearest:
+            nearest = [nearest[0].model_copy(update={"anchor": ones[0].anchor, "determiner": "the",
+                                                     "plural": False, "quantity": None})]
     if nearest and nearest[0].pronoun == "one":
         # "there's more than one glass and I mean the one on the desk": the kind from further back
         kind = next((o for things in before[::-1] for o in things if o.head), None)
@@ -386,6 +427,11 @@ def _fill_from(main: Request, before: list[list[ObjectRef]], after: list[list[Ob
     if nearest:
         filled: list[ObjectRef] = []
         for o in main.objects:
+            owner = _OWNING_PRONOUNS.get(o.head) if not o.compound and not o.modifiers else None
+            if owner is not None and nearest[0].head:
+                # "don't bring me just any glass, bring me mine": the kind said before, the owner said now
+                filled.append(nearest[0].model_copy(update={"owner": owner, "determiner": "the", "anchor": None}))
+                continue
             if not _open(o):  # a use ("where can I sit down?") names what is wanted too
                 filled.append(o)
                 continue
@@ -407,6 +453,16 @@ def _fill_from(main: Request, before: list[list[ObjectRef]], after: list[list[Ob
             if main.intent is Intent.where and any(o.anchor is not None for o in filled) and \
                     main.notes and any("what is X" in n for n in main.notes):
                 main.intent = Intent.which  # "the plate by the microwave, which is that one?"
+    if main.intent is Intent.person_did and main.time is None:
+        # "I missed it all, but I'm curious: after Ben made coffee, what did he do next?": the event a part
+        # before named (an aside such as "I think it was" between them is skipped)
+        for text in texts[::-1]:
+            m = _AFTER_EVENT.search(text.strip())
+            clause = " ".join(_ASIDE_TAIL.sub("", m.group(2)).replace(",", " ").split()) if m else ""
+            if m is not None and 2 <= len(clause.split()) <= 12:
+                main.intent = Intent.around  # a pause inside it ("after Ben... turned on the TV") is no break
+                main.time = TimeRef(relation=m.group(1).lower(), clause=clause.strip(" .!?"))
+                break
     if main.time is not None and main.time.clause.strip().lower() in ("that", "it", "this") and texts:
         main.time.clause = re.sub(r"\s+(?:earlier|before|today|just now)$", "", texts[-1].strip(" .,!?"), flags=re.I)
     people = [w for text in texts for w in re.findall(r"\b[A-Z][a-z]+\b", text) if w.lower() not in _NOT_NAMES]
@@ -414,6 +470,13 @@ def _fill_from(main: Request, before: list[list[ObjectRef]], after: list[list[Ob
         main.actor = people[-1].lower()
     if people and main.recipient in ("him", "her", "them"):
         main.recipient = people[-1].lower()
+
+
+_OWNING_PRONOUNS = {"mine": "speaker", "ours": "speaker", "yours": "robot"}
+_AFTER_EVENT = re.compile(r"(?:^|[:;,]\s*)(?:(?:so|and|but|ok|okay|well)[,]?\s+)*(after|before)\s+(\w[^:;]{3,})$", re.I)
+# an aside at the end of the event said ("after Ben turned on the TV, I think it was")
+_ASIDE_TAIL = re.compile(r"\s*,?\s*\b(?:i\s+think(?:\s+it\s+was)?|i\s+believe|i\s+guess|if\s+i\s+remember(?:\s+right(?:ly)?)?|"
+                         r"was\s+it|or\s+something|right)\s*$", re.I)
 
 
 # capitalised words that start or fill sentences without naming anyone

@@ -21,7 +21,7 @@ from ..core.text import clean_text
 from ..language.conversation import Conversation
 from ..language.followup import follow_up
 from ..language.grounding import Grounder
-from ..language.parser import ParserUnavailable, parse
+from ..language.parser import NOT_TO_DO_NOTE, ParserUnavailable, parse
 from ..language.reading_policy import ASK_BACK_BELOW as READING_ASK_BELOW, OFFER_BELOW
 from ..language.request import CARRYING_INTENTS, COMMAND_INTENTS, Intent, Kind, ObjectRef, Request
 from ..language.resolve import resolve_rooms
@@ -263,6 +263,9 @@ def _plan_request(store: MemoryStore, library: SkillLibrary, instruction: str, r
                                      conversation=conversation, request=req)
             return PlanResult(success=False, error=f"that is a question, not a task (ask it over ~/ask); the "
                               f"answer: {answer.answer}")
+        if NOT_TO_DO_NOTE in req.notes:
+            return PlanResult(success=False, error=f"you said not to ('{instruction.strip()[:200]}'), so I will "
+                              "not do it; tell me what you want done instead")
         why = "; ".join(req.notes) or req.intent.value
         return PlanResult(success=False, error=f"I did not understand '{instruction.strip()}' as a task ({why}). "
                           f"I can plan: {'; '.join(SUPPORTED_INSTRUCTIONS)}")

@@ -269,3 +269,52 @@ def test_a_fetch_read_from_words_that_set_the_thing_down_is_offered_not_done() -
     # said to the speaker, the fetch stands
     r = parse("pick up the lime and put it in my hand", prefer=Kind.command)
     assert r.confidence >= OFFER_BELOW
+
+
+# ---- what is said not to be done, things named first, reordered questions ------------------------------------
+
+def test_a_command_said_not_to_be_done_is_no_task() -> None:
+    r = parse("don't bring me the mug", prefer=Kind.command)
+    assert not r.is_command and r.confidence == 0.0
+    # ... and beside another command, the other is the task
+    r = parse("Don't give it to me, take the radio to the bathroom.", prefer=Kind.command)
+    assert r.intent is Intent.fetch and r.objects[0].head == "radio" and r.recipient != "speaker"
+    assert r.destination is not None and r.destination.ref.head == "bathroom"
+    # "don't forget to" asks for it
+    assert parse("Don't forget to bring me the mug", prefer=Kind.command).intent is Intent.fetch
+
+
+def test_a_thing_named_first_is_what_a_verb_without_one_hands_over() -> None:
+    r = parse("teddy bear, give to Ben.", prefer=Kind.command)
+    assert r.intent is Intent.fetch and r.objects[0].head == "bear" and r.recipient.lower() == "ben"
+
+
+def test_not_just_one_thing_is_both() -> None:
+    r = parse("Not just the remote, bring me the toilet paper as well.", prefer=Kind.command)
+    assert r.intent is Intent.fetch and {o.head for o in r.objects} == {"paper", "remote"}
+
+
+@pytest.mark.parametrize("text, intent", [("Where belongs the milk?", Intent.goes_where),
+                                          ("wardrobe can open or not?", Intent.usable)])
+def test_verb_first_questions(text: str, intent: Intent) -> None:
+    assert parse(text, prefer=Kind.question).intent is intent
+
+
+def test_the_one_told_apart_in_a_part_before() -> None:
+    r = parse("I don't mean all the glasses, just the one beside the toothbrush: which is it?", prefer=Kind.question)
+    assert r.objects[0].head == "glass" and r.objects[0].anchor is not None
+    assert r.objects[0].anchor.ref.head == "toothbrush"
+
+
+@pytest.mark.parametrize("text", [
+    "I was out at the shops all evening, but I'm curious: after Ben made coffee, what did he do next?",
+    "After Ben... made coffee, I think it was, what did he do then?"])
+def test_the_event_said_in_a_part_before_an_activity_question(text: str) -> None:
+    r = parse(text, prefer=Kind.question)
+    assert r.intent is Intent.around and r.time is not None and r.time.relation == "after"
+    assert "made coffee" in r.time.clause
+
+
+def test_mine_after_a_kind_said_in_a_part_not_to_be_done() -> None:
+    r = parse("Don't bring me just any glass, bring me mine.", prefer=Kind.command)
+    assert r.intent is Intent.fetch and r.objects[0].head == "glass" and r.objects[0].owner == "speaker"
