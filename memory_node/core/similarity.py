@@ -6,14 +6,16 @@ subjects of the current placement facts by sentence embeddings (all-MiniLM-L6-v2
 the ``K`` most similar facts vote for their receptacle, each with weight similarity x ``KIND_BASE`` ** (the
 kinds the two objects share). Kinds are the map's categories (a plum shares fruit, produce and food with
 the apple, only produce and food with the carrot; a word the map does not list has those of its nearest
-WordNet kind the map lists, ``lexical_categories.py``: a kumquat is fruit too) plus the most specific
+WordNet kind the map lists, ``lexical_categories.py``: a kumquat is fruit too; a label neither lists has
+those of the map category whose words its own are clearly nearest in the model's reading, ``embedded_kinds``:
+a "smoothie maker" is a small appliance) plus the most specific
 kind WordNet says they share, graded by how specific it is (below), plus ``MODIFIER_BONUS`` when their
 names share a word before the head that is not an attribute of the map (a party dress and party shoes:
 what they are for), plus ``ATTR_BONUS`` for each attribute of the map their names share ("muddy shorts" and a
 "soiled shirt" are both dirty; a "white t-shirt" and an "ivory blouse" both light coloured). The
 weight grows geometrically with the kinds shared, so one example of the object's own narrow kind (a
 hammer for a screwdriver: hand tools) outvotes several that share only a broad one (a spirit level and a
-torch: tools). For an object of no kind the map or WordNet knows (a brand name, a word neither lists) its
+torch: tools). For an object of no kind the map, WordNet or the model knows (a brand name like no kind) its
 similarity is all the evidence there is, and it weighs to the power ``UNKNOWN_POWER``: one close example
 outweighs several far ones, as the kinds shared do for a known object. The receptacle with the most weight
 wins:
@@ -65,8 +67,8 @@ container the map reads the contents of ("juice bottle": juice) is not what the 
 before it are looked up instead.
 
 ``K``, ``KIND_BASE``, ``EXPLAINED`` and the WordNet constants were chosen on the even-numbered TidyBot
-scenarios and checked on the odd ones; ``ATTR_BONUS``, ``CONTRAST`` and ``UNKNOWN_POWER`` on the even ones
-and on leave-one-out over the seen placements of all of them (``--loo-seen``)
+scenarios and checked on the odd ones; ``ATTR_BONUS``, ``CONTRAST``, ``UNKNOWN_POWER`` and the ``EMB_``
+ones on the even ones and on leave-one-out over the seen placements of all of them (``--loo-seen``)
 (``python -m memory_node.bench.placement_eval``; the figures are in
 ``docs/benchmarks.md``); ``MIN_SIMILARITY`` and ``CROSS_KIND_MIN`` are about the 75th and the 99th
 percentile of the similarity between unrelated household words (words of different top-level categories
@@ -109,6 +111,9 @@ KIN_FLOOR = 0.05  # an example of the object's own map kind whose words are unli
 UNKNOWN_POWER = 2.0  # for an object of no kind the map or WordNet knows, a voter weighs its similarity to this power
 ATTR_BONUS = 2.0  # an attribute of the map two names share ("dirty", a dark colour) counts as this many kinds
 CONTRAST = 0.5  # the weight left to a voter said to be another of the object's contrasting attributes (clean / dirty)
+EMB_KIND_MIN = 0.45  # a label neither the map nor WordNet knows takes the map category its words are this near ...
+EMB_KIND_MARGIN = 0.03  # ... and this much nearer than any category not above or below it (else no kind)
+EMB_HEAD = 0.5  # the part of that nearness read from the phrase's last word alone (a pasta maker is no pasta)
 MAX_FACTS = 5000  # the newest current placement facts compared (bounds the cost of one question)
 _CACHE_MAX = 50_000
 _WN_LONGEST = 9  # words in WordNet 3.0's longest noun ("united nations office for drug control and crime ...")
@@ -274,13 +279,77 @@ def _wn_phrase(label: str, weak_head: bool = False) -> str:
     return ""
 
 
-def kinds(cmap: CategoryMap, label: str) -> frozenset[str]:
+def kinds(cmap: CategoryMap, label: str, embedder: TextEmbedder | None = None) -> frozenset[str]:
     """The map's categories of a label (not the label itself, its head word or its attributes): what two
     objects can share to be "of a kind" here; for a label the map does not list, those of its nearest
-    WordNet kind the map lists (``lexical_categories``); empty when neither knows it."""
+    WordNet kind the map lists (``lexical_categories``); with ``embedder``, for a label neither knows, those
+    of the map category its words are clearly nearest (``embedded_kinds``); else empty."""
     if not WN_CATEGORIES:
         return frozenset(c for c in cmap.chain(label) if c in cmap.parent)
-    return _memo(cmap, ("kinds", label), lambda: frozenset(map_categories(cmap, label)))
+    found = _memo(cmap, ("kinds", label), lambda: frozenset(map_categories(cmap, label)))
+    if found or embedder is None:
+        return found
+    return _memo(cmap, ("embedded kinds", embedder.model_name, label), lambda: embedded_kinds(cmap, label, embedder))
+
+
+def _centroids(cmap: CategoryMap, embedder: TextEmbedder) -> tuple[list[str], np.ndarray] | None:
+    """Each map category's own words, embedded and averaged (a unit vector per category, most specific
+    words only: a snack's are not a candy's): what the map knows of that kind of thing, as the model reads
+    it. Read once per map and model (again when the map grows): ~1,000 short phrases, seconds on a small
+    CPU, kept here rather than in the vector cache; None when the model cannot read them (it says so where
+    the vote's own texts fail)."""
+    memo = ("centroids", embedder.model_name, len(cmap.word_category), len(cmap.parent))
+    found = cmap.votes.get(memo)
+    if found is None:
+        by: dict[str, list[str]] = {}
+        for w, c in cmap.word_category.items():
+            by.setdefault(c, []).append(w)
+        cats = sorted(by)
+        words = [w for c in cats for w in sorted(by[c])]
+        try:
+            vecs = np.asarray(embedder.encode([phrase(w, embedder) for w in words]), dtype=np.float32) if words \
+                else None
+        except Exception:  # the model is optional (and a test's table lists only its own words)
+            vecs = None
+        found = False
+        if words and vecs is not None and vecs.shape[0] == len(words):
+            rows, i = [], 0
+            for c in cats:
+                m = vecs[i:i + len(by[c])].mean(axis=0)
+                rows.append(m / max(float(np.linalg.norm(m)), 1e-9))
+                i += len(by[c])
+            found = (cats, np.stack(rows))
+        cmap.votes[memo] = found
+    return found or None  # type: ignore[return-value]
+
+
+def embedded_kinds(cmap: CategoryMap, label: str, embedder: TextEmbedder) -> frozenset[str]:
+    """The map category (and its ancestors) whose words (``_centroids``) a label is nearest to in the
+    model's reading, the phrase and its last word alone weighed ``1 - EMB_HEAD`` and ``EMB_HEAD`` (a "pasta
+    maker" is near pasta by its first word alone, a small appliance with its head), when it is at least
+    ``EMB_KIND_MIN`` near and ``EMB_KIND_MARGIN`` nearer than any category not above or below it; else
+    empty: a "smoothie maker" is a small appliance, "Nutella" a nut; "Tostitos" or "Lysol", near no kind's
+    words clearly, stay of no kind. It errs as the model does ("Jenga" reads as a prepared food): what the
+    kinds add is weighed in the vote with the rest, and only where the map and WordNet say nothing."""
+    cents = _centroids(cmap, embedder)
+    v = _CACHE.vectors(embedder, [label]) if cents is not None else None
+    if v is None or not phrase(label):
+        return frozenset()
+    cats, mat = cents
+    sims = mat @ v[0]
+    ws = phrase(label, embedder).split()
+    if len(ws) > 1:
+        h = _CACHE.vectors(embedder, [ws[-1]])
+        if h is not None:
+            sims = (1 - EMB_HEAD) * sims + EMB_HEAD * (mat @ h[0])
+    order = np.argsort(-sims, kind="stable").tolist()
+    best = cats[order[0]]
+    line = {best, *cmap.ancestors(best)}
+    rival = next((float(sims[j]) for j in order[1:] if cats[j] not in line and best not in cmap.ancestors(cats[j])),
+                 -1.0)
+    if float(sims[order[0]]) < EMB_KIND_MIN or float(sims[order[0]]) - rival < EMB_KIND_MARGIN:
+        return frozenset()
+    return frozenset(c for c in line if c in cmap.parent)
 
 
 def _memo(cmap: CategoryMap, key: tuple, read: Callable[[], frozenset[str]]) -> frozenset[str]:
@@ -288,7 +357,9 @@ def _memo(cmap: CategoryMap, key: tuple, read: Callable[[], frozenset[str]]) -> 
     found = cmap.votes.get(key)
     if found is None:
         if len(cmap.votes) > _CACHE_MAX:
+            kept = {k: v for k, v in cmap.votes.items() if k[0] == "centroids"}  # seconds to read again
             cmap.votes.clear()
+            cmap.votes.update(kept)
         found = cmap.votes[key] = read()
     return found
 
@@ -319,7 +390,7 @@ def _contrast(cmap: CategoryMap, mine: frozenset[str], theirs: frozenset[str]) -
 
 
 def _explained(cmap: CategoryMap, mine: set[str], my_attrs: frozenset[str], pool: Sequence[Example],
-               idx: list[int]) -> set[int]:
+               idx: list[int], embedder: TextEmbedder | None = None) -> set[int]:
     """The voters whose receptacle a kind of theirs that the object is not explains: two or more
     examples of that kind, all in one receptacle ("hand tools in the toolbox"): for something else of
     their broader kind they say where that narrower kind goes, not where the rest goes ("other tools on
@@ -328,7 +399,7 @@ def _explained(cmap: CategoryMap, mine: set[str], my_attrs: frozenset[str], pool
     necklace goes); for examples of its own kind a colour in their names may be no more than a colour."""
     by_kind: dict[str, list[int]] = {}
     for i in idx:
-        theirs = kinds(cmap, pool[i].subject)
+        theirs = kinds(cmap, pool[i].subject, embedder)
         reasons = {*(theirs - mine)}
         if not mine <= theirs:
             reasons.update(f"attribute:{a}" for a in _attrs(cmap, pool[i].subject) - my_attrs)
@@ -360,11 +431,11 @@ def vote(label: str, candidates: Sequence[Example], denied: set[str], cmap: Cate
     if WN_WUP:
         sims = np.round(np.array([(1 - WN_WUP) * c + WN_WUP * r[0] if r is not None else c
                                   for c, r in zip(cosines.tolist(), rel)], dtype=np.float64), 6)
-    mine = kinds(cmap, label)
+    mine = kinds(cmap, label, emb)
     if WN_WUP and mine:
         # WordNet lowers no similarity between things the map says are of a kind: its senses are not always
         # the home's (cumin the seed, paprika the seasoning; a knife an edge tool, a fork cutlery)
-        sims = np.array([c if s < c and mine & kinds(cmap, f.subject) else s
+        sims = np.array([c if s < c and mine & kinds(cmap, f.subject, emb) else s
                          for s, c, f in zip(sims.tolist(), cosines.tolist(), pool)], dtype=np.float64)
     my_mods = _modifiers(cmap, label) if MODIFIER_BONUS else frozenset()
     my_attrs = _attrs(cmap, label)
@@ -379,7 +450,7 @@ def vote(label: str, candidates: Sequence[Example], denied: set[str], cmap: Cate
     for i in np.lexsort((np.arange(len(pool)), -sims)).tolist():
         if len(order) == K:
             break
-        theirs = kinds(cmap, pool[i].subject) if mine else frozenset()
+        theirs = kinds(cmap, pool[i].subject, emb) if mine else frozenset()
         if sims[i] <= 0.0 and not (mine & theirs):
             continue  # unlike in words and of another kind; one of its own kind votes however unlike
         if mine and theirs and not mine & theirs and cosines[i] < CROSS_KIND_MIN and not lex_kin[i]:
@@ -405,7 +476,7 @@ def vote(label: str, candidates: Sequence[Example], denied: set[str], cmap: Cate
         order = [o for o in order if o[2]]
         if not order:
             return None
-    explained = _explained(cmap, mine, my_attrs, pool, [i for i, _, _ in order]) if mine else set()
+    explained = _explained(cmap, mine, my_attrs, pool, [i for i, _, _ in order], emb) if mine else set()
     weights: dict[str, float] = {}
     voters: dict[str, list[tuple[Example, float]]] = {}
     for i, shared, _ in order:
