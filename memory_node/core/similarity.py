@@ -323,6 +323,14 @@ def _centroids(cmap: CategoryMap, embedder: TextEmbedder) -> tuple[list[str], np
     return found or None  # type: ignore[return-value]
 
 
+def warm(cmap: CategoryMap | None = None, embedder: TextEmbedder | None = None) -> bool:
+    """Read the map categories' words through the model now (``_centroids``: seconds), so that the first
+    question about a thing of no known kind does not pay for it; True when they could be read."""
+    from .categories import default_map
+
+    return _centroids(cmap or default_map(), embedder or default_embedder()) is not None
+
+
 def embedded_kinds(cmap: CategoryMap, label: str, embedder: TextEmbedder) -> frozenset[str]:
     """The map category (and its ancestors) whose words (``_centroids``) a label is nearest to in the
     model's reading, the phrase and its last word alone weighed ``1 - EMB_HEAD`` and ``EMB_HEAD`` (a "pasta

@@ -719,6 +719,7 @@ def normalise(text: str) -> str:
     for pattern, repl in _SHORTCUTS:
         t = pattern.sub(repl, t)
     t = _drop_address(t)
+    t = _ANY_IDEA.sub("", t)
     t = _dash_restart(t)
     t = _BEFORE_MOVED.sub("before", t)
     t = _REPAIR.sub("", t)
@@ -922,6 +923,10 @@ _URGE_AFTER = re.compile(r"^(.+?)\s*[.!,]+\s*(?:go|now|quick|quickly|go\s+go|cho
 _NOT_JUST = re.compile(r"^not\s+(?:just|only)\s+([^,]{2,60}?)\s*,\s*(.+?)\s+(?:as\s+well|too|also)\s*([.!]*)$", re.I)
 _PUT_VERB = re.compile(r"\b(?:put|place|set|move)\b[^,]*\b(?:in|into|on|onto|inside)\b", re.I)
 _BACK_IN = re.compile(r",\s*(?:and\s+)?(?:then\s+)?back\s+(in|into|on|onto|inside)\s+(?=(?:the|a|an|my|your|its)\b)", re.I)
+
+
+# "... Any idea where it is?": after a remark, the question itself
+_ANY_IDEA = re.compile(r"(?<=[.!?]\s)any\s+ideas?\s*,?\s+(?=(?:where|what|which|when|who|how)\b)", re.I)
 
 
 def _reordered_question(text: str) -> str | None:

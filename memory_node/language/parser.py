@@ -485,13 +485,15 @@ def _antecedents(req: Request, doc: Any, ref: ObjectRef) -> list[ObjectRef]:
     if ref.pronoun not in ("it", "them", "that", "this", "those", "these"):
         return []
     at = next((t.i for t in doc if _low(t) == ref.pronoun), len(doc))
-    nouns = thing_nouns(doc)
+    nouns = [t for t in thing_nouns(doc) if _parts._can_be_it(t)]  # not "her eyesight", "the time", "lunch"
     before = [t for t in nouns if t.i < at]
-    # a thing named after the pronoun counts only as a subject or object ("bring it here, the ball"), never
-    # as the place it goes ("put it next to the back door")
+    # a thing named after the pronoun, in its sentence, counts only as a subject or object ("bring it here, the
+    # ball"), never as the place it goes ("put it next to the back door")
+    said_in = doc[at].sent if at < len(doc) else None
     antecedent = before[-1] if before else next(
-        (t for t in nouns if t.dep_ in ("nsubj", "nsubjpass", "dobj", "appos")
-         or t.dep_ == "pobj" and _low(t.head) in ("before", "after", "since", "until")), None)
+        (t for t in nouns if (said_in is None or t.sent == said_in) and (
+            t.dep_ in ("nsubj", "nsubjpass", "dobj", "appos")
+            or t.dep_ == "pobj" and _low(t.head) in ("before", "after", "since", "until"))), None)
     if antecedent is None:
         return []
     clause = Clause(antecedent.sent, req.text)

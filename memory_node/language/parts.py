@@ -250,10 +250,40 @@ def detail(req: Request) -> int:
         (req.time is not None) + bool(req.state) + (req.destination is not None) + bool(req.recipient)
 
 
+# a noun after these says when, not what: "I've been hunting for it since lunch"
+_TIME_PREPS = frozenset({"since", "until", "till", "during"})  # not "after": "I'm after the face cream"
+_PHYSICAL_LEXNAMES = frozenset({"noun.artifact", "noun.food", "noun.object", "noun.plant", "noun.substance",
+                                "noun.animal", "noun.possession", "noun.quantity"})
+
+
+def _can_be_it(tok: Any) -> bool:
+    """Whether a later "it" can mean the thing a noun names: not a time said with "since" / "until", not a word
+    WordNet knows only as no physical thing ("idea", "eyesight", "the time", "the word", "the usual spots")."""
+    if tok.dep_ == "pobj" and _low(tok.head) in _TIME_PREPS:
+        return False
+    word = _lemma(tok) if tok.tag_ in ("NNS", "NNPS") else _low(tok)
+    if word in lx.NOT_PLACE_NOUNS or word in _NOT_REFERENTS:
+        return False
+    from ..core.wordnet import default_wordnet
+
+    wn = default_wordnet()
+    if wn is None or not word.isalpha() or " " in word:
+        return True
+    before = tok.doc[tok.i - 1] if tok.i > 0 else None
+    lead = _low(before) if before is not None and before.head == tok and before.dep_ in ("compound", "amod") else ""
+    senses = (wn.noun_senses(f"{lead} {word}") if lead.isalpha() else ()) or wn.noun_senses(word)
+    # ("remote control" is a device though "control" alone is not; a word WordNet does not know may be a name)
+    return not senses or any(s.lexname() in _PHYSICAL_LEXNAMES for s in senses[:6])
+
+
+_NOT_REFERENTS = frozenset({"spot", "place", "area", "way", "word", "idea", "clue", "time", "lunch", "dinner",
+                            "breakfast", "tea"})
+
+
 def _things_in(doc: Any) -> list[ObjectRef]:
     """The things a part names, in the order said, each read with what was said of it."""
     out, placed = [], []
-    nouns = {t.i for t in _p.thing_nouns(doc, roots=True)}
+    nouns = {t.i for t in _p.thing_nouns(doc, roots=True) if _can_be_it(t)}
     for tok in doc:
         if tok.i in nouns:
             out.append(Clause(tok.sent, doc.text)._object(tok))
@@ -284,7 +314,7 @@ def _things_in(doc: Any) -> list[ObjectRef]:
         # "I need to get into the cupboard. Will it open?": a thing said as where to go is still the thing a
         # later "it" means; the last such noun, not a room or the home
         places = [t for t in doc if t.pos_ == "NOUN" and t.dep_ in ("pobj", "dobj") and not t.ent_type_
-                  and t.lemma_.lower() not in lx.ROOM_WORDS | lx.HOME_WORDS]
+                  and t.lemma_.lower() not in lx.ROOM_WORDS | lx.HOME_WORDS and _can_be_it(t)]
         if places:
             out = [Clause(places[-1].sent, doc.text)._object(places[-1])]
     return out

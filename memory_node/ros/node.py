@@ -45,6 +45,7 @@ from rclpy.signals import SignalHandlerOptions
 from sensor_msgs.msg import CameraInfo, CompressedImage, Image
 from visualization_msgs.msg import MarkerArray
 
+from memory_node.core import similarity
 from memory_node.core.consolidation import run_consolidation
 from memory_node.core.limits import InputLimits, check_seconds, check_time_ns
 from memory_node.core.models import InvalidInput
@@ -727,6 +728,13 @@ class _MemoryNodeBase:
                 log.warning(f"reading what things are for failed ({type(e).__name__}: {e})")
             else:
                 log.info(f"what {n} kinds of thing are for read in {time.monotonic() - t:.1f} s")
+            t = time.monotonic()
+            try:  # the category map's words as the model reads them (placement of things of no known kind)
+                similarity.warm()
+            except Exception as e:  # noqa: BLE001 - the first such question then reads them itself
+                log.warning(f"reading the category map's words failed ({type(e).__name__}: {e})")
+            else:
+                log.info(f"category map's words read in {time.monotonic() - t:.1f} s")
 
         threading.Thread(target=warm, name="uses-warm-up", daemon=True).start()
 

@@ -318,3 +318,15 @@ def test_the_event_said_in_a_part_before_an_activity_question(text: str) -> None
 def test_mine_after_a_kind_said_in_a_part_not_to_be_done() -> None:
     r = parse("Don't bring me just any glass, bring me mine.", prefer=Kind.command)
     assert r.intent is Intent.fetch and r.objects[0].head == "glass" and r.objects[0].owner == "speaker"
+
+
+@pytest.mark.parametrize("text, head", [
+    # a time said with "since", a word for no physical thing: not what "it" means
+    ("Right, that's the one I've been hunting for since lunch, so where is it now?", ""),
+    ("And what colour is it? Her eyesight isn't great.", ""),
+    ("She's getting upset because we can't find the juice. Any idea where it is?", "juice"),
+    ("Not the time, I mean which room is it in?", ""),
+])
+def test_it_never_means_a_time_or_a_word_for_no_thing(text: str, head: str) -> None:
+    r = parse(text, prefer=Kind.question)
+    assert r.objects and r.objects[0].head == head  # "" : left to the conversation
