@@ -221,6 +221,15 @@ class WordNet:
                         out.append(w)
         return tuple(w for w in dict.fromkeys(out) if w != v and w not in _LIGHT_VERBS)
 
+    def verb_base(self, word: str) -> str:
+        """The verb an inflected form is of ("sitting" -> "sit", "writing" -> "write"), by WordNet's own
+        morphology; "" when WordNet knows no such verb."""
+        with self._lock:
+            try:
+                return self._wn.morphy(word.lower(), "v") or ""
+            except Exception:  # noqa: BLE001 - a malformed word is simply not in WordNet
+                return ""
+
     def any_noun(self, word: str) -> bool:
         """WordNet lists the word as a noun in any sense (a time, a place, a feeling too): "day" in
         "daybed" is no physical thing but a word all the same."""

@@ -898,6 +898,18 @@ _BEEN_LOOKING = re.compile(r"^(?:i'?ve|i\s+have|i|we'?ve|we\s+have|we)?\s*been\s
 
 
 # "I need to sit down", "I want to wash my hands", asked: where the speaker can
+# "where is for sleeping?", "where is good for sitting": a learner's "where can I sleep?"
+_WHERE_FOR_ING = re.compile(r"\bwhere\s+(?:is|are)\s+(?:good\s+|ok\s+|okay\s+|best\s+)?for\s+([a-z]{3,}ing)\b", re.I)
+
+
+def _base_verb(gerund: str) -> str:
+    """"sleeping" -> "sleep", "sitting" -> "sit", "writing" -> "write": the verb a WordNet lemma names."""
+    from ..core.wordnet import default_wordnet
+
+    wn = default_wordnet()
+    return (wn.verb_base(gerund) if wn is not None else "") or gerund.lower()[:-3]
+
+
 _NEED_TO = re.compile(r"^(?:i|we)\s+(?:really\s+|just\s+)?(?:need|want|'d\s+like|would\s+like|have)\s+to\s+(sit\s+down|sit|"
                       r"lie\s+down|sleep|rest|have\s+a\s+(?:nap|rest|sit)|nap|wash\s+my\s+hands|wash\s+up|cook(?:\s+something)?)"
                       r"\b[^?]*[.!]*$", re.I)
@@ -913,6 +925,7 @@ def normalise_question(text: str) -> str:
     m = _NEED_TO.match(text.strip())
     if m is not None:
         return f"where can I {m.group(1).lower()}?"
+    text = _WHERE_FOR_ING.sub(lambda m: f"where can I {_base_verb(m.group(1))}", text)
     return _BEEN_LOOKING.sub("where is ", text.strip())
 
 

@@ -330,3 +330,8 @@ def test_mine_after_a_kind_said_in_a_part_not_to_be_done() -> None:
 def test_it_never_means_a_time_or_a_word_for_no_thing(text: str, head: str) -> None:
     r = parse(text, prefer=Kind.question)
     assert r.objects and r.objects[0].head == head  # "" : left to the conversation
+
+
+def test_where_is_for_a_use() -> None:
+    r = parse("I want to sleep, where is for sleeping?", prefer=Kind.question)
+    assert r.objects and r.objects[0].purpose == "sleep"
