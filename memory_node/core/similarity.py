@@ -114,6 +114,7 @@ CONTRAST = 0.5  # the weight left to a voter said to be another of the object's 
 EMB_KIND_MIN = 0.45  # a label neither the map nor WordNet knows takes the map category its words are this near ...
 EMB_KIND_MARGIN = 0.03  # ... and this much nearer than any category not above or below it (else no kind)
 EMB_HEAD = 0.5  # the part of that nearness read from the phrase's last word alone (a pasta maker is no pasta)
+_WARM_CHUNK = 32  # phrases embedded per call when the map's words are read (``_centroids``)
 MAX_FACTS = 5000  # the newest current placement facts compared (bounds the cost of one question)
 _CACHE_MAX = 50_000
 _WN_LONGEST = 9  # words in WordNet 3.0's longest noun ("united nations office for drug control and crime ...")
@@ -307,8 +308,11 @@ def _centroids(cmap: CategoryMap, embedder: TextEmbedder) -> tuple[list[str], np
         cats = sorted(by)
         words = [w for c in cats for w in sorted(by[c])]
         try:
-            vecs = np.asarray(embedder.encode([phrase(w, embedder) for w in words]), dtype=np.float32) if words \
-                else None
+            texts = [phrase(w, embedder) for w in words]
+            # a few dozen at a time: each call holds the model (and the BLAS pool) only that long, so a request
+            # read on another thread while the node warms this up waits a fraction of a second, not seconds
+            vecs = np.concatenate([np.asarray(embedder.encode(texts[i:i + _WARM_CHUNK]), dtype=np.float32)
+                                   for i in range(0, len(texts), _WARM_CHUNK)]) if words else None
         except Exception:  # the model is optional (and a test's table lists only its own words)
             vecs = None
         found = False
