@@ -452,8 +452,10 @@ _ELLIPTIC_SEEN = re.compile(r"(?:^|(?<=[.!?] ))(?:seen|spotted|noticed)\b", re.I
 _DET = r"(?:the|a|an|my|your|our|his|her|their|some)"
 _REPAIR = re.compile(r"\b" + _DET + r"\s+(?:[\w'-]+[\s,\u2014\u2013-]+){0,3}?"
                      r"(?:\b(?:uh+|um+|er+|no|nah|oops|wait|hang\s+on|sorry|actually|i\s+mean|i\s+meant|or\s+rather|"
-                     r"rather|make\s+(?:it|that))\b[\s,\u2014\u2013-]*)*"
-                     r"\b(?:no|nah|oops|sorry|actually|i\s+mean|i\s+meant|or\s+rather|make\s+(?:it|that))\b"
+                     r"rather|make\s+(?:it|that)|scratch\s+that|strike\s+that|correction|let\s+me\s+rephrase)\b"
+                     r"[\s,\u2014\u2013-]*)*"
+                     r"\b(?:no|nah|oops|sorry|actually|i\s+mean|i\s+meant|or\s+rather|make\s+(?:it|that)|scratch\s+that|"
+                     r"strike\s+that|correction)\b"
                      r"[\s,\u2014\u2013-]*"
                      r"(?:\b(?:wait|sorry|actually|i\s+mean)\b[\s,\u2014\u2013-]*)*(?=" + _DET + r"\s)", re.I)
 # "where's the magazine live?": "'s" is "does" before a verb of where a thing belongs, not "is"
@@ -683,6 +685,13 @@ def _one_of(phrase: str, rest: str) -> str:
         return phrase
     words = phrase.split()
     return " ".join([*words[:-1], singular(words[-1])])
+
+
+def without_repairs(text: str) -> str:
+    """The text with what a self-repair took back left out ("bring me the mug — sorry, the radio": the radio):
+    what the speaker still says, for checks that look at every word said."""
+    t = text.replace("\u2019", "'").replace("\u2018", "'")
+    return _RESTART.sub(r"\1", _REPAIR.sub("", _dash_restart(_SPACES.sub(" ", t).strip())))
 
 
 def _dash_restart(text: str) -> str:

@@ -21,6 +21,7 @@ from ..core.text import clean_text
 from ..language.conversation import Conversation
 from ..language.followup import follow_up
 from ..language.grounding import Grounder
+from ..language.normalise import without_repairs
 from ..language.parser import NOT_TO_DO_NOTE, ParserUnavailable, parse
 from ..language.reading_policy import ASK_BACK_BELOW as READING_ASK_BELOW, OFFER_BELOW
 from ..language.request import CARRYING_INTENTS, COMMAND_INTENTS, Intent, Kind, ObjectRef, Request
@@ -308,7 +309,8 @@ def _things_left_out(req: Request, world: WorldState, result: PlanResult) -> lis
     labels = {e.label.lower() for e in world.entities.values() if e.present and not world.is_room(e.id)
               and not world.is_person(e.id)}
     out: list[str] = []
-    for w in re.findall(r"[a-z]+", (req.text or "").lower()):
+    # words a self-repair took back ("the mug — sorry, the radio") are not left out: they were taken back
+    for w in re.findall(r"[a-z]+", without_repairs(req.text or "").lower()):
         base = w[:-1] if w.endswith("s") and w[:-1] in labels else w
         if base in labels and base not in used and w not in used and base not in out:
             out.append(base)

@@ -160,6 +160,16 @@ def test_a_thing_named_but_left_out_of_the_plan_is_asked_about(mem, vega, text: 
     assert r.success, r.error
 
 
+@pytest.mark.parametrize("text", ["bring me the pear — sorry, the lime", "get me the pear, scratch that, the lime",
+                                  "bring me the pear, sorry, I mean the lime"])
+def test_a_thing_taken_back_by_a_self_repair_is_not_left_out(mem, vega, text: str) -> None:
+    mem.scene(1, [mem.ent("pear_1", "pear"), mem.ent("lime_2", "lime"), mem.ent("table_3", "table")],
+              [("pear_1", "on", "table_3"), ("lime_2", "on", "table_3")])
+    r = plan_request(mem.store, vega, text, speaker="alice")
+    assert r.success, r.error
+    assert [s.args[0] for s in r.plan.steps if s.skill == "pick"] == ["lime_2"]
+
+
 @pytest.fixture
 def two_people(mem):
     e = mem.ent
