@@ -188,10 +188,13 @@ def test_embeddings_are_cached_and_never_computed_on_the_write_path(store: Memor
     assert emb.encoded == []  # writing facts embeds nothing
     cmap = CategoryMap.load(default_map_path())  # the shipped map, read afresh for this backend's run
     assert explain_placement(store, "viola", categories=cmap).receptacle == "cabinet"
-    # the map's own words are read once per map and model, for the kinds of a label the map and WordNet
-    # give none (similarity.embedded_kinds: this table has no vectors for them, so they give none)
-    asked = Counter(emb.encoded) - Counter(similarity.phrase(w) for w in cmap.word_category)
-    assert sorted(asked.elements()) == ["stapler", "viola", "violin"]
+    # the map's own words are read (a few dozen at a time) once per map and model, for the kinds of a label the
+    # map and WordNet give none (similarity.embedded_kinds: this table has no vectors for them, so the first
+    # batch fails and they give none); the facts' subjects and the label are embedded once each
+    read = Counter(emb.encoded)
+    in_map = Counter(similarity.phrase(w) for w in cmap.word_category)
+    assert {"viola", "violin", "stapler"} <= set(read)
+    assert all(n <= in_map[t] + (t in ("viola", "violin", "stapler")) for t, n in read.items()), read
     n = len(emb.encoded)
     explain_placement(store, "viola", categories=cmap)
     assert len(emb.encoded) == n  # asked again: all from the cache, the map's words not read again
