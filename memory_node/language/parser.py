@@ -151,7 +151,6 @@ def _not_to_do(req: Request, text: str) -> None:
     req.notes.append(NOT_TO_DO_NOTE)
 
 
-_SET_DOWN_VERBS = frozenset({"put", "place", "set", "drop", "lay", "stick", "store", "leave"})
 _TO_SPEAKER = re.compile(r"\b(?:me|us|my\s+hand|here)\b", re.I)
 
 
@@ -163,8 +162,10 @@ def _put_said_too(req: Request, doc: Any, prefer: Kind | None) -> None:
             "", "speaker") or req.destination is not None and req.destination.relation == "at" \
             or _TO_SPEAKER.search(req.text[:500]):
         return
+    # the verbs that set a thing down (``parts``'); not "stand", which names a thing as often ("the tv stand")
+    set_down = _parts.SET_DOWN - {"stand"}
     for t in doc[1:]:
-        if _lemma(t) in _SET_DOWN_VERBS and t.lower_ != "place" or t.lower_ == "place" and t.i + 1 < len(doc) \
+        if _lemma(t) in set_down and t.lower_ != "place" or t.lower_ == "place" and t.i + 1 < len(doc) \
                 and doc[t.i + 1].pos_ in ("DET", "PRON", "NOUN", "PROPN"):
             after = doc[t.i + 1:t.i + 12]
             if any(u.lower_ in ("in", "on", "into", "onto", "inside", "in_to", "atop", "behind", "under")

@@ -14,7 +14,7 @@ from typing import Any
 
 from . import lexicon as lx
 from . import parser as _p
-from .clause import Clause
+from .clause import _PREPARING_VERBS, Clause
 from .names import GENERIC_NOUNS
 from .phrases import _lemma, _low
 from .request import Anchor, Intent, Kind, ObjectRef, Request, TimeRef
@@ -56,17 +56,17 @@ def segments(t: str) -> list[str]:
     tail = t[start:].strip()
     if tail.strip(" ,;.!?-"):
         parts.append(tail)
-    return [q for p in parts for q in _capitalised_commands(p)]
+    return [q for p in parts for q in _commands_in(p)]
 
 
 _CAPITAL_WORD = re.compile(r"(?<=[a-z0-9])\s+(?=([A-Z][a-z]+)\b)|(?<=,)\s+(?:(?:and\s+)?then\s+|and\s+)?(?=([a-z]+)\s+"
                            r"(?:the|a|an|it|them|this|that|my|your|his|her|our|their|up|out|down|back|off|away|to|me|us|him)\b)")
 
 
-def _capitalised_commands(part: str) -> list[str]:
-    """"Grab the ball on the coffee table Open the washer and put the ball in": typed without a full stop, a
-    command verb written with a capital letter mid-sentence starts the next sentence; so does one after a comma
-    ("take the ball, put it in the fridge, take it out, heat it in the microwave")."""
+def _commands_in(part: str) -> list[str]:
+    """The commands one sentence runs together. Typed without a full stop, a command verb written with a capital
+    letter mid-sentence starts the next sentence ("Grab the ball on the coffee table Open the washer and put the
+    ball in"); so does one after a comma ("take the ball, put it in the fridge, take it out, heat it ...")."""
     out, start = [], 0
     for m in _CAPITAL_WORD.finditer(part):
         verb = (m.group(1) or m.group(2) or "").lower()
@@ -113,15 +113,14 @@ NEGATED_COMMAND = re.compile(r"^(?:(?:oh|no|and|but|so|please|just)[,]?\s+)*(?:d
 
 def negated_command(text: str) -> bool:
     m = NEGATED_COMMAND.match(text.strip())
-    return m is not None and (m.group(1).lower() in lx.COMMAND_VERBS or m.group(1).lower() in _PREPARING or
-                              m.group(1).lower() in ("go", "open", "close", "shut", "find", "look", "bring"))
+    return m is not None and (m.group(1).lower() in lx.COMMAND_VERBS or m.group(1).lower() in _PREPARING)
 
 
-_PREPARING = frozenset({"clean", "wash", "rinse", "heat", "warm", "cool", "chill", "dry", "wipe", "microwave"})
+_PREPARING = _PREPARING_VERBS | {"microwave"}  # the verbs that ready a thing before a put, as a part's first word
 
 
 # verbs that set a thing down somewhere: a second command of these after a pick-up is where the thing goes
-_SET_DOWN = frozenset({"put", "place", "set", "drop", "leave", "stick", "lay", "stand", "store"})
+SET_DOWN = frozenset({"put", "place", "set", "drop", "leave", "stick", "lay", "stand", "store"})
 _JOINING = frozenset({"and", "then", "to", "or", "&", "but"})
 _SUBJECT_WORDS = lx.PRONOUNS | lx.SPEAKER_WORDS | lx.ROBOT_WORDS | lx.INDEFINITE_PRONOUNS | {
     "he", "she", "they", "who", "which", "someone", "somebody", "anyone", "everyone", "nobody", "what", "whoever",
@@ -137,7 +136,7 @@ def run_on(doc: Any) -> list[str]:
         nxt = doc[v.i + 1] if v.i + 1 < len(doc) else None
         # the verb says what it sets down right after it ("put the ...", "place it ..."; the tagger may take
         # "place" for a noun); "the book set on the table" describes the book
-        if v.i < 3 or nxt is None or _low(v) not in _SET_DOWN and _lemma(v) not in _SET_DOWN or not (
+        if v.i < 3 or nxt is None or _low(v) not in SET_DOWN and _lemma(v) not in SET_DOWN or not (
                 nxt.pos_ in ("DET", "PRON", "NUM") or v.pos_ == "VERB" and (nxt.pos_ in ("NOUN", "PROPN") or
                                                                            nxt.dep_ == "prt")):
             continue
