@@ -200,6 +200,12 @@ _SHORTCUTS = (  # a pause written as an ellipsis ("the... the radio", "The glass
                           r"working|stuck)\b)", re.I), ""),
               (re.compile(r",?\s+or\s+(?:something|summat|whatever|what|anything)(?:\s+like\s+that)?\s*(\?*)\s*$", re.I),
                r"\1"),
+              # a place said first, then the putting ("In the bathroom put the radio", "into the fridge, the milk
+              # please put"): the place goes after the thing, where a put's place is read
+              (re.compile(r"^((?:in|into|inside|on|onto|on\s+top\s+of)\s+(?:the|my|your|our)\s+(?:[\w-]+\s+){0,2}?[\w-]+)"
+                          r"\s*,?\s+((?:please\s+)?(?:put|place|set|leave|stick|store|pop|drop)\s+"
+                          r"(?:the|my|your|our|this|that|these|those)\s+(?:[\w-]+\s+){0,2}?[\w-]+?)"
+                          r"(\s*(?:,?\s*please|,?\s*thanks|,?\s*thank\s+you)?\s*[.!]*)$", re.I), r"\2 \1\3"),
               # a word said twice as speech restarts ("the uh the radio" once the filler is gone)
               # ... also across a dash or a comma ("what's on the - the bed?", "where's the, the radio")
               (re.compile(r"\b(the|a|an|my|your|his|her|our|their|to|in|on|it|is)(?:\s*[\u2014\u2013,]\s*|\s+-+\s+|\s+)\1\b",
@@ -264,8 +270,13 @@ _SHORTCUTS = (  # a pause written as an ellipsis ("the... the radio", "The glass
               (re.compile(r",?\s*and\s+then\s+(?:he|she|they)\s+(?:do|did|does)\s+what\b", re.I), ", and then what"),
               # an aside set off by two dashes is no part of the request ("which room - just the room - is it in?"),
               # unless it says which one is meant ("the glass - not any glass, the one by the sink - which is it?")
+              # or takes back the thing before it ("the mug - sorry, the radio - bring to me": the repair below)
               (re.compile(r"\s+(?:[\u2014\u2013]|--?)\s+(?![^\u2014\u2013]*\b(?:one|ones|on|in|by|beside|near|next|under|"
-                          r"behind|with)\s+(?:the|my|your|our)\b)[^\u2014\u2013]{1,80}?\s+(?:[\u2014\u2013]|--?)\s+"), " "),
+                          r"behind|with)\s+(?:the|my|your|our)\b)"
+                          r"(?!(?:no|nah|oops|sorry|wait|actually|i\s+mean|i\s+meant|or\s+rather|rather|make\s+(?:it|that)|"
+                          r"scratch\s+that|strike\s+that|correction)\b[\s,]*(?:(?:no|sorry|wait|actually|i\s+mean)\b[\s,]*)*"
+                          r"(?:the|a|an|my|your|our|his|her|their|some)\s)"
+                          r"[^\u2014\u2013]{1,80}?\s+(?:[\u2014\u2013]|--?)\s+", re.I), " "),
               # a restart after a dash ("is there a knife in the - in the kitchen, I mean, not in here"); a trailing
               # "- I know there's more than one, I mean that one"
               (re.compile(r"\b((?:in|on|at|to|by)\s+the)\s*[\u2014\u2013-]+\s*\1\b", re.I), r"\1"),

@@ -275,8 +275,8 @@ def _can_be_it(tok: Any) -> bool:
     return not senses or any(s.lexname() in _PHYSICAL_LEXNAMES for s in senses[:6])
 
 
-_NOT_REFERENTS = frozenset({"spot", "place", "area", "way", "word", "idea", "clue", "time", "lunch", "dinner",
-                            "breakfast", "tea"})
+# (meals are not here: "since lunch" is a time by the since/until rule, and "I made tea, bring it to me" means the tea)
+_NOT_REFERENTS = frozenset({"spot", "place", "area", "way", "word", "idea", "clue", "time"})
 
 
 def _things_in(doc: Any) -> list[ObjectRef]:
