@@ -842,8 +842,11 @@ class Clause(PhraseReader):
             intent = Intent.put_away
         elif "back" in particles and intent in (Intent.put, Intent.fetch) or lemma == "return" and not \
                 self._destination(root, objs):
-            said = self._destination(root, objs) if intent is Intent.put else None
-            if said is None or said.ref.head in _OWN_PLACE_WORDS or said.ref.pronoun:
+            said = self._destination(root, objs) if intent in (Intent.put, Intent.fetch) else None
+            # "bring it back to me", "carry them back here": back to the speaker, a fetch, not a put back
+            to_someone = intent is Intent.fetch and (bool(self._recipient(root)) or
+                                                     any(_low(t) == "here" for t in root.subtree))
+            if not to_someone and (said is None or said.ref.head in _OWN_PLACE_WORDS or said.ref.pronoun):
                 intent = Intent.put_back  # "put the book back on the shelf": where it goes is said, a put there
         if lemma == "look" and not ({"for", "around"} & particles):
             intent = Intent.find if objs else Intent.go

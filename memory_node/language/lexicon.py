@@ -14,7 +14,8 @@ from .request import Intent
 # Verb lemma -> the command it asks for. Particles and prepositions refine it (parser._command).
 COMMAND_VERBS: dict[str, Intent] = {
     **dict.fromkeys(["bring", "fetch", "get", "grab", "pick", "give", "hand", "pass", "retrieve", "deliver", "carry",
-                     "take", "collect", "toss", "throw", "pull", "remove", "extract", "grasp", "lift"], Intent.fetch),
+                     "take", "collect", "toss", "throw", "pull", "remove", "extract", "grasp", "lift", "convey",
+                     "procure", "obtain"], Intent.fetch),
     **dict.fromkeys(["put", "place", "set", "leave", "drop", "stick", "move", "lay", "stand", "hang", "pop",
                      "chuck", "shove", "plonk",
                      "store", "stash", "stow", "shift", "keep", "return", "transfer", "load", "relocate", "position"],

@@ -11,6 +11,7 @@ import re
 from ..core.text import singular
 from ..core.wordnet import default_wordnet
 from . import lexicon as lx
+from .speech import dictation_fixes, edit_repairs
 
 
 _SPACES = re.compile(r"\s+")
@@ -200,6 +201,11 @@ _SHORTCUTS = (  # a pause written as an ellipsis ("the... the radio", "The glass
                           r"working|stuck)\b)", re.I), ""),
               (re.compile(r",?\s+or\s+(?:something|summat|whatever|what|anything)(?:\s+like\s+that)?\s*(\?*)\s*$", re.I),
                r"\1"),
+              # "carry the juice until the kitchen" (Spanish "hasta", Portuguese "até"): "until" a place, after a
+              # verb of moving, is "to" it; "until the kettle boils" has a verb after the thing and is left alone
+              (re.compile(r"\b(carry|take|bring|move|walk|go|drive|come|get)\b([^.?!]{0,60}?)\b(?:until|till|as\s+far\s+as)\s+"
+                          r"((?:the|my|your|our)\s+[\w-]+(?:\s+[\w-]+)?)(?=\s*(?:[,.!?]|please\b|$))", re.I),
+               r"\1\2to \3"),
               # a place said first, then the putting ("In the bathroom put the radio", "into the fridge, the milk
               # please put"): the place goes after the thing, where a put's place is read
               (re.compile(r"^((?:in|into|inside|on|onto|on\s+top\s+of)\s+(?:the|my|your|our)\s+(?:[\w-]+\s+){0,2}?[\w-]+)"
@@ -361,7 +367,89 @@ _SHORTCUTS = (  # a pause written as an ellipsis ("the... the radio", "The glass
                           r"up\s+to|out\s+to|round\s+to|across\s+to)\b", re.I), "go to"),
               # "I need you over by the fridge": where the robot is wanted is where to go
               (re.compile(r"^(?:i|we)\s+(?:need|want)\s+you\s+(?:over\s+|up\s+|down\s+|out\s+)?(?=(?:by|in|at|near|next\s+to|"
-                          r"beside|on)\s+(?:the|my|our)\b)", re.I), "go "))
+                          r"beside|on)\s+(?:the|my|our)\b)", re.I), "go "),
+              # ---- questions in a learner's word order, and their time said first ----
+              # "Before it got shifted, where the mug was kept?": the time said first goes after the question
+              (re.compile(r"^(before|after)\s+((?:it|they|that|someone|somebody|he|she|[A-Z][a-z]+)\s+(?:got|was|were|"
+                          r"has\s+been|had\s+been)?\s*(?:moved|shifted|taken|relocated|put\s+away))\s*,\s*"
+                          r"((?:where|when|what|which)\b[^?]*?)\s*(\??)\s*$", re.I), r"\3 \1 \2\4"),
+              # "where the mug was kept before?", "when the radio was moved?": the question word, then the
+              # thing, then its verb, is "where was the mug kept before?"
+              (re.compile(r"^(where|when|what\s+time)\s+((?:the|my|your|his|her|our|their)\s+(?:[\w-]+\s+){0,2}?[\w-]+)\s+"
+                          r"(is|was|are|were)\b(?!\s*\??\s*$)", re.I), r"\1 \3 \2"),
+              # "prior to its removal", "before its move": before it was moved
+              (re.compile(r"\bprior\s+to\b", re.I), "before"),
+              (re.compile(r"\bbefore\s+(?:its|their)\s+(?:removal|move|moving|relocation|being\s+moved)\b", re.I),
+               "before it was moved"),
+              # "Where, before it was moved, was the lime kept?": a time set off by commas after the question word
+              (re.compile(r"^(where|when)\s*,\s*(before|after)\s+([^,]{3,40}?)\s*,\s*(was|were|is|are|did|do|does)\s+"
+                          r"([^?]*?)\s*(\??)\s*$", re.I), r"\1 \4 \5 \2 \3\6"),
+              # "remote control: previous location?", "the previous location of the mug": where it was before
+              (re.compile(r"^((?:the\s+|my\s+)?[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2})\s*[:,\u2014-]\s*(?:its\s+)?"
+                          r"(?:previous|former|prior|earlier|old|last)\s+(?:location|place|position|spot|whereabouts)\b"
+                          r"[^?]*(\??)\s*$", re.I), r"where was \1 before\2"),
+              (re.compile(r"\b(?:what\s+(?:is|was)\s+)?the\s+(?:previous|former|prior|earlier)\s+(?:location|place|position|spot)"
+                          r"\s+of\s+(?=(?:the|my|your|our)\b)", re.I), "where was "),
+              # "Ben: next thing he did after ...?", "what was the next thing Ben did": what he did next
+              (re.compile(r"^([A-Z][a-z]+)\s*[:,\u2014-]\s*(?:the\s+)?next\s+thing\s+(?:he|she|they)\s+did\b", re.I),
+               r"what did \1 do next"),
+              (re.compile(r"\b(?:what\s+(?:is|was|'s)\s+)?the\s+next\s+thing\s+([A-Z][a-z]+|he|she|they)\s+did\b"),
+               r"what did \1 do next"),
+              # "I can use the wardrobe or not?", "I can open the cupboard?": a statement said as a question asks it
+              (re.compile(r"^(i|we)\s+(can|could|may|should)\s+([^?]+?)\s*(?:,?\s+or\s+not)?\s*\?+\s*$", re.I),
+               r"\2 \1 \3?"),
+              # "closed with a key": locked
+              (re.compile(r"\b(?:closed|shut)\s+with\s+(?:a\s+|the\s+)?key\b", re.I), "locked"),
+              # "Which is my glass?": which one is
+              (re.compile(r"^which\s+(is|are)\s+(?=(?:my|your|his|her|our|their|[A-Z][a-z]+'s)\s)", re.I),
+               r"which one \1 "),
+              # "..., and I'd love to know where it used to be": the question the speaker wants answered
+              (re.compile(r"\s*,?\s+(?:and|so|but)\s+(?=(?:i'd|i\s+would)\s+(?:love|like)\s+to\s+know\s+"
+                          r"(?:where|what|which|who|when|how|whether|if)\b)", re.I), ". "),
+              # "have you seen the lime? And if so, where?": where it was seen
+              (re.compile(r"\bhave\s+you\s+seen\s+([^?.!]{2,40}?)\s*[?.!]\s*(?:and\s+)?(?:if\s+so|if\s+you\s+have|if\s+yes)"
+                          r"\s*,?\s*where\s*\??", re.I), r"where have you seen \1?"),
+              # "Where is the loo roll customarily kept": where it belongs
+              (re.compile(r"\b(kept|stored|put)\s*,?\s+if\s+you\s+please\b", re.I), r"\1"),
+              (re.compile(r"\b(?:customarily|usually|normally|generally|typically|ordinarily|habitually)\s+"
+                          r"(?:kept|stored)\b", re.I), "supposed to go"),
+              # ---- idioms of seeing, going and time ----
+              (re.compile(r"\b(?:laid|set|clapped)\s+eyes\s+(?:up)?on\b", re.I), "seen"),
+              (re.compile(r"\bhave\s+you\s+(?:by\s+any\s+chance\s+)?come\s+across\b", re.I), "have you seen"),
+              (re.compile(r"\b(?:make|making|made)\s+(?:your|my|his|her|its)\s+way\s+(?:over\s+|back\s+|down\s+|up\s+)?"
+                          r"(?=to\b|into\b|in\s+to\b)", re.I), "go "),
+              (re.compile(r"\btrack\s+down\b", re.I), "find"),
+              (re.compile(r",?\s*(?:while|when)\s+(?:you\s+were\s+)?(?:doing|on)\s+your\s+rounds(?:\s+of\s+the\s+"
+                          r"(?:house|flat|place))?", re.I), ""),
+              (re.compile(r"\b(time|late|early)-ish\b", re.I), r"\1"),
+              # Scots and Irish: "the now" is now, "the day" today, "where's it to" where is it
+              (re.compile(r"\b(?:to\s+)?the\s+now\b", re.I), "now"),
+              (re.compile(r"(?<!\bduring\s)(?<!\ball\s)(?<!\bthat\s)(?<!\bof\s)(?<!\bfor\s)(?<!\bby\s)\bthe\s+day"
+                          r"(?=\s*(?:,|\?|\.|!|$|then\b))", re.I), "today"),
+              (re.compile(r"\bwhat\s+were\s+you\s+at\b", re.I), "what did you do"),
+              (re.compile(r"\bwhere's\s+((?:the|my|your|it)\b(?:\s+[\w-]+){0,3}?)\s+to(?=\s*(?:now\b|\?|$))", re.I),
+               r"where is \1"),
+              (re.compile(r",?\s*\b(?:aye|eh|so\s+it\s+is)\s*(\?*)\s*$", re.I), r"\1"),
+              (re.compile(r"^(?:here|look|listen)\s*,\s*(?=(?:where|what|which|who|when|how|is|are|have|has|can|could)\b)",
+                          re.I), ""),
+              (re.compile(r"^help\s+me\s+out(?:\s+here)?\s*[,.!]\s*", re.I), ""),
+              # "have we any salmon": do we have any
+              (re.compile(r"^have\s+(we|you)\s+(?=(?:any|a|an|got\s+any)\b)", re.I), r"do \1 have "),
+              # "is to be found in the kitchen": is in it
+              (re.compile(r"\b(is|are)\s+to\s+be\s+found\b", re.I), r"\1"),
+              # the thing a question is about, looked up "in your memory" or "in your head" first: the thing
+              (re.compile(r"^(?:please\s+)?(?:look\s+up|check|search\s+for|think\s+about|find)\s+((?:the|my|your|our)\s+"
+                          r"(?:[\w-]+\s+){0,2}?[\w-]+)\s+in\s+your\s+(?:memory|head|mind|records)\s*[.,;]\s*(?:then\s+|and\s+)?",
+                          re.I), r"\1. "),
+              (re.compile(r"^(?:please\s+)?check\s+your\s+(?:memory|records)\s+(?:of|for|about)\s+((?:the|my|your|our)\s+"
+                          r"(?:[\w-]+\s+){0,2}?[\w-]+)\s*[.,;]\s*", re.I), r"\1. "),
+              # "tell me its colour": what colour it is
+              (re.compile(r"\b(?:tell|remind)\s+me\s+(?:of\s+)?(its|their)\s+(colou?r|size|shape|material)\b", re.I),
+               lambda m: f"what {m.group(2)} {'is it' if m.group(1).lower() == 'its' else 'are they'}"),
+              (re.compile(r"\b(?:kindly\s+|please\s+)?remind\s+me\s+(?:of\s+)?(?:what\s+)?the\s+(colou?r|size|shape|material)\s+"
+                          r"of\s+", re.I), r"what \1 is "),
+              (re.compile(r"\bstep\s+(?:one|two|three|four|1|2|3|4)\s*[:,.\u2014-]?\s*", re.I), ""),
+              (re.compile(r"^think\s+back(?:\s+(?:over|to|through)\s+[^.,;:]{1,40})?\s*[.,;:]\s*", re.I), ""))
 
 
 # Openers of spoken requests that carry nothing ("hey, which cup ...", "um, where's ..."): the tagger makes
@@ -698,11 +786,47 @@ def _one_of(phrase: str, rest: str) -> str:
     return " ".join([*words[:-1], singular(words[-1])])
 
 
+# "tell me whether the cupboard can be opened", "I'm wondering whether the living room has any lamps in it",
+# "would you kindly ascertain whether a microwave is in the kitchen": the yes-no question the wrapper holds
+_WHETHER = re.compile(r"^(?:(?:please\s+)?(?:tell\s+me|let\s+me\s+know|i\s+need\s+to\s+know|i\s+want\s+to\s+know|"
+                      r"i'd\s+(?:like|love)\s+to\s+know|i\s+wonder|i'm\s+wondering|i\s+am\s+wondering|i\s+was\s+wondering|"
+                      r"(?:would|could|can|will)\s+you\s+(?:kindly\s+|please\s+)?(?:ascertain|find\s+out|check|establish|"
+                      r"determine|confirm|tell\s+me|let\s+me\s+know|see)|(?:might|may|can)\s+i\s+(?:enquire|inquire|ask)|"
+                      r"check|find\s+out|see)\s+)?(?:whether|if)\s+"
+                      r"((?:the|my|your|our|a|an|any)\s+(?:[\w-]+\s+){0,3}?[\w-]+|we|you|there)\s+"
+                      r"(is|are|was|were|can|could|has|have|had|possesses|owns)\s+([^?.!]*?)\s*(?:at\s+all)?\s*[?.!]*\s*$", re.I)
+
+
+# "does the living room have any lamps (in it)?": is there any lamp in the living room
+_ROOM_HAS = re.compile(r"^(?:does|do|did)\s+the\s+(" + _ROOMS_RE + r")\s+have\s+(any|a|an)\s+(.+?)"
+                       r"(?:\s+in\s+(?:it|there))?\s*\??\s*$", re.I)
+
+
+def _whether_question(text: str) -> str:
+    t = _whether(text)
+    return _ROOM_HAS.sub(lambda m: f"{'are' if m.group(2).lower() == 'any' else 'is'} there {m.group(2)} {m.group(3)} "
+                                   f"in the {m.group(1)}?", t)
+
+
+def _whether(text: str) -> str:
+    m = _WHETHER.match(text)
+    if not m:
+        return text
+    np_, verb, rest = m.group(1), m.group(2).lower(), m.group(3)
+    if verb in ("has", "have", "had", "possesses", "owns"):
+        if np_.lower() in ("we", "you") or re.match(r"(?:the\s+)?(?:house|household|home|flat|place)$", np_, re.I):
+            return f"do we have {rest}?"
+        do = "did" if verb == "had" else ("do" if verb == "have" else "does")
+        return f"{do} {np_} have {rest}?"
+    return f"{verb} {np_} {rest}?"
+
+
 def without_repairs(text: str) -> str:
     """The text with what a self-repair took back left out ("bring me the mug — sorry, the radio": the radio):
     what the speaker still says, for checks that look at every word said."""
     t = text.replace("\u2019", "'").replace("\u2018", "'")
-    return _RESTART.sub(r"\1", _REPAIR.sub("", _dash_restart(_SPACES.sub(" ", t).strip())))
+    t = edit_repairs(dictation_fixes(_SPACES.sub(" ", t).strip()))
+    return _RESTART.sub(r"\1", _REPAIR.sub("", _dash_restart(t)))
 
 
 def _dash_restart(text: str) -> str:
@@ -733,12 +857,14 @@ _BEFORE_MOVED = re.compile(r"\bbefore\s+(?:it|they|that|this|someone|somebody|an
 def normalise(text: str) -> str:
     t = text.replace("\u2019", "'").replace("\u2018", "'").replace("`", "'")
     t = _SPACES.sub(" ", t).strip()
+    t = edit_repairs(dictation_fixes(t))  # what speech did to the words, before anything reads them
     t = _reordered_question(t) or t
     over = _OVER.sub(".", t)
     t = over if len(over.split()) >= 2 else t  # "Over." alone stays what it is
     for pattern, repl in _SHORTCUTS:
         t = pattern.sub(repl, t)
     t = _drop_address(t)
+    t = _whether_question(t)
     t = _ANY_IDEA.sub("", t)
     t = _dash_restart(t)
     t = _BEFORE_MOVED.sub("before", t)

@@ -230,6 +230,8 @@ def from_parts(full: Request, parts: list[str], raw: str, prefer: Kind | None, w
     # a whole that puts the thing somewhere else than the part that puts it mixes the parts
     mixed = full.intent is Intent.put and main.intent is Intent.put and full.destination is not None and \
         main.destination is not None and full.destination.ref.head != main.destination.ref.head
+    # "get the pear. Find the lotion. Bring them both to me": the part's "them" gathers things the whole lost
+    mixed = mixed or full.intent is main.intent and {o.head for o in full.objects} < {o.head for o in main.objects}
     if any(negated_command(p) for p in parts):
         mixed = True  # "don't give it to me, take it to the bathroom": the whole reads the command not wanted
     if whole_may_stand and ranks[k] == full_rank and not mixed and (

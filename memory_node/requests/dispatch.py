@@ -25,7 +25,7 @@ from ..language.normalise import without_repairs
 from ..language.parser import NOT_TO_DO_NOTE, ParserUnavailable, parse
 from ..language.reading_policy import ASK_BACK_BELOW as READING_ASK_BELOW, OFFER_BELOW
 from ..language.request import CARRYING_INTENTS, COMMAND_INTENTS, Intent, Kind, ObjectRef, Request
-from ..language.resolve import resolve_rooms
+from ..language.resolve import resolve_rooms, rooms_said
 from ..answering import entities as ask_entities, habits as habits_ask, placement as preferences, questions as ask, when as ask_time
 from ..answering.context import Context, Reply
 from ..planning.planner import SUPPORTED_INSTRUCTIONS, PlanningError, new_builder
@@ -280,7 +280,7 @@ def _plan_request(store: MemoryStore, library: SkillLibrary, instruction: str, r
     except Reply as r:  # "which mug do you mean?": the answer may finish this request (see _follow_up)
         result = PlanResult(success=False, error=r.answer.answer or r.problem)
     left_out = (_things_left_out(req, world, result) + _people_left_out(req, world, result, ctx.grounder.speaker)
-                if result.success and result.plan is not None else [])
+                + _rooms_left_out(req, world, result) if result.success and result.plan is not None else [])
     if result.success and result.plan is not None and (_reading_doubted(req) or left_out):
         # read in doubt (language/reading_policy.py), or the sentence names a thing memory holds that the plan
         # leaves out ("bring pear, lime" read as the pear alone): say what would be done and wait for a "yes"
@@ -315,6 +315,22 @@ def _things_left_out(req: Request, world: WorldState, result: PlanResult) -> lis
         if base in labels and base not in used and w not in used and base not in out:
             out.append(base)
     return out
+
+
+def _rooms_left_out(req: Request, world: WorldState, result: PlanResult) -> list[str]:
+    """Rooms memory holds, said in the sentence, that a plan carrying things neither goes to nor takes anything
+    from: "carry the juice until the kitchen" read as a fetch for the speaker. A room said and not used is a
+    place the reading lost; carrying the thing elsewhere is a wrong action, one question back is cheap."""
+    if req.intent not in CARRYING_INTENTS or result.plan is None:
+        return []
+    read = set()  # the words the reading used: a room in them was read (a filter, a source, a destination)
+    for ref in [*req.objects, *([req.destination.ref] if req.destination is not None else [])]:
+        read |= _words(ref.text) | _words(ref.room) | _anchor_words(ref)
+    involved = {i for step in result.plan.steps for i in step.args}
+    visited = {world.room_of(i) for i in involved if i in world.entities}
+    return [r.name or r.label for r in rooms_said(without_repairs(req.text or ""), world.entities.values())
+            if r.id not in involved and r.id not in visited
+            and not rooms_said(" ".join(sorted(read)), [r]) and not (_words(r.name or "") & read)]
 
 
 def _people_left_out(req: Request, world: WorldState, result: PlanResult, speaker: str) -> list[str]:

@@ -1,0 +1,160 @@
+"""What speech does to a request before anyone reads it: words a dictation engine heard as their homophones,
+punctuation said aloud, words shouted in capitals, and self-repairs where the speaker stops, says an editing
+term ("no", "sorry", "scratch that") and starts the phrase again.
+
+Each fix is a construction of spoken English, not a list of sentences: a homophone is replaced only where its
+neighbours leave one reading ("were is" can only be "where is", "four me" only "for me"), so a word used in its
+own sense is left alone. Self-repairs follow the usual account of them (Levelt 1983): what is said after the
+editing term replaces the stretch before it that starts with the same word ("take the radio to — scratch that,
+to Ben" -> "take the radio to Ben"), or the whole phrase when the speaker starts it again from its first word.
+"""
+from __future__ import annotations
+
+import re
+
+# ---- dictation: homophones in a context where only one of them can be meant --------------------------------
+
+_WH_AFTER = r"(?=\s+(?:is|are|was|were|did|do|does|can|could|should|would|will|has|have|had|abouts|'s)\b)"
+_HOMOPHONES: tuple[tuple[re.Pattern[str], str], ...] = (
+    # "were is the radio", "wear did I leave it", "ware are my keys": a question word before an auxiliary
+    (re.compile(r"(^|[.!?,;:]\s|\b(?:so|and|but|ok|okay|then|now)\s)(?:were|wear|ware|we're)" + _WH_AFTER, re.I),
+     r"\1where"),
+    (re.compile(r"\b(you|i|we|they|he|she)\s+(?:no|now)\s+(?=(?:where|whether|if|what|when|which|how|who)\b)", re.I),
+     r"\1 know "),
+    # "is their a", "are their any", "their is": "there" before or after the verb of being
+    (re.compile(r"\b(is|are|was|were|isn't|aren't)\s+(?:their|they're)\b(?!\s+(?:own|own's)\b)"
+                r"(?=\s+(?:a|an|any|some|no|more|still|the|two|three|many)\b)", re.I), r"\1 there"),
+    (re.compile(r"(^|[.!?,;:]\s)(?:their|they're)(?=\s+(?:is|are|was|were|isn't|aren't)\b)", re.I), r"\1there"),
+    # "over their", "wait their", "put it their": "there" at the end of a clause
+    (re.compile(r"\b(over|in|out|up|down|right|wait|stay|it|them|from|go)\s+(?:their|they're)(?=\s*(?:[.!?,;]|$|please\b|"
+                r"for\b|until\b|and\b|then\b))", re.I), r"\1 there"),
+    # "bring it hear", "come hear please": "here" where nothing can be heard
+    (re.compile(r"(?<!\byou\s)(?<!\bi\s)(?<!\bcan\s)(?<!\bto\s)(?<!\bwe\s)(?<!\bthey\s)(?<!\bnot\s)(?<!\bdidn't\s)"
+                r"(?<!\bcan't\s)\bhear(?=\s*(?:[.!?,;]|$|please\b|now\b|quick|asap\b|to\s+me\b|for\s+me\b|with\s+me\b))",
+     re.I), "here"),
+    (re.compile(r"\bfour\s+(?=(?:me|you|him|her|us|them|my|your|our)\b)", re.I), "for "),
+    (re.compile(r"\b(?:too|two)\s+(?=(?:the|my|your|our|his|her|me|him|us|them)\b|[A-Z][a-z]+\b)"), "to "),
+    (re.compile(r"\b(?:Too|Two)\s+(?=(?:the|my|your|our|me)\b)"), "To "),
+    (re.compile(r"\bwood\s+(?=(?:you|it|that)\b)", re.I), "would "),
+    (re.compile(r"\bwrite\s+(?=(?:now|away|here|there|next\s+to|beside|by|behind|in\s+front)\b)", re.I), "right "),
+    (re.compile(r"\b(the|that|this|which|each|every|other|a|no)\s+won\b", re.I), r"\1 one"),
+    (re.compile(r"\bwitch\s+(?=(?:one|ones|is|are|room|of|was)\b)", re.I), "which "),
+    (re.compile(r"\b(you|please|to|and|then|me|just)\s+clothes\s+(?=(?:it|them|the|that|this|my|your)\b)", re.I),
+     r"\1 close "),
+    (re.compile(r"\b(go|please|you|me|to|and|then|help|can't|cannot|couldn't)\s+fine\s+(?=(?:the|my|your|a|an|it|them|out|"
+                r"where)\b)", re.I), r"\1 find "),
+    (re.compile(r"\b(and|please|then|just|to|can)\s+(?:weight|wade)\b(?=\s+(?:there|their|here|hear|for|a|until|till)\b|"
+                r"\s*[.!?,]|$)", re.I), r"\1 wait"),
+    (re.compile(r"(?<!\bthe\s)(?<!\bany\s)\bweather\s+(?=(?:the|it|there|you|i|we|my|your|anyone|anybody|or)\b)", re.I), "whether "),
+    (re.compile(r"\b(is|are|one|ones|sitting|standing|lying|right|just|over|it|them)\s+(?:buy|bye)\s+(?=the\b)", re.I),
+     r"\1 by "),
+    (re.compile(r"\bsome\s+one\b", re.I), "someone"),
+    (re.compile(r"\bin\s+side\b", re.I), "inside"),
+    # "the top draw": a drawer (British speech and dictation both write it so)
+    (re.compile(r"\b(the|a|top|bottom|middle|left|right|kitchen|desk|cutlery|sock|my|your|that|this)\s+draw(s?)\b"
+                r"(?!\s+(?:a|an|the|me|it|on|with|up)\b)", re.I), r"\1 drawer\2"),
+)
+
+# ---- punctuation said aloud ---------------------------------------------------------------------------------
+_SPOKEN_MARKS: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"\s*\bquestion\s+mark\b\s*", re.I), "? "),
+    (re.compile(r"\s*\bexclamation\s+(?:mark|point)\b\s*", re.I), "! "),
+    (re.compile(r"(?<=[a-z])\s+comma\s+(?=[a-z])", re.I), ", "),
+    (re.compile(r"(?<!\bthe)(?<!\ba)(?<!\bwhat)(?<!\bthis)(?<!\bthat)(?<!\bwhole)(?<!\blong)(?<!\bshort)"
+                r"\s+(?:period|full\s+stop)(?=\s*$|\s+(?:new\s+(?:line|sentence|paragraph)\b|[A-Z]))", re.I), ". "),
+    (re.compile(r"\s*\bnew\s+(?:line|paragraph)\b\s*", re.I), " "),
+)
+
+# words said with stress, written in capitals ("where WAS it"): read as the word; short names of things
+# people write in capitals ("TV", "DVD") are left as they are
+_SHOUTED = re.compile(r"\b[A-Z]{2,}\b")
+_KEEP_CAPS = frozenset({"TV", "DVD", "CD", "PC", "USB", "OK", "UK", "US", "ASAP", "FYI", "AC", "LED", "PS", "ID", "AM",
+                        "PM", "BBQ", "HDMI", "GPS", "WC"})
+_SHORT_WORDS = frozenset({"is", "it", "in", "on", "me", "my", "do", "no", "to", "up", "so", "we", "he", "or", "at", "an",
+                          "be", "by", "of", "if", "go", "us"})
+
+
+def _unshout(m: re.Match[str]) -> str:
+    w = m.group(0)
+    if w in _KEEP_CAPS or (len(w) == 2 and w.lower() not in _SHORT_WORDS):
+        return w
+    return w.lower()
+
+
+def dictation_fixes(text: str) -> str:
+    """The text with punctuation said aloud written as marks, stressed words in lower case and homophones a
+    dictation engine wrote in a place where only the other word can be meant."""
+    t = text
+    if sum(c.isupper() for c in t) < 0.6 * sum(c.isalpha() for c in t):  # all in capitals: leave to the parser
+        t = _SHOUTED.sub(_unshout, t)
+    for pattern, repl in _SPOKEN_MARKS:
+        t = pattern.sub(repl, t)
+    for _ in range(2):  # one fix can make the context of another ("weight their" -> "wait their" -> "wait there")
+        for pattern, repl in _HOMOPHONES:
+            t = pattern.sub(repl, t)
+    return re.sub(r"\s+", " ", t).strip()
+
+
+# ---- self-repairs ------------------------------------------------------------------------------------------
+# the editing term, set off by a dash or a comma: "— no,", ", sorry,", "— scratch that —", ", I mean"
+_EDIT = re.compile(r"(?:\s*(?:[\u2014\u2013]|--?)\s*|\s*,\s*)"
+                   r"(?:(?:no|nah|sorry(?!\s+(?:to|for|about|if|that|but)\b)|oops|wait|hang\s+on|actually|i\s+mean|i\s+meant|or\s+rather|rather|"
+                   r"scratch\s+that|strike\s+that|correction|let\s+me\s+rephrase|make\s+that|make\s+it)\b"
+                   r"(?:\s*[,\u2014\u2013]\s*|\s+-+\s+|\s+))+", re.I)
+_WORD = re.compile(r"[A-Za-z][\w']*")
+_PLACE_PREPS = frozenset({"on", "in", "into", "onto", "to", "under", "inside", "beside", "by", "near", "at", "onto",
+                          "behind", "from"})
+_RESTART_VERBS = frozenset({"take", "bring", "put", "get", "fetch", "grab", "move", "carry", "place", "go", "open",
+                            "close", "find", "give", "hand", "set", "leave", "tell", "show", "check", "look"})
+_QUESTION_WORDS = frozenset({"where", "what", "which", "when", "who", "how", "is", "are", "was", "were", "did", "do",
+                             "does", "have", "has", "can", "could"})
+_REACH = 8  # how far back, in words, a repaired stretch may start
+
+
+def _key(word: str) -> str:
+    return re.sub(r"'s$", "", word.lower())
+
+
+def _repair_once(sentence: str) -> str | None:
+    for m in _EDIT.finditer(sentence):
+        before, after = sentence[:m.start()], sentence[m.end():]
+        said = _WORD.findall(after)
+        if not said or not after[:1].isalpha():
+            continue
+        first = _key(said[0])
+        if first in ("one", "ones") or said[:2] == ["the", "one"] or said[:2] == ["the", "ones"]:
+            continue  # "the mug, I mean the one on the table": says which, takes nothing back
+        words = list(_WORD.finditer(before))
+        if not words:
+            continue
+        # the stretch the repair replaces starts with the repair's first word, said again
+        for w in reversed(words[-_REACH:]):
+            if _key(w.group(0)) == first:
+                return sentence[:w.start()] + after
+        if first in _PLACE_PREPS:  # "on the table — no, in the sink": a place for a place
+            for w in reversed(words[-_REACH:]):
+                if _key(w.group(0)) in _PLACE_PREPS:
+                    return sentence[:w.start()] + after
+        # the whole phrase started again ("when did you first — no, last, when did you last see it")
+        start = _key(words[0].group(0))
+        later = [i for i, w in enumerate(said[:5]) if _key(w) == start]
+        if later and start in _QUESTION_WORDS | _RESTART_VERBS:
+            at = [x for x in _WORD.finditer(after)][later[0]]
+            return sentence[:words[0].start()] + after[at.start():]
+        if first in _RESTART_VERBS and start in _RESTART_VERBS:  # "put the — no wait, take the mug"
+            return sentence[:words[0].start()] + after
+    return None
+
+
+def edit_repairs(text: str) -> str:
+    """The text as the speaker meant it after self-repairs that start a phrase again."""
+    parts = re.split(r"(?<=[.!?])\s+", text)
+    out = []
+    for sentence in parts:
+        for _ in range(3):  # a speaker rarely repairs more than twice in one sentence
+            fixed = _repair_once(sentence)
+            if fixed is None:
+                break
+            sentence = fixed
+        out.append(sentence)
+    return " ".join(out)
