@@ -219,3 +219,28 @@ def test_a_task_read_with_middling_confidence_is_offered_not_done(flat, vega, co
     answered = answer_question(flat, "where is the mug", request=parse("where is the mug", prefer=Kind.question)
                                .model_copy(update={"confidence": confidence}))
     assert answered.success and "kitchentable_2" in answered.answer_ids + answered.evidence_ids + [answered.answer]
+
+
+@pytest.fixture
+def two_rooms(mem):
+    e = mem.ent
+    mem.scene(1, [e("kitchen_1", "room", name="kitchen"), e("bedroom_2", "room", name="bedroom"),
+                  e("person_1", "person", name="anna", position=Point(x=0.0, y=1.0, z=0.9)),
+                  e("kitchentable_3", "kitchentable", room="kitchen_1", position=Point(x=2.0, y=0.0, z=0.5)),
+                  e("nightstand_4", "nightstand", room="bedroom_2", position=Point(x=8.0, y=0.0, z=0.5)),
+                  e("juice_5", "juice", room="bedroom_2", position=Point(x=8.0, y=0.0, z=0.8))],
+              [("juice_5", "on", "nightstand_4")])
+    return mem.store
+
+
+def test_a_room_said_that_the_plan_neither_visits_nor_reads_is_asked_about(two_rooms, vega) -> None:
+    # "as far as the kitchen" lost: a fetch for the speaker would carry the juice somewhere else than said
+    asked = plan_request(two_rooms, vega, "carry the juice, kitchen, thanks", speaker="anna")
+    assert not asked.success and "you also said kitchen" in asked.error
+    # a room the reading uses (where the thing is taken from, where it goes) is not left out
+    for text in ("bring me the juice from the bedroom", "take the juice to the kitchen",
+                 "carry the juice as far as the kitchen", "can you carry the juice until the kitchen, please?"):
+        r = plan_request(two_rooms, vega, text, speaker="anna")
+        assert r.success, (text, r.error)
+    assert _steps(plan_request(two_rooms, vega, "carry the juice until the kitchen", speaker="anna"))[2] == \
+        ("navigate_to", ["kitchen_1"])

@@ -1,0 +1,100 @@
+"""What speech does to words before the parser reads them (language/speech.py), and the readings that follow."""
+
+from __future__ import annotations
+
+import pytest
+
+from memory_node.language import parser
+from memory_node.language.request import Intent, Kind
+from memory_node.language.speech import dictation_fixes, edit_repairs
+
+
+@pytest.mark.parametrize("heard, meant", [
+    ("were is the radio", "where is the radio"),
+    ("wear did I leave it", "where did I leave it"),
+    ("ok were are my keys", "ok where are my keys"),
+    ("is their a mug in the kitchen", "is there a mug in the kitchen"),
+    ("go fine the remote and weight their", "go find the remote and wait there"),
+    ("bring me the remote hear please", "bring me the remote here please"),
+    ("could you fetch the mug four me wood you", "could you fetch the mug for me would you"),
+    ("which bowl is the won next to the table", "which bowl is the one next to the table"),
+    ("can you clothes it then", "can you close it then"),
+    ("what's in the microwave write now", "what's in the microwave right now"),
+    ("take the pear two Ben", "take the pear to Ben"),
+    ("do you no where the mug is", "do you know where the mug is"),
+    ("put it in the top draw", "put it in the top drawer"),
+    ("wear is the radio at the moment period", "where is the radio at the moment."),
+    ("which phone is the one in the cupboard question mark", "which phone is the one in the cupboard?"),
+    ("where WAS the mug", "where was the mug"),
+])
+def test_dictation_homophones_and_spoken_marks_are_read_as_meant(heard: str, meant: str) -> None:
+    assert dictation_fixes(heard) == meant
+
+
+@pytest.mark.parametrize("said", [
+    "were you in the kitchen?", "did you hear that?", "I can hear you", "I want to go there",
+    "put the milk in their fridge", "draw me a picture", "is the TV on", "what was the weather like",
+    "the four mugs", "which team won", "what period is it in",
+])
+def test_words_used_in_their_own_sense_are_left_alone(said: str) -> None:
+    assert dictation_fixes(said) == said
+
+
+@pytest.mark.parametrize("said, meant", [
+    ("Take the radio to — scratch that, to Ben, not to me.", "Take the radio to Ben, not to me."),
+    ("When did you first — no, last, when did you last see the mug?", "when did you last see the mug?"),
+    ("Which glass did — sorry — which glass is on the counter?", "which glass is on the counter?"),
+    ("put it on the shelf — no, sorry, the table", "put it on the table"),
+    ("put the — no wait, take the cup to the kitchen", "take the cup to the kitchen"),
+    ("Put the mug on the table, actually in the sink", "Put the mug in the sink"),
+    ("bring me the cup, no, the glass", "bring me the glass"),
+])
+def test_a_self_repair_replaces_the_stretch_it_starts_again(said: str, meant: str) -> None:
+    assert edit_repairs(said) == meant
+
+
+@pytest.mark.parametrize("said", [
+    "Bring me the mug, I mean the one on the table",  # says which, takes nothing back
+    "Take the mug to the kitchen, sorry to bother you",  # an apology
+    "Is it on the table, no?", "Bring me the mug, no rush", "Go to the kitchen, wait there",
+    "No, the red one.",
+])
+def test_what_is_no_repair_is_left_alone(said: str) -> None:
+    assert edit_repairs(said) == said
+
+
+@pytest.mark.parametrize("text, intent, head", [
+    ("bring the mug back to me", Intent.fetch, "mug"),
+    ("bring the mug back here", Intent.fetch, "mug"),
+    ("take the mug back to the kitchen", Intent.fetch, "mug"),
+    ("put the mug back", Intent.put_back, "mug"),
+    ("bring the mug back", Intent.put_back, "mug"),
+])
+def test_back_to_someone_is_a_fetch_and_back_alone_a_put_back(text: str, intent: Intent, head: str) -> None:
+    req = parser.parse(text, prefer=Kind.command)
+    assert req.intent is intent and [o.head for o in req.objects] == [head], (text, req)
+
+
+def test_them_in_a_later_part_gathers_the_things_of_the_parts_before() -> None:
+    req = parser.parse("First, go and get the pear. Then find the lotion. Finally, bring them both back to me.",
+                       prefer=Kind.command)
+    assert req.intent is Intent.fetch and sorted(o.head for o in req.objects) == ["lotion", "pear"]
+
+
+@pytest.mark.parametrize("text, intent, head", [
+    ("Tell me whether the wardrobe can be opened.", Intent.usable, "wardrobe"),
+    ("I'm wondering whether the living room has any pillows in it at all.", Intent.exists, "pillow"),
+    ("Would you kindly ascertain whether a microwave is to be found in the kitchen?", Intent.exists, "microwave"),
+    ("Have we any pillows in the house at all?", Intent.exists, "pillow"),
+    ("I can use the wardrobe or not?", Intent.usable, "wardrobe"),
+    ("The wardrobe is closed with key?", Intent.state, "wardrobe"),
+    ("Look up the mug in your memory. Then tell me its colour.", Intent.attribute, "mug"),
+    ("Kindly remind me of the colour of my glass.", Intent.attribute, "glass"),
+    ("Before it got shifted, where the mug was kept?", Intent.where, "mug"),
+    ("remote control: previous location, before the move?", Intent.where, "remote"),
+    ("Where, prior to its removal, was the lime kept?", Intent.where, "lime"),
+    ("Have you by any chance laid eyes upon the juice?", Intent.exists, "juice"),
+])
+def test_learners_and_formal_questions_are_read(text: str, intent: Intent, head: str) -> None:
+    req = parser.parse(text, prefer=Kind.question)
+    assert req.intent is intent and any(head in o.text for o in req.objects), (text, req.intent, req.objects)
