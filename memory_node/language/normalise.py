@@ -448,8 +448,96 @@ _SHORTCUTS = (  # a pause written as an ellipsis ("the... the radio", "The glass
                lambda m: f"what {m.group(2)} {'is it' if m.group(1).lower() == 'its' else 'are they'}"),
               (re.compile(r"\b(?:kindly\s+|please\s+)?remind\s+me\s+(?:of\s+)?(?:what\s+)?the\s+(colou?r|size|shape|material)\s+"
                           r"of\s+", re.I), r"what \1 is "),
+              # ---- learners' and hurried forms ----
+              (re.compile(r"^any\s+(.+?)\s+(?:are|is)\s+there\s+(in|on|inside)\s+(.+?)(?:\s*,?\s*or\s+not)?\s*\??\s*$", re.I),
+               r"are there any \1 \2 \3?"),
+              (re.compile(r"^(?:the\s+)?(?:count|number|tally)\s+of\s+(?=[a-z])", re.I), "how many "),
+              (re.compile(r"\s*[.,]?\s*(?:just\s+)?(?:the\s+)?number\s+only\s*[.!]*\s*$", re.I), ""),
+              (re.compile(r"^(?:it\s+would|it'd|it\s+'d)\s+be\s+(?:lovely|nice|great|good|handy|grand|brilliant|ideal)\s+to\s+"
+                          r"have\s+((?:the|my|your|our)\s+(?:[\w-]+\s+){0,2}?[\w-]+)\s+(?:(?:over\s+)?here|with\s+me|by\s+me)"
+                          r"(?:\s+with\s+me)?\s*[.!]*\s*$", re.I), r"bring me \1"),
+              (re.compile(r"^(?i:what)\s+did\s+([A-Z][a-z]+|he|she|they)\s+(?=(?i:after|before|next|then)\b)"),
+               r"what did \1 do "),
+              (re.compile(r"\s*,\s*any\s+ideas?\s+(?=(?:where|what|which|when|who|how)\b)", re.I), ". "),
+              (re.compile(r"\bwhich\s+(colou?r)\s+(?:has|have|does)\s+(?=(?:the\s+|my\s+|your\s+)?[a-z])", re.I), r"what \1 is "),
+              # a placeholder word said before the name comes ("the thingy — the mug, that's it")
+              (re.compile(r"\b(?:the|a|that|this)\s+(?:thingy|thingamajig|thingamabob|thingummy|whatsit|whatchamacallit|"
+                          r"doodah|doohickey|gizmo|whatnot)\s*(?:[\u2014\u2013,]|\s-+)\s*(?=(?:the|my|your|a|an)\s)", re.I), ""),
+              (re.compile(r"\s*,\s*that's\s+(?:it|the\s+one)\s*(?=[.!,]|$)", re.I), ""),
+              # a numbered list said aloud: "1) the radio; 2) the milk"
+              (re.compile(r"(?:(?<=\s)|^)\d\)\s*", re.I), ""),
+              (re.compile(r"\s*;\s*(?=(?:the|my|a|an|your|some)\s)", re.I), " and "),
+              (re.compile(r"^(?:i\s+)?need\s+(?:two|2|three|3|these|a\s+couple\s+of)\s+things(?:\s+(?:here|brought\s+here))?\s*:\s*",
+                          re.I), "bring me "),
+              (re.compile(r"^need\s+(?=(?:something|a|an|the|my|some|two|three|both)\b)", re.I), "I need "),
+              (re.compile(r"^you\s+(?:have|'ve)\s+seen\b", re.I), "have you seen"),
+              (re.compile(r"\bin\s+(?:some|any)\s+(?:part|place|side)\b(?!\s+of)", re.I), "anywhere"),
+              (re.compile(r"\bcan\s+(i|we)\s+get\s+into\s+(?=(?:the|my|our)\b)", re.I), r"can \1 open "),
+              (re.compile(r"\btake\s+out\s+((?:the|my)\s+[\w-]+(?:\s+[\w-]+)?)\s+of\s+(?=(?:the|my)\b)", re.I),
+               r"take \1 out of "),
+              (re.compile(r"\b(put|take|bring)\s+((?:the\s+|my\s+)?[\w-]+(?:\s+[\w-]+)?)(?<!\sback)\s+(?:to|in)\s+its\s+"
+                          r"(?:usual\s+|proper\s+|own\s+|right\s+|customary\s+|normal\s+|rightful\s+)?(?:place|spot|home)"
+                          r"(?:\s+of\s+(?:keeping|storage|rest))?\b(?!\s+(?:of\s+)?(?:before|earlier|previously|this|that|where))",
+                          re.I), r"put \2 away"),
+              (re.compile(r"\breturn\s+((?:the\s+|my\s+)?[\w-]+(?:\s+[\w-]+)?)\s+to\s+its\s+(?:usual|proper|own|right|customary|"
+                          r"normal|rightful)\s+(?:place|spot|home)(?:\s+of\s+(?:keeping|storage|rest))?\b", re.I), r"put \1 away"),
+              (re.compile(r"^(?:i'd\s+(?:love|like)\s+|give\s+me\s+|(?:can|could)\s+i\s+(?:get|have)\s+)?(?:a\s+)?(?:quick\s+)?"
+                          r"(?:rundown|summary|recap|run-through|run\s+down)\s+(?:of\s+)?(?=(?:what|where|who|which|everything)\b)",
+                          re.I), ""),
+              (re.compile(r"\s*,?\s*\b(?:pls|plz)\b\s*", re.I), " "),
+              (re.compile(r"^(?:the\s+)?(last|first|latest|most\s+recent|earliest)\s+sighting\s+of\s+((?:the|my|your)\s+"
+                          r"(?:[\w-]+\s+){0,2}?[\w-]+)\b[^?]*\??\s*$", re.I),
+               lambda m: f"when did you {'first' if m.group(1).lower() in ('first', 'earliest') else 'last'} see "
+                         f"{m.group(2)}?"),
+              (re.compile(r"^(where\s+(?:is|was|are|were)\s+(?:the\s+|my\s+)?[\w-]+(?:\s+[\w-]+)?)\s+(?:lying|sitting|standing|"
+                          r"located)\b(?=\s+before\b|\s*\?|\s*$)", re.I), r"\1"),
+              (re.compile(r"^of\s+the\s+([a-z][\w-]*(?:\s+[a-z][\w-]*)?)\s*[:,]\s*which\s+one(?:'s|\s+is)\b", re.I),
+               lambda m: f"which {' '.join([*m.group(1).split()[:-1], singular(m.group(1).split()[-1])])} is"),
+              # ---- a request said in steps, or after a story ----
+              # "..., so could you tell me ...": the story before "so" says why; the request is after it
+              (re.compile(r"\s*,\s*so\s+(?=(?:could|can|would|will)\s+you\b|(?:please\s+)?(?:go|bring|take|put|get|fetch|tell)\b|"
+                          r"(?:what|where|which|when|who|how|at\s+what)\b)", re.I), ". "),
+              (re.compile(r"\btell\s+me\s+everything\s+(?:that's|that\s+is|that\s+'s)\s+(?=(?:in|on|inside|under)\b)", re.I),
+               "tell me what is "),
+              (re.compile(r"^(?:please\s+)?tell\s+me\s+(?=(?:which|what)\s+[\w-]+(?:\s+[\w-]+)?\s+(?:is|are)\b)", re.I), ""),
+              (re.compile(r"\s*,\s*like\s*,\s*", re.I), " "),
+              (re.compile(r"(?:^|(?<=[.?!]\s))there(?:'s|\s+is|\s+are)\s+(?:a\s+couple|two|several|a\s+few|more\s+than\s+one)\s+"
+                          r"of\s+them\s*,?\s*(?:yeah|right|you\s+know|innit)?\s*[?.!]*", re.I), ""),
+              (re.compile(r"\bwhen'd\s+you\b", re.I), "when did you"),
+              (re.compile(r"(?<=[?.!])\s*(?:like\s*,?\s*)?(?:at\s+)?what\s+time(?:-ish|\s+roughly|\s+about)?\s*\?*\s*$", re.I), ""),
+              (re.compile(r"\b(grab|get|bring|fetch|pass|hand)\s+me\s*,?\s*(?:like\s*,?\s*)?(?:two|2|three|a\s+couple\s+of|a\s+few)\s+"
+                          r"things\s*[?.:,\u2014-]*\s*(?=(?:the|my)\s)", re.I), r"\1 me "),
+              (re.compile(r"\b(grab|get|bring|fetch|pass|hand)\s+us\b", re.I), r"\1 me"),
+              (re.compile(r"^(?:do\s+you\s+)?think\s+you\s+(could|can|might)\s+", re.I), "could you "),
+              (re.compile(r"^think\s+about\s+(?:[A-Z][a-z]+'s|my|your|his|her|the)\s+(?:morning|afternoon|evening|day|night)\s*[.,;:]\s*"),
+               ""),
+              (re.compile(r"(?:^|(?<=[.!?]\s))find\s+the\s+(?:moment|time|point)\s+(?:when\s+|that\s+)?(he|she|they|[A-Z][a-z]+)\s+"
+                          r"([^.!?]+)[.!?]\s*(?:then\s+)?(?:tell\s+me\s+)?what\s+(?:he|she|they|[A-Z][a-z]+)\s+did\s+"
+                          r"(?:next|after(?:wards)?|after\s+that)\s*[.!?]*", re.I), r"what did \1 do after \1 \2?"),
+              (re.compile(r"\bin\s+your\s+(?:head|mind)\b", re.I), ""),
+              (re.compile(r"(?:^|(?<=[.!?]\s))count\s+(?:up\s+)?(?:the|all\s+the|my)\s+", re.I), "how many "),
+              (re.compile(r"(?<=[.!?])\s*(?:then\s+)?tell\s+me\s+(?:the\s+)?(?:number|count|total|answer)\s*[.!?]*\s*$", re.I), ""),
+              (re.compile(r"(?:^|(?<=[.!?]\s))find\s+the\s+one\s+(?=(?:beside|next\s+to|by|near|on|in|under|behind)\b)", re.I),
+               "which one is "),
+              (re.compile(r"(?<=[.!?])\s*(?:then\s+)?tell\s+me\s+which\s+(?:one|[\w-]+)\s+(?:that|it)\s+is\s*[.!?]*\s*$", re.I), ""),
+              (re.compile(r"^(?:kindly\s+|please\s+)?(?:identify|point\s+out)\s+(?:for\s+me\s+|to\s+me\s+)?(?=which\b)", re.I), ""),
+              (re.compile(r"\bwhich\s+([\w-]+(?:\s+[\w-]+)?)\s+it\s+is\s+that\s+(?:rests|sits|is|stands|lies)\s+", re.I),
+               r"which \1 is "),
+              (re.compile(r"\b(?:carry|take|bring|move|put)\s+(it|them|the\s+[\w-]+)\s+back\s+to\s+where\s+(?:it|they)\s+"
+                          r"(?:was|were)(?:\s+before)?\s*[.!]\s*put\s+(?:it|them)\s+down\s+there\b", re.I), r"put \1 back"),
+              (re.compile(r"\b(?:carry|take|bring|move)\s+(it|them|the\s+[\w-]+)\s+back\s+to\s+where\s+(?:it|they)\s+"
+                          r"(?:was|were)(?:\s+before)?(?=\s*(?:[.!?,]|$))", re.I), r"put \1 back"),
+              (re.compile(r"\brestore\s+((?:the|my|your)\s+[\w-]+(?:\s+[\w-]+)?)\s+to\s+(?:its|their)\s+(?:former|previous|original|"
+                          r"old)\s+(?:position|place|spot|location)\b", re.I), r"put \1 back"),
+              (re.compile(r"(?:^|(?<=[.!?]\s))take\s+hold\s+of\s+the\s+(?:door|handle)\s*[.!,]\s*", re.I), ""),
+              (re.compile(r"\bpull\s+(it|the\s+[\w-]+(?:\s+door)?)\s+open\b", re.I), r"open \1"),
+              (re.compile(r"\bpush\s+(it|the\s+[\w-]+(?:\s+door)?)\s+(?:shut|closed)\b", re.I), r"close \1"),
+              (re.compile(r"\bcan\s+(i|we)\s+get\s+((?:the|my)\s+[\w-]+(?:\s+[\w-]+)?)\s+open\b", re.I), r"can \1 open \2"),
+              (re.compile(r"^step\s+one\s*[:,.]?\s*think\s+back\s+to\s+the\s+last\s+time\s+i\s+had\s+((?:my|the)\s+"
+                          r"(?:[\w-]+\s+){0,2}?[\w-]+)\s*[.,;]\s*", re.I), r"\1. "),
               (re.compile(r"\bstep\s+(?:one|two|three|four|1|2|3|4)\s*[:,.\u2014-]?\s*", re.I), ""),
-              (re.compile(r"^think\s+back(?:\s+(?:over|to|through)\s+[^.,;:]{1,40})?\s*[.,;:]\s*", re.I), ""))
+              (re.compile(r"^think\s+back(?:\s+(?:over|to|through)\s+(?:today|the\s+day|yesterday|this\s+(?:morning|afternoon|"
+                          r"evening)))?\s*[.,;:]\s*", re.I), ""))
 
 
 # Openers of spoken requests that carry nothing ("hey, which cup ...", "um, where's ..."): the tagger makes
@@ -615,6 +703,8 @@ _TO_SOMEONE = re.compile(r"^" + _SHORT_NP + r"\s+to\s+"
                          r"|living\s+room|dining\s+room))\s*[.!]*$")
 _NOW = re.compile(r"^" + _SHORT_NP + r"\s*[.,!]*\s+(?:(?:now|here|asap|please|quick|quickly|right\s+now)\s*[.,!]*\s*)+$",
                   re.I)
+_TO_ME = re.compile(r"^" + _SHORT_NP + r"\s+(?:to|over\s+to)\s+me\s*[.,!]*(?:\s*(?:now|here|asap|please|quick|quickly|"
+                   r"right\s+now|pls|plz)\s*[.,!]*)*$", re.I)
 # "I'd like the remote put in its proper place": a wish that a thing be put somewhere is a request to put it
 _LIKE_DONE = re.compile(r"\b(?:i'd|i\s+would|i'd\s+really)\s+(?:like|love|want)\s+((?:the|my|your|our)\s+[\w-]+"
                         r"(?:\s+[\w-]+){0,2}?)\s+(put|moved|taken|brought|carried)\b", re.I)
@@ -908,6 +998,8 @@ def normalise(text: str) -> str:
                             f"take {_with_article(m.group(1))} to "
                             f"{m.group(2) if m.group(2)[:1].isupper() else _with_article(m.group(2))}", t)
         t = _NOW.sub(lambda m: m.group(0) if _not_a_thing(m.group(1)) else f"bring me {_with_article(m.group(1))}", t)
+        t = _TO_ME.sub(lambda m: m.group(0) if _not_a_thing(m.group(1)) else f"bring me {_with_article(m.group(1))}",
+                       t)
     t = _WHERE_BARE.sub(lambda m: f"where is {_with_article(m.group(1))}?", t)
     t = _BARE_LOCATION.sub(lambda m: f"where is {_with_article(m.group(1))}?", t)
     t = _HOW_MANY_LAST.sub(lambda m: f"how many {m.group(2)}" + (f" are there in the {m.group(1)}" if m.group(1)

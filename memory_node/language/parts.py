@@ -354,12 +354,27 @@ def _opened_from(main: Request, before: list[Request], text: str) -> None:
 
 
 _THERE = re.compile(r"\b(in|on|inside|under)\s+there\b", re.I)
+_CARRY_THERE = re.compile(r"\b(?:carry|take|bring|put|move|leave|drop|set)\s+(?:it|them|the\s+[\w-]+(?:\s+[\w-]+)?)\s+"
+                          r"(?:(?:in|into|over|down|up)\s+)?there\b", re.I)
 _INTO = {"in": "in", "into": "in", "inside": "in", "to": "in", "on": "on", "onto": "on", "under": "under"}
 
 
 def _there_from(main: Request, text: str, before: list[Any]) -> None:
     """"I'm popping into the bathroom, will I find any towels in there?": "there" is the place said before."""
     m = _THERE.search(text)
+    carried = main.intent in (Intent.fetch, Intent.put) and main.destination is None and \
+        main.recipient in ("", "speaker") and main.objects and _CARRY_THERE.search(text)
+    if carried:  # "I'll be working in the kitchen, so could you carry the juice in there": there is where it goes
+        places = [p for d in before for t in d if t.dep_ == "prep" and _low(t) in _INTO
+                  for p in t.children if p.dep_ == "pobj" and p.pos_ in ("NOUN", "PROPN")] or _rooms_said_alone(before)
+        if places:
+            rel = "at" if main.intent is Intent.fetch else "in"  # a fetch's place is where it goes (planner.run)
+            main.destination = Anchor(relation=rel, ref=Clause(places[-1].sent, places[-1].doc.text)._object(places[-1]))
+            main.recipient = ""  # "... and leave it for me": for whom, not where
+            for o in main.objects:
+                if o.room and o.room == _room_words(places[-1]):
+                    o.room = ""  # the reader took the place for where the thing is
+            return
     if m is None or not main.objects or main.objects[0].anchor is not None:
         return
     places = [p for d in before for t in d if t.dep_ == "prep" and _low(t) in _INTO
@@ -409,6 +424,11 @@ def _room_from(main: Request, before: list[Any]) -> None:
             not main.objects or any(o.room or o.anchor is not None for o in main.objects):
         return
     rooms = _rooms_said_alone(before)
+    if not rooms and main.intent in (Intent.count, Intent.exists):
+        # "go through the bedroom in your head. count the pillows": the room a part before looks through
+        from . import lexicon as lx
+        rooms = [t for d in before for t in d if t.pos_ in ("NOUN", "PROPN") and t.dep_ in ("pobj", "dobj")
+                 and (_low(t) in lx.ROOM_WORDS or _room_words(t) in lx.ROOM_WORDS)]
     if rooms:
         room = _room_words(rooms[-1])
         for o in main.objects:

@@ -105,6 +105,11 @@ class _PlanBuilder:
         """Plan the request's intent (``language.Intent``) from its typed parts."""
         self._room_filter()
         req = self.ctx.request
+        if req.intent is Intent.fetch and req.destination is not None and req.destination.relation != "at" and \
+                not req.recipient:
+            # a fetch to "in the kitchen" / "on the table" (no one to hand it to) is a put there; planned as a
+            # fetch, the place would be dropped and the thing handed to the speaker
+            self.ctx.request = req = req.model_copy(update={"intent": Intent.put, "recipient": ""})
         intent = req.intent.value
         if intent == "fetch":
             req = self._room_as_destination(req)
