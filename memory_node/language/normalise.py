@@ -451,6 +451,8 @@ _SHORTCUTS = (  # a pause written as an ellipsis ("the... the radio", "The glass
               # ---- learners' and hurried forms ----
               (re.compile(r"^any\s+(.+?)\s+(?:are|is)\s+there\s+(in|on|inside)\s+(.+?)(?:\s*,?\s*or\s+not)?\s*\??\s*$", re.I),
                r"are there any \1 \2 \3?"),
+              (re.compile(r"^(?:the\s+)?(?:count|number|tally)\s+of\s+([a-z][\w\s-]*?)\s+(in|on)\s+(the\s+[\w\s-]+?)\s*(?=\?|$)",
+                          re.I), r"how many \1 are there \2 \3"),
               (re.compile(r"^(?:the\s+)?(?:count|number|tally)\s+of\s+(?=[a-z])", re.I), "how many "),
               (re.compile(r"\s*[.,]?\s*(?:just\s+)?(?:the\s+)?number\s+only\s*[.!]*\s*$", re.I), ""),
               (re.compile(r"^(?:it\s+would|it'd|it\s+'d)\s+be\s+(?:lovely|nice|great|good|handy|grand|brilliant|ideal)\s+to\s+"

@@ -98,3 +98,40 @@ def test_them_in_a_later_part_gathers_the_things_of_the_parts_before() -> None:
 def test_learners_and_formal_questions_are_read(text: str, intent: Intent, head: str) -> None:
     req = parser.parse(text, prefer=Kind.question)
     assert req.intent is intent and any(head in o.text for o in req.objects), (text, req.intent, req.objects)
+
+
+@pytest.mark.parametrize("text, intent, heads", [
+    ("Can you grab me, like, two things? The radio and the mug, yeah?", Intent.fetch, ["mug", "radio"]),
+    ("Need two things here: 1) the radio; 2) the mug.", Intent.fetch, ["mug", "radio"]),
+    ("Get me the, uh, the thingy — the mug, that's it. Bring it to me.", Intent.fetch, ["mug"]),
+    ("radio to me, asap.", Intent.fetch, ["radio"]),
+    ("It'd be nice to have my glass here with me.", Intent.fetch, ["glass"]),
+    ("Think you could get the radio over to me?", Intent.fetch, ["radio"]),
+    ("Would you be so good as to restore the mug to its former position?", Intent.put_back, ["mug"]),
+    ("Go to the microwave. Take hold of the door. Pull it open.", Intent.open, ["microwave"]),
+    ("Put loo roll to its place.", Intent.put_away, ["roll"]),
+    ("Kindly return the magazine to its customary place of keeping.", Intent.put_away, ["magazine"]),
+    ("Return the mug to its place of before.", Intent.put_back, ["mug"]),
+])
+def test_requests_in_hurried_formal_and_listed_forms(text: str, intent: Intent, heads: list[str]) -> None:
+    req = parser.parse(text, prefer=Kind.command)
+    assert req.intent is intent and sorted(o.head for o in req.objects) == heads, (text, req.intent, req.objects)
+
+
+def test_a_place_said_before_is_where_a_thing_carried_there_goes() -> None:
+    req = parser.parse("I'm going to be working in the kitchen all afternoon, so could you carry the juice in there "
+                       "and leave it for me?", prefer=Kind.command)
+    assert req.intent is Intent.fetch and req.destination is not None and req.destination.ref.head == "kitchen"
+    assert req.destination.relation == "at" and not req.recipient, req
+
+
+@pytest.mark.parametrize("text, intent, head, room", [
+    ("Go through the bedroom in your head. Count the pillows. Then tell me the number.", Intent.count, "pillow",
+     "bedroom"),
+    ("Count of pillows in the bedroom? Number only.", Intent.count, "pillow", "bedroom"),
+    ("Any pillows are there in the bedroom, or not?", Intent.exists, "pillow", "bedroom"),
+])
+def test_counting_and_existence_keep_the_room_said(text: str, intent: Intent, head: str, room: str) -> None:
+    req = parser.parse(text, prefer=Kind.question)
+    assert req.intent is intent and req.objects[0].head == head, (text, req)
+    assert req.objects[0].room == room or (req.objects[0].anchor and req.objects[0].anchor.ref.head == room), req
