@@ -17,10 +17,11 @@ from datetime import datetime, timezone
 from ..core.limits import check_time_ns
 from ..core.models import Answer, InvalidInput, PlanResult
 from ..core.store import MemoryStore
-from ..core.text import clean_text
+from ..core.text import clean_text, singular
 from ..language.conversation import Conversation
 from ..language.followup import follow_up
 from ..language.grounding import Grounder
+from ..language.names import GENERIC_NOUNS, PACKAGING, default_names
 from ..language.normalise import without_repairs
 from ..language.parser import NOT_TO_DO_NOTE, ParserUnavailable, parse
 from ..language.reading_policy import ASK_BACK_BELOW as READING_ASK_BELOW, OFFER_BELOW
@@ -309,12 +310,46 @@ def _things_left_out(req: Request, world: WorldState, result: PlanResult) -> lis
     labels = {e.label.lower() for e in world.entities.values() if e.present and not world.is_room(e.id)
               and not world.is_person(e.id)}
     out: list[str] = []
+    said_as = _everyday_names(labels)
+    involved = {world.entities[i].label.lower() for step in result.plan.steps for i in step.args
+                if i in world.entities}
     # words a self-repair took back ("the mug — sorry, the radio") are not left out: they were taken back
-    for w in re.findall(r"[a-z]+", without_repairs(req.text or "").lower()):
+    words = re.findall(r"[a-z]+", without_repairs(req.text or "").lower())
+    for i, w in enumerate(words):
         base = w[:-1] if w.endswith("s") and w[:-1] in labels else w
         if base in labels and base not in used and w not in used and base not in out:
             out.append(base)
+            continue
+        # "put a mouse with a loo roll on the table", "... with a coffee pot in it": a thing memory holds, named
+        # as people name it (its head noun, what it holds, an everyday name, two words glued as labels are)
+        pair = w + words[i + 1] if i + 1 < len(words) else ""
+        for said, span in ((pair, [w, words[i + 1]] if pair else []), (singular(w), [w])):
+            label = said_as.get(said)
+            spoken = " ".join(span)
+            if label and not (set(span) & used) and label not in involved and spoken not in out:
+                out.append(spoken)
+                break
     return out
+
+
+def _everyday_names(labels: set[str]) -> dict[str, str]:
+    """What people call the things memory holds, each mapped to its label: a label's head noun ("remote
+    control" -> control is not, "coffee pot" -> coffeepot is, glued), what a container label holds
+    ("lotionbottle" -> lotion) and the everyday names the name table gives (loo roll -> toiletpaper)."""
+    names = default_names()
+    out: dict[str, str] = {}
+    for label in labels:
+        lw = names.label_words(label)
+        if len(lw) > 1:
+            out.setdefault("".join(lw), label)
+        for p in PACKAGING:
+            if label.endswith(p) and len(label) > len(p) + 2:
+                out.setdefault(label[:-len(p)], label)
+    for said, meant in names.names.items():
+        hit = next((m for m in meant if m in labels), None)
+        if hit and " " not in said and said not in GENERIC_NOUNS:
+            out.setdefault(said, hit)
+    return {k: v for k, v in out.items() if len(k) > 2 and k not in GENERIC_NOUNS}
 
 
 def _rooms_left_out(req: Request, world: WorldState, result: PlanResult) -> list[str]:
