@@ -115,7 +115,8 @@ def _places_for(ctx: Context, ref: ObjectRef) -> Answer:
     ents = [c.entity for c in g.candidates][:MAX_LISTED]
     best = max(c.score for c in g.candidates)
     listed = "; ".join(ctx.place_of(e.id) for e in ents)
-    activity = activity_of(ref.text) if ref.text else ref.purpose
+    # "is there anything to drink?": the thing said is "anything", the use is the purpose read
+    activity = activity_of(ref.text) if ref.text and (not ref.purpose or ref.purpose in ref.text) else ref.purpose
     text = f"To {activity}: {listed}." if best >= SURE_USE else \
         f"Nothing I know of is made to {activity}; going by what things are for: {listed}. Would that do?"
     return Answer(success=True, answer=sentence(text), answer_ids=[e.id for e in ents],

@@ -252,6 +252,15 @@ class WordNet:
         return w in lemmas or w in inflected or any(
             w.endswith(end) and w[:len(w) - len(end)] + base in lemmas for end, base in _INFLECTIONS)
 
+    def only_noun(self, word: str) -> bool:
+        """WordNet lists the word as a noun and as nothing else ("goodies", "kettle"; not "locked", "bring")."""
+        w = word.lower()
+        if not w.isalpha() or not self.any_noun(w):
+            return False
+        lemmas, inflected = self._words_not_nouns()
+        return not (w in lemmas or w in inflected or any(
+            w.endswith(end) and w[:len(w) - len(end)] + base in lemmas for end, base in _INFLECTIONS))
+
     def _words_not_nouns(self) -> tuple[frozenset[str], frozenset[str]]:
         """Lemmas of WordNet's verb, adjective and adverb indexes, and the irregular forms of its exception
         lists: read once on first use (the reader loads the noun index only)."""

@@ -11,7 +11,7 @@ import re
 from ..core.text import singular
 from ..core.wordnet import default_wordnet
 from . import lexicon as lx
-from .speech import dictation_fixes, edit_repairs
+from .speech import dictation_fixes, edit_repairs, typing_fixes
 
 
 _SPACES = re.compile(r"\s+")
@@ -448,6 +448,9 @@ _SHORTCUTS = (  # a pause written as an ellipsis ("the... the radio", "The glass
                lambda m: f"what {m.group(2)} {'is it' if m.group(1).lower() == 'its' else 'are they'}"),
               (re.compile(r"\b(?:kindly\s+|please\s+)?remind\s+me\s+(?:of\s+)?(?:what\s+)?the\s+(colou?r|size|shape|material)\s+"
                           r"of\s+", re.I), r"what \1 is "),
+              # "anything to drink anywhere?": where to look is everywhere, the use is to drink
+              (re.compile(r"\b((?:any|some)thing\s+to\s+[a-z]+(?:\s+(?:with|on|in|from))?)\s+(?:anywhere|somewhere|around(?:\s+here)?|"
+                          r"about|in\s+the\s+(?:house|flat|place)|at\s+all)\b", re.I), r"\1"),
               # ---- learners' and hurried forms ----
               (re.compile(r"^any\s+(.+?)\s+(?:are|is)\s+there\s+(in|on|inside)\s+(.+?)(?:\s*,?\s*or\s+not)?\s*\??\s*$", re.I),
                r"are there any \1 \2 \3?"),
@@ -949,7 +952,7 @@ _BEFORE_MOVED = re.compile(r"\bbefore\s+(?:it|they|that|this|someone|somebody|an
 def normalise(text: str) -> str:
     t = text.replace("\u2019", "'").replace("\u2018", "'").replace("`", "'")
     t = _SPACES.sub(" ", t).strip()
-    t = edit_repairs(dictation_fixes(t))  # what speech did to the words, before anything reads them
+    t = edit_repairs(dictation_fixes(typing_fixes(t)))  # what typing and speech did to the words, first
     t = _reordered_question(t) or t
     over = _OVER.sub(".", t)
     t = over if len(over.split()) >= 2 else t  # "Over." alone stays what it is

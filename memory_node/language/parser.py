@@ -281,6 +281,9 @@ def rules_reading(text: str, names: tuple[str, ...] | frozenset[str] = (), prefe
     raw = text.strip()
     if not raw:
         return Request(text=text, kind=Kind.statement, intent=Intent.unknown, notes=["empty text"]), None, 0, []
+    if names:  # a known name typed in lower case is a name, not a typing slip to correct ("ben", "alice")
+        known = {n.lower() for n in names if n}
+        raw = re.sub(r"\b[a-z][a-z\-]*\b", lambda m: m.group(0).capitalize() if m.group(0) in known else m.group(0), raw)
     t = normalise(raw)
     told = t
     if prefer is Kind.command:

@@ -1,6 +1,11 @@
-"""What speech does to a request before anyone reads it: words a dictation engine heard as their homophones,
-punctuation said aloud, words shouted in capitals, and self-repairs where the speaker stops, says an editing
-term ("no", "sorry", "scratch that") and starts the phrase again.
+"""What speech and typing do to a request before anyone reads it: words a dictation engine heard as their
+homophones, punctuation said aloud, words shouted in capitals, typing slips ("brign me teh mug"), and self-repairs
+where the speaker stops, says an editing term ("no", "sorry", "scratch that") and starts the phrase again.
+
+Typing slips are corrected by pyspellchecker's English word-frequency list (MIT), not by a table: only a word
+neither it nor WordNet knows is changed, a swap of two neighbouring letters first ("teh", "tkae"), and any
+single edit only for words of six letters or more, and only into a common word, so short words, names, dialect
+spellings and labels stay as typed.
 
 Each fix is a construction of spoken English, not a list of sentences: a homophone is replaced only where its
 neighbours leave one reading ("were is" can only be "where is", "four me" only "for me"), so a word used in its
@@ -54,6 +59,93 @@ _HOMOPHONES: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\b(the|a|top|bottom|middle|left|right|kitchen|desk|cutlery|sock|my|your|that|this)\s+draw(s?)\b"
                 r"(?!\s+(?:a|an|the|me|it|on|with|up)\b)", re.I), r"\1 drawer\2"),
 )
+
+# ---- typing ------------------------------------------------------------------------------------------------
+# what chat writers leave out or shorten; each is a word no dictionary corrects
+_SHORTHAND = {"pls": "please", "plz": "please", "pleez": "please", "thx": "thanks", "thnx": "thanks", "u": "you",
+              "ur": "your", "im": "I'm", "ive": "I've", "dont": "don't", "cant": "can't", "wont": "won't",
+              "didnt": "didn't", "doesnt": "doesn't", "isnt": "isn't", "arent": "aren't", "wasnt": "wasn't",
+              "havent": "haven't", "hasnt": "hasn't", "wouldnt": "wouldn't", "couldnt": "couldn't", "whats": "what's",
+              "wheres": "where's", "whos": "who's", "hows": "how's", "thats": "that's", "theres": "there's",
+              "youre": "you're", "theyre": "they're", "hav": "have", "wat": "what", "wut": "what", "whr": "where",
+              "b4": "before", "abt": "about", "smth": "something", "sth": "something"}
+# real words typed for others, where the neighbours leave one reading
+_SLIPS: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"\b(look|looking|search|searching|wait|waiting|ask|asking)\s+fir\b", re.I), r"\1 for"),
+    (re.compile(r"^pit\s+(?=(?:the|my|this|that|it|them|a)\b)", re.I), "put "),
+    (re.compile(r"\b(is|it's|its|one's|ones)\s+mind\s*(?=\?|$|\.)", re.I), r"\1 mine"),
+    (re.compile(r"\bwhich\s+([\w-]+)\s+is\s+mind\b", re.I), r"which \1 is mine"),
+    (re.compile(r"\b(what|which)\s+coll?ar\b", re.I), r"\1 colour"),
+    (re.compile(r"\bwen\s+(?=(?:you|u|i|we|it|he|she|they|did|was|is)\b)", re.I), "when "),
+    (re.compile(r"\b(?:r|are)\s+(?:u|you)\b", re.I), "are you"),
+)
+_OPENING_WORDS = frozenset({"bring", "take", "put", "get", "give", "fetch", "grab", "place", "move", "open", "close",
+                            "find", "go", "where", "what", "which", "when", "who", "how", "is", "are", "can", "could",
+                            "would", "will", "have", "has", "did", "does", "do", "the", "please", "tell", "show"})
+_ROOMS = frozenset({"kitchen", "bedroom", "bathroom", "hallway", "garage", "office", "lounge", "pantry", "attic",
+                    "basement", "cellar", "study", "toilet", "nursery", "porch", "balcony", "hall"})
+# a three-letter slip is read only as one of the short words people type most (else "tae", Scots "to", is "tea")
+_SHORT_TARGETS = frozenset({"the", "and", "you", "can", "not", "for", "are", "was", "how", "who", "why", "any",
+                            "get", "put", "its", "has", "had", "did", "one", "our", "out", "now", "off", "all",
+                            "but", "see", "saw", "two", "too", "what"})
+_speller: object = None
+_LONGEST = 20  # a longer "word" is no slip of a word (and its edits would cost ~50 lookups per letter)
+_COMMON = 1000  # how often a word must occur in the frequency list to be taken as what a slip meant
+
+
+def _spelling() -> object:
+    """pyspellchecker's English list, loaded once; False when the package is missing (typing is then read as
+    typed)."""
+    global _speller
+    if _speller is None:
+        try:
+            from spellchecker import SpellChecker
+            _speller = SpellChecker(distance=1)
+        except Exception:  # noqa: BLE001 - an optional reader: without it, words are read as typed
+            _speller = False
+    return _speller
+
+
+def _fix_word(word: str, first: bool) -> str:
+    low = word.lower()
+    if low in _SHORTHAND:
+        fixed = _SHORTHAND[low]
+        return fixed[:1].upper() + fixed[1:] if first and word[:1].isupper() else fixed
+    sp = _spelling()
+    if not sp or not 3 <= len(low) <= _LONGEST or not low.isalpha() or (word[:1].isupper() and not first) or \
+            low in sp:
+        return word
+    from ..core.wordnet import default_wordnet
+    wn = default_wordnet()
+    if wn is not None and wn.is_word(low):
+        return word  # a word WordNet lists (a thing's name the frequency list lacks)
+    swaps = [low[:i] + low[i + 1] + low[i] + low[i + 2:] for i in range(len(low) - 1)]
+    known = [w for w in swaps if w in sp and (len(low) > 3 or w in _SHORT_TARGETS)]
+    fixed = max(known, key=lambda w: sp[w]) if known else (sp.correction(low) if len(low) >= 6 else None)
+    if not fixed or fixed == low or sp[fixed] < _COMMON:
+        return word  # a rare word is likelier a word the list lacks ("hoodie", "deh") than a slip for it
+    if wn is not None and wn.only_noun(fixed) and fixed not in _ROOMS:
+        return word  # a thing's name typed unlike any word ("hoodies" is no slip for "goodies"): grounding reads it
+    if first and word[:1].isupper():
+        return fixed.capitalize() if fixed in _OPENING_WORDS else word  # a capital may start a name
+    return fixed
+
+
+def typing_fixes(text: str) -> str:
+    """The text with chat shorthand spelled out, typing slips corrected and real words typed for others read as
+    meant ("brign me teh mug pls" -> "bring me the mug please")."""
+    out = []
+    for m in re.finditer(r"[A-Za-z][A-Za-z0-9']*|[^A-Za-z]+", text):
+        piece = m.group(0)
+        if piece[:1].isalpha() and "'" not in piece:
+            before = text[:m.start()].rstrip()
+            piece = _fix_word(piece, first=not before or before[-1] in ".!?")
+        out.append(piece)
+    t = "".join(out)
+    for pattern, repl in _SLIPS:
+        t = pattern.sub(repl, t)
+    return t
+
 
 # ---- punctuation said aloud ---------------------------------------------------------------------------------
 _SPOKEN_MARKS: tuple[tuple[re.Pattern[str], str], ...] = (

@@ -6,7 +6,7 @@ import pytest
 
 from memory_node.language import parser
 from memory_node.language.request import Intent, Kind
-from memory_node.language.speech import dictation_fixes, edit_repairs
+from memory_node.language.speech import dictation_fixes, edit_repairs, typing_fixes
 
 
 @pytest.mark.parametrize("heard, meant", [
@@ -135,3 +135,32 @@ def test_counting_and_existence_keep_the_room_said(text: str, intent: Intent, he
     req = parser.parse(text, prefer=Kind.question)
     assert req.intent is intent and req.objects[0].head == head, (text, req)
     assert req.objects[0].room == room or (req.objects[0].anchor and req.objects[0].anchor.ref.head == room), req
+
+
+@pytest.mark.parametrize("typed, meant", [
+    ("brign me teh juice pls", "bring me the juice please"),
+    ("tkae the juice to Ben pls", "take the juice to Ben please"),
+    ("how mnay books are in teh kitchne", "how many books are in the kitchen"),
+    ("hav you seen teh radio anywehre?", "have you seen the radio anywhere?"),
+    ("im so thristy, get me somthing to drink", "I'm so thirsty, get me something to drink"),
+    ("Can you go look fir the remote control?", "Can you go look for the remote control?"),
+    ("Which glass is mind?", "Which glass is mine?"),
+    ("And what collar is it?", "And what colour is it?"),
+    ("wheres teh glass??", "where's the glass??"),
+])
+def test_typing_slips_and_chat_shorthand_are_read_as_meant(typed: str, meant: str) -> None:
+    assert typing_fixes(typed) == meant
+
+
+@pytest.mark.parametrize("typed", [
+    "how many hoodies are there?",  # a thing's name the word list lacks is no slip for "goodies"
+    "Weh di kettle deh?", "mi cyaan find mi keys", "Take the juice through tae the kitchen.",  # dialect spellings
+    "put it on the hob", "is the mousemat on the desk", "where is the tv", "Alcie wants the mug",
+])
+def test_words_the_lists_lack_and_names_stay_as_typed(typed: str) -> None:
+    assert typing_fixes(typed) == typed
+
+
+def test_a_known_name_typed_in_lower_case_is_not_corrected() -> None:
+    req = parser.parse("brign alice teh mug", names=("alice",), prefer=Kind.command)
+    assert req.intent is Intent.fetch and req.recipient == "alice" and req.objects[0].head == "mug", req
