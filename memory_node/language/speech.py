@@ -16,6 +16,7 @@ to Ben" -> "take the radio to Ben"), or the whole phrase when the speaker starts
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 # ---- dictation: homophones in a context where only one of them can be meant --------------------------------
 
@@ -89,6 +90,7 @@ _SHORT_TARGETS = frozenset({"the", "and", "you", "can", "not", "for", "are", "wa
                             "get", "put", "its", "has", "had", "did", "one", "our", "out", "now", "off", "all",
                             "but", "see", "saw", "two", "too", "what"})
 _speller: object = None
+_MOST_WORDS = 80  # words looked at per request: a request is short; a longer text keeps the rest as typed
 _LONGEST = 20  # a longer "word" is no slip of a word (and its edits would cost ~50 lookups per letter)
 _COMMON = 1000  # how often a word must occur in the frequency list to be taken as what a slip meant
 
@@ -106,6 +108,7 @@ def _spelling() -> object:
     return _speller
 
 
+@lru_cache(maxsize=4096)
 def _fix_word(word: str, first: bool) -> str:
     low = word.lower()
     if low in _SHORTHAND:
@@ -134,10 +137,11 @@ def _fix_word(word: str, first: bool) -> str:
 def typing_fixes(text: str) -> str:
     """The text with chat shorthand spelled out, typing slips corrected and real words typed for others read as
     meant ("brign me teh mug pls" -> "bring me the mug please")."""
-    out = []
+    out, read = [], 0
     for m in re.finditer(r"[A-Za-z][A-Za-z0-9']*|[^A-Za-z]+", text):
         piece = m.group(0)
-        if piece[:1].isalpha() and "'" not in piece:
+        if piece[:1].isalpha() and "'" not in piece and read < _MOST_WORDS:
+            read += 1
             before = text[:m.start()].rstrip()
             piece = _fix_word(piece, first=not before or before[-1] in ".!?")
         out.append(piece)
