@@ -375,7 +375,7 @@ _SHORTCUTS = (  # a pause written as an ellipsis ("the... the radio", "The glass
                           r"((?:where|when|what|which)\b[^?]*?)\s*(\??)\s*$", re.I), r"\3 \1 \2\4"),
               # "where the mug was kept before?", "when the radio was moved?": the question word, then the
               # thing, then its verb, is "where was the mug kept before?"
-              (re.compile(r"^(where|when|what\s+time)\s+((?:the|my|your|his|her|our|their)\s+(?:[\w-]+\s+){0,2}?[\w-]+)\s+"
+              (re.compile(r"^(where|when|what\s+time)\s+((?:the|my|your|his|her|our|their|[A-Z][a-z]+'s)\s+(?:[\w-]+\s+){0,2}?[\w-]+)\s+"
                           r"(is|was|are|were)\b(?!\s*\??\s*$)", re.I), r"\1 \3 \2"),
               # "prior to its removal", "before its move": before it was moved
               (re.compile(r"\bprior\s+to\b", re.I), "before"),
@@ -451,6 +451,43 @@ _SHORTCUTS = (  # a pause written as an ellipsis ("the... the radio", "The glass
               # "anything to drink anywhere?": where to look is everywhere, the use is to drink
               (re.compile(r"\b((?:any|some)thing\s+to\s+[a-z]+(?:\s+(?:with|on|in|from))?)\s+(?:anywhere|somewhere|around(?:\s+here)?|"
                           r"about|in\s+the\s+(?:house|flat|place)|at\s+all)\b", re.I), r"\1"),
+              # ---- relayed requests, asides and stories around the request ----
+              # "(and honestly we have far too many)": a written aside in brackets says nothing of the request
+              (re.compile(r"\s*\([^()]{0,160}\)", re.I), ""),
+              # "Anna, who is very particular about her things, wants to know ...": a clause about the person
+              (re.compile(r"^([A-Z][a-z]+|my\s+[a-z]+)\s*,\s*who\s+[^,]{0,160},\s*"), r"\1 "),
+              (re.compile(r"^rather\s+than\s+[^,]{0,160},\s*", re.I), ""),
+              (re.compile(r"^before\s+(?:my|our|the|your|[A-Z][a-z]+)\b[^,]{0,80}(?:,[^,]{0,160})?,\s*"
+                          r"(?=(?:could|can|would|will)\s+you\b|please\b)", re.I), ""),
+              (re.compile(r"\s*,\s*(?:since|because|as)\s+(?:she|he|they|i|we|it)\b[^?.!]*(\?)\s*$", re.I), r"\1"),
+              # someone else's request passed on: "Mum told me to ask you to bring me the pear", "my son wants to know
+              # which room it's in", "my aunt is asking whether there's an apple in the bedroom"
+              (re.compile(r"^([A-Z][a-z]+)\s+(?:wants|would\s+like|is\s+asking|asked)\s+(?:to\s+know\s+)?(where|which|what|when|whether|if)"
+                          r"\s+(?:her|his)\s+"), r"\2 \1's "),
+              (re.compile(r"^([A-Z][a-z]+)\s+(?:wants|would\s+like|is\s+asking|asked)\s+(?:to\s+know\s+)?(which\s+[\w-]+\s+is)\s+"
+                          r"(?:hers|his)\b"), r"\2 \1's"),
+              (re.compile(r"^(?:(?:my|our)\s+[a-z]+|mum|mom|dad|grandma|grandpa|granny|gran|nan|[A-Z][a-z]+)\s+"
+                          r"(?:(?:told|asked)\s+me\s+to\s+ask\s+(?:you\s+)?(?:to\s+)?|says\s+i\s+should\s+ask\s+you\s+to\s+|"
+                          r"asked\s+me\s+to\s+check\s+with\s+you\s+|(?:is|was)\s+asking\s+(?:me\s+|you\s+)?|"
+                          r"(?:is\s+[a-z]+ing\s+(?:up\s+)?and\s+)?wants\s+to\s+know\s+|would\s+like\s+to\s+know\s+|"
+                          r"wants\s+a\s+list\s+of\s+)", re.I), ""),
+              (re.compile(r"\byou've\s+seen\b", re.I), "you have seen"),
+              (re.compile(r"^whether\s+(he|she|they)\s+(can|could|may)\s+", re.I), r"whether I \2 "),
+              (re.compile(r"^when\s+you\s+(first|last)\s+saw\s+", re.I), r"when did you \1 see "),
+              (re.compile(r"^which\s+room\s+(it|they|(?:the|my)\s+[\w-]+(?:\s+[\w-]+)?)(?:'s|\s+is|\s+ended\s+up|\s+has\s+ended\s+up)"
+                          r"\s+in\s*([?.!]*)\s*$", re.I), r"which room is \1 in?"),
+              (re.compile(r"\bended\s+up\s+leaving\b", re.I), "leave"),
+              (re.compile(r"\s+in\s+my\s+hands?\b", re.I), ""),
+              # "There's nothing in the wardrobe, is there?": what is in it
+              (re.compile(r"^there's\s+nothing\s+(in|on|inside|under)\s+((?:the|my)\s+[\w\s-]+?)\s*,\s*is\s+there\s*\?*\s*$", re.I),
+               r"what is \1 \2?"),
+              (re.compile(r"\bis\s+((?:the|my)\s+[\w-]+(?:\s+[\w-]+)?)\s+opening(?:\s+at\s+all)?\s*\?", re.I), r"can \1 be opened?"),
+              (re.compile(r"^(?:out\s+)?of\s+all\s+the\s+([a-z][\w-]*(?:\s+[a-z][\w-]*)?)(?:\s+in\s+(?:this|the)\s+(?:house|flat|place|home))?"
+                          r"\s*,\s*which\s+(?:is\s+)?the\s+one\s+(?:that's|that\s+is|which\s+is)\s+(?:right\s+)?", re.I),
+               lambda m: f"which {' '.join([*m.group(1).split()[:-1], singular(m.group(1).split()[-1])])} is "),
+              # Filipino English particles ("close the fridge na, po")
+              (re.compile(r"\s*,?\s*\b(?:na|po|naman|lang)\b(?=\s*[,.!?]|\s*$)", re.I), ""),
+              (re.compile(r"\b(carry|take|bring)\s+((?:the|my)\s+[\w-]+(?:\s+[\w-]+)?)\s+go\s+to\s+", re.I), r"\1 \2 to "),
               # ---- learners' and hurried forms ----
               (re.compile(r"^any\s+(.+?)\s+(?:are|is)\s+there\s+(in|on|inside)\s+(.+?)(?:\s*,?\s*or\s+not)?\s*\??\s*$", re.I),
                r"are there any \1 \2 \3?"),
@@ -888,7 +925,7 @@ _WHETHER = re.compile(r"^(?:(?:please\s+)?(?:tell\s+me|let\s+me\s+know|i\s+need\
                       r"(?:would|could|can|will)\s+you\s+(?:kindly\s+|please\s+)?(?:ascertain|find\s+out|check|establish|"
                       r"determine|confirm|tell\s+me|let\s+me\s+know|see)|(?:might|may|can)\s+i\s+(?:enquire|inquire|ask)|"
                       r"check|find\s+out|see)\s+)?(?:whether|if)\s+"
-                      r"((?:the|my|your|our|a|an|any)\s+(?:[\w-]+\s+){0,3}?[\w-]+|we|you|there)\s+"
+                      r"((?:the|my|your|our|a|an|any)\s+(?:[\w-]+\s+){0,3}?[\w-]+|we|you|there|i)\s+"
                       r"(is|are|was|were|can|could|has|have|had|possesses|owns)\s+([^?.!]*?)\s*(?:at\s+all)?\s*[?.!]*\s*$", re.I)
 
 
@@ -913,7 +950,7 @@ def _whether(text: str) -> str:
             return f"do we have {rest}?"
         do = "did" if verb == "had" else ("do" if verb == "have" else "does")
         return f"{do} {np_} have {rest}?"
-    return f"{verb} {np_} {rest}?"
+    return f"{verb} {'I' if np_.lower() == 'i' else np_} {rest}?"
 
 
 def without_repairs(text: str) -> str:
@@ -1002,7 +1039,8 @@ def normalise(text: str) -> str:
         t = _TO_SOMEONE.sub(lambda m: m.group(0) if _not_a_thing(m.group(1)) else
                             f"take {_with_article(m.group(1))} to "
                             f"{m.group(2) if m.group(2)[:1].isupper() else _with_article(m.group(2))}", t)
-        t = _NOW.sub(lambda m: m.group(0) if _not_a_thing(m.group(1)) else f"bring me {_with_article(m.group(1))}", t)
+        t = _NOW.sub(lambda m: m.group(0) if _not_a_thing(m.group(1)) or " to " in f" {m.group(1).lower()} " else
+                     f"bring me {_with_article(m.group(1))}", t)
         t = _TO_ME.sub(lambda m: m.group(0) if _not_a_thing(m.group(1)) else f"bring me {_with_article(m.group(1))}",
                        t)
     t = _WHERE_BARE.sub(lambda m: f"where is {_with_article(m.group(1))}?", t)
@@ -1158,8 +1196,39 @@ _NEED_TO = re.compile(r"^(?:i|we)\s+(?:really\s+|just\s+)?(?:need|want|'d\s+like
                       r"\b[^?]*[.!]*$", re.I)
 
 
+# keyword strings of people used to smart speakers, once the address is gone ("robot, microwave contents")
+_KW_NP = r"((?:the\s+|my\s+)?[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)"
+_KW_QUESTIONS = (
+    (re.compile(r"^" + _KW_NP + r"\s*,?\s+(colou?r)\s*\??\s*$", re.I), lambda m: f"what {m.group(2)} is {_with_article(m.group(1))}?"),
+    (re.compile(r"^" + _KW_NP + r"\s*,?\s+contents\s*\??\s*$", re.I), lambda m: f"what is in {_with_article(m.group(1))}?"),
+    (re.compile(r"^" + _KW_NP + r"\s*,\s*do\s+we\s+have\s+any\s*\??\s*$", re.I), lambda m: f"do we have any {m.group(1)}?"),
+    (re.compile(r"^" + _KW_NP + r"\s*,\s*(open|closed|shut|locked|unlocked|on|off|empty|full)(?:\s+or\s+not)?\s*\??\s*$", re.I),
+     lambda m: f"is {_with_article(m.group(1))} {m.group(2)}?"),
+    (re.compile(r"^count\s+" + _KW_NP + r"\s*,\s*(?:in\s+)?(?:the\s+)?(" + _ROOMS_RE + r")\s*\??\s*$", re.I),
+     lambda m: f"how many {m.group(1)} are there in the {m.group(2)}?"),
+)
+_KW_COMMANDS = (
+    (re.compile(r"^" + _KW_NP + r"\s*,\s*from\s+" + _KW_NP + r"\s*,\s*to\s+me(?:\s*,?\s*(?:now|asap|please|quick(?:ly)?))*\s*[.!]*$",
+                re.I), lambda m: f"bring me {_with_article(m.group(1))} from {_with_article(m.group(2))}"),
+    (re.compile(r"^" + _KW_NP + r"\s*,\s*(?:to|over\s+to)\s+me(?:\s*,?\s*(?:now|asap|please|quick(?:ly)?))*\s*[.!]*$", re.I),
+     lambda m: f"bring me {_with_article(m.group(1))}"),
+    (re.compile(r"^" + _KW_NP + r"\s*,\s*(on|in|into|onto)\s+" + _KW_NP + r"(?:\s*,?\s*(?:now|asap|please))*\s*[.!]*$", re.I),
+     lambda m: f"put {_with_article(m.group(1))} {m.group(2)} {_with_article(m.group(3))}"),
+    (re.compile(r"^" + _KW_NP + r"\s+to\s+(?:the\s+)?(" + _ROOMS_RE + r")\s*,?\s*(?:now|asap|please)\s*[.!]*$", re.I),
+     lambda m: f"take {_with_article(m.group(1))} to the {m.group(2)}"),
+)
+
+
+def _keywords(text: str, forms: tuple) -> str:
+    for pattern, repl in forms:
+        if pattern.match(text.strip()) and not _not_a_thing(pattern.match(text.strip()).group(1)):
+            return pattern.sub(repl, text.strip())
+    return text
+
+
 def normalise_question(text: str) -> str:
     """``normalise``'s text, read as asked on the question service."""
+    text = _keywords(text, _KW_QUESTIONS)
     m = _LEFT_IN_STATE.match(text.strip())
     if m is None:
         m = _WORRIED_STATE.match(text.strip())
@@ -1208,6 +1277,7 @@ _PARTICIPLE = {"open": "opened", "close": "closed", "shut": "shut", "use": "used
 
 def normalise_command(text: str) -> str:
     """``normalise``'s text, read as said to the plan service (``_FOR_COMMANDS``)."""
+    text = _keywords(text, _KW_COMMANDS)
     m = _URGE_AFTER.match(text.strip())
     if m is not None:
         rest = m.group(1)

@@ -79,6 +79,13 @@ _SLIPS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\b(what|which)\s+coll?ar\b", re.I), r"\1 colour"),
     (re.compile(r"\bwen\s+(?=(?:you|u|i|we|it|he|she|they|did|was|is)\b)", re.I), "when "),
     (re.compile(r"\b(?:r|are)\s+(?:u|you)\b", re.I), "are you"),
+    (re.compile(r"\b(is|are|was|were)\s+((?:the|my|your|our)\s+(?:[\w-]+\s+){0,2}?[\w-]+)\s+looked\s*(?=\?|$)", re.I),
+     r"\1 \2 locked"),
+    (re.compile(r"\b(where|when|what|how|why)\s+dose\b", re.I), r"\1 does"),
+    (re.compile(r"^its\s+(?=(?:the|my|your|our)\s)", re.I), "is "),
+    (re.compile(r"^pt\s+(?=(?:the|my|it|this|that)\b)", re.I), "put "),
+    (re.compile(r"\bfist\s+(?=(?:see|saw|seen|notice|noticed|spot|spotted|time)\b)", re.I), "first "),
+    (re.compile(r"\bgot\s+(?:mooed|mived|moed|mvoed)\b", re.I), "got moved"),
 )
 _OPENING_WORDS = frozenset({"bring", "take", "put", "get", "give", "fetch", "grab", "place", "move", "open", "close",
                             "find", "go", "where", "what", "which", "when", "who", "how", "is", "are", "can", "could",
