@@ -164,3 +164,40 @@ def test_words_the_lists_lack_and_names_stay_as_typed(typed: str) -> None:
 def test_a_known_name_typed_in_lower_case_is_not_corrected() -> None:
     req = parser.parse("brign alice teh mug", names=("alice",), prefer=Kind.command)
     assert req.intent is Intent.fetch and req.recipient == "alice" and req.objects[0].head == "mug", req
+
+
+@pytest.mark.parametrize("text, intent, head", [
+    ("Mum told me to ask you to bring me the pear.", Intent.fetch, "pear"),
+    ("Dad says I should ask you to bring me both the radio and the mug.", Intent.fetch, "radio"),
+    ("robot, radio, to me, now", Intent.fetch, "radio"),
+    ("robot, lime, from microwave, to me", Intent.fetch, "lime"),
+    ("robot, radio, on bed", Intent.put, "radio"),
+    ("Please carry the radio go to the bathroom.", Intent.fetch, "radio"),
+    ("Close the fridge na, po.", Intent.close, "fridge"),
+])
+def test_relayed_and_keyword_requests(text: str, intent: Intent, head: str) -> None:
+    req = parser.parse(text, prefer=Kind.command)
+    assert req.intent is intent and req.objects[0].head == head, (text, req.intent, req.objects)
+
+
+@pytest.mark.parametrize("text, intent, head", [
+    ("My son asked me to check with you whether you've seen the radio anywhere.", Intent.exists, "radio"),
+    ("My aunt is asking whether there's a mug in the kitchen.", Intent.exists, "mug"),
+    ("My cousin is asking whether he can open the wardrobe.", Intent.usable, "wardrobe"),
+    ("Dad wants a list of what's in the microwave.", Intent.contents, "microwave"),
+    ("Rather than me walking around the whole house again (which, with this knee, I'd really like to avoid), can "
+     "you just tell me which room the radio ended up in?", Intent.what_room, "radio"),
+    ("There's nothing in the wardrobe, is there?", Intent.contents, "wardrobe"),
+    ("robot, microwave contents", Intent.contents, "microwave"),
+    ("robot, radio colour", Intent.attribute, "radio"),
+    ("robot, microwave, open or not", Intent.state, "microwave"),
+    ("Is the wardrobe looked?", Intent.state, "wardrobe"),
+])
+def test_relayed_and_keyword_questions(text: str, intent: Intent, head: str) -> None:
+    req = parser.parse(text, prefer=Kind.question)
+    assert req.intent is intent and any(o.head == head for o in req.objects), (text, req.intent, req.objects)
+
+
+def test_a_relayed_question_about_her_own_thing_is_about_the_named_person() -> None:
+    req = parser.parse("Anna wants to know where her glass is.", prefer=Kind.question)
+    assert req.intent is Intent.where and req.objects[0].head == "glass" and req.objects[0].owner == "anna", req
