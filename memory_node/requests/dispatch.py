@@ -322,6 +322,8 @@ def _things_left_out(req: Request, world: WorldState, result: PlanResult) -> lis
             continue
         # "put a mouse with a loo roll on the table", "... with a coffee pot in it": a thing memory holds, named
         # as people name it (its head noun, what it holds, an everyday name, two words glued as labels are)
+        if set(words[max(0, i - 3):i]) & _LANDMARK_CUES:
+            continue  # "to the left of the laptop", "in the refrigerator", "open the fridge": a place, not a thing
         pair = w + words[i + 1] if i + 1 < len(words) else ""
         for said, span in ((pair, [w, words[i + 1]] if pair else []), (singular(w), [w])):
             label = said_as.get(said)
@@ -330,6 +332,12 @@ def _things_left_out(req: Request, world: WorldState, result: PlanResult) -> lis
                 out.append(spoken)
                 break
     return out
+
+
+# words before a thing's name that make it a place or a landmark rather than something to carry
+_LANDMARK_CUES = frozenset({"of", "to", "near", "beside", "behind", "by", "from", "under", "between", "in", "on", "at",
+                            "into", "onto", "inside", "above", "below", "next", "front", "off", "out", "open", "close",
+                            "shut", "same", "than", "where", "toward", "towards"})
 
 
 def _everyday_names(labels: set[str]) -> dict[str, str]:
