@@ -488,6 +488,21 @@ _SHORTCUTS = (  # a pause written as an ellipsis ("the... the radio", "The glass
               # Filipino English particles ("close the fridge na, po")
               (re.compile(r"\s*,?\s*\b(?:na|po|naman|lang)\b(?=\s*[,.!?]|\s*$)", re.I), ""),
               (re.compile(r"\b(carry|take|bring)\s+((?:the|my)\s+[\w-]+(?:\s+[\w-]+)?)\s+go\s+to\s+", re.I), r"\1 \2 to "),
+              # "where the milk belongs", "where the cup goes" (an embedded question said alone): where it belongs
+              (re.compile(r"^where\s+((?:the|my|your|our|[A-Z][a-z]+'s)\s+(?:[\w-]+\s+){0,2}?[\w-]+)\s+(?:belongs|goes|lives)\b", re.I),
+               r"where does \1 belong"),
+              (re.compile(r"\s*,\s*i\s+said\s*([?.!]*)\s*$", re.I), r"\1"),
+              # "Where was the lime? Before, I mean. Before it was moved, eh?": the time said after the question
+              (re.compile(r"^(where\s+(?:was|were)\s+(?:the|my|your|our)\s+(?:[\w-]+\s+){0,2}?[\w-]+)\s*\?\s*"
+                          r"(?:before|earlier|previously)(?:\s*,\s*i\s+mean)?\s*[.!,]?\s*"
+                          r"(?:before\s+(?:it|they)\s+(?:was|were|got)\s+moved)?(?:\s*,\s*(?:eh|right|yeah))?\s*[?.!]*\s*$", re.I),
+               r"\1 before it was moved?"),
+              # "where user can wash_hands": the user is the speaker, an identifier's underscores are spaces
+              (re.compile(r"(?<=[a-z])_(?=[a-z])", re.I), " "),
+              (re.compile(r"\bwhere\s+(?:the\s+)?user\s+(can|could|should)\b", re.I), r"where \1 I"),
+              (re.compile(r"\brestore\s+((?:the\s+|my\s+)?[\w-]+(?:\s+[\w-]+)?)(?:\s*(?:->|to)\s*(?:its\s+)?"
+                          r"(?:previous|former|original|old)[\s_]*(?:location|place|position|spot)(?:\s*\([^)]*\))?)?\s*$", re.I),
+               r"put \1 back"),
               # ---- learners' and hurried forms ----
               (re.compile(r"^any\s+(.+?)\s+(?:are|is)\s+there\s+(in|on|inside)\s+(.+?)(?:\s*,?\s*or\s+not)?\s*\??\s*$", re.I),
                r"are there any \1 \2 \3?"),
