@@ -453,7 +453,7 @@ _SHORTCUTS = (  # a pause written as an ellipsis ("the... the radio", "The glass
                           r"about|in\s+the\s+(?:house|flat|place)|at\s+all)\b", re.I), r"\1"),
               # ---- relayed requests, asides and stories around the request ----
               # "(and honestly we have far too many)": a written aside in brackets says nothing of the request
-              (re.compile(r"\s*\([^()]{0,160}\)", re.I), ""),
+              (re.compile(r"\s+\([^()]{0,160}\)", re.I), ""),  # (a call in code, "location_of(x)", has no space)
               # "Anna, who is very particular about her things, wants to know ...": a clause about the person
               (re.compile(r"^([A-Z][a-z]+|my\s+[a-z]+)\s*,\s*who\s+[^,]{0,160},\s*"), r"\1 "),
               (re.compile(r"^rather\s+than\s+[^,]{0,160},\s*", re.I), ""),
@@ -503,6 +503,23 @@ _SHORTCUTS = (  # a pause written as an ellipsis ("the... the radio", "The glass
               (re.compile(r"\brestore\s+((?:the\s+|my\s+)?[\w-]+(?:\s+[\w-]+)?)(?:\s*(?:->|to)\s*(?:its\s+)?"
                           r"(?:previous|former|original|old)[\s_]*(?:location|place|position|spot)(?:\s*\([^)]*\))?)?\s*$", re.I),
                r"put \1 back"),
+              # words said to someone else before the robot is addressed: "Stay there, sweetie — robot, go and find it"
+              (re.compile(r"^[^.!?]{1,80}?(?:[\u2014\u2013]|\s-+|[.!?])\s*robot\s*[,:]\s*", re.I), ""),
+              # particles and politeness of other languages and dialects that carry nothing of the request
+              (re.compile(r"(?:^|(?<=[.!?]\s))(?:oye|mira|pues|bueno|vale|ja|eish|hey)\s*[,!]?\s+", re.I), ""),
+              (re.compile(r"\s*,?\s*\b(?:por\s+favor|porfa|gracias|ja,?\s+lekker|lekker|n[eé]|eh|sweetie|honey|darling|pet|love)\b"
+                          r"\s*(?=[,.!?]|$)", re.I), ""),
+              (re.compile(r"\bpues\s+(?=(?:close|open|bring|take|put|get|go|find)\b)", re.I), ""),
+              (re.compile(r"\s+y\s+(?:también|tambien)\s+", re.I), " and "),
+              (re.compile(r"(?:^|(?<=[.!?]\s))both\s+of\s+them\s*,?\s*(?:eh|right|yeah|okay|ok)?\s*[?!.]*\s*$", re.I), ""),
+              # "Could I possibly trouble you to ...", "Would it be at all possible to ...": please
+              (re.compile(r"^(?:could|can|might|may)\s+i\s+(?:possibly\s+)?trouble\s+you\s+to\s+", re.I), "please "),
+              (re.compile(r"^would\s+it\s+be\s+(?:at\s+all\s+)?possible\s+(?:for\s+you\s+)?to\s+", re.I), "please "),
+              # a command written as code: "exec fetch keyboard -> me", "exec navigate_to(location_of(magazine))"
+              (re.compile(r"^exec(?:ute)?\s+", re.I), ""),
+              (re.compile(r"\bnavigate[ _]to\s*\(\s*location[ _]of\s*\(\s*([^()]+?)\s*\)\s*\)", re.I), r"go to the \1"),
+              (re.compile(r"\s*->\s*me\b", re.I), " to me"),
+              (re.compile(r"\s*->\s*storage[ _]location\s*\([^()]*\)", re.I), " away"),
               # ---- learners' and hurried forms ----
               (re.compile(r"^any\s+(.+?)\s+(?:are|is)\s+there\s+(in|on|inside)\s+(.+?)(?:\s*,?\s*or\s+not)?\s*\??\s*$", re.I),
                r"are there any \1 \2 \3?"),

@@ -201,3 +201,17 @@ def test_relayed_and_keyword_questions(text: str, intent: Intent, head: str) -> 
 def test_a_relayed_question_about_her_own_thing_is_about_the_named_person() -> None:
     req = parser.parse("Anna wants to know where her glass is.", prefer=Kind.question)
     assert req.intent is Intent.where and req.objects[0].head == "glass" and req.objects[0].owner == "anna", req
+
+
+@pytest.mark.parametrize("text, intent, heads", [
+    ("Would it be at all possible to take the juice to Ben?", Intent.fetch, ["juice"]),
+    ("Oye, bring me the radio y también the mug, por favor.", Intent.fetch, ["mug", "radio"]),
+    ("Grab me the radio and the mug, ja, lekker.", Intent.fetch, ["mug", "radio"]),
+    ("Stay there, sweetie — robot, go and find the radio.", Intent.find, ["radio"]),
+    ("exec navigate_to(location_of(radio))", Intent.go, ["radio"]),
+    ("exec restore mug -> previous_location(mug)", Intent.put_back, ["mug"]),
+])
+def test_particles_asides_to_others_and_commands_written_as_code(text: str, intent: Intent, heads: list[str]) -> None:
+    req = parser.parse(text, prefer=Kind.command)
+    got = sorted(o.head for o in req.objects) or [req.destination.ref.head if req.destination else ""]
+    assert req.intent is intent and got == heads, (text, req.intent, req.objects, req.destination)
