@@ -424,7 +424,8 @@ _SHORTCUTS = (  # a pause written as an ellipsis ("the... the radio", "The glass
               (re.compile(r"\b(time|late|early)-ish\b", re.I), r"\1"),
               # Scots and Irish: "the now" is now, "the day" today, "where's it to" where is it
               (re.compile(r"\b(?:to\s+)?the\s+now\b", re.I), "now"),
-              (re.compile(r"(?<!\bduring\s)(?<!\ball\s)(?<!\bthat\s)(?<!\bof\s)(?<!\bfor\s)(?<!\bby\s)\bthe\s+day"
+              (re.compile(r"(?<!\bduring\s)(?<!\ball\s)(?<!\bthat\s)(?<!\bof\s)(?<!\bfor\s)(?<!\bby\s)(?<!\bon\s)"
+                          r"(?<!\bin\s)(?<!\bsame\s)(?<!\bwhole\s)(?<!\bnext\s)(?<!\bevery\s)\bthe\s+day"
                           r"(?=\s*(?:,|\?|\.|!|$|then\b))", re.I), "today"),
               (re.compile(r"\bwhat\s+were\s+you\s+at\b", re.I), "what did you do"),
               (re.compile(r"\bwhere's\s+((?:the|my|your|it)\b(?:\s+[\w-]+){0,3}?)\s+to(?=\s*(?:now\b|\?|$))", re.I),
@@ -507,8 +508,9 @@ _SHORTCUTS = (  # a pause written as an ellipsis ("the... the radio", "The glass
               (re.compile(r"^[^.!?]{1,80}?(?:[\u2014\u2013]|\s-+|[.!?])\s*robot\s*[,:]\s*", re.I), ""),
               # particles and politeness of other languages and dialects that carry nothing of the request
               (re.compile(r"(?:^|(?<=[.!?]\s))(?:oye|mira|pues|bueno|vale|ja|eish|hey)\s*[,!]?\s+", re.I), ""),
-              (re.compile(r"\s*,?\s*\b(?:por\s+favor|porfa|gracias|ja,?\s+lekker|lekker|n[eé]|eh|sweetie|honey|darling|pet|love)\b"
-                          r"\s*(?=[,.!?]|$)", re.I), ""),
+              (re.compile(r"\s*,?\s*\b(?:por\s+favor|porfa|gracias|ja,?\s+lekker|lekker)\b\s*(?=[,.!?]|$)", re.I), ""),
+              # a word of address after a comma ("bring it, sweetie"); without the comma it may be a thing ("my pet")
+              (re.compile(r"\s*,\s*\b(?:n[eé]|eh|sweetie|honey|darling|pet|love|sweetheart)\b\s*(?=[,.!?]|$)", re.I), ""),
               (re.compile(r"\bpues\s+(?=(?:close|open|bring|take|put|get|go|find)\b)", re.I), ""),
               (re.compile(r"\s+y\s+(?:también|tambien)\s+", re.I), " and "),
               (re.compile(r"(?:^|(?<=[.!?]\s))both\s+of\s+them\s*,?\s*(?:eh|right|yeah|okay|ok)?\s*[?!.]*\s*$", re.I), ""),

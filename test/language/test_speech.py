@@ -215,3 +215,10 @@ def test_particles_asides_to_others_and_commands_written_as_code(text: str, inte
     req = parser.parse(text, prefer=Kind.command)
     got = sorted(o.head for o in req.objects) or [req.destination.ref.head if req.destination else ""]
     assert req.intent is intent and got == heads, (text, req.intent, req.objects, req.destination)
+
+
+@pytest.mark.parametrize("said, kept", [("where is my pet?", "pet"), ("what happened on the day?", "on the day"),
+                                        ("bring me the mug, love", "mug")])
+def test_a_word_of_address_needs_its_comma(said: str, kept: str) -> None:
+    from memory_node.language.normalise import normalise
+    assert kept in normalise(said) and "love" not in normalise(said)
