@@ -246,20 +246,18 @@ class WordNet:
         w = word.lower()
         if not w.isalpha():
             return False
-        if self.any_noun(w):
-            return True
-        lemmas, inflected = self._words_not_nouns()
-        return w in lemmas or w in inflected or any(
-            w.endswith(end) and w[:len(w) - len(end)] + base in lemmas for end, base in _INFLECTIONS)
+        return self.any_noun(w) or self._other_pos(w)
 
     def only_noun(self, word: str) -> bool:
         """WordNet lists the word as a noun and as nothing else ("goodies", "kettle"; not "locked", "bring")."""
         w = word.lower()
-        if not w.isalpha() or not self.any_noun(w):
-            return False
+        return w.isalpha() and self.any_noun(w) and not self._other_pos(w)
+
+    def _other_pos(self, w: str) -> bool:
+        """A verb, adjective or adverb of WordNet's, inflected or not."""
         lemmas, inflected = self._words_not_nouns()
-        return not (w in lemmas or w in inflected or any(
-            w.endswith(end) and w[:len(w) - len(end)] + base in lemmas for end, base in _INFLECTIONS))
+        return w in lemmas or w in inflected or any(
+            w.endswith(end) and w[:len(w) - len(end)] + base in lemmas for end, base in _INFLECTIONS)
 
     def _words_not_nouns(self) -> tuple[frozenset[str], frozenset[str]]:
         """Lemmas of WordNet's verb, adjective and adverb indexes, and the irregular forms of its exception

@@ -1254,9 +1254,11 @@ _KW_COMMANDS = (
 
 
 def _keywords(text: str, forms: tuple) -> str:
+    said = text.strip()
     for pattern, repl in forms:
-        if pattern.match(text.strip()) and not _not_a_thing(pattern.match(text.strip()).group(1)):
-            return pattern.sub(repl, text.strip())
+        m = pattern.match(said)
+        if m and not _not_a_thing(m.group(1)):
+            return pattern.sub(repl, said)
     return text
 
 

@@ -18,6 +18,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from . import lexicon as lx
+
 # ---- dictation: homophones in a context where only one of them can be meant --------------------------------
 
 _WH_AFTER = r"(?=\s+(?:is|are|was|were|did|do|does|can|could|should|would|will|has|have|had|abouts|'s)\b)"
@@ -90,8 +92,6 @@ _SLIPS: tuple[tuple[re.Pattern[str], str], ...] = (
 _OPENING_WORDS = frozenset({"bring", "take", "put", "get", "give", "fetch", "grab", "place", "move", "open", "close",
                             "find", "go", "where", "what", "which", "when", "who", "how", "is", "are", "can", "could",
                             "would", "will", "have", "has", "did", "does", "do", "the", "please", "tell", "show"})
-_ROOMS = frozenset({"kitchen", "bedroom", "bathroom", "hallway", "garage", "office", "lounge", "pantry", "attic",
-                    "basement", "cellar", "study", "toilet", "nursery", "porch", "balcony", "hall"})
 # a three-letter slip is read only as one of the short words people type most (else "tae", Scots "to", is "tea")
 _SHORT_TARGETS = frozenset({"the", "and", "you", "can", "not", "for", "are", "was", "how", "who", "why", "any",
                             "get", "put", "its", "has", "had", "did", "one", "our", "out", "now", "off", "all",
@@ -134,7 +134,7 @@ def _fix_word(word: str, first: bool) -> str:
     fixed = max(known, key=lambda w: sp[w]) if known else (sp.correction(low) if len(low) >= 6 else None)
     if not fixed or fixed == low or sp[fixed] < _COMMON:
         return word  # a rare word is likelier a word the list lacks ("hoodie", "deh") than a slip for it
-    if wn is not None and wn.only_noun(fixed) and fixed not in _ROOMS:
+    if wn is not None and wn.only_noun(fixed) and fixed not in lx.ROOM_WORDS:
         return word  # a thing's name typed unlike any word ("hoodies" is no slip for "goodies"): grounding reads it
     if first and word[:1].isupper():
         return fixed.capitalize() if fixed in _OPENING_WORDS else word  # a capital may start a name
@@ -205,7 +205,7 @@ _EDIT = re.compile(r"(?:\s*(?:[\u2014\u2013]|--?)\s*|\s*,\s*)"
                    r"scratch\s+that|strike\s+that|correction|let\s+me\s+rephrase|make\s+that|make\s+it)\b"
                    r"(?:\s*[,\u2014\u2013]\s*|\s+-+\s+|\s+))+", re.I)
 _WORD = re.compile(r"[A-Za-z][\w']*")
-_PLACE_PREPS = frozenset({"on", "in", "into", "onto", "to", "under", "inside", "beside", "by", "near", "at", "onto",
+_PLACE_PREPS = frozenset({"on", "in", "into", "onto", "to", "under", "inside", "beside", "by", "near", "at",
                           "behind", "from"})
 _RESTART_VERBS = frozenset({"take", "bring", "put", "get", "fetch", "grab", "move", "carry", "place", "go", "open",
                             "close", "find", "give", "hand", "set", "leave", "tell", "show", "check", "look"})
