@@ -11,7 +11,7 @@ import re
 from ..core.text import singular
 from ..core.wordnet import default_wordnet
 from . import lexicon as lx
-from .speech import dictation_fixes, edit_repairs, typing_fixes
+from .speech import dictation_fixes, edit_repairs, typing_fixes, without_symbols, word_searches
 
 
 _SPACES = re.compile(r"\s+")
@@ -311,8 +311,25 @@ _SHORTCUTS = (  # a pause written as an ellipsis ("the... the radio", "The glass
               (re.compile(r"\b(you\s+(?:last\s+|first\s+|ever\s+)?)clock(?:ed)?\b", re.I), r"\1see"),
               # "the juice, in which place it is?": where
               (re.compile(r"\bin\s+which\s+(?:place|spot|location|part\s+of\s+the\s+house)\b", re.I), "where"),
+              # "where is it this time?": the occasion, not a thing ("it" is what was said before)
+              (re.compile(r"\b(it|they|them)\s+(?:this|that)\s+time\s*(\?*)\s*$", re.I), r"\1\2"),
+              # Caribbean English: "where de radio dey?" is where is the radio; "Ah cyah find it" is I can't
+              (re.compile(r"^((?:\w+\s*,\s*)?)where\s+(?:de|di)\s+((?:[\w-]+\s+){0,2}?[\w-]+)\s+(?:dey|deh|de)\b", re.I),
+               r"\1where is the \2"),
+              (re.compile(r"^ah\s+(?=(?:can't|can|cannot|need|want|don't|lost|looking|lookin|would|wan)\b)", re.I), "I "),
+              # "does this household possess a phone?": the home is we
+              (re.compile(r"\b(?:does|do)\s+(?:this|the|our)\s+(?:household|house|home|flat|apartment|place)\s+"
+                          r"(?:have|possess|own|contain|hold)\b", re.I), "do we have"),
+              # "Ben, after he sat down, then what?": the person said first as the topic is the "he" of the event
+              (re.compile(r"^([A-Z][a-z]+)\s*,\s*(after|before|once|when)\s+(?:he|she|they)\b"), r"\2 \1"),
               # "Ben made coffee. Then what?": the event, then the question about what followed it
               (re.compile(r"^([^.?!]+?)\s*[.!]+\s*(?:and\s+)?then\s+what\s*(\??)\s*$", re.I), r"\1, and then what\2"),
+              # "is the mug close to the sink?": near it (the tagger hangs "close to" under the verb, not the thing)
+              (re.compile(r"(?<=\w\s)close\s+(?:by\s+)?to(?=\s+(?:the|my|your|our|his|her|a|an|that|this)\s)", re.I), "near"),
+              # "is the fridge close?", "the fridge is close now?": learners' (and dictation's) "closed"; "close" as
+              # near has a "to" or "by" after it
+              (re.compile(r"\b(is|are|was|were)\s+((?:(?:the|my|your|our|it|they)\b\s*(?:[\w-]+\s+){0,2}?)?)close"
+                          r"(?=\s*(?:\?|$|now\b|yet\b|already\b|still\b|or\b|,))", re.I), r"\1 \2closed"),
               # speech-to-text homophones and dialect spellings of question words ("witch plate is ...", Scots "whit")
               (re.compile(r"^witch\b(?=\s+(?:one|of|[\w-]+\s+(?:is|are|was|'s)\b))", re.I), "which"),
               (re.compile(r"^whit\b", re.I), "what"),
@@ -1023,7 +1040,8 @@ _BEFORE_MOVED = re.compile(r"\bbefore\s+(?:it|they|that|this|someone|somebody|an
 def normalise(text: str) -> str:
     t = text.replace("\u2019", "'").replace("\u2018", "'").replace("`", "'")
     t = _SPACES.sub(" ", t).strip()
-    t = edit_repairs(dictation_fixes(typing_fixes(t)))  # what typing and speech did to the words, first
+    # what typing and speech did to the words, first
+    t = word_searches(edit_repairs(dictation_fixes(typing_fixes(without_symbols(t)))))
     t = _reordered_question(t) or t
     over = _OVER.sub(".", t)
     t = over if len(over.split()) >= 2 else t  # "Over." alone stays what it is
@@ -1262,9 +1280,36 @@ def _keywords(text: str, forms: tuple) -> str:
     return text
 
 
+# "where can food be cooked?", "where should wet towels be hung?": where can I do it to the thing
+_WHERE_PASSIVE = re.compile(r"^where\s+(?:can|could|should|do|does|might|may|would)\s+((?:[\w'-]+\s+){0,3}?[\w'-]+)\s+be\s+"
+                            r"([a-z]+(?:ed|en|ung|ept|ut|ght))\b(.*)$", re.I)
+# "is there anywhere a person could sleep?": anyone at all is the speaker asking for themselves
+_ANYONE_COULD = re.compile(r"^((?:is|are)\s+there\s+(?:any|some)where\b[^?]*?)\b(?:a\s+person|someone|somebody|one|"
+                           r"people|anyone|anybody|a\s+guest|guests)\s+(could|can|might|may)\b", re.I)
+# "where can I cook something, I'm starving": the thing to do said outright is what is asked; the need says why
+_DO_THEN_NEED = re.compile(r"^(where\s+(?:can|could|should)\s+(?:i|we)\s+(?!get\b|find\b|grab\b|have\b|buy\b)[a-z]+\b"
+                           r"[^,.;!?]*?)\s*[,.;!-]+\s*(?:(?:cause|because|as|since)\s+)?(?:i'm|i\s+am|we're|we\s+are)\s+"
+                           r"[^?]*?(\?*)\s*$", re.I)
+
+
+def _where_can_i(text: str) -> str:
+    m = _WHERE_PASSIVE.match(text.strip())
+    if m is not None:
+        verb = _base_verb(m.group(2))
+        if verb and verb != m.group(2).lower()[:-3]:
+            return f"where can I {verb} {m.group(1)}{m.group(3)}"
+    m = _DO_THEN_NEED.match(text.strip())
+    if m is not None:
+        return f"{m.group(1)}{m.group(2) or '?'}"
+    text = _ANYONE_COULD.sub(r"\1I \2", text)
+    # "anywhere in this place": the home is where every answer is
+    return re.sub(r"\b((?:any|some)where)\s+(?:in\s+(?:this|the)\s+(?:place|house|home|flat|apartment)|around\s+here)\b",
+                  r"\1", text, flags=re.I)
+
+
 def normalise_question(text: str) -> str:
     """``normalise``'s text, read as asked on the question service."""
-    text = _keywords(text, _KW_QUESTIONS)
+    text = _where_can_i(_keywords(text, _KW_QUESTIONS))
     m = _LEFT_IN_STATE.match(text.strip())
     if m is None:
         m = _WORRIED_STATE.match(text.strip())
@@ -1311,9 +1356,39 @@ _PARTICIPLE = {"open": "opened", "close": "closed", "shut": "shut", "use": "used
                "lock": "locked"}
 
 
+# a command said in the passive ("the radio is to be brought to me", "the mug needs to be put in the sink", "could
+# the pear be taken to Ben?"): the thing, then a modal of obligation or a request, then the task verb's participle
+_PASSIVE_COMMAND = re.compile(
+    r"^(?:(?:could|can|would|will)\s+)?((?:the|my|your|our|his|her|their|this|that|these|those|both|all)\s+[^,.!?]{1,48}?)\s+"
+    r"(?:(?:is|are)\s+to\s+be|(?:should|must|could|can|would|will|shall)\s+be|(?:needs?|has|have|ought|got)\s+to\s+be|be)"
+    r"\s+([a-z]+)\b(.*)$", re.I)
+_PARTICIPLES = {"brought": "bring", "taken": "take", "given": "give", "got": "get", "gotten": "get", "kept": "keep",
+                "left": "leave", "hung": "hang", "laid": "lay", "thrown": "throw", "put": "put", "set": "set",
+                "shut": "shut", "handed": "hand", "held": "hold"}
+
+
+def _task_verb(participle: str) -> str | None:
+    """The task verb a passive participle is of ("brought" -> bring, "carried" -> carry), by WordNet's
+    morphology (the table where it is missing); None for a verb that names no task."""
+    w = participle.lower()
+    base = _PARTICIPLES.get(w) or _base_verb(w) if w.endswith(("ed", "en", "ght", "t")) or w in _PARTICIPLES else ""
+    return base if base in lx.COMMAND_VERBS else None
+
+
+def _active(text: str) -> str:
+    """A passive command said as the active one ("the radio is to be brought to me" -> "bring the radio to me")."""
+    m = _PASSIVE_COMMAND.match(text.strip())
+    if m is None:
+        return text
+    verb = _task_verb(m.group(2))
+    if verb is None or verb in ("go", "come", "look", "check", "leave", "keep", "set"):
+        return text  # "the mug should be left where it is" asks for nothing to be done
+    return f"{verb} {m.group(1)}{m.group(3)}"
+
+
 def normalise_command(text: str) -> str:
     """``normalise``'s text, read as said to the plan service (``_FOR_COMMANDS``)."""
-    text = _keywords(text, _KW_COMMANDS)
+    text = _active(_keywords(text, _KW_COMMANDS))
     m = _URGE_AFTER.match(text.strip())
     if m is not None:
         rest = m.group(1)

@@ -17,6 +17,7 @@ When the pipeline is not installed, ``parse`` raises ``ParserUnavailable`` with 
 
 from __future__ import annotations
 
+import ast
 import logging
 import re
 import threading
@@ -125,7 +126,13 @@ def parse(text: str, names: tuple[str, ...] | frozenset[str] = (), prefer: Kind 
     with the reason in ``notes``."""
     best, doc, nparts, ids = rules_reading(text, names, prefer)
     if doc is not None:
-        best = reading_policy.combine(best, doc, parts=nparts, prefer=prefer)
+        # the model weighs the part the rules read when the rest asks a question ("Where's the mug? Bring it
+        # here." on ~/plan: the command, not the question that says which mug). Steps of one task ("Find my glass.
+        # Pick it up. Bring it here.") are weighed whole: a step alone says less than the task
+        part = _part_read(best) if nparts > 1 else None
+        if part and not _asks(best.text.replace(part, " ")):
+            part = None
+        best = reading_policy.combine(best, read(part) if part else doc, parts=nparts, prefer=prefer)
     if ids:
         _restore_ids(best, ids)
     _need_said(best, doc, prefer)
@@ -133,6 +140,31 @@ def parse(text: str, names: tuple[str, ...] | frozenset[str] = (), prefer: Kind 
     _put_said_too(best, doc, prefer)
     _not_to_do(best, text)
     return best
+
+
+_PART_NOTE = re.compile(r"^read ('(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"), the part that asks")
+
+
+def _asks(text: str) -> bool:
+    """Whether words hold a question of their own: a question mark, or a sentence that opens with a question
+    word; a tag ("..., is it?") is no question of its own."""
+    if len(re.findall(r"[A-Za-z']+", text)) < 3:
+        return False
+    return "?" in text or re.search(r"(?:^|[.!;]\s*)(?:where|what|which|when|who|how|is|are|do|does|did|have|has)\b",
+                                    text.strip(), re.I) is not None
+
+
+def _part_read(req: Request) -> str | None:
+    """The text of the one part of several the rules read as the request (``parts.from_parts``'s note)."""
+    for n in req.notes:
+        m = _PART_NOTE.match(n)
+        if m is not None:
+            try:
+                part = ast.literal_eval(m.group(1))
+            except (ValueError, SyntaxError):
+                return None
+            return part if isinstance(part, str) and part.strip() else None
+    return None
 
 
 NOT_TO_DO_NOTE = "said not to do it: nothing to do"
@@ -285,6 +317,8 @@ def rules_reading(text: str, names: tuple[str, ...] | frozenset[str] = (), prefe
         known = {n.lower() for n in names if n}
         raw = re.sub(r"\b[a-z][a-z\-]*\b", lambda m: m.group(0).capitalize() if m.group(0) in known else m.group(0), raw)
     t = normalise(raw)
+    if not t.strip():  # nothing but symbols ("🙂🙂")
+        return Request(text=text, kind=Kind.statement, intent=Intent.unknown, notes=["no words"]), None, 0, []
     told = t
     if prefer is Kind.command:
         t = normalise_command(t)

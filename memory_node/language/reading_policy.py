@@ -239,8 +239,10 @@ def _ruled_out_by_structure(reading: Any, rule: Request, doc: Any) -> Any:
             # read as a task is a command; the question its subordinate clause words ("where it goes") is not asked
             out |= {i.value for i in QUESTION_INTENTS}
         if rule.objects and rule.intent is Intent.exists and rule.objects[0].anchor is not None and not any(
-                t.lower_ in lx.STATE_WORDS and t.dep_ != "prep" for t in doc):
+                t.lower_ in lx.STATE_WORDS and t.dep_ != "prep"
+                and not (t.i + 1 < len(doc) and doc[t.i + 1].lower_ in ("to", "by")) for t in doc):
             # "is the globe on the bed?": "on" with an object is where, not switched on; no state word is said
+            # ("close to the sink" is near it)
             out |= {"state", "usable"}
     except AttributeError:
         return reading

@@ -16,6 +16,7 @@ to Ben" -> "take the radio to Ben"), or the whole phrase when the speaker starts
 from __future__ import annotations
 
 import re
+import unicodedata
 from functools import lru_cache
 
 from . import lexicon as lx
@@ -71,7 +72,11 @@ _SHORTHAND = {"pls": "please", "plz": "please", "pleez": "please", "thx": "thank
               "havent": "haven't", "hasnt": "hasn't", "wouldnt": "wouldn't", "couldnt": "couldn't", "whats": "what's",
               "wheres": "where's", "whos": "who's", "hows": "how's", "thats": "that's", "theres": "there's",
               "youre": "you're", "theyre": "they're", "hav": "have", "wat": "what", "wut": "what", "whr": "where",
-              "b4": "before", "abt": "about", "smth": "something", "sth": "something"}
+              "b4": "before", "abt": "about", "smth": "something", "sth": "something",
+              # Caribbean, Scots and African-American speech, and a dropped letter, write "what" so ("wha colour")
+              "wha": "what",
+              # Caribbean English: "I cyah find it", "doh touch it"
+              "cyah": "can't", "cyaan": "can't", "kyaan": "can't", "doh": "don't"}
 # real words typed for others, where the neighbours leave one reading
 _SLIPS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\b(look|looking|search|searching|wait|waiting|ask|asking)\s+fir\b", re.I), r"\1 for"),
@@ -195,6 +200,45 @@ def dictation_fixes(text: str) -> str:
     for _ in range(2):  # one fix can make the context of another ("weight their" -> "wait their" -> "wait there")
         for pattern, repl in _HOMOPHONES:
             t = pattern.sub(repl, t)
+    return re.sub(r"\s+", " ", t).strip()
+
+
+# ---- symbols and searching for a word ----------------------------------------------------------------------
+# a few pictographs say a word; every other one carries tone ("go find the TV remote 🔎") and is no part of a name
+_SAID_BY_SYMBOL = {"\U0001F44D": " yes ", "\U0001F44E": " no ", "\U0001F64F": " please "}
+
+
+def without_symbols(text: str) -> str:
+    """The text with emoji and other pictographs (Unicode "So", private-use, joiners and variation selectors)
+    dropped, the few that say a word (thumbs up and down, folded hands) written as it."""
+    if text.isascii():
+        return text
+    out = []
+    for c in text:
+        if c in _SAID_BY_SYMBOL:
+            out.append(_SAID_BY_SYMBOL[c])
+        elif unicodedata.category(c) in ("So", "Co", "Cs", "Sk") or c in "\u200d\ufe0e\ufe0f":
+            out.append(" ")
+        else:
+            out.append(c)
+    return re.sub(r"[ \t]+", " ", "".join(out)).strip()
+
+
+# a speaker searching for a word says so between pauses ("the... what's it... the juice") or names a placeholder
+# first and then the thing ("the thing, the juice"): neither is a thing of its own
+_PAUSE = r"(?:\.{2,}|\u2026|,|\s[-\u2013\u2014]+)"
+_WORD_SEARCH = re.compile(_PAUSE + r"\s*(?:(?:um+|uh+|erm*|er)\s*,?\s+)?(?:what(?:'s|\s+is)\s+it(?:\s+called)?|"
+                          r"what(?:'s|\s+is)\s+(?:the\s+word|its\s+name)|what\s+do\s+(?:you|ya|we|they)\s+call\s+(?:it|them|that)|"
+                          r"whatsit|whatchamacallit|what's-its-name|oh\s+what's\s+it)\s*\??\s*" + _PAUSE + r"?\s*", re.I)
+_PLACEHOLDER = re.compile(r"\b(?:the|that|this|a)\s+(?:thing|thingy|thingie|thingamajig|thingamabob|thingummy|whatsit|"
+                          r"whatchamacallit|doodah|doohickey|gizmo)\s*" + _PAUSE + r"\s*(?=(?:the|my|your|our|his|her|that)\s+\w)",
+                          re.I)
+
+
+def word_searches(text: str) -> str:
+    """The text without the words a speaker says while searching for a name."""
+    t = _WORD_SEARCH.sub(" ", text)
+    t = _PLACEHOLDER.sub("", t)
     return re.sub(r"\s+", " ", t).strip()
 
 

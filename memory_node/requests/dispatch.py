@@ -389,10 +389,30 @@ def _people_left_out(req: Request, world: WorldState, result: PlanResult, speake
         used |= _words(ref.text) | _words(ref.owner or "") | _anchor_words(ref)
     names = {p.name.lower(): p.id for p in world.persons() if p.name}
     out: list[str] = []
-    for w in re.findall(r"[a-z]+", (req.text or "").lower()):
-        if w in names and names[w] not in involved and w not in used and w not in out:
+    words = re.findall(r"[a-z']+", (req.text or "").lower())
+    for i, w in enumerate(words):
+        if w in names and names[w] not in involved and w not in used and w not in out \
+                and not _relays(words, i):
             out.append(w)
     return out
+
+
+# "Anna said I should ask you ...", "Ben told me you'd fetch me the mug": the person who asked for the request,
+# whom it passes on, not someone it is for
+_REPORTING = frozenset({"said", "says", "told", "tells", "asked", "asks", "reckons", "thinks", "mentioned",
+                        "suggested", "reminded", "wanted", "wants", "sent"})
+_THIRD_PERSON = frozenset({"her", "him", "them", "she", "he", "they", "hers", "his"})
+
+
+def _relays(words: list[str], i: int) -> bool:
+    """Whether the name at ``words[i]`` is the one who passed the request on: a reporting verb right after it
+    ("Anna said", "Anna wants me to") and no "her" / "him" later that could make them the one it is for."""
+    after = words[i + 1:i + 3]
+    if not after or after[0] not in _REPORTING:
+        return False
+    if after[0] in ("wants", "wanted", "sent") and (len(after) < 2 or after[1] not in ("me", "us")):
+        return False  # "Anna wants the juice": she is who it is for
+    return not (set(words[i + 1:]) & _THIRD_PERSON)
 
 
 def _anchor_words(ref: ObjectRef) -> set[str]:

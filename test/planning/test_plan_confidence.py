@@ -193,6 +193,14 @@ def test_a_person_named_but_left_out_of_the_plan_is_asked_about(two_people, vega
         assert ("handover", ["stapler_3"]) in _steps(done) and ("navigate_to", ["person_2"]) in _steps(done), text
 
 
+def test_the_person_who_passed_a_request_on_is_not_left_out(two_people, vega) -> None:
+    done = plan_request(two_people, vega, "Ben said I should ask you, can you bring me the stapler?", speaker="anna")
+    assert done.success and ("handover", ["stapler_3"]) in _steps(done)
+    # ... unless "him" / "her" may make them the one it is for: asked about, not handed to the speaker
+    asked = plan_request(two_people, vega, "Ben said bring him the stapler", speaker="anna")
+    assert ("navigate_to", ["person_2"]) in _steps(asked) or not asked.success
+
+
 def test_a_verb_of_going_with_a_thing_carries_it_to_the_person(two_people, vega) -> None:
     done = plan_request(two_people, vega, "run the stapler over to Ben, would you", speaker="anna")
     assert ("navigate_to", ["person_2"]) in _steps(done) and ("pick", ["stapler_3"]) in _steps(done)
