@@ -76,7 +76,9 @@ GLOSS_SCORE = 0.57  # "dresser" ~ clothes drawer: the label's words are the glos
 MAX_MODIFIER_STEPS = 2  # "mustard" is a condiment one is-a step up; further is another thing in practice
 MAX_WORDNET_LABEL = 48  # characters: longer than any compound WordNet lists (a stored label may be any length)
 GENERIC_NOUNS = frozenset({"object", "thing", "item", "stuff", "something", "anything", "everything",
-                           "belonging", "objects", "things", "items"})
+                           "belonging", "objects", "things", "items",
+                           # words for whatever lies about ("what mess is on the stove?", "what's the loot in there?")
+                           "clutter", "mess", "loot", "junk", "whatnot"})
 
 
 @dataclass(frozen=True)

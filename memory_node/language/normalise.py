@@ -186,6 +186,7 @@ _SHORTCUTS = (  # a pause written as an ellipsis ("the... the radio", "The glass
               (re.compile(r"\b(do|does|did|is|are|was|were|can|could|would|should|have|has|had|wo)nt\b", re.I),
                r"\1n't"), (re.compile(r"\bcant\b", re.I), "can't"), (re.compile(r"\byoure\b", re.I), "you're"),
               # fillers inside a sentence ("what's uh on the counter", "is there like any ...")
+              (re.compile(r"(?<=\w),\s+(?:uh+|um+|erm+|er|uhm|hmm+)\b,?\s*", re.I), " "),  # "can I, um, sit": no pause left
               (re.compile(r"(?<=\s)(?:uh+|um+|erm+|er|uhm|hmm+)\b,?\s*", re.I), ""),
               (re.compile(r"(?<=\bthere )like\s+", re.I), ""),
               # "get me like something to drink": "like" as a filler between a verb or its person and a thing
@@ -477,14 +478,16 @@ _SHORTCUTS = (  # a pause written as an ellipsis ("the... the radio", "The glass
               (re.compile(r"^rather\s+than\s+[^,]{0,160},\s*", re.I), ""),
               (re.compile(r"^before\s+(?:my|our|the|your|[A-Z][a-z]+)\b[^,]{0,80}(?:,[^,]{0,160})?,\s*"
                           r"(?=(?:could|can|would|will)\s+you\b|please\b)", re.I), ""),
-              (re.compile(r"\s*,\s*(?:since|because|as)\s+(?:she|he|they|i|we|it)\b[^?.!]*(\?)\s*$", re.I), r"\1"),
+              (re.compile(r"\s*,\s*(?:since|because|as)\s+(?:(?:apparently|obviously|clearly|evidently|of\s+course|as\s+usual)\s+)?"
+                          r"(?:she|he|they|i|we|it)\b[^?.!]*(\?)\s*$", re.I), r"\1"),
               # someone else's request passed on: "Mum told me to ask you to bring me the pear", "my son wants to know
               # which room it's in", "my aunt is asking whether there's an apple in the bedroom"
               (re.compile(r"^([A-Z][a-z]+)\s+(?:wants|would\s+like|is\s+asking|asked)\s+(?:to\s+know\s+)?(where|which|what|when|whether|if)"
                           r"\s+(?:her|his)\s+"), r"\2 \1's "),
               (re.compile(r"^([A-Z][a-z]+)\s+(?:wants|would\s+like|is\s+asking|asked)\s+(?:to\s+know\s+)?(which\s+[\w-]+\s+is)\s+"
                           r"(?:hers|his)\b"), r"\2 \1's"),
-              (re.compile(r"^(?:(?:my|our)\s+[a-z]+|mum|mom|dad|grandma|grandpa|granny|gran|nan|[A-Z][a-z]+)\s+"
+              (re.compile(r"^(?:(?:and|also|oh)\s*,?\s+)?(?:(?:my|our)\s+[a-z]+|mum|mom|dad|grandma|grandpa|granny|gran|nan|she|he|they|"
+                          r"[A-Z][a-z]+)\s+"
                           r"(?:(?:told|asked)\s+me\s+to\s+ask\s+(?:you\s+)?(?:to\s+)?|says\s+i\s+should\s+ask\s+you\s+to\s+|"
                           r"asked\s+me\s+to\s+check\s+with\s+you\s+|(?:is|was)\s+asking\s+(?:me\s+|you\s+)?|"
                           r"(?:is\s+[a-z]+ing\s+(?:up\s+)?and\s+)?wants\s+to\s+know\s+|would\s+like\s+to\s+know\s+|"
@@ -526,6 +529,42 @@ _SHORTCUTS = (  # a pause written as an ellipsis ("the... the radio", "The glass
               # particles and politeness of other languages and dialects that carry nothing of the request
               (re.compile(r"(?:^|(?<=[.!?]\s))(?:oye|mira|pues|bueno|vale|ja|eish|hey)\s*[,!]?\s+", re.I), ""),
               (re.compile(r"\s*,?\s*\b(?:por\s+favor|porfa|gracias|ja,?\s+lekker|lekker)\b\s*(?=[,.!?]|$)", re.I), ""),
+              # Caribbean "nah" and Malaysian "lah" softening a request at its end ("take it out the microwave nah")
+              (re.compile(r"(?<=\w\s\w)([\w']*)\s*,?\s+(?:nah|lah|la|leh|lor|sia)\s*([.!?]*)\s*$", re.I), r"\1\2"),
+              # fillers at the start ("mm... the ball... where"), a humming pause
+              (re.compile(r"^(?:m{2,}|hm+|hmm+|uh+|um+|erm+|er)\b\s*[,.\u2026]*\s*", re.I), ""),
+              # West African and Caribbean "dey" (is) and "wetin" (what) in questions: "where the mug dey?",
+              # "which plate dey next to the table?"
+              (re.compile(r"\bwetin\b", re.I), "what"),
+              (re.compile(r"^(?:where|wey)\s+((?:the|my|your|our|de|di)\s+(?:[\w-]+\s+){0,2}?[\w-]+)\s+dey\b", re.I), r"where is \1"),
+              (re.compile(r"^((?:which|what)\b[^?.!]*?\b[\w-]+)\s+dey\b(?!\s+(?:don't|do)\b)", re.I), r"\1 is"),
+              # "Out of all of them, which book ...": the set is what the question is about anyway
+              (re.compile(r"^(?:out\s+of|of|among)\s+all\s+(?:of\s+)?(?:them|those|these|the\s+[\w-]+)\s*,\s*", re.I), ""),
+              # "adjacent to", "in proximity to": next to
+              (re.compile(r"\b(?:adjacent|proximate)\s+to\b|\bin\s+(?:close\s+)?proximity\s+to\b", re.I), "next to"),
+              # "presently located", "currently situated": where it is
+              (re.compile(r"\b(?:presently|currently|now)\s+(located|situated|kept|found|positioned)\b", re.I), r"\1"),
+              # a state said with how well ("is the fridge shut properly?"): the state
+              (re.compile(r"\b(open|opened|closed|shut|locked|unlocked|off|on)\s+(?:properly|fully|completely|tightly|securely|"
+                          r"all\s+the\s+way)\b", re.I), r"\1"),
+              # words of feeling before a thing ("the bloody remote", "what lovely mess"): no property memory holds
+              (re.compile(r"\b(?:bloody|damn|damned|darn|darned|dang|danged|flipping|freaking|fricking|frigging|friggin|"
+                          r"blasted|wretched|godforsaken|stupid|lovely|blessed|cursed|pesky)\s+(?=[a-z])", re.I), ""),
+              # "sit myself down": sit down
+              (re.compile(r"\b(sit|lie|lay|settle)\s+(?:myself|yourself|ourselves|himself|herself)\s+down\b", re.I), r"\1 down"),
+              # German "gibt es" said word for word: "gives it a frying pan in the kitchen?" is there one
+              (re.compile(r"^gives?\s+it\s+(?=(?:a|an|any|some)\b)", re.I), "is there "),
+              # Caribbean "it have": there is ("it have anything to eat?")
+              (re.compile(r"(?:^|(?<=[,.!?]\s))it\s+(?:have|has|got)\s+(?=(?:any|a|an|some|anything|something)\b)", re.I), "is there "),
+              # German and Dutch order of a perfect ("when have you the keyboard last seen?"): the participle after
+              # its auxiliary
+              (re.compile(r"\b(have|has|had)\s+(you|u|anyone|anybody|somebody|someone)\s+((?:the|my|a|an|your|our)\s+"
+                          r"(?:[\w-]+\s+){0,2}?[\w-]+)\s+((?:last|first|ever|already|recently|somewhere|anywhere)\s+)?"
+                          r"(seen|found|put|left|moved|noticed|spotted)\b", re.I), r"\1 \2 \4\5 \3"),
+              # "where the mug was left by me": where I left it
+              (re.compile(r"\bwhere\s+((?:the|my)\s+(?:[\w-]+\s+){0,2}?[\w-]+)\s+(?:was|were|got)\s+(left|put|placed|dropped|"
+                          r"set|stashed)\s+by\s+me\b", re.I), r"where I \2 \1"),
+              (re.compile(r"^i\s+(?:need|want|would\s+like|'d\s+like)\s+to\s+be\s+told\s+", re.I), "tell me "),
               # a word of address after a comma ("bring it, sweetie"); without the comma it may be a thing ("my pet")
               (re.compile(r"\s*,\s*\b(?:n[eé]|eh|sweetie|honey|darling|pet|love|sweetheart)\b\s*(?=[,.!?]|$)", re.I), ""),
               (re.compile(r"\bpues\s+(?=(?:close|open|bring|take|put|get|go|find)\b)", re.I), ""),
@@ -971,7 +1010,7 @@ def _one_of(phrase: str, rest: str) -> str:
 
 # "tell me whether the cupboard can be opened", "I'm wondering whether the living room has any lamps in it",
 # "would you kindly ascertain whether a microwave is in the kitchen": the yes-no question the wrapper holds
-_WHETHER = re.compile(r"^(?:(?:please\s+)?(?:tell\s+me|let\s+me\s+know|i\s+need\s+to\s+know|i\s+want\s+to\s+know|"
+_WHETHER = re.compile(r"^(?:(?:please\s+|kindly\s+)?(?:tell\s+me|let\s+me\s+know|confirm|verify|ascertain|establish|determine|i\s+need\s+to\s+know|i\s+want\s+to\s+know|"
                       r"i'd\s+(?:like|love)\s+to\s+know|i\s+wonder|i'm\s+wondering|i\s+am\s+wondering|i\s+was\s+wondering|"
                       r"(?:would|could|can|will)\s+you\s+(?:kindly\s+|please\s+)?(?:ascertain|find\s+out|check|establish|"
                       r"determine|confirm|tell\s+me|let\s+me\s+know|see)|(?:might|may|can)\s+i\s+(?:enquire|inquire|ask)|"
@@ -1292,6 +1331,59 @@ _DO_THEN_NEED = re.compile(r"^(where\s+(?:can|could|should)\s+(?:i|we)\s+(?!get\
                            r"[^?]*?(\?*)\s*$", re.I)
 
 
+# "which one is the mug on the desk?", "the mug on the desk is which one?": which mug is on the desk
+_WHICH_IS_THE = re.compile(r"^(?:which(?:\s+one)?\s+is\s+(?:the|a)\s+((?:[\w-]+\s+){0,2}?[\w-]+)\s+({preps})\s+(.+?)\s*\?*\s*$"
+                           r"|(?:the|a)\s+((?:[\w-]+\s+){{0,2}}?[\w-]+)\s+({preps})\s+(.+?)\s+is\s+which(?:\s+one)?\s*\?*\s*$)"
+                           .replace("{preps}", r"on|in|inside|under|next\s+to|near|by|beside|behind|on\s+top\s+of")
+                           .replace("{{0,2}}", "{0,2}"), re.I)
+# "the milk has a proper place, where is that?": where it goes
+_HAS_A_PLACE = re.compile(r"^(?:[\w']+\s+(?:says|said|thinks|reckons)\s+)?((?:the|my|your|our|his|her)\s+(?:[\w-]+\s+){0,2}?[\w-]+)"
+                          r"\s+has\s+(?:a|an|its)\s+(?:own\s+|proper\s+|usual\s+|right\s+|special\s+|set\s+|fixed\s+|regular\s+)*"
+                          r"(?:place|spot|home)\b[^?]*?[,.;]?\s*(?:so\s+)?where(?:'s|\s+is)\s+(?:that|it)\s*\?*\s*$", re.I)
+# "earlier the mug was kept where?": where it was before, not where it goes
+_EARLIER_WHERE = re.compile(r"^(?:earlier|before|previously|at\s+first|first)\s*,?\s+((?:the|my|your|our)\s+(?:[\w-]+\s+){0,2}?"
+                            r"[\w-]+)\s+(?:was|were)\s+(?:kept\s+|left\s+|put\s+|sitting\s+|lying\s+)?where\s*\?*\s*$", re.I)
+
+
+# questions said as instructions to report ("Please specify the colour of the radio.", "Identify the room in which
+# the pear is located.", "List all items on the coffee table.", "Of the plates in the home, identify the one next to
+# the sink."): the question each asks
+_PLEASE = r"^(?:please\s+|kindly\s+|robot\s*,\s*)?"
+_REPORT = r"(?:specify|state|identify|tell\s+me|report|give\s+me|indicate|name|determine|say)"
+_COLOUR_OF = re.compile(_PLEASE + _REPORT + r"\s+the\s+colou?r\s+of\s+(.+?)\s*[.?!]*$", re.I)
+_ROOM_OF = re.compile(_PLEASE + _REPORT + r"\s+(?:the\s+)?room\s+(?:in\s+which|where|that)\s+(.+?)\s+(?:is|are)"
+                      r"(?:\s+(?:located|situated|kept|found|in))?\s*[.?!]*$", re.I)
+_LIST_ON = re.compile(_PLEASE + r"(?:list|enumerate|name|identify|tell\s+me|report)\s+(?:all\s+|every\s+|any\s+)?(?:of\s+)?"
+                      r"(?:the\s+)?(?:items|things|objects|contents|stuff)\s+(?:that\s+(?:are|is)\s+)?(?:located\s+|sitting\s+|kept\s+"
+                      r"|situated\s+|lying\s+)?(on|in|inside|under)\s+(.+?)\s*[.?!]*$", re.I)
+_ONE_OF = re.compile(r"^(?:of|out\s+of|among|from)\s+(?:all\s+)?the\s+([\w-]+(?:\s+[\w-]+)?)\s*(?:in\s+the\s+(?:home|house|flat))?"
+                     r"\s*,\s*(?:please\s+)?(?:identify|tell\s+me|name|specify|indicate|find)\s+the\s+one\s+(.+?)\s*[.?!]*$", re.I)
+
+
+def _question_order(text: str) -> str:
+    """Questions said with their parts in another order than the parser reads (see the patterns above)."""
+    t = text.strip()
+    for pattern, make in ((_COLOUR_OF, lambda m: f"what colour is {m.group(1)}?"),
+                          (_ROOM_OF, lambda m: f"which room is {m.group(1)} in?"),
+                          (_LIST_ON, lambda m: f"what is {m.group(1)} {m.group(2)}?"),
+                          (_ONE_OF, lambda m: f"which {singular(m.group(1).split()[-1]) if len(m.group(1).split()) == 1 else m.group(1)} is "
+                                              f"{m.group(2)}?")):
+        m = pattern.match(t)
+        if m is not None:
+            return make(m)
+    m = _WHICH_IS_THE.match(t)
+    if m is not None:
+        thing, prep, place = (m.group(1), m.group(2), m.group(3)) if m.group(1) else (m.group(4), m.group(5), m.group(6))
+        return f"which {thing} is {prep} {place}?"
+    m = _HAS_A_PLACE.match(t)
+    if m is not None:
+        return f"where does {m.group(1)} go?"
+    m = _EARLIER_WHERE.match(t)
+    if m is not None:
+        return f"where was {m.group(1)} before?"
+    return text
+
+
 def _where_can_i(text: str) -> str:
     m = _WHERE_PASSIVE.match(text.strip())
     if m is not None:
@@ -1309,7 +1401,7 @@ def _where_can_i(text: str) -> str:
 
 def normalise_question(text: str) -> str:
     """``normalise``'s text, read as asked on the question service."""
-    text = _where_can_i(_keywords(text, _KW_QUESTIONS))
+    text = _question_order(_where_can_i(_keywords(text, _KW_QUESTIONS)))
     m = _LEFT_IN_STATE.match(text.strip())
     if m is None:
         m = _WORRIED_STATE.match(text.strip())
@@ -1323,7 +1415,9 @@ def normalise_question(text: str) -> str:
 
 
 # "Locate magazine. Go.", "juice on the table. now!": a word that only urges the request on
-_URGE_AFTER = re.compile(r"^(.+?)\s*[.!,]+\s*(?:go|now|quick|quickly|go\s+go|chop\s+chop|hurry(?:\s+up)?|asap)\s*[.!]*$", re.I)
+_URGE_AFTER = re.compile(r"^(.+?)\s*[.!,]+\s*(?:go|now|quick|quickly|go\s+go|chop\s+chop|hurry(?:\s+up)?|asap|move(?:\s+it)?|"
+                         r"pronto|stat|on\s+the\s+double|double\s+time|snap\s+to\s+it|hop\s+to\s+it|get\s+moving)"
+                         r"\s*[.!]*$", re.I)
 
 
 _NOT_JUST = re.compile(r"^not\s+(?:just|only)\s+([^,]{2,60}?)\s*,\s*(.+?)\s+(?:as\s+well|too|also)\s*([.!]*)$", re.I)
@@ -1386,9 +1480,31 @@ def _active(text: str) -> str:
     return f"{verb} {m.group(1)}{m.group(3)}"
 
 
+# "Anna wants you over by the bed": go there; "make the microwave open": open it; "return the milk to its designated
+# storage place": put it away where it belongs
+_WANTS_YOU_AT = re.compile(r"^(?:[\w']+\s+)?(?:wants|needs|would\s+like)\s+you\s+(?:to\s+(?:go|come|be)\s+)?(?:over\s+)?"
+                           r"(by|at|in|to|near|next\s+to|beside)\s+(.+)$", re.I)
+_MAKE_STATE = re.compile(r"^(?:please\s+)?(?:make|get)\s+((?:the|my|your|our|that|this)\s+(?:[\w-]+\s+){0,2}?[\w-]+)\s+"
+                         r"(open|opened|closed|shut)\b(.*)$", re.I)
+_TO_ITS_PLACE = re.compile(r"\b(?:return|put|take|bring|move)\s+((?:the|my|your|our|this|that)\s+(?:[\w-]+\s+){0,2}?[\w-]+)\s+"
+                           r"(?:back\s+)?to\s+(?:its|their)\s+(?:(?:designated|storage|assigned|proper|rightful|allotted)\s+)+"
+                           r"(?:storage\s+)?(?:place|spot|home|location|position|area)\b", re.I)
+
+
+def _said_otherwise(text: str) -> str:
+    t = text.strip()
+    m = _WANTS_YOU_AT.match(t)
+    if m is not None:
+        return f"go {m.group(1)} {m.group(2)}"
+    m = _MAKE_STATE.match(t)
+    if m is not None:
+        return f"{'open' if m.group(2).lower().startswith('open') else 'close'} {m.group(1)}{m.group(3)}"
+    return _TO_ITS_PLACE.sub(lambda m: f"put {m.group(1)} away", t) if _TO_ITS_PLACE.search(t) else text
+
+
 def normalise_command(text: str) -> str:
     """``normalise``'s text, read as said to the plan service (``_FOR_COMMANDS``)."""
-    text = _active(_keywords(text, _KW_COMMANDS))
+    text = _said_otherwise(_active(_keywords(text, _KW_COMMANDS)))
     m = _URGE_AFTER.match(text.strip())
     if m is not None:
         rest = m.group(1)

@@ -423,8 +423,9 @@ def _thing_unsaid(req: Request) -> bool:
 
 
 def _add_articles(doc: Any) -> str:
-    """The text with "the" before each noun said without a determiner after a verb, a preposition or "me"
-    ("where is lime?", "you can bring me pear?", "open microwave please"): people who drop articles are
+    """The text with "the" before each noun said without a determiner after a verb, a preposition, "me" or an
+    "and" after a noun ("where is lime?", "you can bring me pear?", "open microwave please", "take radio and loo
+    roll"): people who drop articles are
     understood; the small tagger often is not."""
     out: list[str] = []
     # the request's first word after "please" / an opener: a command verb there is one whatever its tag
@@ -436,7 +437,10 @@ def _add_articles(doc: Any) -> str:
         # a room is a noun whatever its tag ("proceed to bedroom": the small tagger makes "to bedroom" a verb)
         bare = tok.pos_ in ("NOUN", "ADJ") or tok.pos_ == "PROPN" and tok.text.islower() or tok.lower_ in lx.ROOM_WORDS
         after = prev is not None and (prev.pos_ in ("VERB", "AUX", "ADP") or prev.lower_ in ("me", "us", "is", "are", "to")
-                                      or prev.i in (0, first) and prev.lower_ in lx.COMMAND_VERBS)
+                                      or prev.i in (0, first) and prev.lower_ in lx.COMMAND_VERBS
+                                      # "take radio and loo roll to me": the second thing of a list as the first
+                                      or prev.lower_ in ("and", "or", "plus", "&") and i >= 2
+                                      and doc[i - 2].pos_ in ("NOUN", "PROPN"))
         if bare and after and tok.lower_ not in lx.INDEFINITE_PRONOUNS | _NOT_NOUNS and \
                 not any(c.dep_ in ("det", "poss", "nummod") for c in tok.children) and \
                 not (prev.pos_ == "ADP" and prev.lower_ in ("up", "down", "out", "away", "back", "over")):

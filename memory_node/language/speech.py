@@ -231,14 +231,19 @@ _WORD_SEARCH = re.compile(_PAUSE + r"\s*(?:(?:um+|uh+|erm*|er)\s*,?\s+)?(?:what(
                           r"what(?:'s|\s+is)\s+(?:the\s+word|its\s+name)|what\s+do\s+(?:you|ya|we|they)\s+call\s+(?:it|them|that)|"
                           r"whatsit|whatchamacallit|what's-its-name|oh\s+what's\s+it)\s*\??\s*" + _PAUSE + r"?\s*", re.I)
 _PLACEHOLDER = re.compile(r"\b(?:the|that|this|a)\s+(?:thing|thingy|thingie|thingamajig|thingamabob|thingummy|whatsit|"
-                          r"whatchamacallit|doodah|doohickey|gizmo)\s*" + _PAUSE + r"\s*(?=(?:the|my|your|our|his|her|that)\s+\w)",
+                          r"whatchamacallit|doodah|doohickey|gizmo)\s*" + _PAUSE + r"\s*(?=(?:the|a|an|my|your|our|his|her|that)\s+\w)",
                           re.I)
+# "... soaps? I think that's the word.": the speaker unsure of the name says so
+_UNSURE_OF_WORD = re.compile(r"\s*[,.;]?\s*(?:(?:I\s+think|I\s+guess|I\s+believe)\s+)?(?:that's|that\s+is|if\s+that's)\s+the\s+"
+                             r"(?:right\s+)?word\b\s*[.!]*|\s*,?\s+or\s+whatever\s+(?:it's|they're|you)\s+call(?:ed)?(?:\s+(?:it|them))?\b",
+                             re.I)
 
 
 def word_searches(text: str) -> str:
     """The text without the words a speaker says while searching for a name."""
     t = _WORD_SEARCH.sub(" ", text)
     t = _PLACEHOLDER.sub("", t)
+    t = _UNSURE_OF_WORD.sub("", t)
     return re.sub(r"\s+", " ", t).strip()
 
 

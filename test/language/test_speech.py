@@ -289,3 +289,50 @@ def test_learners_and_dialect_questions(said: str, meant: str) -> None:
 ])
 def test_where_a_thing_can_be_done(said: str, meant: str) -> None:
     assert normalise_question(normalise(said)) == meant
+
+
+@pytest.mark.parametrize("said, meant", [
+    ("which one is the face cream on the bathroom counter?", "which face cream is on the bathroom counter?"),
+    ("The glass on the desk is which one?", "which glass is on the desk?"),
+    ("Anna says the loo roll has a proper place, where is that?", "where does the loo roll go?"),
+    ("Earlier the mug was kept where?", "where was the mug before?"),
+    ("which one is the mug?", "which one is the mug?"),
+])
+def test_questions_said_in_another_order(said: str, meant: str) -> None:
+    assert normalise_question(normalise(said)) == meant
+
+
+def test_a_list_without_articles_is_two_things() -> None:
+    req = parser.parse("Take radio and loo roll to me.", prefer=Kind.command)
+    assert req.intent is Intent.fetch and [o.head for o in req.objects] == ["radio", "roll"], req.objects
+
+
+@pytest.mark.parametrize("said, meant", [
+    ("Please specify the colour of the radio.", "what colour is the radio?"),
+    ("Identify the room in which the pear is presently located.", "what room is the pear in?"),
+    ("Please list all items currently located on the coffee table.", "what is on the coffee table?"),
+    ("Of the plates in the home, identify the one adjacent to the sink.", "which plate is next to the sink?"),
+    ("Please confirm whether the fridge is currently closed.", "is the fridge currently closed?"),
+    ("Gives it a frying pan in the kitchen?", "is there a frying pan in the kitchen?"),
+    ("When have you the keyboard last seen?", "When have you last seen the keyboard?"),
+    ("I need to be told where the mug was left by me.", "tell me where I left the mug."),
+    ("Where the mug dey?", "where is the mug?"),
+    ("Which plate dey next to the sink?", "Which plate is next to the sink?"),
+    ("mm... the ball... where...", "where is the ball?"),
+    ("Where can I, um, sit myself down?", "Where can I sit down?"),
+    ("Do we have any... um, soaps? I think that's the word.", "Do we have any soaps?"),
+    ("Is the refrigerator shut properly?", "Is the refrigerator shut?"),
+])
+def test_questions_said_as_instructions_dialects_and_pauses(said: str, meant: str) -> None:
+    assert normalise_question(normalise(said)) == meant
+
+
+@pytest.mark.parametrize("said, meant", [
+    ("Anna wants you over by the bed.", "go by the bed."),
+    ("Make the microwave open, please.", "open the microwave."),
+    ("Please return the milk to its designated storage place.", "Please put the milk away."),
+    ("Take out the lime from the microwave nah.", "take out the lime from the microwave."),
+    ("Bring me the toy and the milk, move!", "bring me the toy and the milk."),
+])
+def test_commands_said_otherwise(said: str, meant: str) -> None:
+    assert normalise_command(normalise(said)) == meant
