@@ -220,7 +220,7 @@ _SHORTCUTS = (  # a pause written as an ellipsis ("the... the radio", "The glass
               # "before, I mean, before it moved": the words said again after "I mean" are said once
               (re.compile(r"\b([\w']+(?:\s+[\w']+)?)\s*[,\u2014\u2013-]*\s*i\s+mean\s*,?\s+\1\b", re.I), r"\1"),
               # "please" said last ("open microwave please"): the small tagger makes it the noun phrase's head
-              (re.compile(r"(?<=\w)\s*,?\s+(?:please|pls|plz)\s*([.!]*)\s*$", re.I), r"\1"),
+              (re.compile(r"(?<=\w)\s*,?\s+(?:please|pls|plz)\s*([.!?]*)\s*$", re.I), r"\1"),
               # thanks said after the request, not part of it ("put the juice on the table thanks")
               (re.compile(r"(?<=[\w.,!?])\s*[,.!]?\s*\b(?:thanks|thank\s+you|thank\s+u|thx|ta|cheers)(?:\s+(?:so\s+much|a\s+lot|love|"
                           r"dear|mate|pal))?\s*[.!]*\s*$", re.I), ""),
@@ -495,6 +495,11 @@ _SHORTCUTS = (  # a pause written as an ellipsis ("the... the radio", "The glass
               (re.compile(r"\byou've\s+seen\b", re.I), "you have seen"),
               (re.compile(r"^whether\s+(he|she|they)\s+(can|could|may)\s+", re.I), r"whether I \2 "),
               (re.compile(r"^when\s+you\s+(first|last)\s+saw\s+", re.I), r"when did you \1 see "),
+              # "when you saw the teddy for the first time?": a question said without its auxiliary
+              (re.compile(r"^when\s+(?:you|u)\s+(?:(first|last)\s+)?(?:saw|seen|see)\s+(.+?)\s+for\s+the\s+(first|last)\s+time\b",
+                          re.I), r"when did you \3 see \2"),
+              (re.compile(r"^when\s+(?:you|u)\s+(?:(first|last)\s+)?(?:saw|seen)\s+", re.I),
+               lambda m: f"when did you {(m.group(1) + ' ') if m.group(1) else ''}see "),
               (re.compile(r"^which\s+room\s+(it|they|(?:the|my)\s+[\w-]+(?:\s+[\w-]+)?)(?:'s|\s+is|\s+ended\s+up|\s+has\s+ended\s+up)"
                           r"\s+in\s*([?.!]*)\s*$", re.I), r"which room is \1 in?"),
               (re.compile(r"\bended\s+up\s+leaving\b", re.I), "leave"),
@@ -1356,6 +1361,9 @@ _ROOM_OF = re.compile(_PLEASE + _REPORT + r"\s+(?:the\s+)?room\s+(?:in\s+which|w
 _LIST_ON = re.compile(_PLEASE + r"(?:list|enumerate|name|identify|tell\s+me|report)\s+(?:all\s+|every\s+|any\s+)?(?:of\s+)?"
                       r"(?:the\s+)?(?:items|things|objects|contents|stuff)\s+(?:that\s+(?:are|is)\s+)?(?:located\s+|sitting\s+|kept\s+"
                       r"|situated\s+|lying\s+)?(on|in|inside|under)\s+(.+?)\s*[.?!]*$", re.I)
+_PREVIOUS_PLACE = re.compile(_PLEASE + r"(?:request|give\s+me|tell\s+me|state|report|what\s+(?:is|was)|query\s*:?)?\s*(?:the\s+)?"
+                             r"(?:previous|former|prior|earlier|old)\s+(?:location|place|position|spot)\s+of\s+"
+                             r"((?:the\s+|my\s+)?[\w-]+(?:\s+[\w-]+)?)\b[^?]*?\??\s*$", re.I)
 _ONE_OF = re.compile(r"^(?:of|out\s+of|among|from)\s+(?:all\s+)?the\s+([\w-]+(?:\s+[\w-]+)?)\s*(?:in\s+the\s+(?:home|house|flat))?"
                      r"\s*,\s*(?:please\s+)?(?:identify|tell\s+me|name|specify|indicate|find)\s+the\s+one\s+(.+?)\s*[.?!]*$", re.I)
 
@@ -1366,6 +1374,7 @@ def _question_order(text: str) -> str:
     for pattern, make in ((_COLOUR_OF, lambda m: f"what colour is {m.group(1)}?"),
                           (_ROOM_OF, lambda m: f"which room is {m.group(1)} in?"),
                           (_LIST_ON, lambda m: f"what is {m.group(1)} {m.group(2)}?"),
+                          (_PREVIOUS_PLACE, lambda m: f"where was {m.group(1)} before?"),
                           (_ONE_OF, lambda m: f"which {singular(m.group(1).split()[-1]) if len(m.group(1).split()) == 1 else m.group(1)} is "
                                               f"{m.group(2)}?")):
         m = pattern.match(t)

@@ -322,6 +322,10 @@ def test_a_list_without_articles_is_two_things() -> None:
     ("Where can I, um, sit myself down?", "Where can I sit down?"),
     ("Do we have any... um, soaps? I think that's the word.", "Do we have any soaps?"),
     ("Is the refrigerator shut properly?", "Is the refrigerator shut?"),
+    ("Could you tell me where the toilet paper belongs, please?", "where does the toilet paper belong?"),
+    ("When you saw the teddy bear for the first time?", "when did you first see the teddy bear?"),
+    ("Request previous location of mouse, prior to move. Over.", "where was mouse before?"),
+    ("Where did my mug go, since apparently it grows legs?", "Where did my mug go?"),
 ])
 def test_questions_said_as_instructions_dialects_and_pauses(said: str, meant: str) -> None:
     assert normalise_question(normalise(said)) == meant
@@ -336,3 +340,8 @@ def test_questions_said_as_instructions_dialects_and_pauses(said: str, meant: st
 ])
 def test_commands_said_otherwise(said: str, meant: str) -> None:
     assert normalise_command(normalise(said)) == meant
+
+
+def test_a_time_question_read_as_where_is_asked_as_a_time_question() -> None:
+    req = parser.parse("When you saw the teddy bear for the first time?", prefer=Kind.question)
+    assert req.intent is Intent.when_seen and req.objects[0].head == "bear"
