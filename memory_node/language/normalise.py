@@ -312,6 +312,9 @@ _SHORTCUTS = (  # a pause written as an ellipsis ("the... the radio", "The glass
               (re.compile(r"\b(you\s+(?:last\s+|first\s+|ever\s+)?)clock(?:ed)?\b", re.I), r"\1see"),
               # "the juice, in which place it is?": where
               (re.compile(r"\bin\s+which\s+(?:place|spot|location|part\s+of\s+the\s+house)\b", re.I), "where"),
+              # "which part of the house is the mug in?": which room
+              (re.compile(r"\b(which|what)\s+(?:part|area|bit|end)\s+of\s+the\s+(?:house|home|flat|apartment|place)\b", re.I),
+               r"\1 room"),
               # "where is it this time?": the occasion, not a thing ("it" is what was said before)
               (re.compile(r"\b(it|they|them)\s+(?:this|that)\s+time\s*(\?*)\s*$", re.I), r"\1\2"),
               # Caribbean English: "where de radio dey?" is where is the radio; "Ah cyah find it" is I can't

@@ -345,3 +345,16 @@ def test_commands_said_otherwise(said: str, meant: str) -> None:
 def test_a_time_question_read_as_where_is_asked_as_a_time_question() -> None:
     req = parser.parse("When you saw the teddy bear for the first time?", prefer=Kind.question)
     assert req.intent is Intent.when_seen and req.objects[0].head == "bear"
+
+
+@pytest.mark.parametrize("text, intent, head", [
+    # both readings are questions; the rules' "which" is judged unlikely and the model is sure of contents
+    ("So what lovely mess is sitting in the fridge right now?", Intent.contents, "fridge"),
+    # the rules' fallback "is there" gives way to a sure where
+    ("I not find the mug, you know where?", Intent.where, "mug"),
+    # ... but the fallback where of a thing described and placed stays ("which thing is that")
+    ("what is the yellow thing on the bed?", Intent.where, "something"),
+])
+def test_a_sure_model_and_the_rules_fallbacks(text: str, intent: Intent, head: str) -> None:
+    req = parser.parse(text, prefer=Kind.question)
+    assert req.intent is intent and any(o.head == head for o in req.objects), (req.intent, req.objects, req.notes)
