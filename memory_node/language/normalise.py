@@ -312,6 +312,30 @@ _SHORTCUTS = (  # a pause written as an ellipsis ("the... the radio", "The glass
               (re.compile(r"\b(you\s+(?:last\s+|first\s+|ever\s+)?)clock(?:ed)?\b", re.I), r"\1see"),
               # "the juice, in which place it is?": where
               (re.compile(r"\bin\s+which\s+(?:place|spot|location|part\s+of\s+the\s+house)\b", re.I), "where"),
+              # a numbered request ("11) colour of the toilet paper?", "2. get me the mug"): the number is the list's
+              (re.compile(r"^\s*(?:#\s*)?\(?\d{1,3}\s*[).:]\s+(?=\S)"), ""),
+              # Yorkshire "t'" (the): "give Ben t' radio", "in t' bedroom"
+              (re.compile(r"(?<![\w'])t'\s+(?=[a-z])", re.I), "the "),
+              # a stammered start of a word ("Wh-where does it b-belong?"): the word once
+              (re.compile(r"\b([a-z]{1,3})-(?=\1[a-z])", re.I), ""),
+              # West African Pidgin: "e dey" (it is), "suppose dey" (is meant to be), "don do" (did)
+              (re.compile(r"\bwhere\s+e\s+(?:dey|de|be)\s+before\b", re.I), "where it was before"),
+              (re.compile(r"^where\s+((?:the|my|your|our)\s+(?:[\w-]+\s+){0,2}?[\w-]+)\s+(?:suppose|supposed|supposed\s+to|for)\s+"
+                          r"(?:dey|de|be|stay|go)\b", re.I), r"where does \1 go"),
+              (re.compile(r"\b(you|i|we|he|she|they)\s+don\s+do\b", re.I), r"\1 did"),
+              # "carry the pear go back where it was before": a serial verb, the pear put back
+              (re.compile(r"^(?:please\s+)?(?:carry|take|bring)\s+((?:the|my|your|our)\s+(?:[\w-]+\s+){0,2}?[\w-]+)\s+(?:go\s+)?back\s+"
+                          r"(?:to\s+)?where\s+(?:it|e)\s+(?:was|dey|de|be)\s+before\b", re.I), r"put \1 back"),
+              # a question in the order of a clause after a wrapper ("can you check what Ben did after X"): asked
+              (re.compile(r"^(?:(?:can|could|would|will)\s+you\s+|please\s+)?(?:please\s+)?(?:check|find\s+out)\s+"
+                          r"(?=(?:what|where|which|when|who|how)\b)", re.I), ""),
+              (re.compile(r"(^|\b(?:check|find\s+out)\s+)(?:what|wetin)\s+([A-Z][a-z]+|he|she|they|you|I|we)\s+"
+                          r"did\b(?!\s+(?:to|with|next)\b)", re.I), r"\1what did \2 do"),
+              # "the radio and the loo roll too and bring them": "too" after a list's last thing says it is one more
+              (re.compile(r"(?<=\w)\s+(?:too|as\s+well|also)\b(?=\s+(?:and|then|please)\b|\s*,)", re.I), ""),
+              # telegraphic which: "towel next to wall shelf, which one?"
+              (re.compile(r"^((?:the\s+)?[\w-]+(?:\s+[\w-]+)?)\s+(next\s+to|near|by|beside|on|in|under)\s+((?:the\s+)?[\w-]+"
+                          r"(?:\s+[\w-]+)?)\s*,\s*which(?:\s+one)?(?:\s+is(?:\s+it)?)?\s*\?*\s*$", re.I), r"which \1 is \2 \3?"),
               # "which part of the house is the mug in?": which room
               (re.compile(r"\b(which|what)\s+(?:part|area|bit|end)\s+of\s+the\s+(?:house|home|flat|apartment|place)\b", re.I),
                r"\1 room"),
@@ -1028,7 +1052,8 @@ _WHETHER = re.compile(r"^(?:(?:please\s+|kindly\s+)?(?:tell\s+me|let\s+me\s+know
 
 
 # "does the living room have any lamps (in it)?": is there any lamp in the living room
-_ROOM_HAS = re.compile(r"^(?:does|do|did)\s+the\s+(" + _ROOMS_RE + r")\s+have\s+(any|a|an)\s+(.+?)"
+_ROOM_HAS = re.compile(r"^(?:(?:wait|so|and|oh|ok|okay)\s*,?\s+)?(?:does|do|did)\s+the\s+(" + _ROOMS_RE + r")\s+"
+                       r"(?:actually\s+|really\s+|even\s+|still\s+)?have\s+(any|a|an)\s+(.+?)"
                        r"(?:\s+in\s+(?:it|there))?\s*\??\s*$", re.I)
 
 
@@ -1456,7 +1481,7 @@ def _reordered_question(text: str) -> str | None:
 _WHERE_BELONGS = re.compile(r"^where\s+(belongs?|goes|go|lives?)\s+((?:the|my|your|our|his|her|their|this|that|a|an)\s+"
                             r"[a-z][a-z ]{1,40}?)\s*[?.!]*$", re.I)
 _BELONG_BASE = {"belongs": "belong", "belong": "belong", "goes": "go", "go": "go", "lives": "live", "live": "live"}
-_CAN_OR_NOT = re.compile(r"^(?:the\s+)?([a-z][a-z ]{1,40}?)\s+can\s+(open|close|shut|use|unlock|lock)\s+or\s+(?:not|cannot|can'?t)"
+_CAN_OR_NOT = re.compile(r"^(?:the\s+)?([a-z][a-z ]{1,40}?)\s+can\s+(open|close|shut|use|unlock|lock)\s*,?\s+or\s+(?:not|no|nah|cannot|can'?t)"
                          r"\s*[?.!]*$", re.I)
 _PARTICIPLE = {"open": "opened", "close": "closed", "shut": "shut", "use": "used", "unlock": "unlocked",
                "lock": "locked"}

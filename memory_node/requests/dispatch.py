@@ -22,7 +22,7 @@ from ..language.conversation import Conversation
 from ..language.followup import follow_up
 from ..language.grounding import Grounder
 from ..language.names import GENERIC_NOUNS, PACKAGING, default_names
-from ..language.normalise import without_repairs
+from ..language.normalise import normalise, without_repairs
 from ..language.parser import NOT_TO_DO_NOTE, ParserUnavailable, parse
 from ..language.reading_policy import ASK_BACK_BELOW as READING_ASK_BELOW, OFFER_BELOW
 from ..language.request import CARRYING_INTENTS, COMMAND_INTENTS, Intent, Kind, ObjectRef, Request
@@ -281,7 +281,8 @@ def _plan_request(store: MemoryStore, library: SkillLibrary, instruction: str, r
     except Reply as r:  # "which mug do you mean?": the answer may finish this request (see _follow_up)
         result = PlanResult(success=False, error=r.answer.answer or r.problem)
     left_out = (_things_left_out(req, world, result) + _people_left_out(req, world, result, ctx.grounder.speaker)
-                + _rooms_left_out(req, world, result) if result.success and result.plan is not None else [])
+                + _rooms_left_out(req, world, result) + _stitched(req)
+                if result.success and result.plan is not None else [])
     if result.success and result.plan is not None and (_reading_doubted(req) or left_out):
         # read in doubt (language/reading_policy.py), or the sentence names a thing memory holds that the plan
         # leaves out ("bring pear, lime" read as the pear alone): say what would be done and wait for a "yes"
@@ -357,7 +358,43 @@ def _everyday_names(labels: set[str]) -> dict[str, str]:
         hit = next((m for m in meant if m in labels), None)
         if hit and " " not in said and said not in GENERIC_NOUNS:
             out.setdefault(said, hit)
+        elif hit and said.count(" ") == 1:  # "loo roll": looked up glued, as two words of the sentence are
+            out.setdefault(said.replace(" ", ""), hit)
     return {k: v for k, v in out.items() if len(k) > 2 and k not in GENERIC_NOUNS}
+
+
+_FUNCTION_WORDS = frozenset({"the", "a", "an", "my", "your", "our", "his", "her", "their", "its", "this", "that",
+                            "these", "those", "some", "any", "of"})
+
+
+# words between or inside a thing's phrase that name nothing (politeness, pronouns, auxiliaries, fillers)
+_NOT_NAMES = frozenset({"and", "or", "uh", "um", "er", "please", "thanks", "too", "now", "just", "then", "so", "also",
+                        "i", "you", "we", "he", "she", "it", "they", "me", "can", "could", "will", "would", "is", "are"})
+
+
+def _stitched(req: Request) -> list[str]:
+    """Words said between the words of a thing's phrase the reading joined from apart ("grab the radio and uh the
+    loo roll too" read as one "radio roll"): the thing acted on may not be the one meant, and the words between
+    may name another."""
+    if req.intent not in CARRYING_INTENTS:
+        return []
+    said = re.findall(r"[a-z']+", normalise(req.text or "").lower())[:200]
+    out: list[str] = []
+    for ref in req.objects:
+        words = [w for w in re.findall(r"[a-z']+", (ref.text or "").lower()) if w not in _FUNCTION_WORDS | _NOT_NAMES]
+        if len(words) < 2 or len(words) > 6:
+            continue
+        starts = [i for i, w in enumerate(said) if w == words[0]]
+        if not starts or any(said[i:i + len(words)] == words for i in starts):
+            continue  # said as one phrase (or not found as said: a phrase the parser built, nothing to compare)
+        i = starts[0]
+        end = next((j for j in range(i + 1, min(len(said), i + 12)) if said[j] == words[-1]), None)
+        if end is None or not set(words) <= set(said[i:end + 1]):
+            continue  # a phrase the parser built from other words ("something to drink" for "something I can drink")
+        gap = [w for w in said[i + 1:end] if w not in words and w not in _FUNCTION_WORDS | _NOT_NAMES]
+        if gap:
+            out.append(" ".join(gap))
+    return out
 
 
 def _rooms_left_out(req: Request, world: WorldState, result: PlanResult) -> list[str]:

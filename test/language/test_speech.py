@@ -358,3 +358,25 @@ def test_a_time_question_read_as_where_is_asked_as_a_time_question() -> None:
 def test_a_sure_model_and_the_rules_fallbacks(text: str, intent: Intent, head: str) -> None:
     req = parser.parse(text, prefer=Kind.question)
     assert req.intent is intent and any(o.head == head for o in req.objects), (req.intent, req.objects, req.notes)
+
+
+@pytest.mark.parametrize("said, meant", [
+    ("Give Ben t' radio, love.", "give Ben the radio."),
+    ("Wh-where does the lotion b-belong?", "where does the lotion belong?"),
+    ("11) colour of the toilet paper?", "what color is the toilet paper?"),
+    ("Where the loo roll suppose dey?", "where does the loo roll go?"),
+    ("Wetin you don do today?", "what did you do today?"),
+    ("Can you check what Ben did after using the computer?", "what did Ben do after using the computer?"),
+    ("towel next to wall shelf, which one?", "which towel is next to wall shelf?"),
+    ("wait does the bathroom actually have a microwave in it", "is there a microwave in the bathroom?"),
+])
+def test_dialect_stammer_numbering_and_telegraphic_questions(said: str, meant: str) -> None:
+    assert normalise_question(normalise(said)) == meant
+
+
+@pytest.mark.parametrize("said, meant", [
+    ("Carry the pear go back where e dey before.", "put the pear back."),
+    ("grab the radio and uh the loo roll too and bring them here", "grab the radio and the loo roll and bring them here"),
+])
+def test_serial_verbs_and_a_list_with_too(said: str, meant: str) -> None:
+    assert normalise_command(normalise(said)) == meant

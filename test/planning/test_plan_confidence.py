@@ -254,3 +254,14 @@ def test_a_room_said_that_the_plan_neither_visits_nor_reads_is_asked_about(two_r
         assert r.success, (text, r.error)
     assert _steps(plan_request(two_rooms, vega, "carry the juice until the kitchen", speaker="anna"))[2] == \
         ("navigate_to", ["kitchen_1"])
+
+
+def test_a_phrase_joined_from_words_said_apart_is_asked_about() -> None:
+    from memory_node.language.request import Intent, Kind, ObjectRef, Request
+    from memory_node.requests.dispatch import _stitched
+    joined = Request(text="grab the radio and uh the loo roll and bring them", kind=Kind.command, intent=Intent.fetch,
+                     objects=[ObjectRef(text="the radio roll", head="roll")])
+    assert _stitched(joined) == ["loo"]
+    said = Request(text="bring me the big red mug", kind=Kind.command, intent=Intent.fetch,
+                   objects=[ObjectRef(text="the big red mug", head="mug")])
+    assert _stitched(said) == []
