@@ -336,6 +336,21 @@ _SHORTCUTS = (  # a pause written as an ellipsis ("the... the radio", "The glass
               # telegraphic which: "towel next to wall shelf, which one?"
               (re.compile(r"^((?:the\s+)?[\w-]+(?:\s+[\w-]+)?)\s+(next\s+to|near|by|beside|on|in|under)\s+((?:the\s+)?[\w-]+"
                           r"(?:\s+[\w-]+)?)\s*,\s*which(?:\s+one)?(?:\s+is(?:\s+it)?)?\s*\?*\s*$", re.I), r"which \1 is \2 \3?"),
+              # Singlish / Malaysian / Cantonese English question particle ("... which one ah?"): the question mark
+              (re.compile(r"(?<=\w)\s*,?\s+(?:ah|ar|a|meh|hor)\s*\?\s*$", re.I), "?"),
+              # a state asked without "is" ("the fridge closed already or not?"): is it
+              (re.compile(r"^((?:the|my|your|our)\s+(?:[\w-]+\s+){0,2}?[\w-]+)\s+(open|opened|closed|shut|locked|unlocked|on|off|"
+                          r"empty|full|clean|dirty)\s*(?:already|yet|still|now)?\s*,?\s*(?:(?:or\s+not|or\s+no|or\s+nah)\s*\??|\?)\s*$",
+                          re.I), lambda m: f"is {m.group(1)[0].lower()}{m.group(1)[1:]} {m.group(2)}?"),
+              # "is the wardrobe secured? Locked, I mean.": the word the speaker corrects to
+              (re.compile(r"^((?:is|are|was|were)\s+(?:the|my|your|our)\s+(?:[\w-]+\s+){0,2}?)[\w-]+\s*\?\s*([\w-]+)\s*,?\s+i\s+mean\s*[.!?]*$",
+                          re.I), lambda m: f"{m.group(1)}{m.group(2).lower()}?"),
+              # the thing said first, then the question ("the carton of juice, what colour?")
+              (re.compile(r"^((?:the|my|your|our)\s+(?:[\w-]+\s+){0,3}?[\w-]+)\s*,?\s+what\s+(colou?r)(?:\s+(?:is\s+it|it\s+is))?\s*\??\s*$",
+                          re.I), lambda m: f"what {m.group(2)} is {m.group(1)[0].lower()}{m.group(1)[1:]}?"),
+              # "the bathroom got a coffee table or not?": is there one there
+              (re.compile(r"^(?:the\s+)?(" + _ROOMS_RE + r")\s+(?:got|has|have)\s+(?:any\s+|a\s+|an\s+)?(.+?)\s*,?\s+(?:or\s+not|or\s+no)"
+                          r"\s*\??\s*$", re.I), r"is there a \2 in the \1?"),
               # "which part of the house is the mug in?": which room
               (re.compile(r"\b(which|what)\s+(?:part|area|bit|end)\s+of\s+the\s+(?:house|home|flat|apartment|place)\b", re.I),
                r"\1 room"),
@@ -366,8 +381,8 @@ _SHORTCUTS = (  # a pause written as an ellipsis ("the... the radio", "The glass
               (re.compile(r"^((?:the\s+|my\s+)?[a-z]+(?:\s+[a-z]+)?)\s+(?:goes|go|belongs|belong|lives|live)\s+where\b",
                           re.I), r"where does \1 go"),
               # "where is the place of the kettle?", "where's the right spot for it?": where it belongs
-              (re.compile(r"^where(?:'s|\s+is)\s+the\s+(?:proper\s+|right\s+|usual\s+)?(?:place|spot|home)\s+(?:of|for)\s+"
-                          r"(.+?)\s*\?*$", re.I), r"where does \1 go?"),
+              (re.compile(r"^where(?:'s|\s+is)\s+(?:the\s+)?(?:proper\s+|right\s+|usual\s+)?(?:place|spot|home)\s+(?:of|for)\s+"
+                          r"([^?.!]+?)\s*\?*$", re.I), r"where does \1 go?"),
               # "the kettle, first time you saw it was when?": the question word last
               (re.compile(r"^(.+?)\s*,\s*(?:the\s+)?(first|last)\s+time\s+(?:you|u)\s+(?:saw|seen|spotted|noticed)\s+"
                           r"(?:it|them)\s+(?:was\s+)?when\s*\??\s*$", re.I), r"when did you \2 see \1?"),
@@ -1519,6 +1534,9 @@ def _active(text: str) -> str:
 
 # "Anna wants you over by the bed": go there; "make the microwave open": open it; "return the milk to its designated
 # storage place": put it away where it belongs
+# "the juice help me put in the kitchen" (Chinese "帮我", "help me" = for me): the task on the thing said first
+_HELP_ME = re.compile(r"^((?:the|my|your|our|this|that)\s+(?:[\w-]+\s+){0,2}?[\w-]+)\s*,?\s+help\s+me\s+"
+                      r"(put|take|bring|get|move|carry|throw|open|close)\s+(?:it\s+)?(.*)$", re.I)
 _WANTS_YOU_AT = re.compile(r"^(?:[\w']+\s+)?(?:wants|needs|would\s+like)\s+you\s+(?:to\s+(?:go|come|be)\s+)?(?:over\s+)?"
                            r"(by|at|in|to|near|next\s+to|beside)\s+(.+)$", re.I)
 _MAKE_STATE = re.compile(r"^(?:please\s+)?(?:make|get)\s+((?:the|my|your|our|that|this)\s+(?:[\w-]+\s+){0,2}?[\w-]+)\s+"
@@ -1530,6 +1548,9 @@ _TO_ITS_PLACE = re.compile(r"\b(?:return|put|take|bring|move)\s+((?:the|my|your|
 
 def _said_otherwise(text: str) -> str:
     t = text.strip()
+    m = _HELP_ME.match(t)
+    if m is not None:
+        return f"{m.group(2)} {m.group(1)} {m.group(3)}".strip()
     m = _WANTS_YOU_AT.match(t)
     if m is not None:
         return f"go {m.group(1)} {m.group(2)}"

@@ -380,3 +380,20 @@ def test_dialect_stammer_numbering_and_telegraphic_questions(said: str, meant: s
 ])
 def test_serial_verbs_and_a_list_with_too(said: str, meant: str) -> None:
     assert normalise_command(normalise(said)) == meant
+
+
+@pytest.mark.parametrize("said, meant", [
+    ("The fridge closed already or not?", "is the fridge closed?"),
+    ("The fridge shut?", "is the fridge shut?"),
+    ("Is the wardrobe secured? Locked, I mean.", "Is the wardrobe locked?"),
+    ("The radio what colour ah?", "what color is the radio?"),
+    ("Where is place of loo roll?", "where does loo roll go?"),
+    ("The bathroom got coffee table or not ah?", "is there a coffee table in the bathroom?"),
+])
+def test_questions_said_without_their_verb_or_with_a_particle(said: str, meant: str) -> None:
+    assert normalise_question(normalise(said)) == meant
+
+
+def test_help_me_is_for_me() -> None:
+    req = parser.parse("The juice help me put in the kitchen.", prefer=Kind.command)
+    assert req.intent is Intent.put and req.objects[0].head == "juice" and req.destination.ref.head == "kitchen"
