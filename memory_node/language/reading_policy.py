@@ -81,9 +81,9 @@ FRAGMENT_TAKE_OVER_AT = 0.9  # ... when the words have no verb (most such replie
 # seen the radio?" asks where it is); a "where" only by "is there" / "how many" ("what is the red item on the
 # bed" is read as where too, and is not an attribute)
 _FALLBACK_READINGS: dict[Intent, frozenset[str] | None] = {Intent.exists: frozenset({"state", "usable", "where"}),
-                                                          # ... and by a time question ("when you saw the teddy for
-                                                          # the first time?" read as where the teddy is)
-                                                          Intent.where: frozenset({"exists", "count", "when_seen", "when_did"})}
+                                                          # (not by a time question: "where was the toy when you
+                                                          # first saw it?" is where, whatever "when" leans to)
+                                                          Intent.where: frozenset({"exists", "count"})}
 BORROW_FOR_SERVICE_AT = 0.8  # ... to borrow the rules' things for a reading of the kind the service expects
 SURE_AT = 0.97  # a model this sure replaces a rule reading of the same kind the calibration finds very unlikely ...
 RULES_UNLIKELY_BELOW = 0.2  # ... (below this): "which of the bowls is beside the lime" read by the rules as contents
