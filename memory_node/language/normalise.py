@@ -930,6 +930,7 @@ _NOUN_AFTER = re.compile(r"^(?P<np>" + _DET_NP + r"?)\s*(?P<sep>[.,:;\u2014-]?)\
 # of telling before a question noun asks that question
 _TELL_NOUN = re.compile(r"^(?:please\s+|kindly\s+)?(?:report|tell(?:\s+(?:unto\s+|to\s+)?me)?|give(?:\s+me)?|"
                         r"reveal(?:\s+(?:unto\s+|to\s+)?me)?|show(?:\s+me)?|confirm|state|request|query|provide|"
+                        r"specify|identify|indicate|name|determine|say|"
                         r"send(?:\s+me)?|need|want)\s*:?\s+(?:the\s+|me\s+the\s+)?(?=(?:" + _QN + r")\s+(?:of|for)\s)", re.I)
 
 
@@ -1393,13 +1394,12 @@ _EARLIER_WHERE = re.compile(r"^(?:earlier|before|previously|at\s+first|first)\s*
                             r"[\w-]+)\s+(?:was|were)\s+(?:kept\s+|left\s+|put\s+|sitting\s+|lying\s+)?where\s*\?*\s*$", re.I)
 
 
-# questions said as instructions to report ("Please specify the colour of the radio.", "Identify the room in which
-# the pear is located.", "List all items on the coffee table.", "Of the plates in the home, identify the one next to
-# the sink."): the question each asks
+# questions said as instructions to report ("Identify the room in which the pear is located.", "List all items on
+# the coffee table.", "Of the plates in the home, identify the one next to the sink."): the question each asks
+# ("specify the colour of X" is ``_TELL_NOUN``'s, with the other question nouns)
 _PLEASE = r"^(?:please\s+|kindly\s+|robot\s*,\s*)?"
 _REPORT = r"(?:specify|state|identify|tell\s+me|report|give\s+me|indicate|name|determine|say)"
-_COLOUR_OF = re.compile(_PLEASE + _REPORT + r"\s+the\s+colou?r\s+of\s+(.+?)\s*[.?!]*$", re.I)
-_ROOM_OF = re.compile(_PLEASE + _REPORT + r"\s+(?:the\s+)?room\s+(?:in\s+which|where|that)\s+(.+?)\s+(?:is|are)"
+_ROOM_IN_WHICH = re.compile(_PLEASE + _REPORT + r"\s+(?:the\s+)?room\s+(?:in\s+which|where|that)\s+(.+?)\s+(?:is|are)"
                       r"(?:\s+(?:located|situated|kept|found|in))?\s*[.?!]*$", re.I)
 _LIST_ON = re.compile(_PLEASE + r"(?:list|enumerate|name|identify|tell\s+me|report)\s+(?:all\s+|every\s+|any\s+)?(?:of\s+)?"
                       r"(?:the\s+)?(?:items|things|objects|contents|stuff)\s+(?:that\s+(?:are|is)\s+)?(?:located\s+|sitting\s+|kept\s+"
@@ -1414,8 +1414,7 @@ _ONE_OF = re.compile(r"^(?:of|out\s+of|among|from)\s+(?:all\s+)?the\s+([\w-]+(?:
 def _question_order(text: str) -> str:
     """Questions said with their parts in another order than the parser reads (see the patterns above)."""
     t = text.strip()
-    for pattern, make in ((_COLOUR_OF, lambda m: f"what colour is {m.group(1)}?"),
-                          (_ROOM_OF, lambda m: f"which room is {m.group(1)} in?"),
+    for pattern, make in ((_ROOM_IN_WHICH, lambda m: f"which room is {m.group(1)} in?"),
                           (_LIST_ON, lambda m: f"what is {m.group(1)} {m.group(2)}?"),
                           (_PREVIOUS_PLACE, lambda m: f"where was {m.group(1)} before?"),
                           (_ONE_OF, lambda m: f"which {singular(m.group(1).split()[-1]) if len(m.group(1).split()) == 1 else m.group(1)} is "

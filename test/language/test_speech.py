@@ -308,8 +308,8 @@ def test_a_list_without_articles_is_two_things() -> None:
 
 
 @pytest.mark.parametrize("said, meant", [
-    ("Please specify the colour of the radio.", "what colour is the radio?"),
-    ("Identify the room in which the pear is presently located.", "what room is the pear in?"),
+    ("Please specify the colour of the radio.", "what color is the radio?"),
+    ("Identify the room in which the pear is presently located.", "which room is the pear in?"),
     ("Please list all items currently located on the coffee table.", "what is on the coffee table?"),
     ("Of the plates in the home, identify the one adjacent to the sink.", "which plate is next to the sink?"),
     ("Please confirm whether the fridge is currently closed.", "is the fridge currently closed?"),
