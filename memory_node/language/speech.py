@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from functools import lru_cache
+from typing import Any
 
 from . import lexicon as lx
 
@@ -101,6 +102,13 @@ _OPENING_WORDS = frozenset({"bring", "take", "put", "get", "give", "fetch", "gra
 _SHORT_TARGETS = frozenset({"the", "and", "you", "can", "not", "for", "are", "was", "how", "who", "why", "any",
                             "get", "put", "its", "has", "had", "did", "one", "our", "out", "now", "off", "all",
                             "but", "see", "saw", "two", "too", "what"})
+# a slip of up to five letters other than two swapped is read only as one of the words that carry a request's
+# shape ("opin the microwave", "brin me the radio", "put it bak", "tak it awey"): a short thing's name typed
+# wrong is the grounding's to read, and a word of these said wrong breaks the whole reading
+_SHAPE_WORDS = _SHORT_TARGETS | _OPENING_WORDS | frozenset(lx.COMMAND_VERBS) | lx.WH_WORDS | frozenset({
+    "away", "back", "here", "there", "over", "many", "much", "leave", "please", "open", "close", "shut", "colour",
+    "color", "inside", "under", "near", "next", "where", "last", "first", "seen", "room", "have", "with"})
+_CLEAR_LEAD = 10  # ... and only where one such word is at least this much commoner than any other one edit away
 _speller: object = None
 _MOST_WORDS = 80  # words looked at per request: a request is short; a longer text keeps the rest as typed
 _LONGEST = 20  # a longer "word" is no slip of a word (and its edits would cost ~50 lookups per letter)
@@ -120,6 +128,15 @@ def _spelling() -> object:
     return _speller
 
 
+def _shape_word(sp: Any, low: str) -> str | None:
+    """The one word of ``_SHAPE_WORDS`` a short slip is one edit from ("opin" -> open, "awey" -> away), or
+    None where none is, or two are and neither clearly commoner ("wer": we or were)."""
+    near = sorted((w for w in sp.edit_distance_1(low) if w in _SHAPE_WORDS and w in sp), key=lambda w: -sp[w])
+    if not near or len(near) > 1 and sp[near[0]] < _CLEAR_LEAD * sp[near[1]]:
+        return None
+    return near[0]
+
+
 @lru_cache(maxsize=4096)
 def _fix_word(word: str, first: bool) -> str:
     low = word.lower()
@@ -137,6 +154,8 @@ def _fix_word(word: str, first: bool) -> str:
     swaps = [low[:i] + low[i + 1] + low[i] + low[i + 2:] for i in range(len(low) - 1)]
     known = [w for w in swaps if w in sp and (len(low) > 3 or w in _SHORT_TARGETS)]
     fixed = max(known, key=lambda w: sp[w]) if known else (sp.correction(low) if len(low) >= 6 else None)
+    if (not fixed or fixed == low or sp[fixed] < _COMMON) and 4 <= len(low) <= 5 and not word[:1].isupper():
+        fixed = _shape_word(sp, low) or fixed  # (not a capitalised word: "Brin, the mug" names someone)
     if not fixed or fixed == low or sp[fixed] < _COMMON:
         return word  # a rare word is likelier a word the list lacks ("hoodie", "deh") than a slip for it
     if wn is not None and wn.only_noun(fixed) and fixed not in lx.ROOM_WORDS:

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
+from memory_node.bench.paraphrase_eval import DATA
 from memory_node.language import parser
 from memory_node.language.request import Intent, Kind
 from memory_node.language.normalise import normalise, normalise_command, normalise_question
@@ -161,6 +164,35 @@ def test_typing_slips_and_chat_shorthand_are_read_as_meant(typed: str, meant: st
 ])
 def test_words_the_lists_lack_and_names_stay_as_typed(typed: str) -> None:
     assert typing_fixes(typed) == typed
+
+
+@pytest.mark.parametrize("typed, meant", [
+    ("opin the microwave", "open the microwave"),  # a slip of a word that shapes the request, one edit away
+    ("brin me the radio", "bring me the radio"),
+    ("put the milk awey", "put the milk away"),
+    ("how meny towels in the kitchen", "how many towels in the kitchen"),
+    ("where did i leeve my keys", "where did i leave my keys"),  # a swap ("levee") too rare to be meant
+    ("whre is the mug", "where is the mug"),
+])
+def test_short_slips_of_the_words_that_shape_a_request_are_read_as_meant(typed: str, meant: str) -> None:
+    assert typing_fixes(typed) == meant
+
+
+@pytest.mark.parametrize("typed", [
+    "wher is it",  # where or when: two such words one edit away, neither clearly commoner
+    "Brin wants the mug",  # a capitalised word may be a name
+    "mah phone is lost",  # three letters: a dialect word more often than a slip
+])
+def test_a_short_slip_with_no_one_reading_stays_as_typed(typed: str) -> None:
+    assert typing_fixes(typed) == typed
+
+
+@pytest.mark.skipif(not (DATA / "virtualhome_graphs").is_dir(), reason=f"no shared data at {DATA}")
+def test_no_label_of_the_shipped_homes_is_taken_for_a_slip() -> None:
+    graphs = sorted((DATA / "virtualhome_graphs" / "example_graphs").glob("*.json"))
+    labels = {n["class_name"] for g in graphs for n in json.loads(g.read_text())["nodes"]}
+    assert len(labels) > 100
+    assert [w for w in sorted(labels) if typing_fixes(w) != w] == []
 
 
 def test_a_known_name_typed_in_lower_case_is_not_corrected() -> None:
