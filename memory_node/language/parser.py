@@ -17,7 +17,6 @@ When the pipeline is not installed, ``parse`` raises ``ParserUnavailable`` with 
 
 from __future__ import annotations
 
-import ast
 import logging
 import re
 import threading
@@ -129,7 +128,7 @@ def parse(text: str, names: tuple[str, ...] | frozenset[str] = (), prefer: Kind 
         # the model weighs the part the rules read when the rest asks a question ("Where's the mug? Bring it
         # here." on ~/plan: the command, not the question that says which mug). Steps of one task ("Find my glass.
         # Pick it up. Bring it here.") are weighed whole: a step alone says less than the task
-        part = _part_read(best) if nparts > 1 else None
+        part = best.part.strip() if nparts > 1 else None
         if part and not _asks(best.text.replace(part, " ")):
             part = None
         best = reading_policy.combine(best, read(part) if part else doc, parts=nparts, prefer=prefer)
@@ -142,9 +141,6 @@ def parse(text: str, names: tuple[str, ...] | frozenset[str] = (), prefer: Kind 
     return best
 
 
-_PART_NOTE = re.compile(r"^read ('(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"), the part that asks")
-
-
 def _asks(text: str) -> bool:
     """Whether words hold a question of their own: a question mark, or a sentence that opens with a question
     word; a tag ("..., is it?") is no question of its own."""
@@ -152,19 +148,6 @@ def _asks(text: str) -> bool:
         return False
     return "?" in text or re.search(r"(?:^|[.!;]\s*)(?:where|what|which|when|who|how|is|are|do|does|did|have|has)\b",
                                     text.strip(), re.I) is not None
-
-
-def _part_read(req: Request) -> str | None:
-    """The text of the one part of several the rules read as the request (``parts.from_parts``'s note)."""
-    for n in req.notes:
-        m = _PART_NOTE.match(n)
-        if m is not None:
-            try:
-                part = ast.literal_eval(m.group(1))
-            except (ValueError, SyntaxError):
-                return None
-            return part if isinstance(part, str) and part.strip() else None
-    return None
 
 
 NOT_TO_DO_NOTE = "said not to do it: nothing to do"
@@ -176,7 +159,7 @@ def _not_to_do(req: Request, text: str) -> None:
     asks something ("don't give it to me, take it to the bathroom"), ``parts`` took that part instead."""
     if not req.is_command or not _parts.negated_command(normalise(text.strip())):
         return
-    if any(n.startswith("read '") and "the part that asks" in n for n in req.notes):
+    if req.part:
         return
     req.kind, req.intent, req.confidence = Kind.statement, Intent.unknown, 0.0
     req.alternatives = []

@@ -242,6 +242,7 @@ def from_parts(full: Request, parts: list[str], raw: str, prefer: Kind | None, w
         return full  # the whole reading says as much (or more: "the ball is in the microwave, bring it")
     main.text = raw
     main.notes.append(f"read {parts[k]!r}, the part that asks; the rest said what it is about")
+    main.part = parts[k]
     return main
 
 

@@ -145,6 +145,8 @@ class Request(BaseModel):
         "one meant (language/reading_policy.py); below "
         "reading_policy.ASK_BACK_BELOW the robot should ask back rather than act; 1.0 when nothing measured it"))
     alternatives: list[Alternative] = Field(default_factory=list, description="other readings, most likely first")
+    part: str = Field(default="", description=(
+        "of several parts said, the one read as the request (language/parts.py); '' when it was read whole"))
 
     @property
     def is_question(self) -> bool:

@@ -127,14 +127,15 @@ def one_line(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[:limit] + "..."
 
 
-READER_FIELDS = ("confidence", "alternatives")  # set by language/reading_policy.py, never by the LLM
+# set by language/reading_policy.py and language/parts.py, never by the LLM
+READER_FIELDS = ("confidence", "alternatives", "part")
 
 
 def request_schema() -> dict[str, Any]:
     """``Request.model_json_schema()`` with ``additionalProperties: false`` on every object (the
     checks refuse extra keys, so the schema the server constrains to says so too)."""
     schema = copy.deepcopy(Request.model_json_schema())
-    for own in READER_FIELDS:  # the learned reader's doubt about the words, not something the model writes
+    for own in READER_FIELDS:  # the readers' doubt about the words and the part read: nothing the model writes
         schema.get("properties", {}).pop(own, None)
     schema.get("$defs", {}).pop("Alternative", None)
     for node in [schema, *schema.get("$defs", {}).values()]:
