@@ -317,7 +317,7 @@ _SHORTCUTS = (  # a pause written as an ellipsis ("the... the radio", "The glass
               # Yorkshire "t'" (the): "give Ben t' radio", "in t' bedroom"
               (re.compile(r"(?<![\w'])t'\s+(?=[a-z])", re.I), "the "),
               # a stammered start of a word ("Wh-where does it b-belong?"): the word once
-              (re.compile(r"\b([a-z]{1,3})-(?=\1[a-z])", re.I), ""),
+              (re.compile(r"\b([a-z]{1,3})-(?=(?:\1-)*\1[a-z])", re.I), ""),  # (every repeat: "b-b-before")
               # West African Pidgin: "e dey" (it is), "suppose dey" (is meant to be), "don do" (did)
               (re.compile(r"\bwhere\s+e\s+(?:dey|de|be)\s+before\b", re.I), "where it was before"),
               (re.compile(r"^where\s+((?:the|my|your|our)\s+(?:[\w-]+\s+){0,2}?[\w-]+)\s+(?:suppose|supposed|supposed\s+to|for)\s+"
@@ -931,7 +931,7 @@ _NOUN_AFTER = re.compile(r"^(?P<np>" + _DET_NP + r"?)\s*(?P<sep>[.,:;\u2014-]?)\
 _TELL_NOUN = re.compile(r"^(?:please\s+|kindly\s+)?(?:report|tell(?:\s+(?:unto\s+|to\s+)?me)?|give(?:\s+me)?|"
                         r"reveal(?:\s+(?:unto\s+|to\s+)?me)?|show(?:\s+me)?|confirm|state|request|query|provide|"
                         r"specify|identify|indicate|name|determine|say|"
-                        r"send(?:\s+me)?|need|want)\s*:?\s+(?:the\s+|me\s+the\s+)?(?=(?:" + _QN + r")\s+(?:of|for)\s)", re.I)
+                        r"send(?:\s+me)?|drop(?:\s+me)?|shoot(?:\s+me)?|ping(?:\s+me)?|need|want)\s*:?\s+(?:the\s+|me\s+the\s+)?(?=(?:" + _QN + r")\s+(?:of|for)\s)", re.I)
 
 
 def _question_noun(t: str) -> str:
@@ -1007,6 +1007,10 @@ _NOT_IN_ADDRESS = frozenset({"the", "a", "an", "this", "that", "these", "those",
                              "is", "are", "was", "were", "be", "what", "where", "which", "who", "how", "when", "why"})
 _VOCATIVE = r"((?:[a-z][\w'-]*\s+){0,3}?[a-z][\w'-]*(?:\s+of\s+(?:the\s+|my\s+)?[a-z][\w-]*(?:\s+[a-z][\w-]*)?)?)"
 _ADDRESS_END = re.compile(r"\s*,\s*" + _VOCATIVE + r"\s*(?=[.!?]*$)", re.I)
+# a term of endearment said last without a pause written ("where is the pear dear", dictation): none of these
+# names a thing, and after "my" / "the" it is no address ("where is my darling")
+_ENDEARMENT_END = re.compile(r"(?<!\bmy)(?<!\bthe)(?<!\bour)\s+(?:dear|dearie|darling|sweetie|sweetheart|lovey|ducky)"
+                             r"\s*(?=[.!?]*$)", re.I)
 _ADDRESS_START = re.compile(r"^" + _VOCATIVE + r"\s*[,:!]\s+(?=\S)", re.I)
 _ADDRESS_MID = re.compile(r"\s*,\s*" + _VOCATIVE + r"\s*(?=[,:;]\s)", re.I)
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=\S)")
@@ -1131,6 +1135,8 @@ def normalise(text: str) -> str:
     # what typing and speech did to the words, first
     t = word_searches(edit_repairs(dictation_fixes(typing_fixes(without_symbols(t)))))
     t = _reordered_question(t) or t
+    # (before the shortcuts read "that in dear" as a thing's phrase)
+    t = " ".join(_ENDEARMENT_END.sub("", s) for s in _SENTENCE_END.split(t))
     over = _OVER.sub(".", t)
     t = over if len(over.split()) >= 2 else t  # "Over." alone stays what it is
     for pattern, repl in _SHORTCUTS:
