@@ -289,7 +289,10 @@ def _things_in(doc: Any) -> list[ObjectRef]:
     for tok in doc:
         if tok.i in nouns:
             out.append(Clause(tok.sent, doc.text)._object(tok))
-            placed.append(tok.dep_ == "pobj")
+            # a place: after a preposition of place or a path ("in the fridge", "to the table"); not "done with
+            # the magazine", "a story about the radio"
+            placed.append(tok.dep_ == "pobj" and (_low(tok.head) in lx.SPATIAL_PREPS or _low(tok.head) in
+                                                  lx.DESTINATION_PREPS or _low(tok.head) == "for"))
         elif tok.lower_ == "one" and any(c.dep_ == "prep" for c in tok.children):
             # "I mean the one on the counter": a kind said before, told apart by where it is
             clause = Clause(tok.sent, doc.text)
