@@ -126,6 +126,7 @@ _RELATIONS = {"in": "in", "inside": "in", "into": "in", "within": "in", "on": "o
               "in front of": "in_front_of", "at": "at", "to": "at", "towards": "at", "toward": "at",
               "from": "from", "off": "from", "out of": "from"}
 _ABOUT_PEOPLE = frozenset({"habit", "person_did"})
+_PLACING = frozenset({"put", "put_away", "put_back", "contents"})  # intents whose place is part of the request
 _ROBOT = frozenset({"you", "u", "yourself", "robot", "the robot"})
 _SPEAKER = frozenset({"me", "us", "myself", "i"})
 
@@ -230,12 +231,16 @@ def _ruled_out_by_structure(reading: Any, rule: Request, doc: Any) -> Any:
             out.add("go")  # a thing as the verb's direct object is carried, not walked to
         # "the microwave you make open": the state asked for, said as a command or after "make" / "get", and not
         # its opposite, rules out an unsure reading of the opposite ("the fridge has been left wide open again"
-        # is a complaint: "left", so a "close" stands)
+        # is a complaint: "left", so a "close" stands); said as what the verb makes of its thing ("swing the door
+        # open") it rules the opposite out however sure the model is (the model leans on "swing ... door")
         said = {w: any(t.lower_ in forms and (t.dep_ == "ROOT" and t.pos_ == "VERB" or t.head.lemma_ in ("make", "get"))
                        for t in doc) for w, forms in _STATE_SAID.items()}
+        made = {w: any(_resultative(t, forms) for t in doc) for w, forms in _STATE_SAID.items()}
         for w, other in (("open", "close"), ("close", "open")):
             if said[w] and not said[other] and reading.probs.get(other, 0.0) < SWITCH_AT:
                 out.add(other)
+            if made[w] and not made[other] and not said[other]:
+                out.add(other)  # "swing the microwave door open" never asks to close it, however sure the words
         first = next((t for t in doc if not (t.is_punct or t.pos_ == "INTJ" or t.lower_ in ("please", "pls", "kindly",
                                                                                           "now", "just"))), None)
         # (the opening verb, whether or not the tagger made it the root: "put the ball away - wherever it goes, you
@@ -334,9 +339,20 @@ def _verb_unsaid(intent: str, doc: Any) -> bool:
     if verbs is None or doc is None:
         return False
     try:
-        return not any(t.pos_ == "VERB" and t.lemma_.lower() in verbs for t in doc)
+        return not any(t.pos_ == "VERB" and t.lemma_.lower() in verbs or _resultative(t, verbs) for t in doc)
     except AttributeError:  # a parse without tags: nothing to check against
         return False
+
+
+# verbs whose resultative state is kept or seen, not made ("leave the fridge open", "I found the door open")
+_STATE_KEPT = frozenset({"leave", "keep", "find", "see", "want", "like", "have", "need", "hold", "notice"})
+
+
+def _resultative(tok: Any, verbs: frozenset[str]) -> bool:
+    """"pop the fridge open", "swing the cabinet door shut": the state word said as what the verb makes of its
+    object says the verb as surely as "open the fridge" does."""
+    return tok.lower_ in verbs and tok.dep_ == "oprd" and tok.head.pos_ == "VERB" and \
+        tok.head.lemma_.lower() not in _STATE_KEPT and any(c.dep_ == "dobj" for c in tok.head.children)
 
 
 def _logit(p: float) -> float:
@@ -550,6 +566,10 @@ def _from_model(rule: Request, reading: Any, doc: Any, keep_things: bool = False
     if dest_spans:
         destination = Anchor(relation=_relation(reading, "relation", "at" if intent in ("go", "fetch") else "on"),
                              ref=_ref(dest_spans[0], doc, rule.text))
+    if not objects and destination is not None and intent in _ABOUT_THINGS - _PLACING and not keep_things:
+        # "go hunt down the remote for me": the slot tagger took the thing looked for for where to go (a search, a
+        # fetch, a question about a thing has a thing, no destination)
+        objects, destination = [destination.ref], None
     if intent == "contents":  # the rules' shape: the place as the thing and as the anchor ("what's on the desk")
         place = _things(reading, doc)[:1] or [_ref(a, doc, rule.text) for a in reading.slot("anchor")[:1]]
         if place:
@@ -580,6 +600,8 @@ def _from_model(rule: Request, reading: Any, doc: Any, keep_things: bool = False
         # the slot tagger missed it: the state word the sentence says ("... the closet is locked, is it?")
         said_state = next((lx.STATE_WORDS[t.lower_] for t in doc if t.lower_ in lx.STATE_WORDS
                            and t.pos_ in ("ADJ", "VERB", "NOUN") and t.lower_ not in ("switched", "turned")), "")
+    if intent == "state" and not said_state:
+        return None  # a state asked with no state said ("the kettle seems to have wandered off"): no question of it
     asked = reading.slot("attribute_asked")
     req = Request(text=rule.text, kind=_kind(intent), intent=Intent(intent), objects=objects,
                   destination=destination, recipient=recipient, state=said_state,
