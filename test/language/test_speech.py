@@ -429,3 +429,29 @@ def test_questions_said_without_their_verb_or_with_a_particle(said: str, meant: 
 def test_help_me_is_for_me() -> None:
     req = parser.parse("The juice help me put in the kitchen.", prefer=Kind.command)
     assert req.intent is Intent.put and req.objects[0].head == "juice" and req.destination.ref.head == "kitchen"
+
+
+@pytest.mark.parametrize("said, meant", [
+    ("Wh-where was the remote b-b-before?", "where was the remote before?"),  # every repeat of a stammer
+    ("Where is the pear dear", "Where is the pear"),  # an endearment said last, no comma written
+    ("Which room is that in dear?", "Which room is that in?"),
+    ("where is my darling", "where is my darling"),  # after "my": no address
+])
+def test_stammers_and_endearments_said_last_are_read_away(said: str, meant: str) -> None:
+    assert normalise(said) == meant
+
+
+def test_a_repeated_stammer_leaves_no_letter_to_fetch() -> None:
+    req = parser.parse("Get me the remote, p-p-please.", prefer=Kind.command)
+    assert req.intent is Intent.fetch and [o.head for o in req.objects] == ["remote"], req
+
+
+def test_sending_me_a_question_noun_asks_it() -> None:
+    assert normalise("shoot me the colour of the mug") == "what color is the mug?"
+    req = parser.parse("drop me the location of the toy", prefer=Kind.question)
+    assert req.intent is Intent.where and req.objects[0].head == "toy", req
+
+
+def test_a_thing_the_tagger_took_for_a_place_to_go_is_what_is_looked_for() -> None:
+    req = parser.parse("Go hunt down the remote for me.", prefer=Kind.command)
+    assert req.intent is Intent.find and [o.head for o in req.objects] == ["remote"] and req.destination is None, req
