@@ -138,6 +138,7 @@ class WordNet:
         self._gloss: dict[str, frozenset[str]] = {}
         self._is_kind: dict[tuple[str, str, int], bool] = {}
         self._nouns: dict[str, tuple[Any, ...]] = {}
+        self._classes: dict[tuple[str, str], tuple[str, ...]] = {}
         self._n_synsets = 0
 
     # ---- senses ----------------------------------------------------------------------------------------
@@ -220,6 +221,37 @@ class WordNet:
                     if w != v and len(w) > 2 and self._wn._lemma_pos_offset_map.get(w, {}).get("v"):
                         out.append(w)
         return tuple(w for w in dict.fromkeys(out) if w != v and w not in _LIGHT_VERBS)
+
+    def sense_classes(self, word: str, pos: str) -> tuple[str, ...]:
+        """What the learned reader may know a word by when it never saw the word itself: for a verb, its two
+        commonest senses and their kinds two steps up ("cruise" -> travel, as "go" and "walk" are; "snag" ->
+        obtain, get) and their lexicographer files (verb.motion); for a noun, the files of its two commonest
+        senses (noun.artifact, noun.food, noun.location). Two senses, because the commonest alone is often not
+        the household one ("snag" catches on something first). ``pos`` is "v" or "n"; () for words WordNet
+        does not know."""
+        key = (word.lower(), pos)
+        cached = self._classes.get(key)
+        if cached is not None:
+            return cached
+        out: list[str] = []
+        with self._lock:
+            try:
+                first = self._wn.synsets(key[0], pos=pos)[:2]
+            except Exception:  # noqa: BLE001 - a malformed word is simply not in WordNet
+                first = []
+            for ss in first:
+                out.append(ss.lexname())
+                if pos == "v":
+                    level = [ss]
+                    for _ in range(2):
+                        out += [s.name() for s in level]
+                        level = [h for s in level for h in s.hypernyms()]
+                    out += [s.name() for s in level]
+        cached = tuple(dict.fromkeys(out))
+        if len(self._classes) > MAX_CACHED_WORDS:
+            self._classes.clear()  # words said are unbounded (typos, junk): the cache is not
+        self._classes[key] = cached
+        return cached
 
     def verb_base(self, word: str) -> str:
         """The verb an inflected form is of ("sitting" -> "sit", "writing" -> "write"), by WordNet's own

@@ -73,6 +73,22 @@ def _gov(tok: Any, pos: str, hops: int = 4) -> str:
     return ""
 
 
+_NO_CLASSES: tuple[str, ...] = ()
+
+
+def word_classes(tok: Any) -> tuple[str, ...]:
+    """WordNet's classes of a verb or a noun (``WordNet.sense_classes``): a verb no writer used ("cruise down
+    to the kitchen") shares its kinds with one they did ("go"), so the model reads it as they meant it; ()
+    for other words, or without WordNet (training and reading then agree on having none)."""
+    pos = "v" if tok.pos_ == "VERB" else "n" if tok.pos_ in ("NOUN", "PROPN") else ""
+    if not pos or not tok.is_alpha:
+        return _NO_CLASSES
+    from ..core.wordnet import default_wordnet
+
+    wn = default_wordnet()
+    return wn.sense_classes(tok.lemma_, pos) if wn is not None else _NO_CLASSES
+
+
 def sentence_features(doc: Any) -> list[str]:
     toks = [t for t in doc if not t.is_space]
     low = [t.lower_ for t in toks]
@@ -88,6 +104,11 @@ def sentence_features(doc: Any) -> list[str]:
     for t in toks:
         if t.dep_ == "ROOT":
             f += [f"root={t.lemma_.lower()}", f"rootpos={t.pos_}"]
+            f += [f"rootc={c}" for c in word_classes(t)]
+        if t.pos_ == "VERB":
+            f += [f"vc={c}" for c in word_classes(t)]
+        elif t.dep_ in ("dobj", "nsubj", "nsubjpass", "pobj", "attr"):
+            f += [f"{t.dep_}c={c}" for c in word_classes(t)]
         if t.dep_ in ("dobj", "nsubj", "nsubjpass", "prep", "aux", "auxpass", "advmod", "attr", "acomp", "xcomp",
                       "ccomp", "prt", "neg", "pobj", "dative", "advcl"):
             f += [f"{t.dep_}={t.lemma_.lower()}", f"{t.dep_}>{t.head.lemma_.lower()}"]
@@ -129,6 +150,9 @@ def token_features(doc: Any) -> list[list[str]]:
             f.append(f"bg+1={w}_{toks[i + 1].lower_}")
         if any(c.dep_ == "det" for c in t.children):
             f.append("has_det")
+        f += [f"c={c}" for c in word_classes(t) if "." in c and c.count(".") == 1]  # files: noun.artifact
+        if t.head is not t:
+            f += [f"hc={c}" for c in word_classes(t.head) if c.count(".") == 1]
         out.append(f)
     return out
 

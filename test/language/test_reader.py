@@ -228,3 +228,31 @@ def test_fits_in_two_processes_give_the_weights_of_one() -> None:
         assert np.allclose(a["ws"], b["ws"]) and np.allclose(a["b"], b["b"])
     pred = tr.scores(one[0], x).argmax(1)
     assert (pred == y).mean() > 0.9  # the fit learned the rule the labels follow
+
+
+@pytest.mark.parametrize("text", ["pop the fridge open real quick", "Swing the microwave door open for me, would you?",
+                                  "swing the microwave door open"])  # (the model alone: "close", its words "swing ... door")
+def test_a_state_the_verb_makes_of_its_thing_says_the_task(text: str) -> None:
+    # "open" said as what the verb makes of the fridge names the task as surely as the verb "open" does
+    req = parse(text, prefer=Kind.command)
+    assert req.intent is Intent.open and req.confidence >= rp.ASK_BACK_BELOW, req
+
+
+def test_a_state_kept_is_no_task_to_change_it() -> None:
+    # "leave the fridge open": the state is kept, not made; the model's "open" does not replace the rules
+    assert parse("leave the fridge open", prefer=Kind.command).intent is not Intent.open
+
+
+def test_a_verb_no_writer_used_is_known_by_its_wordnet_kinds() -> None:
+    from memory_node.core.wordnet import default_wordnet
+    from memory_node.language.reader import sentence_features
+
+    wn = default_wordnet()
+    if wn is None:
+        pytest.skip("WordNet is not installed")
+    # "cruise" and "go" share the kind the model learned from "go" and "walk"
+    assert "travel.v.01" in set(wn.sense_classes("cruise", "v")) & set(wn.sense_classes("go", "v"))
+    assert wn.sense_classes("towel", "n") == ("noun.artifact",)
+    assert wn.sense_classes("qwzx", "v") == ()
+    feats = sentence_features(read("please go over to the sofa"))
+    assert "vc=travel.v.01" in feats and "pobjc=noun.artifact" in feats
