@@ -137,8 +137,16 @@ def _shape_word(sp: Any, low: str) -> str | None:
     return near[0]
 
 
+def _a_thing(word: str) -> bool:
+    """WordNet lists the word as a thing a home keeps (an artifact or a food): "jar", "table", "cream"."""
+    from ..core.wordnet import default_wordnet
+
+    wn = default_wordnet()
+    return wn is not None and wn.household(word.lower())
+
+
 @lru_cache(maxsize=4096)
-def _fix_word(word: str, first: bool) -> str:
+def _fix_word(word: str, first: bool, names_a_kind: bool = False) -> str:
     low = word.lower()
     if low in _SHORTHAND:
         fixed = _SHORTHAND[low]
@@ -153,7 +161,10 @@ def _fix_word(word: str, first: bool) -> str:
         return word  # a word WordNet lists (a thing's name the frequency list lacks)
     swaps = [low[:i] + low[i + 1] + low[i] + low[i + 2:] for i in range(len(low) - 1)]
     known = [w for w in swaps if w in sp and (len(low) > 3 or w in _SHORT_TARGETS)]
-    fixed = max(known, key=lambda w: sp[w]) if known else (sp.correction(low) if len(low) >= 6 else None)
+    # a word said before a thing's name ("kilner jar", "jandal strap") names its kind: a word the list lacks there is
+    # a brand or a regional name more often than a slip ("kilner" is no "killer"), unless two letters swapped
+    fixed = max(known, key=lambda w: sp[w]) if known else (
+        sp.correction(low) if len(low) >= 6 and not names_a_kind else None)
     if (not fixed or fixed == low or sp[fixed] < _COMMON) and 4 <= len(low) <= 5 and not word[:1].isupper():
         fixed = _shape_word(sp, low) or fixed  # (not a capitalised word: "Brin, the mug" names someone)
     if not fixed or fixed == low or sp[fixed] < _COMMON:
@@ -174,7 +185,9 @@ def typing_fixes(text: str) -> str:
         if piece[:1].isalpha() and "'" not in piece and read < _MOST_WORDS:
             read += 1
             before = text[:m.start()].rstrip()
-            piece = _fix_word(piece, first=not before or before[-1] in ".!?")
+            after = re.match(r"\s+([A-Za-z]+)", text[m.end():m.end() + 40])
+            piece = _fix_word(piece, first=not before or before[-1] in ".!?",
+                              names_a_kind=after is not None and _a_thing(after.group(1)))
         out.append(piece)
     t = "".join(out)
     for pattern, repl in _SLIPS:

@@ -161,6 +161,7 @@ def test_typing_slips_and_chat_shorthand_are_read_as_meant(typed: str, meant: st
     "how many hoodies are there?",  # a thing's name the word list lacks is no slip for "goodies"
     "Weh di kettle deh?", "Take the juice through tae the kitchen.",  # dialect spellings
     "put it on the hob", "is the mousemat on the desk", "where is the tv", "Alcie wants the mug",
+    "where is the kilner jar",  # a brand said before a thing's name ("killer" was read)
 ])
 def test_words_the_lists_lack_and_names_stay_as_typed(typed: str) -> None:
     assert typing_fixes(typed) == typed
