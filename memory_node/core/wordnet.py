@@ -236,10 +236,10 @@ class WordNet:
         out: list[str] = []
         with self._lock:
             try:
-                first = self._wn.synsets(key[0], pos=pos)[:2]
+                commonest = self._wn.synsets(key[0], pos=pos)[:2]
             except Exception:  # noqa: BLE001 - a malformed word is simply not in WordNet
-                first = []
-            for ss in first:
+                commonest = []
+            for ss in commonest:
                 out.append(ss.lexname())
                 if pos == "v":
                     level = [ss]

@@ -282,6 +282,10 @@ def _can_be_it(tok: Any) -> bool:
 _NOT_REFERENTS = frozenset({"spot", "place", "area", "way", "word", "idea", "clue", "time"})
 
 
+# prepositions after which a thing is a place or a path ("for": "I'm off to work" / "leave for work")
+_PLACE_PREPS = frozenset(lx.SPATIAL_PREPS) | lx.DESTINATION_PREPS | {"for"}
+
+
 def _things_in(doc: Any) -> list[ObjectRef]:
     """The things a part names, in the order said, each read with what was said of it."""
     out, placed = [], []
@@ -291,8 +295,7 @@ def _things_in(doc: Any) -> list[ObjectRef]:
             out.append(Clause(tok.sent, doc.text)._object(tok))
             # a place: after a preposition of place or a path ("in the fridge", "to the table"); not "done with
             # the magazine", "a story about the radio"
-            placed.append(tok.dep_ == "pobj" and (_low(tok.head) in lx.SPATIAL_PREPS or _low(tok.head) in
-                                                  lx.DESTINATION_PREPS or _low(tok.head) == "for"))
+            placed.append(tok.dep_ == "pobj" and _low(tok.head) in _PLACE_PREPS)
         elif tok.lower_ == "one" and any(c.dep_ == "prep" for c in tok.children):
             # "I mean the one on the counter": a kind said before, told apart by where it is
             clause = Clause(tok.sent, doc.text)

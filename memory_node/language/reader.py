@@ -89,6 +89,11 @@ def word_classes(tok: Any) -> tuple[str, ...]:
     return wn.sense_classes(tok.lemma_, pos) if wn is not None else _NO_CLASSES
 
 
+def _files(tok: Any) -> tuple[str, ...]:
+    """The lexicographer files among a word's classes (noun.artifact, verb.motion; no synset names)."""
+    return tuple(c for c in word_classes(tok) if c.count(".") == 1)
+
+
 def sentence_features(doc: Any) -> list[str]:
     toks = [t for t in doc if not t.is_space]
     low = [t.lower_ for t in toks]
@@ -102,13 +107,14 @@ def sentence_features(doc: Any) -> list[str]:
     if low:
         f += [f"first={low[0]}", f"first2={'_'.join(low[:2])}", f"last={low[-1]}"]
     for t in toks:
+        classes = word_classes(t)
         if t.dep_ == "ROOT":
             f += [f"root={t.lemma_.lower()}", f"rootpos={t.pos_}"]
-            f += [f"rootc={c}" for c in word_classes(t)]
+            f += [f"rootc={c}" for c in classes]
         if t.pos_ == "VERB":
-            f += [f"vc={c}" for c in word_classes(t)]
+            f += [f"vc={c}" for c in classes]
         elif t.dep_ in ("dobj", "nsubj", "nsubjpass", "pobj", "attr"):
-            f += [f"{t.dep_}c={c}" for c in word_classes(t)]
+            f += [f"{t.dep_}c={c}" for c in classes]
         if t.dep_ in ("dobj", "nsubj", "nsubjpass", "prep", "aux", "auxpass", "advmod", "attr", "acomp", "xcomp",
                       "ccomp", "prt", "neg", "pobj", "dative", "advcl"):
             f += [f"{t.dep_}={t.lemma_.lower()}", f"{t.dep_}>{t.head.lemma_.lower()}"]
@@ -126,6 +132,8 @@ def sentence_features(doc: Any) -> list[str]:
 def token_features(doc: Any) -> list[list[str]]:
     toks = list(doc)
     root = next((t.lemma_.lower() for t in toks if t.dep_ == "ROOT"), "")
+    # each word's lexicographer files (noun.artifact, verb.motion), looked up once: a head is many words' head
+    files = {t.i: _files(t) for t in toks}
     first = toks[0].lower_ if toks else ""
     out = []
     for i, t in enumerate(toks):
@@ -150,9 +158,9 @@ def token_features(doc: Any) -> list[list[str]]:
             f.append(f"bg+1={w}_{toks[i + 1].lower_}")
         if any(c.dep_ == "det" for c in t.children):
             f.append("has_det")
-        f += [f"c={c}" for c in word_classes(t) if "." in c and c.count(".") == 1]  # files: noun.artifact
+        f += [f"c={c}" for c in files[t.i]]
         if t.head is not t:
-            f += [f"hc={c}" for c in word_classes(t.head) if c.count(".") == 1]
+            f += [f"hc={c}" for c in files.get(t.head.i) or _files(t.head)]
         out.append(f)
     return out
 

@@ -106,8 +106,8 @@ _SHORT_TARGETS = frozenset({"the", "and", "you", "can", "not", "for", "are", "wa
 # shape ("opin the microwave", "brin me the radio", "put it bak", "tak it awey"): a short thing's name typed
 # wrong is the grounding's to read, and a word of these said wrong breaks the whole reading
 _SHAPE_WORDS = _SHORT_TARGETS | _OPENING_WORDS | frozenset(lx.COMMAND_VERBS) | lx.WH_WORDS | frozenset({
-    "away", "back", "here", "there", "over", "many", "much", "leave", "please", "open", "close", "shut", "colour",
-    "color", "inside", "under", "near", "next", "where", "last", "first", "seen", "room", "have", "with"})
+    "away", "back", "here", "there", "over", "many", "much", "colour", "color", "inside", "under", "near", "next",
+    "last", "first", "seen", "room", "with"})
 _CLEAR_LEAD = 10  # ... and only where one such word is at least this much commoner than any other one edit away
 _speller: object = None
 _MOST_WORDS = 80  # words looked at per request: a request is short; a longer text keeps the rest as typed
@@ -139,6 +139,8 @@ def _shape_word(sp: Any, low: str) -> str | None:
 
 def _a_thing(word: str) -> bool:
     """WordNet lists the word as a thing a home keeps (an artifact or a food): "jar", "table", "cream"."""
+    if not word:
+        return False
     from ..core.wordnet import default_wordnet
 
     wn = default_wordnet()
@@ -146,7 +148,7 @@ def _a_thing(word: str) -> bool:
 
 
 @lru_cache(maxsize=4096)
-def _fix_word(word: str, first: bool, names_a_kind: bool = False) -> str:
+def _fix_word(word: str, first: bool, next_word: str = "") -> str:
     low = word.lower()
     if low in _SHORTHAND:
         fixed = _SHORTHAND[low]
@@ -164,7 +166,7 @@ def _fix_word(word: str, first: bool, names_a_kind: bool = False) -> str:
     # a word said before a thing's name ("kilner jar", "jandal strap") names its kind: a word the list lacks there is
     # a brand or a regional name more often than a slip ("kilner" is no "killer"), unless two letters swapped
     fixed = max(known, key=lambda w: sp[w]) if known else (
-        sp.correction(low) if len(low) >= 6 and not names_a_kind else None)
+        sp.correction(low) if len(low) >= 6 and not _a_thing(next_word) else None)
     if (not fixed or fixed == low or sp[fixed] < _COMMON) and 4 <= len(low) <= 5 and not word[:1].isupper():
         fixed = _shape_word(sp, low) or fixed  # (not a capitalised word: "Brin, the mug" names someone)
     if not fixed or fixed == low or sp[fixed] < _COMMON:
@@ -187,7 +189,7 @@ def typing_fixes(text: str) -> str:
             before = text[:m.start()].rstrip()
             after = re.match(r"\s+([A-Za-z]+)", text[m.end():m.end() + 40])
             piece = _fix_word(piece, first=not before or before[-1] in ".!?",
-                              names_a_kind=after is not None and _a_thing(after.group(1)))
+                              next_word=after.group(1) if after is not None else "")
         out.append(piece)
     t = "".join(out)
     for pattern, repl in _SLIPS:
