@@ -16,10 +16,12 @@ import tempfile
 import time
 from pathlib import Path
 
+from memory_node.core import similarity
 from memory_node.core.embedding import single_blas_thread
 from memory_node.core.store import MemoryStore
 from memory_node.language import Conversation, parse
 from memory_node.language.grounding import Grounder
+from memory_node.language.uses import default_uses
 from memory_node.requests.dispatch import answer_question, known_people, plan_request
 from memory_node.planning.skills import SkillLibrary, default_library_path
 from memory_node.world.state import WorldState
@@ -55,6 +57,9 @@ def main(argv: list[str] | None = None) -> int:
         names = known_people(store)
         parse("warm up the pipeline")  # loading spaCy and MiniLM is start-up cost, not request cost
         Grounder(store, WorldState.from_store(store)).ground(parse("where is the zorblax?").objects[0])
+        # what the node reads on its warm-up thread at start-up (ros/node.py _warm_up_uses)
+        default_uses().warm({e.label for e in store.entities()})
+        similarity.warm()
         if args.freeze:
             gc.freeze()  # what the node does after start-up (see ros/node.py)
         timings: dict[str, list[float]] = {"parse": [], "ground": [], "parse+ground": [], "request": []}

@@ -65,7 +65,9 @@ class UseFit:
     names_verb: bool = False  # the gloss says the doing itself ("a towel ... for drying or wiping")
 
 
+@lru_cache(maxsize=8192)
 def _stem(word: str) -> str:
+    # Snowball is pure Python (~50 us a word) and a rank stems the same few words for every label
     from nltk.stem.snowball import SnowballStemmer  # pure Python, no data files
 
     return _stemmer(SnowballStemmer)(word)
@@ -252,6 +254,7 @@ class Uses:
         # a place is named for the doing ("a writing surface"), not for the things it holds ("keep books")
         use_stems = {_stem(w) for w in (verb.split() if place and verb and not getting else content_words(use))}
         kind_stems = set() if place and not receptacle else {_stem(w) for w in self._kinds_of(nouns)} - use_stems
+        verb_stem = _stem(verb_word) if verb_word else ""
         fits = []
         served_labels: set[str] = set()  # labels the purposes table names for the use
         for label, sim in zip(labels, sims):
@@ -264,7 +267,7 @@ class Uses:
             if table >= 1.0:
                 served_labels.add(label)
             own = self._texts(label)[0]
-            says_verb = bool(verb_word) and any(_same_stem(_stem(verb_word), g) for g in g_stems)
+            says_verb = bool(verb_stem) and any(_same_stem(verb_stem, g) for g in g_stems)
             fits.append(UseFit(label, score, own.split(":", 1)[1].strip() if ":" in own else "", says_verb))
         fits.sort(key=lambda f: (-f.score, f.label))
         if not fits:
