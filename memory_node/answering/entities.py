@@ -193,7 +193,7 @@ def usable(ctx: Context) -> Answer:
     evidence = [e for e in dict.fromkeys(evidence + [ent.id]) if e]
     loc = world.locations.get(ent.id)
     where = f" It is {relation_words(loc[0])} {describe(world, loc[1])}." if loc else ""
-    if _ASKS_LOCKED.search(ctx.request.text or ""):
+    if _asks_locked(ctx.request.text or ""):
         # "cabinet locked?", "is the closet like locked or something": the question is whether it is locked,
         # so yes and no swap meaning against "can I use it?"
         locked = [r for r in reasons if "lock" in r]
@@ -212,3 +212,12 @@ def usable(ctx: Context) -> Answer:
 
 
 _ASKS_LOCKED = re.compile(r"\blocked\b", re.I)  # not "unlocked": that asks the other way round
+_OR = re.compile(r"\bor\b", re.I)
+
+
+def _asks_locked(text: str) -> bool:
+    """Whether yes means locked. An either-or question is answered yes or no to its first half ("can I get
+    into the cupboard, or is it locked?" -> "No: it is locked"), so "locked" said only after "or" does not
+    turn the question round; "is it locked, or can I open it?" does."""
+    alt = _OR.search(text)
+    return bool(_ASKS_LOCKED.search(text[:alt.start()] if alt else text))

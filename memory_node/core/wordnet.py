@@ -262,6 +262,15 @@ class WordNet:
             except Exception:  # noqa: BLE001 - a malformed word is simply not in WordNet
                 return ""
 
+    def verb_bases(self, word: str) -> tuple[str, ...]:
+        """Every verb an inflected form may be of, by WordNet's morphology and its exception lists ("found" ->
+        found, find; "checked" -> check): the caller picks (a past tense wants the one it is not)."""
+        with self._lock:
+            try:
+                return tuple(self._wn._morphy(word.lower(), "v"))
+            except Exception:  # noqa: BLE001 - a malformed word is simply not in WordNet
+                return ()
+
     def any_noun(self, word: str) -> bool:
         """WordNet lists the word as a noun in any sense (a time, a place, a feeling too): "day" in
         "daybed" is no physical thing but a word all the same."""

@@ -260,7 +260,9 @@ class Clause(PhraseReader):
                 if obj.head in ("anything", "something") and obj.anchor is not None:
                     return self._req(Kind.question, Intent.contents, objects=[obj.anchor.ref],
                                      destination=obj.anchor)
-                if obj.determiner in ("any", "a", "some"):
+                if obj.determiner in ("any", "a", "some") or (self.sent.text.strip().endswith("?") and (
+                        obj.room or obj.anchor is not None)):
+                    # "washer in the bathroom?", "the mug on the desk?": whether it is there, a yes or a no
                     return self._req(Kind.question, Intent.exists, objects=[obj])
                 return self._req(Kind.question, Intent.where, objects=[obj], notes=["a bare noun phrase"])
         return self._statement(root)

@@ -678,7 +678,7 @@ class Grounder:
             if not keep:
                 where = ", ".join(sorted(room_ids))
                 known = f"{len(cands)} {plural(ref.noun())}" if len(cands) > 1 else indefinite(ref.noun())
-                return [], (f"I know {known}, but none in the {anchor.words()} ({where})"
+                return [], (f"I know {known}, but none in the {anchor.words()} ({where}){self._rooms_of(cands)}"
                             if cands else f"I have not seen {indefinite(ref.noun())} in the {anchor.words()}")
             return keep, ""
         grounded = self.ground(anchor, want="all")
@@ -706,6 +706,19 @@ class Grounder:
             return [], (f"I know {indefinite(ref.noun())}, but none {relation.replace('_', ' ')} "
                         f"{_definite(anchor.noun())}")
         return keep, ""
+
+    def _rooms_of(self, cands: list[Candidate]) -> str:
+        """Where the ones memory knows are, said after "none in the kitchen" when there are one or two: the
+        asker learns where to look instead of only where not to."""
+        if not 0 < len(cands) <= 2:
+            return ""
+        said = []
+        for c in cands:
+            room = self.world.room_of(c.entity.id)
+            if not room or not room_key(room):
+                return ""
+            said.append(f"the {c.entity.label} ({c.entity.id}) is in the {room_key(room)} ({room})")
+        return ": " + "; ".join(said)
 
     @staticmethod
     def _clearly_nearest(cands: list[Candidate], anchor_ids: set[str],

@@ -56,6 +56,8 @@ CONFIDENCE = {"exact": 1.0, "head noun": 0.8, "contents": 0.75, "everyday name":
               "any thing": 0.7, "similar": 0.45, "wordnet compound": 0.7, "shared kind": 0.65,
               "named by its modifiers": 0.6, "kind guessed": 0.45, "wordnet gloss": 0.65}
 MAX_MEMO = 200_000  # (phrase, label) WordNet readings kept
+SERVES_KIND_STEPS = 2  # a label this many is-a steps below a thing the purposes table names serves the use too
+MAX_WN_PHRASE = 60  # longer label phrases are no WordNet lemma: not looked up (a stored label may be long)
 # A kind this many is-a steps above the label, whose words MiniLM finds this far apart, is a guess (asked about):
 # true members sit at 0.5-0.75 ("vegetable"/carrot 0.74, "fruit"/lime 0.47), a sense nobody means at 0.39
 # ("vegetable"/chips, through french fries)
@@ -480,7 +482,16 @@ class Names:
         lk = norm(label)
         if lk in p.words or set(self.categories.chain(label)) & p.categories:
             return 1.0
-        return 0.5 if self.label_words(label)[-1] in p.words else 0.0
+        if self.label_words(label)[-1] in p.words:
+            return 0.5
+        # a kind of a thing named for it, by WordNet's is-a ("toilet paper" is a tissue, to wipe with; a "bath
+        # towel" a towel): the table names kinds, never every label a home may hold
+        wn = self.wordnet
+        said = " ".join(self.label_words(label))
+        if wn is not None and len(said) <= MAX_WN_PHRASE and any(
+                wn.is_kind(said, w, max_distance=SERVES_KIND_STEPS) for w in p.words):
+            return 1.0
+        return 0.0
 
 
 @lru_cache(maxsize=1)

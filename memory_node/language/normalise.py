@@ -172,6 +172,29 @@ _SHORTCUTS = (  # a pause written as an ellipsis ("the... the radio", "The glass
               (re.compile(r"\bmi\b(?=\s+[a-z])", re.I), "my"),
               (re.compile(r"\b(bring|carry|fetch|get)\s+((?:the|my)\s+[\w-]+(?:\s+[\w-]+)?)\s+come\s*(?=[.!?]*$)", re.I),
                r"\1 \2 to me"),
+              # "come with the juice (to me)": in Indian, Nigerian and other Englishes, come bringing it ("come with
+              # me" is following, and has no article)
+              (re.compile(r"\bcome\s+with\s+((?:the|my|your|that|this|some)\s+[\w-]+(?:\s+[\w-]+)?)(?=\s+(?:to\s+|here\b|"
+                          r"over\b)|\s*[.!?,]|\s*$)", re.I), r"bring \1"),
+              # "what is its colour?", "what's the remote's colour?": the property asked of the thing
+              (re.compile(r"\bwhat(?:'s|\s+is|\s+was)\s+(its|their|(?:the\s+|my\s+|your\s+|our\s+)?[\w-]+(?:\s+[\w-]+){0,2}?'s)"
+                          r"\s+(colou?r|size|shape)\b", re.I),
+               lambda m: f"what {m.group(2)} " + ("is it" if m.group(1).lower() == "its" else "are they"
+                                                  if m.group(1).lower() == "their" else f"is {m.group(1)[:-2]}")),
+              # "when did you last actually see it": an adverb of insistence between the time and the seeing
+              (re.compile(r"\b(last|first)\s+(?:actually|really|ever|even|properly|definitely)\s+(?=(?:see|saw|seen|spot|"
+                          r"spotted|notice|noticed)\b)", re.I), r"\1 "),
+              # "I'm afraid I can't seem to locate the keyboard", "I am not able to find the remote"
+              (re.compile(r"^(?:i'm|i\s+am)\s+afraid\s+(?:that\s+)?(?=(?:i|we)\b)", re.I), ""),
+              (re.compile(r"\b(?:(?:i\s+am|i'm|we\s+are|we're)\s+not\s+able|(?:i|we)\s+(?:can't|cannot|can\s+not)\s+seem)\s+"
+                          r"to\s+(?:find|locate)\b", re.I), "I can't find"),
+              # "remote, current whereabouts please", "the present whereabouts of the mug": where it is
+              (re.compile(r"^((?:the\s+|my\s+)?[\w-]+(?:\s+[\w-]+){0,3}?)\s*[,:]\s*(?:its\s+)?(?:current\s+|present\s+|last\s+known\s+)?"
+                          r"whereabouts\b[^?]*\?*\s*$", re.I), lambda m: f"where is {_with_article(m.group(1))}?"),
+              (re.compile(r"^(?:(?:what\s+are|what's|tell\s+me|give\s+me)\s+)?(?:the\s+)?(?:current\s+|present\s+|last\s+known\s+)?"
+                          r"whereabouts\s+of\s+", re.I), "where is "),
+              # Scots and northern English "ma" before a thing's name is "my" ("where's ma glass")
+              (re.compile(r"\bma\s+(?=[a-z]{3,}\b)(?!(?:and|or|is|was|said|says|told|wants|needs)\b)", re.I), "my "),
               # formal ways of saying one cannot find a thing
               (re.compile(r"\b(?:i\s+am|i'm|we\s+are|we're)\s+(?:quite\s+|completely\s+)?unable\s+to\s+(?:find|locate)\b",
                           re.I), "I can't find"),
@@ -243,6 +266,11 @@ _SHORTCUTS = (  # a pause written as an ellipsis ("the... the radio", "The glass
               (re.compile(r"^i\s+(?:would|should|'d)\s+be\s+(?:very\s+|most\s+|so\s+)?grateful\s+if\s+you\s+(?:would|could)\s+",
                           re.I), "please "),
               (re.compile(r"^i\s+should\s+like\s+to\s+", re.I), "I want to "),
+              # "it'd put my mind at rest if you went and found the toy", "I'd feel better if you checked on the mug":
+              # what would please the speaker, said as a condition, is the request
+              (re.compile(r"^(?:it'd|it\s+would|i'd|i\s+would|that'd|that\s+would)\s+(?!like\b|love\b|prefer\b|rather\b)"
+                          r"[^,.?!]{2,60}?\s+if\s+you\s+(?:just\s+|could\s+|would\s+|went\s+and\s+|go\s+and\s+)*([a-z]+)\b", re.I),
+               lambda m: f"please {_verb_now(m.group(1))}"),
               (re.compile(r"\bthe number of\s+", re.I), "how many "),
               # tails that only ask for a yes or a no, or agreement
               (re.compile(r"(?:,?\s+(?:yes or no|or not|or nah|or no)|,\s*(?:okay|ok|alright|right))\s*(?=\?*\s*$)", re.I),
@@ -329,8 +357,11 @@ _SHORTCUTS = (  # a pause written as an ellipsis ("the... the radio", "The glass
               # a question in the order of a clause after a wrapper ("can you check what Ben did after X"): asked
               (re.compile(r"^(?:(?:can|could|would|will)\s+you\s+|please\s+)?(?:please\s+)?(?:check|find\s+out)\s+"
                           r"(?=(?:what|where|which|when|who|how)\b)", re.I), ""),
-              (re.compile(r"(^|\b(?:check|find\s+out)\s+)(?:what|wetin)\s+([A-Z][a-z]+|he|she|they|you|I|we)\s+"
+              (re.compile(r"(^|\b(?:check|find\s+out)\s+)(?:what|wetin)\s+((?-i:[A-Z][a-z]+)|he|she|they|you|I|we)\s+"
                           r"did\b(?!\s+(?:to|with|next)\b)", re.I), r"\1what did \2 do"),
+              # "once Ben was done turning on the TV", "when she'd finished making coffee": after it
+              (re.compile(r"\b(?:once|when|as\s+soon\s+as)\s+((?-i:[A-Z][a-z]+)|he|she|they)(?:\s+(?:was|were|had|got)|'d)?\s+"
+                          r"(?:done|finished|through|stopped)(?:\s+with)?\s+(?=[a-z]+ing\b)", re.I), r"after \1 "),
               # "the radio and the loo roll too and bring them": "too" after a list's last thing says it is one more
               (re.compile(r"(?<=\w)\s+(?:too|as\s+well|also)\b(?=\s+(?:and|then|please)\b|\s*,)", re.I), ""),
               # telegraphic which: "towel next to wall shelf, which one?"
@@ -381,6 +412,10 @@ _SHORTCUTS = (  # a pause written as an ellipsis ("the... the radio", "The glass
               (re.compile(r"^((?:the\s+|my\s+)?[a-z]+(?:\s+[a-z]+)?)\s+(?:goes|go|belongs|belong|lives|live)\s+where\b",
                           re.I), r"where does \1 go"),
               # "where is the place of the kettle?", "where's the right spot for it?": where it belongs
+              # ("the place for washing hands" is where one does it: a doing is not kept anywhere)
+              (re.compile(r"^where(?:'s|\s+is)\s+(?:the\s+)?(?:a\s+)?(?:place|spot)\s+(?:for|to)\s+((?!(?:bedd|cloth|str|r|ceil|build|paint|stuff|frost|ic|dress|season|fill|topp|light|"
+                          r"wedd|bak|pudd|sock|kindl|shav)ing\b)[a-z]+ing|(?-i:[a-z]+)(?=\s+(?:my|the|some|a)\b))\b",
+                          re.I), lambda m: f"where can I {_base_verb(m.group(1)) if m.group(1).lower().endswith('ing') else m.group(1)}"),
               (re.compile(r"^where(?:'s|\s+is)\s+(?:the\s+)?(?:proper\s+|right\s+|usual\s+)?(?:place|spot|home)\s+(?:of|for)\s+"
                           r"([^?.!]+?)\s*\?*$", re.I), r"where does \1 go?"),
               # "the kettle, first time you saw it was when?": the question word last
@@ -447,7 +482,7 @@ _SHORTCUTS = (  # a pause written as an ellipsis ("the... the radio", "The glass
               # "remote control: previous location?", "the previous location of the mug": where it was before
               (re.compile(r"^((?:the\s+|my\s+)?[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2})\s*[:,\u2014-]\s*(?:its\s+)?"
                           r"(?:previous|former|prior|earlier|old|last)\s+(?:location|place|position|spot|whereabouts)\b"
-                          r"[^?]*(\??)\s*$", re.I), r"where was \1 before\2"),
+                          r"[^?]*(\??)\s*$", re.I), lambda m: f"where was {_with_article(m.group(1))} before{m.group(2)}"),
               (re.compile(r"\b(?:what\s+(?:is|was)\s+)?the\s+(?:previous|former|prior|earlier)\s+(?:location|place|position|spot)"
                           r"\s+of\s+(?=(?:the|my|your|our)\b)", re.I), "where was "),
               # "Ben: next thing he did after ...?", "what was the next thing Ben did": what he did next
@@ -874,8 +909,18 @@ _WHEREVER = re.compile(r"\bwherever\s+((?:the|my|your|our)\s+[\w-]+(?:\s+[\w-]+)
 _DONT_SUPPOSE = re.compile(r"\b(?:i\s+)?(?:don't|do\s+not|dont)\s+suppose\s+(?:you\s+)?(?:happen\s+to\s+)?"
                            r"(know|remember|recall)\b", re.I)
 # "you go where is the pear": a question word standing where the place would ("go to where the pear is")
-_GO_WHERE_IS = re.compile(r"^(?:you\s+)?go\s+(?:to\s+)?where\s+(?:is|are)\s+((?:the|my|your)\s+[\w-]+(?:\s+[\w-]+)?)"
-                          r"\s*[.!?]*$", re.I)
+_GO_WHERE_IS = re.compile(r"^(?:you\s+)?(?:go|head|walk|move|drive|come|take\s+me|lead\s+me|show\s+me\s+the\s+way)\s+"
+                          r"(?:over\s+|back\s+|down\s+|up\s+)?(?:to\s+)?(?:where|wherever)\s+(?:(?:is|are)\s+)?"
+                          r"((?:the|my|your|our)\s+[\w-]+(?:\s+(?!(?:is|are|was|were|sits|lives|went|got)\b)[\w-]+)?)(?:\s+(?:is|are|was|were|sits|lives|went|got\s+to))?"
+                          r"(?=\s*(?:[,.!?]|$))", re.I)
+# "go to the remote, that thing": a placeholder said after the thing's name adds nothing to it
+_THING_AFTER = re.compile(r"(?<=\w)\s*,\s*(?:that|the|this)\s+(?:thing|thingy|thingie|whatsit)\s*(?=[.!?]*\s*$)", re.I)
+# "go and search juice": searching a thing (not a room) is searching for it
+_SEARCH_THING = re.compile(r"\b(search|hunt)\s+(?!for\b|in\b|through\b|around\b|everywhere\b|down\b|up\b|out\b|high\b|(?:the\s+|my\s+|our\s+)?(?:" +
+                           "|".join(sorted(lx.ROOM_WORDS, key=len, reverse=True)) + r"|house|home|flat|place|room|apartment)\b)"
+                           r"(?=(?:the\s+|my\s+)?[a-z])", re.I)
+# "go hunt down the remote", "track down my keys": finding it
+_HUNT_DOWN = re.compile(r"\b(?:hunt|track|ferret|dig|sniff)\s+(?=(?:out|down)\s+(?:the|my|our|your|that|a)\b)(?:out|down)\b", re.I)
 # telegraphic commands: "lime to Ben.", "radio to the kitchen", "magazine. now."
 _TO_SOMEONE = re.compile(r"^" + _SHORT_NP + r"\s+to\s+"
                          r"([A-Z][a-z]+|(?:the\s+)?(?:" + "|".join(sorted(lx.ROOM_WORDS, key=len, reverse=True)) +
@@ -977,6 +1022,15 @@ _WENT_AND = re.compile(r"\b(?:went|has\s+gone|have\s+gone|gone)\s+and\s+(?=\w+ed
 # "to the fridge.": where to go, and nothing else said
 _TO_ONLY = re.compile(r"^to\s+((?:the\s+|my\s+)[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}|(?:" +
                       "|".join(sorted(lx.ROOM_WORDS, key=len, reverse=True)) + r"))\s*[.!]*$", re.I)
+# "radio and loo roll to me.", "the mug and the plate to Ben please": two things and whom they go to
+_PAIR_TO = re.compile(r"^" + _SHORT_NP + r"\s+(?:and|&|\+)\s+" + _SHORT_NP + r"\s+to\s+(me|us|(?-i:[A-Z][a-z]+))"
+                      r"(?:\s*,?\s*(?:please|pls|now|thanks))?\s*[.!]*$", re.I)
+# "put the radio on the table, not on the floor like last time": where not to put it, said after where to
+_NOT_THERE = re.compile(r"\s*[,;\u2014\u2013-]+\s*(?:but\s+|and\s+)?not\s+(?:on|in|into|onto|under|by|next\s+to|inside)\s+"
+                        r"(?:the|a|my|that|this)\s+[^,.!?]*?(?=\s*[.!?]*\s*$)", re.I)
+# "In the kitchen, is there bookshelf?": the place said first
+_PLACE_FIRST = re.compile(r"^(in|on|inside)\s+((?:the|my|our)\s+[\w-]+(?:\s+[\w-]+)?)\s*,\s*(is|are)\s+there\s+([^?]+?)\s*(\?*)\s*$",
+                          re.I)
 # "lime. out of microwave.": the thing, then where to take it out of
 _OUT_OF = re.compile(r"^" + _SHORT_NP + r"\s*[.,]\s*out\s+of\s+"
                      + _SHORT_NP + r"\s*[.!]*$", re.I)
@@ -999,7 +1053,8 @@ _CONFIRMED = re.compile(r"\b(" + _DET + r"\s+[\w' -]+?)\s*,?\s+(?:yeah|yes|yep)\
 # thing among its two commonest: a list "bread, butter, toast" addresses no one) or the robot.
 _ADDRESS_WORDS = frozenset({"robot", "bot", "droid", "android", "unit", "hon", "luv", "kiddo", "bro", "fam", "babe",
                             "darlin", "darlin'", "sis", "bestie", "love", "honey", "sweetie", "petal", "poppet", "mum",
-                            "nana", "guv", "matey", "everyone", "folks", "guys"})
+                            "nana", "guv", "matey", "everyone", "folks", "guys", "sugar", "dude", "buddy", "pal", "mate",
+                            "bruv", "hun", "doll", "chief", "boss", "dearie", "darling", "sweetheart", "pet", "duck"})
 _ADDRESS_LEAD = frozenset({"oh", "o", "my", "dear"})
 _NOT_IN_ADDRESS = frozenset({"the", "a", "an", "this", "that", "these", "those", "some", "any", "your", "his", "her",
                              "their", "our", "its", "it", "me", "us", "them", "him", "i", "you", "we", "they", "please",
@@ -1009,8 +1064,8 @@ _VOCATIVE = r"((?:[a-z][\w'-]*\s+){0,3}?[a-z][\w'-]*(?:\s+of\s+(?:the\s+|my\s+)?
 _ADDRESS_END = re.compile(r"\s*,\s*" + _VOCATIVE + r"\s*(?=[.!?]*$)", re.I)
 # a term of endearment said last without a pause written ("where is the pear dear", dictation): none of these
 # names a thing, and after "my" / "the" it is no address ("where is my darling")
-_ENDEARMENT_END = re.compile(r"(?<!\bmy)(?<!\bthe)(?<!\bour)\s+(?:dear|dearie|darling|sweetie|sweetheart|lovey|ducky)"
-                             r"\s*(?=[.!?]*$)", re.I)
+_ENDEARMENT_END = re.compile(r"(?<!\bmy)(?<!\bthe)(?<!\bour)(?<!\ba)\s+(?:dear|dearie|darling|darlin'?|sweetie|sweetheart|lovey|"
+                             r"ducky|bro|bruv|dude|fam|hon|babe|luv|buddy|pal|fella)\s*(?=[.!?]*$)", re.I)
 _ADDRESS_START = re.compile(r"^" + _VOCATIVE + r"\s*[,:!]\s+(?=\S)", re.I)
 _ADDRESS_MID = re.compile(r"\s*,\s*" + _VOCATIVE + r"\s*(?=[,:;]\s)", re.I)
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=\S)")
@@ -1129,9 +1184,15 @@ _BEFORE_MOVED = re.compile(r"\bbefore\s+(?:it|they|that|this|someone|somebody|an
                            r"(?:\s+(?:away|somewhere\s+else|elsewhere|last))?\b", re.I)
 
 
+# a request read off a list or a note: "14. What time ...", "2) bring ...", "Step one: ...", "- the mug", "• ..."
+_LIST_MARK = re.compile(r"(^|[.!?]\s+)(?:\(?\d{1,2}[.)]|#\d{1,2}[.:)]?|step\s+(?:\d{1,2}|one|two|three|four|five|"
+                        r"six)\s*[:.)\-]|[-*\u2022])\s+(?=[A-Za-z])", re.I)
+
+
 def normalise(text: str) -> str:
     t = text.replace("\u2019", "'").replace("\u2018", "'").replace("`", "'")
     t = _SPACES.sub(" ", t).strip()
+    t = _LIST_MARK.sub(r"\1", t)
     # what typing and speech did to the words, first
     t = word_searches(edit_repairs(dictation_fixes(typing_fixes(without_symbols(t)))))
     t = _reordered_question(t) or t
@@ -1160,6 +1221,10 @@ def normalise(text: str) -> str:
     t = _OUT_THE.sub(r"\1 out of the", t)
     t = _TO_ONLY.sub(lambda m: f"go to {_with_article(m.group(1))}", t)
     t = _OUT_OF.sub(lambda m: f"get {_with_article(m.group(1))} out of {_with_article(m.group(2))}", t)
+    t = _PAIR_TO.sub(lambda m: f"bring {_with_article(m.group(1))} and {_with_article(m.group(2))} to {m.group(3)}", t)
+    if _PUT_VERB.search(t):
+        t = _NOT_THERE.sub("", t)
+    t = _PLACE_FIRST.sub(lambda m: f"{m.group(3).lower()} there {m.group(4)} {m.group(1).lower()} {m.group(2)}?", t)
     t = _OUT_OF_TO.sub(lambda m: m.group(0) if _not_a_thing(m.group(1)) else
                        f"bring {_with_article(m.group(1))} out of {_with_article(m.group(2))} to {m.group(3)}", t)
     t = _RECKON_TAIL.sub("", t)
@@ -1175,7 +1240,10 @@ def normalise(text: str) -> str:
     t = _WHERE_BEFORE.sub(lambda m: f"where was {_with_article(m.group(1))} before?", t)
     t = _GOT_TO.sub(r"where \1 is", t)
     t = _WHEREVER.sub(r"\1", t)
+    t = _THING_AFTER.sub("", t)
     t = _GO_WHERE_IS.sub(r"go to \1", t)
+    t = _SEARCH_THING.sub(r"\1 for ", t)
+    t = _HUNT_DOWN.sub("find", t)
     t = _WANT_BACK.sub(lambda m: f"please put {m.group(1)} back ", t)
     t = _LIKE_DONE.sub(lambda m: f"please {_PARTICIPLE_VERB[m.group(2).lower()]} {m.group(1)}", t)
     t = _THING_FIRST.sub(lambda m: f"{m.group(2).lower()}{m.group(3) or ''} {m.group(1)}", t)
@@ -1380,6 +1448,15 @@ _WHERE_PASSIVE = re.compile(r"^where\s+(?:can|could|should|do|does|might|may|wou
 # "is there anywhere a person could sleep?": anyone at all is the speaker asking for themselves
 _ANYONE_COULD = re.compile(r"^((?:is|are)\s+there\s+(?:any|some)where\b[^?]*?)\b(?:a\s+person|someone|somebody|one|"
                            r"people|anyone|anybody|a\s+guest|guests)\s+(could|can|might|may)\b", re.I)
+# "where can a person wash their hands", "where's a fella supposed to sleep", "where could I maybe sit": anyone
+# at all, asked by the speaker, is the speaker; a hedge between is no part of the use
+_WHERE_ANYONE = re.compile(r"^where(?:\s+(can|could|should|might|may|would|do|does)|\s+(is)|('s))\s+(?:a\s+(?:person|body|man|woman|"
+                           r"fella|fellow|guy|girl|lad|lass|gal|chap|soul|guest)|someone|somebody|anyone|anybody|one|people|"
+                           r"folks?)\s+(?:supposed\s+to\s+|meant\s+to\s+)?(?:maybe\s+|possibly\s+|perhaps\s+|just\s+)?"
+                           r"(?=[a-z])", re.I)
+# "somewhere to sleep?", "any place to sit down?", "the place for washing hands": where one can do it
+_SOMEWHERE_TO = re.compile(r"^(?:(?:is\s+there\s+)?(?:somewhere|anywhere|some\s*place|any\s*place|a\s+place|a\s+spot)\s+"
+                           r"(?:(?:i|we)\s+(?:can|could)\s+|to\s+)|where\s+is\s+the\s+place\s+(?:for|to)\s+)([a-z]+)\b", re.I)
 # "where can I cook something, I'm starving": the thing to do said outright is what is asked; the need says why
 _DO_THEN_NEED = re.compile(r"^(where\s+(?:can|could|should)\s+(?:i|we)\s+(?!get\b|find\b|grab\b|have\b|buy\b)[a-z]+\b"
                            r"[^,.;!?]*?)\s*[,.;!-]+\s*(?:(?:cause|because|as|since)\s+)?(?:i'm|i\s+am|we're|we\s+are)\s+"
@@ -1441,6 +1518,27 @@ def _question_order(text: str) -> str:
     return text
 
 
+def _where_anyone(text: str) -> str:
+    """"where can a person wash their hands around here, I guess?" -> "where can I wash their hands?"."""
+    def one(m: re.Match) -> str:
+        if m.group(1) is None and not re.search(r"(?:supposed|meant)\s+to\s+", m.group(0), re.I):
+            return m.group(0)  # "where is one of the mugs": a thing, not a person
+        return f"where {_DO_I.get((m.group(1) or 'is').lower(), m.group(1) or 'can')} I "
+
+    text = _WHERE_ANYONE.sub(one, text.strip())
+    text = _SOMEWHERE_TO.sub(lambda m: "where can I " + (_base_verb(m.group(1)) if m.group(1).lower().endswith("ing")
+                                                         else m.group(1)), text)
+    if text.lower().startswith("where "):
+        text = _HERE_HEDGE.sub("", text)
+    return text
+
+
+_DO_I = {"does": "do", "is": "can"}  # "where does one put it" -> "where do I put it"; "where's a fella to sleep"
+# said after where to do something: "around here", "in this place", ", I guess"
+_HERE_HEDGE = re.compile(r"(?:\s+(?:a)?round\s+here|\s+in\s+(?:this|the)\s+(?:place|house|home|flat|apartment))?"
+                         r"(?:\s*,\s*(?:i\s+guess|i\s+suppose|i\s+wonder|do\s+you\s+think))?(?=\s*[?.!]*\s*$)", re.I)
+
+
 def _where_can_i(text: str) -> str:
     m = _WHERE_PASSIVE.match(text.strip())
     if m is not None:
@@ -1458,7 +1556,7 @@ def _where_can_i(text: str) -> str:
 
 def normalise_question(text: str) -> str:
     """``normalise``'s text, read as asked on the question service."""
-    text = _question_order(_where_can_i(_keywords(text, _KW_QUESTIONS)))
+    text = _question_order(_where_can_i(_keywords(_where_anyone(text), _KW_QUESTIONS)))
     m = _LEFT_IN_STATE.match(text.strip())
     if m is None:
         m = _WORRIED_STATE.match(text.strip())
@@ -1601,6 +1699,15 @@ def _not_a_thing(phrase: str) -> bool:
     nouns = words[1:] if words and words[0] in ("the", "my", "your", "our", "his", "her", "their", "a", "an") else words
     return any(w in ("it", "them", "me", "you", "us", "this", "that", "there", "is", "are") for w in words) or any(
         w in lx.COMMAND_VERBS for w in (nouns[:-1] if len(nouns) > 1 and nouns[0] not in lx.COMMAND_VERBS else nouns))
+
+
+def _verb_now(verb: str) -> str:
+    """"found" -> "find", "checked" -> "check", "fetch" as it is: a past tense said of a wished-for act."""
+    from ..core.wordnet import default_wordnet
+
+    wn = default_wordnet()
+    bases = wn.verb_bases(verb) if wn is not None else ()
+    return next((b for b in bases if b != verb.lower()), bases[0] if bases else verb)
 
 
 def _with_article(phrase: str) -> str:

@@ -167,10 +167,18 @@ _AUXILIARIES = frozenset({"is", "are", "was", "were", "do", "does", "did", "can"
                           "have", "had", "should", "shall", "may", "might", "must"})
 
 
+# an auxiliary before its subject: a question inside the phrase ("I'm writing the list, so do we have any X")
+_ASKS_INSIDE = re.compile(r"\b(?:is|are|was|were|do|does|did|can|could|will|would|has|have|should)\s+"
+                          r"(?:we|you|i|they|he|she|it|there)\b")
+
+
 def _said_as_sentence(phrase: str) -> bool:
-    """A phrase the rules took for a thing's name that opens like a question or holds a question word."""
-    words = re.findall(r"[a-z']+", phrase.lower())
-    return bool(words) and (words[0] in _AUXILIARIES or any(w in lx.WH_WORDS for w in words))
+    """A phrase the rules took for a thing's name that opens like a question, holds a question word or asks
+    a question inside it."""
+    low = phrase.lower()
+    words = re.findall(r"[a-z']+", low)
+    return bool(words) and (words[0] in _AUXILIARIES or any(w in lx.WH_WORDS for w in words)
+                            or _ASKS_INSIDE.search(low) is not None)
 
 
 def _structural(req: Request, parts: int) -> bool:

@@ -111,6 +111,16 @@ def test_a_failed_rule_reading_is_replaced_when_the_model_is_sure() -> None:
     assert sure.intent is Intent.fetch and sure.objects[0].head == "towel" and sure.confidence >= rp.ASK_BACK_BELOW
 
 
+def test_a_question_asked_after_a_reason_is_no_thing_s_name() -> None:
+    # the rules take the whole sentence for a bare noun phrase; a question inside it ("so do we have") says
+    # the rules read nothing, and the model's reading is served
+    rule, _, _, _ = rules_reading("I'm writing the shopping list, so do we have any kitchen tables?")
+    assert rp.rules_failed(rule)
+    assert not rp.rules_failed(rules_reading("the mug you gave me?")[0])  # a phrase with "you" in it is a thing
+    got = parse("I'm writing the shopping list, so do we have any kitchen tables?", prefer=Kind.question)
+    assert got.intent is Intent.exists and got.objects and got.objects[0].head == "table", got
+
+
 def test_a_model_sure_of_nothing_named_does_not_take_over() -> None:
     rule, doc, parts, _ = rules_reading("please snag the towel for me")
     req = rp._decide(rule, _reading({"fetch": 0.95, "unknown": 0.05}), doc, parts)  # no object span

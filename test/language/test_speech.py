@@ -319,6 +319,13 @@ def test_learners_and_dialect_questions(said: str, meant: str) -> None:
     ("where can i cook something, i'm starving", "where can i cook something?"),
     ("Is there anywhere in this place a person could sleep?", "Is there anywhere I could sleep?"),
     ("where can I get something, I'm starving", "where can I get something, I'm starving"),  # the need says what
+    ("Where can a person wash their hands around here?", "where can I wash their hands?"),
+    ("Where's a fella supposed to sleep around here?", "where can I sleep?"),
+    ("where does one put the keys", "where do I put the keys"),
+    ("where is one of the mugs", "where is one of the mugs"),  # a thing, not a person
+    ("Somewhere to sleep?", "where can I sleep?"),
+    ("Where is the place for washing the hands?", "where can I wash the hands?"),
+    ("where is the place for bedding?", "where does bedding go?"),  # a thing kept, not a doing
 ])
 def test_where_a_thing_can_be_done(said: str, meant: str) -> None:
     assert normalise_question(normalise(said)) == meant
@@ -456,3 +463,37 @@ def test_sending_me_a_question_noun_asks_it() -> None:
 def test_a_thing_the_tagger_took_for_a_place_to_go_is_what_is_looked_for() -> None:
     req = parser.parse("Go hunt down the remote for me.", prefer=Kind.command)
     assert req.intent is Intent.find and [o.head for o in req.objects] == ["remote"] and req.destination is None, req
+
+
+@pytest.mark.parametrize("said, meant", [
+    ("14. What time did you first see the juice?", "What time did you first see the juice?"),  # not "what did time do"
+    ("2) bring me the mug", "bring me the mug"),
+    ("I need 2. Bring them", "I need 2. Bring them"),
+    ("What is its colour?", "what color is it?"),
+    ("what's the remote's colour?", "what color is the remote?"),
+    ("When did you last actually see the remote?", "When did you last see the remote?"),
+    ("I'm afraid I can't seem to locate the keyboard.", "I can't find the keyboard."),
+    ("I am not able to find the remote.", "I can't find the remote."),
+    ("remote, current whereabouts please.", "where is the remote?"),
+    ("TV remote: previous location?", "where was the tv remote before?"),
+    ("where's ma glass?", "where's my glass?"),
+    ("Kindly come with the juice to me.", "Kindly bring the juice to me."),
+    ("come with me to the kitchen", "come with me to the kitchen"),  # following, not carrying
+    ("radio and loo roll to me.", "bring the radio and the loo roll to me"),
+    ("Put the radio on the table, not on the floor like last time.", "put the radio on the table."),
+    ("In the kitchen, is there bookshelf?", "is there bookshelf in the kitchen?"),
+    ("Once Ben was done turning on the TV, what'd he get up to?", "what did he get up to after Ben turning on the tv?"),
+    ("What color is my mug, sugar?", "What color is my mug?"),
+    ("close the refrigerator bro", "close the refrigerator"),
+    ("do we have sugar?", "do we have sugar?"),
+    ("go to where the radio is", "go to the radio"),  # a place to go, not a question
+    ("take me to where the radio is", "go to the radio"),  # leading the speaker there, not carrying the radio
+    ("go over to where the remote control is, that thing", "go to the remote control"),
+    ("Go and search juice, please.", "go and search for juice."),
+    ("search the kitchen", "search the kitchen"),
+    ("go hunt down the radio, would you", "go find the radio"),
+    ("It'd put my mind at rest if you went and found the toy.", "please find the toy."),
+    ("I'd like it if you brought me the mug", "I'd like it if you brought me the mug"),
+])
+def test_lists_properties_and_other_ways_of_asking(said: str, meant: str) -> None:
+    assert normalise(said) == meant

@@ -110,6 +110,20 @@ def test_a_lock_question_is_answered_as_one(kitchen, mem) -> None:
     mem.feedback(5_000_000_000, "open", ["cabinet_1"], False, message="the cabinet is locked")
     a = answer_question(kitchen, "cabinet locked?")
     assert a.success and a.answer.startswith("Yes") and "cabinet_1" in a.answer_ids, a.answer
+    # an either-or question is answered yes or no to its first half
+    a = answer_question(kitchen, "can I get into the cabinet, or is it locked up?")
+    assert a.success and a.answer.startswith("No") and "cabinet_1" in a.answer_ids, a.answer
+    a = answer_question(kitchen, "is the cabinet locked, or can I open it?")
+    assert a.success and a.answer.startswith("Yes"), a.answer
+
+
+def test_a_thing_said_with_a_room_and_a_question_mark_asks_whether_it_is_there(flat, mem) -> None:
+    # "washing machine in the kitchen?" asks yes or no; a "no" says where the one memory knows is
+    mem.scene(2, [mem.ent("bathroom_202", "room", name="bathroom")])
+    a = answer_question(flat, "washing machine in the kitchen?")
+    assert a.success and a.answer.startswith("Yes") and "washingmachine_3" in a.answer_ids, a.answer
+    a = answer_question(flat, "mug in the bathroom?")
+    assert a.success and a.answer.startswith("No") and "the mug (mug_6) is in the kitchen" in a.answer, a.answer
 
 
 def test_a_class_word_reached_only_through_a_far_sense_is_asked_about(mem, vega) -> None:

@@ -100,3 +100,17 @@ def test_hunger_is_met_with_something_eaten_as_it_is(mem, vega, text: str) -> No
     r = plan_request(mem.store, vega, text, speaker="alice")
     picked = [s.args[0] for s in r.plan.steps if s.skill == "pick"] if r.success else []
     assert picked and picked[0].split("_")[0] in ("bananas", "cupcake"), (r.error, picked)
+
+
+def test_something_to_wipe_with_is_a_kind_of_what_wipes(mem, vega) -> None:
+    # the purposes table names tissue, towel, cloth for wiping; toilet paper is a tissue by WordNet's is-a (no
+    # table names it), a radio is nothing of the kind
+    from memory_node.requests.dispatch import plan_request
+
+    mem.scene(1, [mem.ent("toiletpaper_1", "toiletpaper", room="bathroom_1"),
+                  mem.ent("radio_1", "radio", room="bathroom_1"), mem.ent("shelf_1", "shelf", room="bathroom_1")],
+              [("toiletpaper_1", "on", "shelf_1"), ("radio_1", "on", "shelf_1")])
+    for text in ("bring me something to wipe it up", "I spilled my tea, get me something to mop it up"):
+        r = plan_request(mem.store, vega, text, speaker="alice")
+        picked = [s.args[0] for s in r.plan.steps if s.skill == "pick"] if r.success else []
+        assert picked == ["toiletpaper_1"], (text, r.error, picked)
