@@ -362,6 +362,9 @@ _SHORTCUTS = (  # a pause written as an ellipsis ("the... the radio", "The glass
               # "once Ben was done turning on the TV", "when she'd finished making coffee": after it
               (re.compile(r"\b(?:once|when|as\s+soon\s+as)\s+((?-i:[A-Z][a-z]+)|he|she|they)(?:\s+(?:was|were|had|got)|'d)?\s+"
                           r"(?:done|finished|through|stopped)(?:\s+with)?\s+(?=[a-z]+ing\b)", re.I), r"after \1 "),
+              # "bring me the radio, and while you're at it the loo roll as well": one more thing (or task)
+              (re.compile(r"\s*,?\s*(?:and\s+)?while\s+(?:you're|you\s+are|ur|you)\s+(?:at\s+it|there|up)\s*,?\s+"
+                          r"(?=(?:the|my|a|an|some|our|your|bring|get|grab|fetch|put|take|close|open)\b)", re.I), " and "),
               # "the radio and the loo roll too and bring them": "too" after a list's last thing says it is one more
               (re.compile(r"(?<=\w)\s+(?:too|as\s+well|also)\b(?=\s+(?:and|then|please)\b|\s*,)", re.I), ""),
               # telegraphic which: "towel next to wall shelf, which one?"
@@ -1683,6 +1686,9 @@ def normalise_command(text: str) -> str:
     m = _LEFT_IN_STATE.match(text.strip())
     if m is not None and m.group(2).lower() == "open":
         return f"close {m.group(1)}"
+    placed = _thing_then_place(text.strip())
+    if placed:
+        return placed
     for pattern, thing, repl in _FOR_COMMANDS:
         m = pattern.match(text.strip())
         # "the one in the cabinet" is a reply that tells a thing apart, not a thing to put
@@ -1690,6 +1696,31 @@ def normalise_command(text: str) -> str:
                                                                                 m.group(thing), re.I):
             return repl(m)
     return text
+
+
+# "radio. table.", "cup, sink": a thing, then a piece of furniture or a container, and nothing else
+_TWO_NAMES = re.compile(r"^" + _SHORT_NP + r"\s*[.,;:]\s*" + _SHORT_NP + r"\s*[.!]*$", re.I)
+
+
+def _thing_then_place(text: str) -> str:
+    """"radio. table." -> "put the radio on the table": a terse command naming a thing and then what WordNet
+    calls furniture, a container or an appliance (neither a room nor a person) puts it there; "" otherwise."""
+    m = _TWO_NAMES.match(text)
+    if m is None or _not_a_thing(m.group(1)) or _not_a_thing(m.group(2)):
+        return ""
+    from ..core.wordnet import default_wordnet
+
+    wn = default_wordnet()
+    thing, place = m.group(1), m.group(2)
+    last = place.split()[-1].lower()
+    if wn is None or last in lx.ROOM_WORDS or wn.is_kind(last, "room", max_distance=2):
+        return ""
+    inside = any(wn.is_kind(last, k, max_distance=6) for k in ("container", "appliance"))
+    surface = any(wn.is_kind(last, k, max_distance=6) for k in ("furniture", "shelf", "counter"))
+    portable = [wn.is_kind(thing.split()[-1].lower(), k, max_distance=6) for k in ("furniture", "appliance")]
+    if not (inside or surface) or any(portable):
+        return ""
+    return f"put {_with_article(thing)} {'in' if inside and not surface else 'on'} {_with_article(place)}"
 
 
 def _not_a_thing(phrase: str) -> bool:

@@ -308,7 +308,10 @@ def decide(rule: Request, reading: Any, doc: Any, parts: int, prefer: Kind | Non
     if m == r:
         _supplement(rule, reading, doc, structural)
         return rule, "agree"
-    if rules_failed(rule) and pm >= TAKE_OVER_AT and m != "unknown" and getattr(reading, "verb_seen", True):
+    if rules_failed(rule) and pm >= TAKE_OVER_AT and m != "unknown" and getattr(reading, "verb_seen", True) and \
+            not (m in ("open", "close") and not _word_said(m, doc)):
+        # (an opening or closing the sentence never says is not done on the model's word: "yeet the stove over
+        # here" read as closing it)
         taken = _from_model(rule, reading, doc)
         if taken is None and (pm >= SWITCH_AT or pm >= BORROW_FOR_SERVICE_AT and _fits_service(rule, reading, prefer)) \
                 and rule.objects:
@@ -350,6 +353,15 @@ def _verb_unsaid(intent: str, doc: Any) -> bool:
         return not any(t.pos_ == "VERB" and t.lemma_.lower() in verbs or _resultative(t, verbs) for t in doc)
     except AttributeError:  # a parse without tags: nothing to check against
         return False
+
+
+def _word_said(intent: str, doc: Any) -> bool:
+    """Some word of the sentence names the intent's doing ("open", "shut"), whatever the parse made of it."""
+    words = _VERB_INTENTS.get(intent, frozenset())
+    try:
+        return any(t.lower_ in words or t.lemma_.lower() in words for t in doc)
+    except AttributeError:
+        return True
 
 
 # verbs whose resultative state is kept or seen, not made ("leave the fridge open", "I found the door open")
@@ -524,12 +536,32 @@ def _ref(span: Any, doc: Any, text: str) -> ObjectRef:
     """The rules' phrase reading of a slot span (owner, adjectives, compounds, anchors)."""
     from .clause import Clause
 
-    root = doc[span.start:span.end].root
+    words = doc[span.start:span.end]
+    root = words.root
     try:
         ref = Clause(root.sent, text)._object(root)
     except Exception:  # noqa: BLE001 - a plain phrase then
         ref = ObjectRef(text=span.text, head=root.lemma_.lower())
+    last = words[-1]
+    if last.i != root.i and last.is_alpha and last.pos_ in ("NOUN", "PROPN", "ADJ") and \
+            all(t.pos_ in ("NOUN", "PROPN", "ADJ", "DET", "PRON") for t in words) and _a_noun(last.lower_):
+        # "Heui wan my TV remote lah": a parse that hangs the name's last word on its first made "tv" the
+        # thing; in a span of nouns and adjectives the last noun names it, the words before say which
+        from ..core.text import singular
+
+        ref.head = singular(last.lower_)
+        ref.compound = [t.lower_ for t in words if t.i != last.i and t.pos_ in ("NOUN", "PROPN", "ADJ")
+                        and t.i > max((d.i for d in words if d.pos_ in ("DET", "PRON")), default=-1)]
+        ref.modifiers = [m for m in ref.modifiers if m not in ref.compound and m != ref.head]
+        ref.text = words.text
     return ref
+
+
+def _a_noun(word: str) -> bool:
+    from ..core.wordnet import default_wordnet
+
+    wn = default_wordnet()
+    return wn is not None and wn.any_noun(word)
 
 
 def _things(reading: Any, doc: Any) -> list[ObjectRef]:

@@ -121,6 +121,20 @@ def test_a_question_asked_after_a_reason_is_no_thing_s_name() -> None:
     assert got.intent is Intent.exists and got.objects and got.objects[0].head == "table", got
 
 
+def test_an_opening_or_closing_never_said_is_not_taken_from_the_model() -> None:
+    # "yeet" is no verb the rules know; whatever the model reads, nothing in the sentence says close
+    got = parse("yeet the stove over here, you can do that right", prefer=Kind.command)
+    assert got.intent not in (Intent.close, Intent.open) or got.confidence < rp.ASK_BACK_BELOW, got
+    assert parse("fridge. close.", prefer=Kind.command).intent is Intent.close
+
+
+def test_a_name_of_two_nouns_is_its_last_one() -> None:
+    # the parse hangs "remote" on "tv" as an adjective; the model's span "tv remote" is a remote, not the TV
+    got = parse("Heui wan my TV remote lah, go find it", prefer=Kind.command)
+    assert got.intent is Intent.find and got.objects and got.objects[0].head == "remote", got.objects
+    assert parse("bring me the carton of juice", prefer=Kind.command).objects[0].head in ("carton", "juice")
+
+
 def test_a_model_sure_of_nothing_named_does_not_take_over() -> None:
     rule, doc, parts, _ = rules_reading("please snag the towel for me")
     req = rp._decide(rule, _reading({"fetch": 0.95, "unknown": 0.05}), doc, parts)  # no object span

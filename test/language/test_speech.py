@@ -494,6 +494,17 @@ def test_a_thing_the_tagger_took_for_a_place_to_go_is_what_is_looked_for() -> No
     ("go hunt down the radio, would you", "go find the radio"),
     ("It'd put my mind at rest if you went and found the toy.", "please find the toy."),
     ("I'd like it if you brought me the mug", "I'd like it if you brought me the mug"),
+    ("bring me the radio, and while you're at it the loo roll as well", "bring me the radio and the loo roll as well"),
 ])
 def test_lists_properties_and_other_ways_of_asking(said: str, meant: str) -> None:
     assert normalise(said) == meant
+
+
+@pytest.mark.parametrize("said, meant", [
+    ("radio. table.", "put the radio on the table"),
+    ("juice, fridge", "put the juice in the fridge"),
+    ("radio. kitchen.", "radio. kitchen."),  # a room: where to take it, read elsewhere
+    ("table. radio.", "table. radio."),  # furniture is not the thing put
+])
+def test_a_thing_then_furniture_is_putting_it_there(said: str, meant: str) -> None:
+    assert normalise_command(normalise(said)) == meant
