@@ -1028,7 +1028,8 @@ class Clause(PhraseReader):
                             return a
         if lx.COMMAND_VERBS.get(lemma) is Intent.put:
             for c in root.subtree:  # the tagger hung the place phrase somewhere else in the clause
-                if c.dep_ == "prep" and _low(c) in ("on", "onto", "in", "into", "inside", "under", "beside"):
+                if c.dep_ == "prep" and (_low(c) in ("on", "onto", "in", "into", "inside", "under", "beside") or _low(c) == "to"
+                                         and lemma in ("move", "take", "carry") and _low(c.head) != "next"):
                     a = self._anchor(c)
                     if a is not None and (not objs or a.ref.text not in objs[0].text):
                         return a

@@ -362,6 +362,19 @@ _SHORTCUTS = (  # a pause written as an ellipsis ("the... the radio", "The glass
               # "once Ben was done turning on the TV", "when she'd finished making coffee": after it
               (re.compile(r"\b(?:once|when|as\s+soon\s+as)\s+((?-i:[A-Z][a-z]+)|he|she|they)(?:\s+(?:was|were|had|got)|'d)?\s+"
                           r"(?:done|finished|through|stopped)(?:\s+with)?\s+(?=[a-z]+ing\b)", re.I), r"after \1 "),
+              # "put washed lime in the fridge", "place chilled mug on the table": a done-to word, the article left out
+              (re.compile(r"\b(put|place|set|move|bring|take|get|grab|fetch|carry)\s+(washed|rinsed|cleaned|chilled|cooled|"
+                          r"heated|warmed|cooked|microwaved|sliced|dried|frozen)\s+(?=[a-z]{3,}\b)", re.I), r"\1 the \2 "),
+              # "chill the lime in the fridge", "heat up the mug inside the microwave": what the robot does of it is
+              # putting it there (the reply says where it put it; running the appliance is not a skill it has)
+              (re.compile(r"^(?:please\s+)?(?:chill|cool|freeze|heat|warm|microwave|refrigerate)(?:\s+(?:down|up))?\s+"
+                          r"((?:the|my|a|an|some|that|this)\s+[\w-]+(?:\s+[\w-]+){0,2}?)\s+(?:down\s+|up\s+)?(in|inside|into)\s+"
+                          r"(?=(?:the|a|an|my)\s)", re.I), r"put \1 \2 "),
+              # "wash a radio and place inside microwave": where to put it said without "it" or an article
+              (re.compile(r"\b(and\s+(?:then\s+)?)(place|put|set|leave)\s+(inside|in|into|on|onto)\s+(?!(?:the|a|an|my|it|that|this|"
+                          r"your|our|some)\b)(?=[a-z]{3,})", re.I), r"\1\2 it \3 the "),
+              # "place two radios o the table": a dropped letter of "on"
+              (re.compile(r"(?<=\w)\s+o\s+(?=(?:the|a|an|top|my)\b)", re.I), " on "),
               # "bring me the radio, and while you're at it the loo roll as well": one more thing (or task)
               (re.compile(r"\s*,?\s*(?:and\s+)?while\s+(?:you're|you\s+are|ur|you)\s+(?:at\s+it|there|up)\s*,?\s+"
                           r"(?=(?:the|my|a|an|some|our|your|bring|get|grab|fetch|put|take|close|open)\b)", re.I), " and "),
@@ -1224,7 +1237,8 @@ def normalise(text: str) -> str:
     t = _OUT_THE.sub(r"\1 out of the", t)
     t = _TO_ONLY.sub(lambda m: f"go to {_with_article(m.group(1))}", t)
     t = _OUT_OF.sub(lambda m: f"get {_with_article(m.group(1))} out of {_with_article(m.group(2))}", t)
-    t = _PAIR_TO.sub(lambda m: f"bring {_with_article(m.group(1))} and {_with_article(m.group(2))} to {m.group(3)}", t)
+    t = _PAIR_TO.sub(lambda m: m.group(0) if _not_a_thing(m.group(1)) or m.group(1).split()[0].lower() in lx.COMMAND_VERBS
+                     else f"bring {_with_article(m.group(1))} and {_with_article(m.group(2))} to {m.group(3)}", t)
     if _PUT_VERB.search(t):
         t = _NOT_THERE.sub("", t)
     t = _PLACE_FIRST.sub(lambda m: f"{m.group(3).lower()} there {m.group(4)} {m.group(1).lower()} {m.group(2)}?", t)

@@ -544,7 +544,8 @@ def thing_nouns(doc: Any, roots: bool = False) -> list[Any]:
     """The nouns that name things (not places they are at, rooms, people or "something")."""
     deps = ("nsubj", "dobj", "pobj", "attr", "nsubjpass", "conj", "appos") + (("ROOT",) if roots else ())
     return [t for t in doc if (t.pos_ in ("NOUN", "PROPN") or t.pos_ == "ADJ" and t.dep_ in ("nsubj", "dobj"))
-            and t.dep_ in deps
+            and (t.dep_ in deps or t.dep_ == "npadvmod" and t.head.pos_ == "VERB" and any(  # "Cool a lime and put
+                c.dep_ == "det" for c in t.children))  # it in the fridge": the object parsed as an adverb
             and _low(t) not in lx.HOME_WORDS | lx.ROOM_WORDS | lx.INDEFINITE_PRONOUNS | _parts.PRONOUN_HEADS
             and (t.pos_ != "PROPN" or any(c.dep_ == "det" for c in t.children)  # "the teddy" is no name
                  or roots and t.text.islower())  # "teddy, where does it go?", "I can't find teddy bear"

@@ -248,11 +248,35 @@ class PhraseReader:
                 heads[k] = nxt
         out: list[ObjectRef] = []
         for h in heads:
-            out.append(self._object(h))
+            out += self._split_pair(h) or [self._object(h)]
             for conj in h.conjuncts:
                 if conj.i > h.i and conj.pos_ in ("NOUN", "PROPN", "PRON", "ADJ", "NUM"):
                     out.append(self._object(conj))
         return out
+
+    def _split_pair(self, h: Any) -> list[ObjectRef]:
+        """"a magazine and TV remote", "the radio and loo roll": the tagger reads one thing whose modifier is
+        "magazine and TV" ("a magazine remote"); a noun modifier with a determiner of its own, joined by "and"
+        to another noun, is a thing of its own, and the other noun begins the second thing's name ("the red and
+        blue mugs" keeps its one determiner on the head: one name, two colours)."""
+        doc = self.sent.doc
+        for c in h.children:
+            if c.dep_ not in ("nmod", "compound") or c.pos_ not in ("NOUN", "PROPN") or c.i >= h.i:
+                continue
+            det = [d for d in c.children if d.dep_ in ("det", "poss") and d.i < c.i]
+            conj = [x for x in c.children if x.dep_ == "conj" and x.pos_ in ("NOUN", "PROPN") and c.i < x.i < h.i]
+            if not det or not conj:
+                continue
+            first = ObjectRef(text=doc[det[0].i:c.i + 1].text, head=c.lemma_.lower(), plural=c.tag_ in ("NNS", "NNPS"),
+                              determiner=det[0].lower_ if det[0].dep_ == "det" else "",
+                              owner="speaker" if det[0].lower_ == "my" else "")
+            second = self._object(h)
+            words = [t.lower_ for t in doc[conj[0].i:h.i]]
+            second.compound = [w for w in second.compound if w in words]
+            second.modifiers = [m for m in second.modifiers if m in words]
+            second.text = doc[conj[0].i:h.i + 1].text
+            return [first, second]
+        return []
 
     def _merge_split_nouns(self, heads: list[Any]) -> list[Any]:
         """"the potato masher", "the soda can": the tagger sometimes makes two objects of one noun phrase;

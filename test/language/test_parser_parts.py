@@ -335,3 +335,16 @@ def test_it_never_means_a_time_or_a_word_for_no_thing(text: str, head: str) -> N
 def test_where_is_for_a_use() -> None:
     r = parse("I want to sleep, where is for sleeping?", prefer=Kind.question)
     assert r.objects and r.objects[0].purpose == "sleep"
+
+
+def test_two_things_the_tagger_joined_into_one_name_are_two() -> None:
+    # "a magazine and TV remote" parsed as one remote with the modifier "magazine and TV": the determiner on
+    # "magazine" says it is a thing of its own; "the red and blue mugs" stays one name with two colours
+    req = parse("move a magazine and tv remote from the couch to the dining table.", prefer=Kind.command)
+    assert [o.head for o in req.objects] == ["magazine", "remote"], req.objects
+    assert req.destination is not None and req.destination.ref.head == "table"
+
+
+def test_it_after_an_object_parsed_as_an_adverb_is_that_object() -> None:
+    req = parse("Cool a lime and put it in the refrigerator", prefer=Kind.command)
+    assert req.intent is Intent.put and req.objects and req.objects[0].head == "lime", req.objects

@@ -508,3 +508,15 @@ def test_lists_properties_and_other_ways_of_asking(said: str, meant: str) -> Non
 ])
 def test_a_thing_then_furniture_is_putting_it_there(said: str, meant: str) -> None:
     assert normalise_command(normalise(said)) == meant
+
+
+@pytest.mark.parametrize("said, meant", [
+    ("put washed lime in the refrigerator.", "put the washed lime in the refrigerator."),
+    ("Place two radios o the dining table.", "place two radios on the dining table."),
+    ("Wash a radio and place inside microwave.", "Wash a radio and place it inside the microwave."),
+    ("chill the lime in the fridge", "put the lime in the fridge"),
+    ("Cool down the mug inside the fridge.", "put the mug inside the fridge."),
+    ("heat the soup", "heat the soup"),  # no appliance said: not a putting
+])
+def test_crowd_written_household_instructions(said: str, meant: str) -> None:
+    assert normalise(said) == meant
