@@ -1029,7 +1029,8 @@ class Clause(PhraseReader):
         if lx.COMMAND_VERBS.get(lemma) is Intent.put:
             for c in root.subtree:  # the tagger hung the place phrase somewhere else in the clause
                 if c.dep_ == "prep" and (_low(c) in ("on", "onto", "in", "into", "inside", "under", "beside") or _low(c) == "to"
-                                         and lemma in ("move", "take", "carry") and _low(c.head) != "next"):
+                                         and lemma in ("move", "take", "carry") and _low(c.head) != "next"
+                                         and _verb_of(c).i == root.i):  # not a later verb's "move to the table"
                     a = self._anchor(c)
                     if a is not None and (not objs or a.ref.text not in objs[0].text):
                         return a
@@ -1157,3 +1158,11 @@ class Clause(PhraseReader):
                 notes = [*notes, "no thing named: the one asked about before"]
         polite = kw.pop("polite", self.polite)
         return Request(text=self.raw, kind=kind, intent=intent, polite=polite, notes=self.notes + list(notes), **kw)
+
+
+def _verb_of(tok: Any) -> Any:
+    """The nearest verb above a token (the token's own clause), or the sentence root."""
+    t = tok.head
+    while t.pos_ not in ("VERB", "AUX") and t.head.i != t.i:
+        t = t.head
+    return t

@@ -369,7 +369,7 @@ _SHORTCUTS = (  # a pause written as an ellipsis ("the... the radio", "The glass
               # putting it there (the reply says where it put it; running the appliance is not a skill it has)
               (re.compile(r"^(?:please\s+)?(?:chill|cool|freeze|heat|warm|microwave|refrigerate)(?:\s+(?:down|up))?\s+"
                           r"((?:the|my|a|an|some|that|this)\s+[\w-]+(?:\s+[\w-]+){0,2}?)\s+(?:down\s+|up\s+)?(in|inside|into)\s+"
-                          r"(?=(?:the|a|an|my)\s)", re.I), r"put \1 \2 "),
+                          r"(?=(?:the|a|an|my)\s+[\w-]+(?:\s+[\w-]+)?\s*[.!]*\s*$)", re.I), r"put \1 \2 "),  # (and nothing after)
               # "wash a radio and place inside microwave": where to put it said without "it" or an article
               (re.compile(r"\b(and\s+(?:then\s+)?)(place|put|set|leave)\s+(inside|in|into|on|onto)\s+(?!(?:the|a|an|my|it|that|this|"
                           r"your|our|some)\b)(?=[a-z]{3,})", re.I), r"\1\2 it \3 the "),
@@ -890,7 +890,8 @@ _TERSE_STATE = re.compile(r"^(?!(?:what|where|which|who|when|why|how|is|are|was|
 _RESTART = re.compile(r"\b((?:on|in|into|onto|to|at|by|from|under|inside|next\s+to)\s+(?:the|a|my)\s+)\1", re.I)
 # "radio and magazine, you bring both to me": "both" is the two things said before
 _BOTH_OF = re.compile(r"^((?:the\s+)?[\w-]+(?:\s+[\w-]+)?\s+and\s+(?:the\s+)?[\w-]+(?:\s+[\w-]+)?)\s*[,.]\s*"
-                      r"(?:you\s+|can\s+you\s+|please\s+)?(bring|get|fetch|grab|give|hand|take)\s+(?:them\s+)?both\b",
+                      r"(?:(?:you\s+|can\s+you\s+|please\s+)?(bring|get|fetch|grab|give|hand|take)\s+(?:them\s+)?both\b|"
+                      r"both\s+(?:of\s+them\s+)?(?:you\s+|please\s+|can\s+you\s+)*(bring|get|fetch|grab|give|hand|take)\b(?:\s+them\b)?)",
                       re.I)
 # "Ben made coffee, fine, and then what did he do?": an aside and "and" before "then what" say nothing more
 _AND_THEN = re.compile(r",\s*(?:(?:fine|ok|okay|right|alright|sure|yeah|good|great)\s*,?\s*)?(?:and\s+)?then\s+what\b",
@@ -1278,7 +1279,7 @@ def normalise(text: str) -> str:
     t = _BARE_LOCATION.sub(lambda m: f"where is {_with_article(m.group(1))}?", t)
     t = _HOW_MANY_LAST.sub(lambda m: f"how many {m.group(2)}" + (f" are there in the {m.group(1)}" if m.group(1)
                                                                  else "") + "?", t)
-    t = _BOTH_OF.sub(lambda m: f"{m.group(2).lower()} " + " and ".join(
+    t = _BOTH_OF.sub(lambda m: f"{(m.group(2) or m.group(3)).lower()} " + " and ".join(
         _with_article(x.strip()) for x in re.split(r"\s+and\s+", m.group(1))), t)
     stripped = _OPENERS.sub("", t)
     t = stripped if stripped.strip(" ?.!,") else t  # "hey" alone stays a greeting

@@ -535,7 +535,8 @@ def _antecedents(req: Request, doc: Any, ref: ObjectRef) -> list[ObjectRef]:
         # (a thing the tagger made an adjective, "the remote and the toilet paper", is one of them too)
         listed = {t.i for t in nouns}
         out = [clause._object(t) for t in sorted(antecedent.conjuncts, key=lambda t: t.i)
-               if (t.pos_ in ("NOUN", "PROPN") or t.i in listed) and t.i < at] + out
+               if (t.pos_ in ("NOUN", "PROPN") or t.i in listed) and t.i < at
+               and _low(t) not in lx.INDEFINITE_PRONOUNS | {"items", "objects", "bits"}] + out  # not "two things"
     req.notes.append(f"{ref.pronoun!r} = {' and '.join(r.text for r in out)!r}, said before")
     return out
 

@@ -220,6 +220,7 @@ class PhraseReader:
                         and t.i not in skip and _low(t) not in lx.WH_WORDS:
                     heads.append(t)
                     break
+        second_word: dict[int, Any] = {}  # a list's last thing -> the word that ends its name
         if heads:
             for v in (verb, verb.head if verb.dep_ == "conj" else None):
                 if v is None:
@@ -229,6 +230,13 @@ class PhraseReader:
                     if (c.dep_ == "conj" or (after_and and c.dep_ in ("punct", "npadvmod", "dep", "dobj"))) and \
                             c.pos_ in ("NOUN", "PROPN") and c.i > heads[-1].i and \
                             all(c.i != h.i for h in heads) and not any(c.i == x.i for h in heads for x in h.conjuncts):
+                        before = self.sent.doc[c.i - 1]
+                        if any(before.i == x.i for h in heads for x in h.conjuncts if x.i != h.i) and \
+                                not any(d.dep_ == "det" for d in c.children):
+                            # "grab the mouse and the teddy bear": "bear" hung on the verb ends "the teddy"
+                            self._compound_of[c.i] = before
+                            second_word[before.i] = c
+                            continue
                         heads.append(c)
         if not heads:
             np = self._np_after_det(verb)
@@ -240,10 +248,17 @@ class PhraseReader:
         for k, h in enumerate(heads):
             # "put the teddy bear away", "the chess set": a noun's second word tagged as a verb of its own
             nxt = doc[h.right_edge.i + 1] if h.right_edge.i + 1 < len(doc) else None
-            if nxt is not None and nxt.pos_ in ("VERB", "AUX") and nxt.dep_ in ("ccomp", "acl", "xcomp", "relcl", "conj",
-                                                                        "advcl") \
+            ends_list = nxt is not None and nxt.i > 0 and any(doc[nxt.i - 1].i == c.i for c in h.conjuncts if c.i != h.i)
+            if nxt is not None and (nxt.pos_ in ("VERB", "AUX") or ends_list and nxt.pos_ in ("NOUN", "PROPN")) and \
+                    nxt.dep_ in ("ccomp", "acl", "xcomp", "relcl", "conj", "advcl") \
                     and nxt.head.i in (h.i, verb.i) and not any(c.dep_ in ("nsubj", "dobj", "det") for c in nxt.children) \
                     and (nxt.i + 1 >= len(doc) or doc[nxt.i + 1].pos_ in ("ADV", "ADP", "PART", "PUNCT", "CCONJ")):
+                last = doc[nxt.i - 1]
+                if last.i != h.i and any(last.i == c.i for c in h.conjuncts):
+                    # "the mouse and the teddy bear": the split word ends the last thing of the list, not the first
+                    self._compound_of[nxt.i] = last
+                    second_word[last.i] = nxt
+                    continue
                 self._compound_of[nxt.i] = h
                 heads[k] = nxt
         out: list[ObjectRef] = []
@@ -251,7 +266,7 @@ class PhraseReader:
             out += self._split_pair(h) or [self._object(h)]
             for conj in h.conjuncts:
                 if conj.i > h.i and conj.pos_ in ("NOUN", "PROPN", "PRON", "ADJ", "NUM"):
-                    out.append(self._object(conj))
+                    out.append(self._object(second_word.get(conj.i, conj)))
         return out
 
     def _split_pair(self, h: Any) -> list[ObjectRef]:

@@ -348,3 +348,18 @@ def test_two_things_the_tagger_joined_into_one_name_are_two() -> None:
 def test_it_after_an_object_parsed_as_an_adverb_is_that_object() -> None:
     req = parse("Cool a lime and put it in the refrigerator", prefer=Kind.command)
     assert req.intent is Intent.put and req.objects and req.objects[0].head == "lime", req.objects
+
+
+@pytest.mark.parametrize("said", ["Grab us the mouse and the teddy bear there, would you?",
+                                  "bring me the mouse and the teddy bear", "mouse and teddy bear to me.",
+                                  "mouse and teddy bear, both please bring to me"])
+def test_a_list_whose_last_name_the_tagger_split_is_two_things(said: str) -> None:
+    # "bear" tagged a verb or a name of its own ends "the teddy", not "the mouse" ("the mouse bear")
+    req = parse(said, prefer=Kind.command)
+    assert req.intent is Intent.fetch and [o.head for o in req.objects] == ["mouse", "bear"], req.objects
+
+
+def test_them_said_twice_of_a_list_is_the_list_once() -> None:
+    req = parse("there are still two things I need, the mouse and the teddy bear - could you collect them and "
+                "bring them here to me?", prefer=Kind.command)
+    assert [o.head for o in req.objects] == ["mouse", "bear"], req.objects

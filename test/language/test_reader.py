@@ -192,7 +192,7 @@ def test_a_question_that_says_what_it_asks_is_not_answered_with_something_else(t
 
 
 def test_a_task_whose_slots_leave_a_thing_out_is_offered_not_done() -> None:
-    said = "the stapler and the tape, both please bring to me"
+    said = "the stapler and the tape, both please deliver to me"  # (no verb the rules read)
     rule, doc, parts, _ = rules_reading(said)
     assert rp.rules_failed(rule)
     words = [t.lower_ for t in doc]
