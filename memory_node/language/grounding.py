@@ -682,6 +682,12 @@ class Grounder:
                             if cands else f"I have not seen {indefinite(ref.noun())} in the {anchor.words()}")
             return keep, ""
         grounded = self.ground(anchor, want="all")
+        if grounded.status == "none" and (anchor.head in _VIEWER_PLACES or anchor.head in ("the", "a", "an")) and \
+                not anchor.anchor:  # ("on the left" with "left" tagged a verb leaves the anchor "the")
+            # "the fridge on the right", "the counter in front of you", "in the corner": where it is as the
+            # speaker sees it, which memory cannot check; the thing is told apart by the rest (one fridge is
+            # that fridge; of several, the robot asks which)
+            return cands, ""
         if grounded.status == "none":
             return [], f"I know nothing called {anchor.noun()}, so I cannot tell which {ref.head} you mean"
         anchor_ids = {c.entity.id for c in grounded.candidates}
@@ -840,6 +846,10 @@ SIMILAR_MIN_COSINE = 0.78
 # close, and this much closer than the next, is offered alone; otherwise the closest few are
 GUESS_MIN_COSINE = 0.45
 GUESS_MARGIN = 0.08
+# where a thing is as the speaker sees it ("on the left", "in front of you", "in the corner", "by the wall"):
+# memory holds no such thing to check a phrase against
+_VIEWER_PLACES = lx.SPOT_WORDS | {"you", "me", "us", "wall", "walls", "window", "door", "floor", "ceiling",
+                                  "room", "way", "distance", "view", "sight", "leftmost", "rightmost"}
 SIMILAR_SHARED_COSINE = 0.6  # ... enough when the label carries every word said before the head
 KIND_MATCH_SCORE = 0.6  # a filter noun ("food", "objects") matches every thing it covers alike
 CATEGORY_MAX_STEPS = 6  # is-a steps from a label up to a category word ("food" -> an apple: 3)

@@ -363,7 +363,7 @@ _SHORTCUTS = (  # a pause written as an ellipsis ("the... the radio", "The glass
               (re.compile(r"\b(?:once|when|as\s+soon\s+as)\s+((?-i:[A-Z][a-z]+)|he|she|they)(?:\s+(?:was|were|had|got)|'d)?\s+"
                           r"(?:done|finished|through|stopped)(?:\s+with)?\s+(?=[a-z]+ing\b)", re.I), r"after \1 "),
               # "put washed lime in the fridge", "place chilled mug on the table": a done-to word, the article left out
-              (re.compile(r"\b(put|place|set|move|bring|take|get|grab|fetch|carry)\s+(washed|rinsed|cleaned|chilled|cooled|"
+              (re.compile(r"\b(put|place|set|move|bring|take|get|grab|fetch|carry|and)\s+(washed|rinsed|cleaned|chilled|cooled|"
                           r"heated|warmed|cooked|microwaved|sliced|dried|frozen)\s+(?=[a-z]{3,}\b)", re.I), r"\1 the \2 "),
               # "chill the lime in the fridge", "heat up the mug inside the microwave": what the robot does of it is
               # putting it there (the reply says where it put it; running the appliance is not a skill it has)

@@ -279,3 +279,16 @@ def test_a_phrase_joined_from_words_said_apart_is_asked_about() -> None:
     said = Request(text="bring me the big red mug", kind=Kind.command, intent=Intent.fetch,
                    objects=[ObjectRef(text="the big red mug", head="mug")])
     assert _stitched(said) == []
+
+
+def test_where_a_thing_is_as_the_speaker_sees_it_does_not_refuse(mem, vega) -> None:
+    # "on the right", "in front of you": memory cannot check them; one fridge is that fridge, of two mugs the
+    # robot asks which, and a place memory does know still tells things apart
+    mem.scene(1, [mem.ent("fridge_1", "fridge"), mem.ent("table_2", "table"), mem.ent("lime_3", "lime"),
+                  mem.ent("mug_4", "mug"), mem.ent("mug_5", "mug"), mem.ent("sink_6", "sink")],
+              [("lime_3", "on", "table_2"), ("mug_4", "on", "table_2"), ("mug_5", "in", "sink_6")])
+    r = plan_request(mem.store, vega, "put the lime in the fridge on the right", speaker="anna")
+    assert _steps(r)[-1] == ("place", ["lime_3", "fridge_1"]), r.error
+    r = plan_request(mem.store, vega, "bring me the mug in front of you", speaker="anna")
+    assert not r.success and "mug_4" in r.error and "mug_5" in r.error, r.error
+    assert ("pick", ["mug_5"]) in _steps(plan_request(mem.store, vega, "bring me the mug in the sink", speaker="anna"))
