@@ -381,8 +381,19 @@ _SHORTCUTS = (  # a pause written as an ellipsis ("the... the radio", "The glass
               # "the radio and the loo roll too and bring them": "too" after a list's last thing says it is one more
               (re.compile(r"(?<=\w)\s+(?:too|as\s+well|also)\b(?=\s+(?:and|then|please)\b|\s*,)", re.I), ""),
               # telegraphic which: "towel next to wall shelf, which one?"
-              (re.compile(r"^((?:the\s+)?[\w-]+(?:\s+[\w-]+)?)\s+(next\s+to|near|by|beside|on|in|under)\s+((?:the\s+)?[\w-]+"
-                          r"(?:\s+[\w-]+)?)\s*,\s*which(?:\s+one)?(?:\s+is(?:\s+it)?)?\s*\?*\s*$", re.I), r"which \1 is \2 \3?"),
+              (re.compile(r"^(?:the\s+)?([\w-]+(?:\s+[\w-]+)?)\s+(next\s+to|near(?:\s+to)?|by|beside|on|in|inside|under)\s+"
+                          r"((?:the\s+)?[\w-]+(?:\s+[\w-]+)?)\s*,\s*which(?:\s+one)?(?:\s+is(?:\s+(?:it|that))?)?\s*\?*\s*$", re.I),
+               r"which \1 is \2 \3?"),
+              # "which bowl is it that's sitting on the table?", "which one plate is lying on it?": which is there
+              (re.compile(r"\bwhich\s+(?:one\s+)?((?!one\b|is\b)[\w-]+(?:\s+(?!is\b)[\w-]+)?)\s+(is|are)\s+(?:it\s+that(?:'s|\s+is|\s+are)?\s+|"
+                          r"that\s+)?(?:(?:sitting|lying|standing|resting|kept|stored|placed|sat|sittin'?|stood|laying)\s+)?"
+                          r"(?=(?:on|in|inside|near|next\s+to|by|beside|under|at)\s)", re.I), r"which \1 \2 "),
+              # "which, uh, which bowl", "is is the fridge open": a word said again after a pause, once
+              (re.compile(r"\b(which|what|where|who|how|when|is|are|the|a|can|could|do|does)\s+\1\b", re.I), r"\1"),
+              (re.compile(r"\s*,\s*if\s+(?:i've|i\s+have)\s+got\s+(?:that|it)\s+right\s*(?=[?.!]*$)", re.I), ""),
+              # "I don't mean every plate in the house, just which one is on the table": which plate
+              (re.compile(r"^(?:i\s+don't|i\s+do\s+not)\s+mean\s+(?:every|all\s+the|each)\s+([\w-]+(?:\s+[\w-]+)?)\s+in\s+the\s+"
+                          r"(?:house|home|flat|place|apartment)\s*,\s*(?:just|only)\s+which\s+one\s+", re.I), r"which \1 "),
               # Singlish / Malaysian / Cantonese English question particle ("... which one ah?"): the question mark
               (re.compile(r"(?<=\w)\s*,?\s+(?:ah|ar|a|meh|hor)\s*\?\s*$", re.I), "?"),
               # a state asked without "is" ("the fridge closed already or not?"): is it

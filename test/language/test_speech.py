@@ -520,3 +520,17 @@ def test_a_thing_then_furniture_is_putting_it_there(said: str, meant: str) -> No
 ])
 def test_crowd_written_household_instructions(said: str, meant: str) -> None:
     assert normalise(said) == meant
+
+
+@pytest.mark.parametrize("said, meant", [
+    ("Which bowl is it that's sittin' on the dining table?", "which bowl is on the dining table?"),
+    ("Which one plate is lying on the coffee table?", "which plate is on the coffee table?"),
+    ("The plate in the microwave, which one is it?", "which plate is in the microwave?"),
+    ("I don't mean every plate in the house, just which one is on the dining table.",
+     "which plate is on the dining table."),
+    ("Which, uh, which bowl is on the bathroom counter?", "which bowl is on the bathroom counter?"),
+    ("Which mug is it that's sitting on the desk, if I've got that right?", "which mug is on the desk?"),
+    ("Which one is on the desk?", "Which one is on the desk?"),  # no kind said: asked as it is
+])
+def test_which_one_is_said_many_ways(said: str, meant: str) -> None:
+    assert normalise_question(normalise(said)) == meant
