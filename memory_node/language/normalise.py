@@ -391,6 +391,11 @@ _SHORTCUTS = (  # a pause written as an ellipsis ("the... the radio", "The glass
               # "which, uh, which bowl", "is is the fridge open": a word said again after a pause, once
               (re.compile(r"\b(which|what|where|who|how|when|is|are|the|a|can|could|do|does)\s+\1\b", re.I), r"\1"),
               (re.compile(r"\s*,\s*if\s+(?:i've|i\s+have)\s+got\s+(?:that|it)\s+right\s*(?=[?.!]*$)", re.I), ""),
+              # "I could really use it right now", "we could do with some milk": a need
+              (re.compile(r"^(?:well\s*,?\s*)?(i|we)\s+(?:could\s+(?:really\s+|sure\s+|totally\s+|honestly\s+)?(?:use|do\s+with)|can\s+(?:really\s+)?do\s+with)\s+"
+                          r"(?=(?:it|that|them|those|the|a|an|some|my|our)\b)", re.I), lambda m: f"{m.group(1)} need "),
+              # "where is it tho": "though" said last only hedges
+              (re.compile(r"(?<=\w)\s*,?\s+(?:tho|though|tbh|lol|fr|rn)\s*(?=[?.!]*$)", re.I), ""),
               # "I don't mean every plate in the house, just which one is on the table": which plate
               (re.compile(r"^(?:i\s+don't|i\s+do\s+not)\s+mean\s+(?:every|all\s+the|each)\s+([\w-]+(?:\s+[\w-]+)?)\s+in\s+the\s+"
                           r"(?:house|home|flat|place|apartment)\s*,\s*(?:just|only)\s+which\s+one\s+", re.I), r"which \1 "),

@@ -418,7 +418,8 @@ def _add_articles(doc: Any) -> str:
     for i, tok in enumerate(doc):
         prev = doc[i - 1] if i else None
         # a room is a noun whatever its tag ("proceed to bedroom": the small tagger makes "to bedroom" a verb)
-        bare = tok.pos_ in ("NOUN", "ADJ") or tok.pos_ == "PROPN" and tok.text.islower() or tok.lower_ in lx.ROOM_WORDS
+        bare = tok.pos_ in ("NOUN", "ADJ") or tok.pos_ == "PROPN" and tok.text.islower() or tok.lower_ in lx.ROOM_WORDS \
+            or _noun_taken_for_verb(tok, prev)
         after = prev is not None and (prev.pos_ in ("VERB", "AUX", "ADP") or prev.lower_ in ("me", "us", "is", "are", "to")
                                       or prev.i in (0, first) and prev.lower_ in lx.COMMAND_VERBS
                                       # "take radio and loo roll to me": the second thing of a list as the first
@@ -430,6 +431,21 @@ def _add_articles(doc: Any) -> str:
             out.append("the ")
         out.append(tok.text_with_ws)
     return "".join(out)
+
+
+def _noun_taken_for_verb(tok: Any, prev: Any) -> bool:
+    """"Where is pear?": a word after "is" / "was" that the tagger made a passive verb, last in its clause
+    (before "?" or "before"), which WordNet knows as a noun and not as a past participle."""
+    if tok.pos_ != "VERB" or prev is None or prev.lower_ not in ("is", "are", "was", "were") or tok.tag_ == "VBN" \
+            and tok.lower_.endswith(("ed", "en")):
+        return False
+    nxt = tok.doc[tok.i + 1] if tok.i + 1 < len(tok.doc) else None
+    if nxt is not None and not (nxt.is_punct or nxt.lower_ in ("before", "now", "then", "again")):
+        return False
+    from ..core.wordnet import default_wordnet
+
+    wn = default_wordnet()
+    return wn is not None and wn.any_noun(tok.lower_)
 
 
 # words the tagger calls nouns or adjectives that take no article

@@ -534,3 +534,21 @@ def test_crowd_written_household_instructions(said: str, meant: str) -> None:
 ])
 def test_which_one_is_said_many_ways(said: str, meant: str) -> None:
     assert normalise_question(normalise(said)) == meant
+
+
+@pytest.mark.parametrize("said, meant", [
+    ("where is it tho", "where is it"),
+    ("I could really use it right now.", "I need it now."),
+    ("I can use the wardrobe or not?", "can I use the wardrobe?"),  # whether it is usable, not a need
+    ("we could do with some milk", "we need some milk"),
+])
+def test_hedges_and_needs_said_otherwise(said: str, meant: str) -> None:
+    assert normalise(said) == meant
+
+
+def test_a_noun_the_tagger_made_a_verb_after_is_gets_its_article() -> None:
+    from memory_node.language import Intent, Kind, parse
+
+    req = parse("Where is pear?", prefer=Kind.question)
+    assert req.intent is Intent.where and req.objects and req.objects[0].head == "pear", req.objects
+    assert parse("where was it left?", prefer=Kind.question).objects[0].pronoun == "it"
