@@ -1217,15 +1217,43 @@ _BEFORE_MOVED = re.compile(r"\bbefore\s+(?:it|they|that|this|someone|somebody|an
                            r"(?:\s+(?:away|somewhere\s+else|elsewhere|last))?\b", re.I)
 
 
+# "don't bring it to me, hand it to Ben", "don't tell me whether it's open — just close the fridge": what not to
+# do, then what to do instead: the instead is the request
+_NOT_THIS_BUT = re.compile(r"^(?:(?:ok(?:ay)?|right|no)\s*,?\s*)?(?:don't|do\s+not|dont|no\s+need\s+to)\s+(?:just\s+)?([^\u2014\u2013;,.!?]{2,80}?)"
+                           r"\s*(?:[\u2014\u2013;]|--|\s-\s|[,.!])\s*(?:just\s+|instead\s+|but\s+|rather\s+)?"
+                           r"(?=(?:please\s+)?(?:bring|take|hand|give|put|go|close|open|find|get|fetch|carry|move|tell|show|say)\b)",
+                           re.I)
+# "think about where the loo roll belongs. Tell me where that is": the place asked is the one the first sentence says
+_WHERE_THAT_IS = re.compile(r"^(?:[a-z ]{0,30}?\b)?(where\s+(?:the\s+|my\s+)?[\w -]{2,40}?\s+(?:belongs|goes|should\s+go|is\s+kept|"
+                            r"lives|is\s+meant\s+to\s+go))\b[^.?!]*[.?!]\s+(?:now\s+|then\s+|and\s+)?(?:tell|show)\s+me\s+"
+                            r"where\s+(?:that|it)\s+is\b.*$", re.I)
 # a request read off a list or a note: "14. What time ...", "2) bring ...", "Step one: ...", "- the mug", "• ..."
 _LIST_MARK = re.compile(r"(^|[.!?]\s+)(?:\(?\d{1,2}[.)]|#\d{1,2}[.:)]?|step\s+(?:\d{1,2}|one|two|three|four|five|"
                         r"six)\s*[:.)\-]|[-*\u2022])\s+(?=[A-Za-z])", re.I)
+
+
+def _instead(text: str) -> str:
+    """"Don't bring the keyboard to me — hand it to Ben" -> "hand the keyboard to Ben": the request after what
+    not to do, its "it" the thing the first part named."""
+    m = _NOT_THIS_BUT.match(text)
+    if m is None:
+        return text
+    rest = text[m.end():]
+    if re.search(r"\b(?:mine|yours|his|hers|ours|theirs|one|ones)\b", rest, re.I):
+        return text  # "don't bring me just any glass, bring me mine": the kind is in the part not to do (parts.py)
+    thing = re.search(r"\b(?:the|my|that|this|your|our)\s+(?!way\b|time\b)[a-z][\w-]*(?:\s+(?!to\b|in\b|on\b|me\b|for\b|over\b)[a-z][\w-]*)?",
+                      m.group(1), re.I)
+    if thing is not None:
+        rest = re.sub(r"\bit\b", thing.group(0), rest, count=1)
+    return rest
 
 
 def normalise(text: str) -> str:
     t = text.replace("\u2019", "'").replace("\u2018", "'").replace("`", "'")
     t = _SPACES.sub(" ", t).strip()
     t = _LIST_MARK.sub(r"\1", t)
+    t = _instead(t)
+    t = _WHERE_THAT_IS.sub(lambda m: f"{m.group(1)}?", t)
     # what typing and speech did to the words, first
     t = word_searches(edit_repairs(dictation_fixes(typing_fixes(without_symbols(t)))))
     t = _reordered_question(t) or t

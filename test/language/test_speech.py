@@ -552,3 +552,17 @@ def test_a_noun_the_tagger_made_a_verb_after_is_gets_its_article() -> None:
     req = parse("Where is pear?", prefer=Kind.question)
     assert req.intent is Intent.where and req.objects and req.objects[0].head == "pear", req.objects
     assert parse("where was it left?", prefer=Kind.question).objects[0].pronoun == "it"
+
+
+@pytest.mark.parametrize("said, meant", [
+    ("Don't bring the keyboard to me — hand it to Ben.", "hand the keyboard to Ben."),
+    ("Don't tell me whether it's open — just close the fridge.", "close the fridge."),
+    ("Don't pick anything up — just go and stand by the washer.", "go and stand by the washer."),
+    ("don't put the mug in the sink, put it on the table", "put the mug on the table"),
+    ("don't close the fridge", "don't close the fridge"),  # nothing instead: refused as said
+    ("do not open the fridge, it is full", "do not open the fridge, it is full"),
+    ("Step one: think about where the loo roll belongs. Step two: tell me where that is, so I can put it there.",
+     "where does the loo roll belong?"),
+])
+def test_what_to_do_instead_and_which_place_is_asked(said: str, meant: str) -> None:
+    assert normalise(said) == meant
