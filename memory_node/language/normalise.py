@@ -373,6 +373,11 @@ _SHORTCUTS = (  # a pause written as an ellipsis ("the... the radio", "The glass
               # "wash a radio and place inside microwave": where to put it said without "it" or an article
               (re.compile(r"\b(and\s+(?:then\s+)?)(place|put|set|leave)\s+(inside|in|into|on|onto)\s+(?!(?:the|a|an|my|it|that|this|"
                           r"your|our|some)\b)(?=[a-z]{3,})", re.I), r"\1\2 it \3 the "),
+              # "take me to the radio", "show me the way to the kitchen", "show me where the mug is": lead the speaker
+              # there (the robot goes; nothing is carried)
+              (re.compile(r"^(?:please\s+)?(?:take|bring|lead|walk|guide|show)\s+(?:me|us)\s+(?:over\s+|back\s+)?to\s+(?=(?:the|my|our|your|a)\b)",
+                          re.I), "go to "),
+              (re.compile(r"^(?:please\s+)?(?:show|lead|take)\s+(?:me|us)\s+the\s+way\s+to\s+", re.I), "go to "),
               # "place two radios o the table": a dropped letter of "on"
               (re.compile(r"(?<=\w)\s+o\s+(?=(?:the|a|an|top|my)\b)", re.I), " on "),
               # "bring me the radio, and while you're at it the loo roll as well": one more thing (or task)

@@ -488,6 +488,9 @@ def test_a_thing_the_tagger_took_for_a_place_to_go_is_what_is_looked_for() -> No
     ("do we have sugar?", "do we have sugar?"),
     ("go to where the radio is", "go to the radio"),  # a place to go, not a question
     ("take me to where the radio is", "go to the radio"),  # leading the speaker there, not carrying the radio
+    ("take me to the radio", "go to the radio"),
+    ("show me the way to the kitchen", "go to the kitchen"),
+    ("take me the radio", "take me the radio"),  # this one is carrying it
     ("go over to where the remote control is, that thing", "go to the remote control"),
     ("Go and search juice, please.", "go and search for juice."),
     ("search the kitchen", "search the kitchen"),
