@@ -378,6 +378,9 @@ _SHORTCUTS = (  # a pause written as an ellipsis ("the... the radio", "The glass
               (re.compile(r"^(?:please\s+)?(?:take|bring|lead|walk|guide|show)\s+(?:me|us)\s+(?:over\s+|back\s+)?to\s+(?=(?:the|my|our|your|a)\b)",
                           re.I), "go to "),
               (re.compile(r"^(?:please\s+)?(?:show|lead|take)\s+(?:me|us)\s+the\s+way\s+to\s+", re.I), "go to "),
+              # "can you not bring the radio", "would you not open it": asking not to
+              (re.compile(r"^(?:please\s+)?(?:can|could|would|will)\s+(?:you|u|ya)\s+not\s+(?=(?:bring|take|put|move|open|close|get|"
+                          r"fetch|grab|touch|go|carry|hand|give|throw|leave)\b)", re.I), "don't "),
               # "place two radios o the table": a dropped letter of "on"
               (re.compile(r"(?<=\w)\s+o\s+(?=(?:the|a|an|top|my)\b)", re.I), " on "),
               # "bring me the radio, and while you're at it the loo roll as well": one more thing (or task)
@@ -1224,7 +1227,8 @@ _BEFORE_MOVED = re.compile(r"\bbefore\s+(?:it|they|that|this|someone|somebody|an
 
 # "don't bring it to me, hand it to Ben", "don't tell me whether it's open — just close the fridge": what not to
 # do, then what to do instead: the instead is the request
-_NOT_THIS_BUT = re.compile(r"^(?:(?:ok(?:ay)?|right|no)\s*,?\s*)?(?:don't|do\s+not|dont|no\s+need\s+to)\s+(?:just\s+)?([^\u2014\u2013;,.!?]{2,80}?)"
+_NOT_THIS_BUT = re.compile(r"^(?:(?:ok(?:ay)?|right|no)\s*,?\s*)?(?:don't|do\s+not|dont|no\s+need\s+to|(?:i|we)\s+(?:don't|do\s+not|"
+                           r"dont)\s+(?:want|need))\s+(?:just\s+)?([^\u2014\u2013;,.!?]{2,80}?)"
                            r"\s*(?:[\u2014\u2013;]|--|\s-\s|[,.!])\s*(?:just\s+|instead\s+|but\s+|rather\s+)?"
                            r"(?=(?:please\s+)?(?:bring|take|hand|give|put|go|close|open|find|get|fetch|carry|move|tell|show|say)\b)",
                            re.I)

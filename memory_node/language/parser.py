@@ -151,13 +151,17 @@ def _asks(text: str) -> bool:
 
 
 NOT_TO_DO_NOTE = "said not to do it: nothing to do"
+# "I don't want the radio", "we no longer need the mug", "I don't need you to open it": no fetch of it
+_NOT_WANTED = re.compile(r"^(?:(?:oh|no|but|so|well|actually)[,]?\s+)*(?:i|we)\s+(?:really\s+|just\s+)?(?:don'?t|do\s+not|dont|"
+                         r"no\s+longer|won'?t|will\s+not)\s+(?:want|need)\b(?![^.;]*\b(?:but|instead)\b)", re.I)
 
 
 def _not_to_do(req: Request, text: str) -> None:
     """"Don't bring me the mug", "never mind opening the fridge": a command said not to be done is no task. The
     learned reader reads the verb and its thing and would fetch it; the rules see the "don't". When another part
     asks something ("don't give it to me, take it to the bathroom"), ``parts`` took that part instead."""
-    if not req.is_command or not _parts.negated_command(normalise(text.strip())):
+    said = normalise(text.strip())
+    if not req.is_command or not (_parts.negated_command(said) or _NOT_WANTED.match(said)):
         return
     if req.part:
         return

@@ -42,6 +42,7 @@ SUPPORTED_INSTRUCTIONS = ("bring/fetch/get me <object> (also grab, hand, give; s
 _CARRY_VERB = re.compile(r"\b(?:bring|brings|take|takes|carry|carries|move|moves)\b", re.I)
 _PLACE_PHRASE = re.compile(r"\b(?:on|in|into|onto|inside|to|from|off|at|under|behind|beside|near)\s+(?:top\s+of\s+)?"
                            r"(?:the|a|an|my|your|his|her|our|their|this|that)?\s*[a-z]{3,}", re.I)
+_BESIDE = frozenset({"next_to", "near", "behind", "in_front_of", "beside", "by"})
 _PUT_RELATIONS = {"on": "on", "in": "in", "under": "on", "next_to": "on", "near": "on", "above": "on",
                   "at": "on", "behind": "on", "in_front_of": "on", "from": "on"}
 
@@ -131,6 +132,7 @@ class _PlanBuilder:
             if target in objs:
                 raise PlanningError("cannot put something on or in itself")
             relation = _PUT_RELATIONS.get(req.destination.relation, "on")
+            target = self._beside(target, req.destination.relation)
             there = [o for o in objs if self.world.locations.get(o, ("", ""))[1] == target
                      and o not in self.state.holding]
             if there and len(_PLACE_PHRASE.findall(req.text[:500])) > 1:
@@ -565,6 +567,17 @@ class _PlanBuilder:
                     self.plan.evidence_ids.append(prov)
             if ent.provenance and ent.provenance not in self.plan.evidence_ids:
                 self.plan.evidence_ids.append(ent.provenance)
+
+    def _beside(self, target: str, relation: str) -> str:
+        """Where to set a thing down "next to the mug": on what the mug stands on (a mug is no surface; a
+        put onto it would balance one thing on another). Furniture and rooms are their own place."""
+        if relation not in _BESIDE or self.world.is_room(target) or not_graspable(self.world, target):
+            return target
+        support = self.world.locations.get(target, ("", ""))[1]
+        if not support:
+            raise PlanningError(f"I know {describe(self.world, target)} but not what it stands on; say where to put it")
+        self.notes.append(f"next to {describe(self.world, target)}: on {describe(self.world, support)}")
+        return support
 
     def _where_text(self, obj: str) -> str:
         loc = self.world.locations.get(obj)

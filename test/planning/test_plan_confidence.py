@@ -292,3 +292,20 @@ def test_where_a_thing_is_as_the_speaker_sees_it_does_not_refuse(mem, vega) -> N
     r = plan_request(mem.store, vega, "bring me the mug in front of you", speaker="anna")
     assert not r.success and "mug_4" in r.error and "mug_5" in r.error, r.error
     assert ("pick", ["mug_5"]) in _steps(plan_request(mem.store, vega, "bring me the mug in the sink", speaker="anna"))
+
+
+def test_next_to_a_small_thing_is_on_what_it_stands_on(mem, vega) -> None:
+    # a mug is no surface: "next to the mug" sets the radio down on the mug's table, never on the mug
+    mem.scene(1, [mem.ent("radio_1", "radio", attributes={"grabbable": "true"}),
+                  mem.ent("mug_2", "mug", attributes={"grabbable": "true"}),
+                  mem.ent("table_3", "table", attributes={"surface": "true"}),
+                  mem.ent("shelf_4", "shelf", attributes={"surface": "true"})],
+              [("radio_1", "on", "shelf_4"), ("mug_2", "on", "table_3")])
+    r = plan_request(mem.store, vega, "put the radio next to the mug", speaker="anna")
+    assert _steps(r)[-1] == ("place", ["radio_1", "table_3"]), (r.error, _steps(r))
+
+
+@pytest.mark.parametrize("text", ["can you not bring the mug", "I don't want the mug", "we no longer need the mug"])
+def test_asking_not_to_or_not_wanting_is_no_fetch(flat, vega, text: str) -> None:
+    r = plan_request(flat, vega, text, speaker="anna")
+    assert not r.success and not _steps(r), r
