@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 
 from ..core.models import Answer
 from ..core.store import MemoryStore
-from ..language.confidence import ASK_BELOW, grounding_confidence, names_it_whole, naming_modifiers, own_kind_words, rival_kinds, unexplained
+from ..language.confidence import ASK_BELOW, grounding_confidence, names_it_whole, naming_modifiers, own_kind_words, \
+    plural_meaning, rival_kinds, unexplained
 from ..language.grounding import Grounder, Grounding, Want
 from ..language.request import ObjectRef, Request
 from ..language.resolve import Candidate, room_key
@@ -82,6 +83,7 @@ class Context:
         if missing and set(missing) <= {singular(norm(w)) for w in (*compound, g.ref.head)} and \
                 names_it_whole(g.ref.noun(), ent.label, self.labels()):
             missing = []  # "the coffee machine": the coffee maker, by the whole phrase, and nothing else near it
+        missing += plural_meaning(g.ref.text, g.ref.head, ent, room_key(room) if room else "")
         # the grounder's own confidence in this candidate's name match; the first also carries what the
         # grounding as a whole says (a runner-up of another label as good halves it)
         own = min(cand.confidence, g.confidence) if cand is g.candidates[0] else cand.confidence

@@ -153,6 +153,32 @@ def names_it_whole(phrase: str, label: str, labels: set[str]) -> bool:
     return float(cos[0]) >= WHOLE_PHRASE_COSINE and all(float(c) <= cos[0] - WHOLE_PHRASE_MARGIN for c in cos[1:])
 
 
+def plural_meaning(text: str, head: str, ent: Entity, room_label: str = "", names: Names | None = None) -> list[str]:
+    """The plural said (["glasses"]) when its commonest WordNet sense is another thing than its singular's
+    (glasses: spectacles; papers: documents) and ``ent`` is not that thing: "my glasses" matched to a wine glass
+    through "glass" is a guess, asked about; [] otherwise."""
+    from ..core.wordnet import default_wordnet
+
+    h = singular(norm(head))
+    for w in tokens(text):
+        said = norm(w)
+        if said == h or not said.endswith("s") or singular(said) != h:
+            continue
+        wn = default_wordnet()
+        senses = wn.noun_senses(said) if wn is not None else ()
+        if not senses:
+            return []
+        # the sense's other names, as written ("spectacles", "specs", "eyeglasses"; "glasses" itself would
+        # singularise back to "glass")
+        meant = {norm(n.replace("_", " ")) for n in wn.lemma_names(senses[0])}
+        if h in meant:
+            return []
+        others = {singular(m) for m in meant - {said}}
+        known = explaining_words(ent, room_label, names)
+        return [] if others & known or any(m.replace(" ", "") == norm(ent.label) for m in meant) else [said]
+    return []
+
+
 def grounding_confidence(how: str, own: float, missing: list[str]) -> float:
     """``own``: the grounder's score of the name match; ``missing``: the words the thing does not explain."""
     base = own

@@ -309,3 +309,17 @@ def test_next_to_a_small_thing_is_on_what_it_stands_on(mem, vega) -> None:
 def test_asking_not_to_or_not_wanting_is_no_fetch(flat, vega, text: str) -> None:
     r = plan_request(flat, vega, text, speaker="anna")
     assert not r.success and not _steps(r), r
+
+
+def test_a_plural_whose_commonest_sense_is_another_thing_is_asked_about(mem, vega) -> None:
+    # "my glasses" are spectacles first (WordNet); a wine glass reached through "glass" is a guess, asked about,
+    # never fetched; a memory that holds spectacles is answered
+    mem.scene(1, [mem.ent("wineglass_1", "wineglass"), mem.ent("table_2", "table")], [("wineglass_1", "on", "table_2")])
+    r = plan_request(mem.store, vega, "bring me my glasses", speaker="anna")
+    assert not r.success and "Do you mean" in r.error and "wineglass_1" in r.error, r.error
+    a = answer_question(mem.store, "where are my glasses?", speaker="anna")
+    assert a.confidence < 0.6 and "Do you mean" in a.answer, a.answer
+    mem.scene(2, [mem.ent("glasses_3", "glasses")], [("glasses_3", "on", "table_2")])
+    a = answer_question(mem.store, "where are my glasses?", speaker="anna")
+    assert "glasses_3" in a.answer and "Do you mean" not in a.answer, a.answer
+    assert ("pick", ["wineglass_1"]) in _steps(plan_request(mem.store, vega, "bring me the wine glass"))
