@@ -1069,6 +1069,11 @@ _PAIR_TO = re.compile(r"^" + _SHORT_NP + r"\s+(?:and|&|\+)\s+" + _SHORT_NP + r"\
 # "put the radio on the table, not on the floor like last time": where not to put it, said after where to
 _NOT_THERE = re.compile(r"\s*[,;\u2014\u2013-]+\s*(?:but\s+|and\s+)?not\s+(?:on|in|into|onto|under|by|next\s+to|inside)\s+"
                         r"(?:the|a|my|that|this)\s+[^,.!?]*?(?=\s*[.!?]*\s*$)", re.I)
+# "bring the remote but not the mug", "everything except the plate": a thing named to be left out is no
+# thing of the request (said last, after a command)
+_BUT_NOT = re.compile(r"^((?:please\s+)?(?:bring|get|fetch|grab|take|carry|hand|give|put|move)\b[^,.;!?]*?)\s*,?\s*(?:but\s+not|and\s+not|"
+                      r"not|except(?:\s+for)?|apart\s+from|other\s+than)\s+(?:the|my|your|that|this|any|a|an)\s+[\w-]+"
+                      r"(?:\s+[\w-]+)?\s*(?=[.!?]*\s*$)", re.I)
 # "In the kitchen, is there bookshelf?": the place said first
 _PLACE_FIRST = re.compile(r"^(in|on|inside)\s+((?:the|my|our)\s+[\w-]+(?:\s+[\w-]+)?)\s*,\s*(is|are)\s+there\s+([^?]+?)\s*(\?*)\s*$",
                           re.I)
@@ -1295,6 +1300,7 @@ def normalise(text: str) -> str:
                      else f"bring {_with_article(m.group(1))} and {_with_article(m.group(2))} to {m.group(3)}", t)
     if _PUT_VERB.search(t):
         t = _NOT_THERE.sub("", t)
+    t = _BUT_NOT.sub(lambda m: m.group(0) if re.search(r"\bones?\s*$", m.group(0).rstrip(" .!?"), re.I) else m.group(1), t)
     t = _PLACE_FIRST.sub(lambda m: f"{m.group(3).lower()} there {m.group(4)} {m.group(1).lower()} {m.group(2)}?", t)
     t = _OUT_OF_TO.sub(lambda m: m.group(0) if _not_a_thing(m.group(1)) else
                        f"bring {_with_article(m.group(1))} out of {_with_article(m.group(2))} to {m.group(3)}", t)

@@ -569,3 +569,12 @@ def test_a_noun_the_tagger_made_a_verb_after_is_gets_its_article() -> None:
 ])
 def test_what_to_do_instead_and_which_place_is_asked(said: str, meant: str) -> None:
     assert normalise(said) == meant
+
+
+@pytest.mark.parametrize("said, meant", [
+    ("bring the remote but not the mug", "bring the remote"),
+    ("bring me the remote, not the keyboard", "bring me the remote"),
+    ("bring me a mug but not the blue one", "bring me a mug but not the blue one"),  # a choice among mugs
+])
+def test_a_thing_named_to_be_left_out_is_not_fetched(said: str, meant: str) -> None:
+    assert normalise(said) == meant
