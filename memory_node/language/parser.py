@@ -153,7 +153,8 @@ def _asks(text: str) -> bool:
 NOT_TO_DO_NOTE = "said not to do it: nothing to do"
 # "I don't want the radio", "we no longer need the mug", "I don't need you to open it": no fetch of it
 _NOT_WANTED = re.compile(r"^(?:(?:oh|no|but|so|well|actually)[,]?\s+)*(?:i|we)\s+(?:really\s+|just\s+)?(?:don'?t|do\s+not|dont|"
-                         r"no\s+longer|won'?t|will\s+not)\s+(?:want|need)\b(?![^.;]*\b(?:but|instead)\b)", re.I)
+                         r"no\s+longer|won'?t|will\s+not)\s+(?:want|need)\b(?![^;]*\b(?:but|instead|so|then|could\s+you|can\s+you|please|bring|take|get|fetch|grab|put|open|close|"
+                         r"go|find)\b)", re.I)  # (a reason before a request: "I don't want it left there, so take it out")
 
 
 def _not_to_do(req: Request, text: str) -> None:

@@ -323,3 +323,9 @@ def test_a_plural_whose_commonest_sense_is_another_thing_is_asked_about(mem, veg
     a = answer_question(mem.store, "where are my glasses?", speaker="anna")
     assert "glasses_3" in a.answer and "Do you mean" not in a.answer, a.answer
     assert ("pick", ["wineglass_1"]) in _steps(plan_request(mem.store, vega, "bring me the wine glass"))
+
+
+
+def test_not_wanting_a_thing_left_somewhere_is_a_reason_not_a_refusal(flat, vega) -> None:
+    r = plan_request(flat, vega, "I don't want it left there, so bring me the mug", speaker="anna")
+    assert ("pick", ["mug_6"]) in _steps(r), r.error
