@@ -395,7 +395,9 @@ _SHORTCUTS = (  # a pause written as an ellipsis ("the... the radio", "The glass
               # "which bowl is it that's sitting on the table?", "which one plate is lying on it?": which is there
               (re.compile(r"\bwhich\s+(?:one\s+)?((?!one\b|is\b)[\w-]+(?:\s+(?!is\b)[\w-]+)?)\s+(is|are)\s+(?:it\s+that(?:'s|\s+is|\s+are)?\s+|"
                           r"that\s+)?(?:(?:sitting|lying|standing|resting|kept|stored|placed|sat|sittin'?|stood|laying)\s+)?"
-                          r"(?=(?:on|in|inside|near|next\s+to|by|beside|under|at)\s)", re.I), r"which \1 \2 "),
+                          r"(?=(?:on|in|inside|near|next\s+to|by|beside|under|at)\s)", re.I),
+               lambda m: m.group(0) if re.fullmatch(r"which\s+\S+(?:\s+\S+)?\s+(?:is|are)\s+", m.group(0), re.I)
+               and not re.match(r"which\s+one\s", m.group(0), re.I) else f"which {m.group(1)} {m.group(2)} "),
               # "which, uh, which bowl", "is is the fridge open": a word said again after a pause, once
               (re.compile(r"\b(which|what|where|who|how|when|is|are|the|a|can|could|do|does)\s+\1\b", re.I), r"\1"),
               (re.compile(r"\s*,\s*if\s+(?:i've|i\s+have)\s+got\s+(?:that|it)\s+right\s*(?=[?.!]*$)", re.I), ""),
@@ -959,7 +961,7 @@ _THING_AFTER = re.compile(r"(?<=\w)\s*,\s*(?:that|the|this)\s+(?:thing|thingy|th
 # "go and search juice": searching a thing (not a room) is searching for it
 _SEARCH_THING = re.compile(r"\b(search|hunt)\s+(?!for\b|in\b|through\b|around\b|everywhere\b|down\b|up\b|out\b|high\b|(?:the\s+|my\s+|our\s+)?(?:" +
                            "|".join(sorted(lx.ROOM_WORDS, key=len, reverse=True)) + r"|house|home|flat|place|room|apartment)\b)"
-                           r"(?=(?:the\s+|my\s+)?[a-z])", re.I)
+                           r"(?!(?:the|my|a|an|your|our|this|that)\b)(?=[a-z])", re.I)  # ("search the pot" may be inside it)
 # "go hunt down the remote", "track down my keys": finding it
 _HUNT_DOWN = re.compile(r"\b(?:hunt|track|ferret|dig|sniff)\s+(?=(?:out|down)\s+(?:the|my|our|your|that|a)\b)(?:out|down)\b", re.I)
 # telegraphic commands: "lime to Ben.", "radio to the kitchen", "magazine. now."
@@ -1233,7 +1235,7 @@ _BEFORE_MOVED = re.compile(r"\bbefore\s+(?:it|they|that|this|someone|somebody|an
 # "don't bring it to me, hand it to Ben", "don't tell me whether it's open — just close the fridge": what not to
 # do, then what to do instead: the instead is the request
 _NOT_THIS_BUT = re.compile(r"^(?:(?:ok(?:ay)?|right|no)\s*,?\s*)?(?:don't|do\s+not|dont|no\s+need\s+to|(?:i|we)\s+(?:don't|do\s+not|"
-                           r"dont)\s+(?:want|need))\s+(?:just\s+)?([^\u2014\u2013;,.!?]{2,80}?)"
+                           r"dont)\s+(?:want|need))\s+(?:just\s+|only\s+)?([^\u2014\u2013;,.!?]{2,80}?)"
                            r"\s*(?:[\u2014\u2013;]|--|\s-\s|[,.!])\s*(?:just\s+|instead\s+|but\s+|rather\s+)?"
                            r"(?=(?:please\s+)?(?:bring|take|hand|give|put|go|close|open|find|get|fetch|carry|move|tell|show|say)\b)",
                            re.I)
@@ -1253,6 +1255,8 @@ def _instead(text: str) -> str:
     if m is None:
         return text
     rest = text[m.end():]
+    if re.search(r"\b(?:as\s+well|too|also)\s*[.!?]*\s*$", rest, re.I):
+        return text  # "don't just bring the pear, bring the lotion as well": both (``_NOT_JUST`` reads it)
     if re.search(r"\b(?:mine|yours|his|hers|ours|theirs|one|ones)\b", rest, re.I):
         return text  # "don't bring me just any glass, bring me mine": the kind is in the part not to do (parts.py)
     thing = re.search(r"\b(?:the|my|that|this|your|our)\s+(?!way\b|time\b)[a-z][\w-]*(?:\s+(?!to\b|in\b|on\b|me\b|for\b|over\b)[a-z][\w-]*)?",
@@ -1296,7 +1300,10 @@ def normalise(text: str) -> str:
     t = _OUT_THE.sub(r"\1 out of the", t)
     t = _TO_ONLY.sub(lambda m: f"go to {_with_article(m.group(1))}", t)
     t = _OUT_OF.sub(lambda m: f"get {_with_article(m.group(1))} out of {_with_article(m.group(2))}", t)
-    t = _PAIR_TO.sub(lambda m: m.group(0) if _not_a_thing(m.group(1)) or m.group(1).split()[0].lower() in lx.COMMAND_VERBS
+    t = _PAIR_TO.sub(lambda m: m.group(0) if _not_a_thing(m.group(1)) or _not_a_thing(m.group(2))
+                     or m.group(1).split()[0].lower() in lx.COMMAND_VERBS or m.group(2).split()[0].lower() in lx.COMMAND_VERBS
+                     or re.search(r"\s(?:the|my|a|an|it|them)\b", m.group(1) + " " + m.group(2)[m.group(2).find(" ") + 1:]
+                                  if re.match(r"(?:the|my)\s", m.group(2), re.I) else m.group(1) + " " + m.group(2), re.I)
                      else f"bring {_with_article(m.group(1))} and {_with_article(m.group(2))} to {m.group(3)}", t)
     if _PUT_VERB.search(t):
         t = _NOT_THERE.sub("", t)

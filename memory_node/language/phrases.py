@@ -232,7 +232,8 @@ class PhraseReader:
                             all(c.i != h.i for h in heads) and not any(c.i == x.i for h in heads for x in h.conjuncts):
                         before = self.sent.doc[c.i - 1]
                         if any(before.i == x.i for h in heads for x in h.conjuncts if x.i != h.i) and \
-                                not any(d.dep_ == "det" for d in c.children):
+                                not any(d.dep_ == "det" for d in c.children) and \
+                                c.lemma_.lower() not in lx.COMMAND_VERBS and c.lower_ not in ("come", "go"):
                             # "grab the mouse and the teddy bear": "bear" hung on the verb ends "the teddy"
                             self._compound_of[c.i] = before
                             second_word[before.i] = c
@@ -248,12 +249,15 @@ class PhraseReader:
         for k, h in enumerate(heads):
             # "put the teddy bear away", "the chess set": a noun's second word tagged as a verb of its own
             nxt = doc[h.right_edge.i + 1] if h.right_edge.i + 1 < len(doc) else None
-            ends_list = nxt is not None and nxt.i > 0 and any(doc[nxt.i - 1].i == c.i for c in h.conjuncts if c.i != h.i)
+            ends_list = nxt is not None and nxt.i > 0 and any(doc[nxt.i - 1].i == c.i for c in h.conjuncts if c.i != h.i) \
+                and nxt.lemma_.lower() not in lx.COMMAND_VERBS and nxt.lower_ not in ("come", "go", "here", "there")
             if nxt is not None and (nxt.pos_ in ("VERB", "AUX") or ends_list and nxt.pos_ in ("NOUN", "PROPN")) and \
                     nxt.dep_ in ("ccomp", "acl", "xcomp", "relcl", "conj", "advcl") \
                     and nxt.head.i in (h.i, verb.i) and not any(c.dep_ in ("nsubj", "dobj", "det") for c in nxt.children) \
                     and (nxt.i + 1 >= len(doc) or doc[nxt.i + 1].pos_ in ("ADV", "ADP", "PART", "PUNCT", "CCONJ")):
                 last = doc[nxt.i - 1]
+                if nxt.lower_ in ("come", "go") and last.i != h.i:
+                    continue  # "bring the toy and milk come": "come" says where to ("bring it here"), no name
                 if last.i != h.i and any(last.i == c.i for c in h.conjuncts):
                     # "the mouse and the teddy bear": the split word ends the last thing of the list, not the first
                     self._compound_of[nxt.i] = last

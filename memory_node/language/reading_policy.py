@@ -356,12 +356,16 @@ def _verb_unsaid(intent: str, doc: Any) -> bool:
 
 
 def _word_said(intent: str, doc: Any) -> bool:
-    """Some word of the sentence names the intent's doing ("open", "shut"), whatever the parse made of it."""
-    words = _VERB_INTENTS.get(intent, frozenset())
+    """Some word of the sentence names the intent's doing ("open", "shut"), whatever the parse made of it, or the
+    state it undoes ("the fridge has been left open again": close it)."""
+    words = _VERB_INTENTS.get(intent, frozenset()) | _UNDOES.get(intent, frozenset())
     try:
         return any(t.lower_ in words or t.lemma_.lower() in words for t in doc)
     except AttributeError:
         return True
+
+
+_UNDOES = {"close": frozenset({"open", "opened", "ajar"}), "open": frozenset({"closed", "shut", "locked"})}
 
 
 # verbs whose resultative state is kept or seen, not made ("leave the fridge open", "I found the door open")

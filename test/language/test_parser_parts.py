@@ -363,3 +363,10 @@ def test_them_said_twice_of_a_list_is_the_list_once() -> None:
     req = parse("there are still two things I need, the mouse and the teddy bear - could you collect them and "
                 "bring them here to me?", prefer=Kind.command)
     assert [o.head for o in req.objects] == ["mouse", "bear"], req.objects
+
+
+
+def test_come_after_a_list_says_where_not_a_name() -> None:
+    req = parse("Help me bring the toy and milk come.", prefer=Kind.command)
+    assert [o.head for o in req.objects] == ["toy", "milk"], req.objects
+    assert [o.head for o in parse("bot, loot the toy and bring it to me", prefer=Kind.command).objects] == ["toy"]

@@ -126,6 +126,8 @@ def test_an_opening_or_closing_never_said_is_not_taken_from_the_model() -> None:
     got = parse("yeet the stove over here, you can do that right", prefer=Kind.command)
     assert got.intent not in (Intent.close, Intent.open) or got.confidence < rp.ASK_BACK_BELOW, got
     assert parse("fridge. close.", prefer=Kind.command).intent is Intent.close
+    # the state a closing undoes said instead ("left wide open again"): the model's close stands
+    assert parse("The refrigerator has been left wide open again.", prefer=Kind.command).intent is Intent.close
 
 
 def test_a_name_of_two_nouns_is_its_last_one() -> None:

@@ -531,7 +531,7 @@ def test_crowd_written_household_instructions(said: str, meant: str) -> None:
     ("The plate in the microwave, which one is it?", "which plate is in the microwave?"),
     ("I don't mean every plate in the house, just which one is on the dining table.",
      "which plate is on the dining table."),
-    ("Which, uh, which bowl is on the bathroom counter?", "which bowl is on the bathroom counter?"),
+    ("Which, uh, which bowl is on the bathroom counter?", "Which bowl is on the bathroom counter?"),
     ("Which mug is it that's sitting on the desk, if I've got that right?", "which mug is on the desk?"),
     ("Which one is on the desk?", "Which one is on the desk?"),  # no kind said: asked as it is
 ])
@@ -563,6 +563,9 @@ def test_a_noun_the_tagger_made_a_verb_after_is_gets_its_article() -> None:
     ("Don't pick anything up — just go and stand by the washer.", "go and stand by the washer."),
     ("don't put the mug in the sink, put it on the table", "put the mug on the table"),
     ("don't close the fridge", "don't close the fridge"),  # nothing instead: refused as said
+    ("Don't just bring the pear — bring me the lotion as well.",
+     "Don't just bring the pear — bring me the lotion as well."),  # both: not an instead
+    ("Go search the coffee pot, please.", "go search the coffee pot."),  # searching a thing with an article: as said
     ("do not open the fridge, it is full", "do not open the fridge, it is full"),
     ("Step one: think about where the loo roll belongs. Step two: tell me where that is, so I can put it there.",
      "where does the loo roll belong?"),
