@@ -484,12 +484,13 @@ class Names:
             return 1.0
         if self.label_words(label)[-1] in p.words:
             return 0.5
-        # a kind of a thing named for it, by WordNet's is-a ("toilet paper" is a tissue, to wipe with; a "bath
-        # towel" a towel): the table names kinds, never every label a home may hold
+        # a kind of a thing named for it, by WordNet's is-a of the label's commonest sense ("toilet paper" is a
+        # tissue, to wipe with): the table names kinds, never every label a home may hold. Only the commonest
+        # sense: over all senses chips are a stool (to sit on), a toilet a pot (to cook in), a folder a book
         wn = self.wordnet
         said = " ".join(self.label_words(label))
-        if wn is not None and len(said) <= MAX_WN_PHRASE and any(
-                wn.is_kind(said, w, max_distance=SERVES_KIND_STEPS) for w in p.words):
+        if wn is not None and len(said) <= MAX_WN_PHRASE and \
+                set(wn.hypernyms(said, depth=SERVES_KIND_STEPS)) & set(p.words):
             return 1.0
         return 0.0
 

@@ -114,3 +114,14 @@ def test_something_to_wipe_with_is_a_kind_of_what_wipes(mem, vega) -> None:
         r = plan_request(mem.store, vega, text, speaker="alice")
         picked = [s.args[0] for s in r.plan.steps if s.skill == "pick"] if r.success else []
         assert picked == ["toiletpaper_1"], (text, r.error, picked)
+
+
+
+def test_a_kind_reached_only_through_a_rare_sense_serves_nothing() -> None:
+    # over every sense WordNet makes chips a stool and a folder a book; only the commonest sense counts
+    from memory_node.language.names import default_names
+
+    names = default_names()
+    assert names.serves("wipe", "toiletpaper") == 1.0
+    assert names.serves("sit", "chips") == 0.0 and names.serves("read", "folder") == 0.0
+    assert names.serves("cook", "toilet") == 0.0
