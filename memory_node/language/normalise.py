@@ -1300,11 +1300,7 @@ def normalise(text: str) -> str:
     t = _OUT_THE.sub(r"\1 out of the", t)
     t = _TO_ONLY.sub(lambda m: f"go to {_with_article(m.group(1))}", t)
     t = _OUT_OF.sub(lambda m: f"get {_with_article(m.group(1))} out of {_with_article(m.group(2))}", t)
-    t = _PAIR_TO.sub(lambda m: m.group(0) if _not_a_thing(m.group(1)) or _not_a_thing(m.group(2))
-                     or m.group(1).split()[0].lower() in lx.COMMAND_VERBS or m.group(2).split()[0].lower() in lx.COMMAND_VERBS
-                     or re.search(r"\s(?:the|my|a|an|it|them)\b", m.group(1) + " " + m.group(2)[m.group(2).find(" ") + 1:]
-                                  if re.match(r"(?:the|my)\s", m.group(2), re.I) else m.group(1) + " " + m.group(2), re.I)
-                     else f"bring {_with_article(m.group(1))} and {_with_article(m.group(2))} to {m.group(3)}", t)
+    t = _PAIR_TO.sub(_pair_to, t)
     if _PUT_VERB.search(t):
         t = _NOT_THERE.sub("", t)
     t = _BUT_NOT.sub(lambda m: m.group(0) if re.search(r"\bones?\s*$", m.group(0).rstrip(" .!?"), re.I) else m.group(1), t)
@@ -1781,6 +1777,18 @@ def normalise_command(text: str) -> str:
 
 # "radio. table.", "cup, sink": a thing, then a piece of furniture or a container, and nothing else
 _TWO_NAMES = re.compile(r"^" + _SHORT_NP + r"\s*[.,;:]\s*" + _SHORT_NP + r"\s*[.!]*$", re.I)
+
+
+def _pair_to(m: re.Match) -> str:
+    """``_PAIR_TO``: "radio and loo roll to me" -> "bring the radio and the loo roll to me"; as said when either
+    part is no thing's name: a verb ("loot the toy and bring it to me"), or an article or pronoun inside a part
+    (the second part's own leading "the" / "my" aside)."""
+    first, second, whom = m.groups()
+    second_rest = re.sub(r"^(?:the|my)\s+", "", second, flags=re.I)
+    if any(_not_a_thing(part) or part.split()[0].lower() in lx.COMMAND_VERBS for part in (first, second)) or \
+            re.search(r"\s(?:the|my|a|an|it|them)\b", f"{first} {second_rest}", re.I):
+        return m.group(0)
+    return f"bring {_with_article(first)} and {_with_article(second)} to {whom}"
 
 
 def _thing_then_place(text: str) -> str:
