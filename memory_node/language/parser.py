@@ -137,8 +137,37 @@ def parse(text: str, names: tuple[str, ...] | frozenset[str] = (), prefer: Kind 
     _need_said(best, doc, prefer)
     _lost_thing_said(best, prefer)
     _put_said_too(best, doc, prefer)
+    _alternatives_said(best, doc)
+    _owner_as_recipient(best)
     _not_to_do(best, text)
     return best
+
+
+def _owner_as_recipient(req: Request) -> None:
+    """"Anna's glass, take it to her": "her" is the person the words named, the thing's owner (when one person
+    is named as an owner and no other)."""
+    if req.recipient.lower() not in ("her", "him"):
+        return
+    owners = {o.owner for o in req.objects if o.owner and o.owner != "speaker"}
+    if len(owners) == 1:
+        req.recipient = owners.pop()
+        req.notes.append(f"'{req.recipient}' is the one the pronoun names")
+
+
+# commands whose things, said with "or", are alternatives: one is fetched, put, found, opened
+_EITHER_INTENTS = frozenset({Intent.fetch, Intent.put, Intent.put_away, Intent.find, Intent.open, Intent.close})
+
+
+def _alternatives_said(req: Request, doc: Any) -> None:
+    """"Bring me the remote or the keyboard", "get me a cup or a glass, whichever": things joined only by "or"
+    are alternatives, and one of them is the task (doing all of them is not what was asked). A list that mixes
+    "and" and "or" ("the mug and the plate or the glass") is left as read."""
+    if doc is None or len(req.objects) < 2 or req.intent not in _EITHER_INTENTS:
+        return
+    joins = {t.lower_ for t in doc if t.dep_ == "cc" and t.head.pos_ in ("NOUN", "PROPN", "ADJ")}
+    if joins == {"or"}:
+        req.either = True
+        req.notes.append("things said with 'or': one of them will do")
 
 
 def _asks(text: str) -> bool:

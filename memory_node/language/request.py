@@ -138,6 +138,8 @@ class Request(BaseModel):
     time: TimeRef | None = None
     polite: bool = False
     negated: bool = False
+    either: bool = Field(default=False, description=(
+        "the objects were said as alternatives ('the remote or the keyboard'): one of them will do"))
     source: Literal["parser", "llm"] = "parser"
     notes: list[str] = Field(default_factory=list, description="what the parser was unsure of")
     confidence: float = Field(default=1.0, ge=0.0, le=1.0, description=(

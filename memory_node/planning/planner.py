@@ -201,6 +201,8 @@ class _PlanBuilder:
         """The ids of the things to fetch, in the order said (each grounded; several for "X and Y" or "two
         apples"). With ``partial``, fewer than the number said are taken, with a note ("put two magazines on the
         table" when memory knows one: that one is put there, and the reply says so)."""
+        if self.ctx.request.either:
+            return [self._either_id()]
         out: list[str] = []
         for ref in self.ctx.request.objects:
             n = ref.quantity or 1
@@ -240,7 +242,26 @@ class _PlanBuilder:
         objs = self.ctx.request.objects
         if not objs:
             raise PlanningError("I did not catch which object you mean")
+        if self.ctx.request.either:
+            return self._either_id(want)
         return self._pick_id(objs[0], want)
+
+    def _either_id(self, want: str | None = None) -> str:
+        """"The remote or the keyboard": the first of the things said that memory singles out, with a note of
+        the choice; when none is, the first one's reason (which one? never seen?) is the reply."""
+        objs = self.ctx.request.objects
+        first: PlanningError | None = None
+        for ref in objs:
+            try:
+                got = self._pick_id(ref, want if want else "any" if ref.determiner in ("a", "any", "some") else None)
+            except PlanningError as e:
+                first = first or e
+                continue
+            if len(objs) > 1:
+                self.notes.append(f"you said {' or '.join(o.noun() for o in objs)}: {describe(self.world, got)}")
+            return got
+        assert first is not None
+        raise first
 
     def _target(self, ref: ObjectRef, exclude: str = "") -> str:
         """A receptacle or place said generically ("the table", "a shelf"): any usable one will do, the
