@@ -126,6 +126,9 @@ class Context:
                                                                                "previous request", "confirmed"):
             return None
         own = max(c.confidence for c in g.candidates) if g.status == "all" else g.confidence
+        # the words the name match leaves unexplained count as they do for one thing ("dish soap" is not the bar
+        # soap, whichever room narrowed it to one): the same measure ``settle`` asks back below
+        own = min(own, max(self.sure_of(g, c) for c in g.candidates[:MAX_LISTED]))
         guess = g.how in GUESSED_HOW or own <= GUESS_AT_MOST
         if not (guess and 0.0 < own < ASK_BELOW):
             return None  # (a close MiniLM match keeps its say here: "a bar of soap" is the bar soap)

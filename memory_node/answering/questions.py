@@ -407,6 +407,11 @@ def _where_answer(store: MemoryStore, world: WorldState, cands: list[Candidate])
     confidence = max(ent.confidence, 0.01) * (1.0 if ent.present else _ABSENT_FACTOR)
     evidence = [loc.provenance if loc else "", ent.provenance, ent.id]
     room_text = f" in {describe(world, room)}" if room and (loc is None or loc.object != room) else ""
+    if loc is None and room_text and ent.present and ent.label in world.holder_labels():
+        # a piece of furniture (other things are kept on or in its kind) stands in a room, on nothing to name
+        text = f"{describe(world, ent.id)} is{room_text}."
+        return Answer(success=True, answer=text[:1].upper() + text[1:], answer_ids=_dedupe([ent.id, room or ""]),
+                      evidence_ids=_dedupe(evidence), confidence=confidence)
     if loc is None:
         text = (f"I saw {describe(world, ent.id)}{room_text}, but I do not know what it is on or in."
                 if room_text else f"I have seen {describe(world, ent.id)}, but I do not know where it is.")

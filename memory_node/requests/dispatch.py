@@ -25,7 +25,7 @@ from ..language.names import GENERIC_NOUNS, PACKAGING, default_names
 from ..language.normalise import normalise, without_repairs
 from ..language.parser import NOT_TO_DO_NOTE, ParserUnavailable, parse
 from ..language.reading_policy import ASK_BACK_BELOW as READING_ASK_BELOW, OFFER_BELOW
-from ..language.request import CARRYING_INTENTS, COMMAND_INTENTS, Intent, Kind, ObjectRef, Request
+from ..language.request import CARRYING_INTENTS, COMMAND_INTENTS, QUESTION_INTENTS, Intent, Kind, ObjectRef, Request
 from ..language.resolve import resolve_rooms, rooms_said
 from ..answering import entities as ask_entities, habits as habits_ask, placement as preferences, questions as ask, when as ask_time
 from ..answering.context import Context, Reply
@@ -145,8 +145,44 @@ def _answer_question(store: MemoryStore, question: str, as_of_ns: int | None, sp
                       "question: send it to the plan service (~/plan).",
                       error=f"'{question.strip()}' is an action request ({req.intent.value}); use ~/plan")
     answer = _answer(ctx)
+    if answer.success and answer.confidence > 0.0 and _rival_question(ctx.request):
+        answer = _read_in_doubt(answer, ctx.request)
     _remember(ctx, conversation)
     return _never_empty(answer, req)
+
+
+# what a question was read as, said back when the reading is in doubt ({0}: the thing, {1}: the state or property)
+_READ_AS = {Intent.where: "where {0} is", Intent.what_room: "which room {0} is in", Intent.exists: "whether there is {0}",
+            Intent.state: "whether {0} is {1}", Intent.usable: "whether {0} is {1}", Intent.attribute: "what {1} {0} is",
+            Intent.count: "how many {0} there are", Intent.which: "which {0} you mean", Intent.contents: "what is {1} {0}",
+            Intent.when_seen: "when I saw {0}", Intent.goes_where: "where {0} goes", Intent.happened_to:
+            "what happened to {0}"}
+
+
+def _rival_question(req: Request) -> bool:
+    """Whether the question read is in doubt against another question: its reading below ``ASK_BACK_BELOW`` and
+    another question reading at least as likely as not ("Of what hue is the magazine?" read as whether there is a
+    magazine, the colour question beside it). A doubt against a command only is settled by the service asked
+    (~/ask answers questions); a doubt with no rival named leaves nothing better to offer."""
+    return req.confidence < READING_ASK_BELOW and any(
+        a.intent in QUESTION_INTENTS and a.intent is not req.intent and a.confidence >= READING_ASK_BELOW
+        for a in req.alternatives)
+
+
+def _read_in_doubt(answer: Answer, req: Request) -> Answer:
+    """A question whose reading the calibration doubts (``Request.confidence`` below the reading policy's
+    ``ASK_BACK_BELOW``: less likely right than wrong) is answered as read, but said as a reading to confirm, not
+    as a fact: "I am not sure I understood: if you asked where the magazine is, it is on the bed. Is that what you
+    asked?". Its confidence is the answer's times the reading's (a client acting on answers sees the doubt)."""
+    thing = req.objects[0].text if req.objects and req.objects[0].text else "it"
+    detail = req.state or req.attribute or ("usable" if req.intent is Intent.usable else
+                                            req.objects[0].anchor.relation.replace("_", " ")
+                                            if req.objects and req.objects[0].anchor else "on")
+    said = _READ_AS.get(req.intent, "a question about {0}").format(thing, detail)
+    return answer.model_copy(update={
+        "answer": f"I am not sure I understood the question. If you asked {said}: {answer.answer.strip()} "
+                  "Is that what you asked?",
+        "confidence": round(answer.confidence * req.confidence, 3)})
 
 
 def _follow_up(ctx: Context, conversation: Conversation | None) -> Request:
