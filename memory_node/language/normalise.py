@@ -7,10 +7,12 @@ construction, never a word of a benchmark: nothing here names a thing.
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from ..core.text import singular
 from ..core.wordnet import default_wordnet
 from . import lexicon as lx
+from .dialects import standard_words
 from .speech import dictation_fixes, edit_repairs, typing_fixes, without_symbols, word_searches
 
 
@@ -303,6 +305,12 @@ _SHORTCUTS = (  # a pause written as an ellipsis ("the... the radio", "The glass
                r"\1, and then what\2"),
               # "Ben made coffee, and then he do what?"
               (re.compile(r",?\s*and\s+then\s+(?:he|she|they)\s+(?:do|did|does)\s+what\b", re.I), ", and then what"),
+              # a thing added between dashes ("I need the remote - and the juice - bring them both"): one more thing
+              (re.compile(r"\s+(?:[\u2014\u2013]|--?)\s+((?:and|plus)\s+(?:the|my|your|our|a|an|some)\s+[^\u2014\u2013,.?!]{1,50}?)"
+                          r"\s+(?:[\u2014\u2013]|--?)\s+", re.I), r" \1, "),
+              # a reason after a dash ("go find the pear - I've got my hands full"): no part of the request
+              (re.compile(r"\s+(?:[\u2014\u2013]|--?)\s+(?:i've|i\s+have|i'm|i\s+am|my\s+hands|because|cos|'cause|since)\b"
+                          r"[^\u2014\u2013?]*$", re.I), "."),
               # an aside set off by two dashes is no part of the request ("which room - just the room - is it in?"),
               # unless it says which one is meant ("the glass - not any glass, the one by the sink - which is it?")
               # or takes back the thing before it ("the mug - sorry, the radio - bring to me": the repair below)
@@ -422,8 +430,8 @@ _SHORTCUTS = (  # a pause written as an ellipsis ("the... the radio", "The glass
               (re.compile(r"^((?:the|my|your|our)\s+(?:[\w-]+\s+){0,3}?[\w-]+)\s*,?\s+what\s+(colou?r)(?:\s+(?:is\s+it|it\s+is))?\s*\??\s*$",
                           re.I), lambda m: f"what {m.group(2)} is {m.group(1)[0].lower()}{m.group(1)[1:]}?"),
               # "the bathroom got a coffee table or not?": is there one there
-              (re.compile(r"^(?:the\s+)?(" + _ROOMS_RE + r")\s+(?:got|has|have)\s+(?:any\s+|a\s+|an\s+)?(.+?)\s*,?\s+(?:or\s+not|or\s+no)"
-                          r"\s*\??\s*$", re.I), r"is there a \2 in the \1?"),
+              (re.compile(r"^(?:the\s+)?(" + _ROOMS_RE + r")\s+(?:got|has|have)\s+(?:any\s+|a\s+|an\s+)?(.+?)(?:\s*,?\s+(?:or\s+not|or\s+no)"
+                          r"\s*\??|\s*\?)\s*$", re.I), r"is there a \2 in the \1?"),
               # "which part of the house is the mug in?": which room
               (re.compile(r"\b(which|what)\s+(?:part|area|bit|end)\s+of\s+the\s+(?:house|home|flat|apartment|place)\b", re.I),
                r"\1 room"),
@@ -1228,7 +1236,8 @@ _OVER = re.compile(r"\s*[,.!]\s*\bover(?:\s+and\s+out)?\s*[.!]*\s*$", re.I)
 # "where was it before it got moved": the moving the question is about, not an event asked for
 _BEFORE_MOVED = re.compile(r"\bbefore\s+(?:it|they|that|this|someone|somebody|anyone|you|he|she|[A-Z][a-z]+)\s+"
                            r"(?:was\s+|were\s+|got\s+|had\s+been\s+|has\s+been\s+|'s\s+been\s+)?(?:last\s+)?"
-                           r"(?:moved|shifted|taken|relocated|touched|picked\s+up)(?:\s+(?:it|them))?"
+                           r"(?:(?:so\s+|very\s+)?(?:rudely|suddenly|recently|carelessly|unceremoniously)\s+)?"
+                           r"(?:moved|shifted|taken|relocated|touched|picked\s+up|displaced|removed|disturbed)(?:\s+(?:it|them))?"
                            r"(?:\s+(?:away|somewhere\s+else|elsewhere|last))?\b", re.I)
 
 
@@ -1266,6 +1275,93 @@ def _instead(text: str) -> str:
     return rest
 
 
+def _lower_first(np: str) -> str:
+    return np[:1].lower() + np[1:]
+
+
+_NP3 = r"((?:the|my|your|our|his|her|their)\s+(?:[\w-]+\s+){0,2}?[\w-]+)"
+_DATA_WORDS = r"(?:inventory|logs?|records?|database|memory|data|system)"
+# Questions and commands said in other frames than the parser reads, as the frame it reads. Each is a kind of
+# saying, not a sentence: a data word around the thing ("the latest known position of the lime", "any sightings
+# of the juice in your logs", "the last-seen timestamp on the mug"), a thing said first ("the mug last time was
+# where?"), a verb said last (German order: "can you me the keyboard bring?"), a restart of two words.
+_SAID_OTHERWISE: tuple[tuple[re.Pattern[str], Any], ...] = tuple((re.compile(p, re.I), r) for p, r in (
+    # "where's the lime gone?": where has it gone ("'s" is "has" before a participle)
+    (r"\bwhere(?:'s|\s+is)\s+" + _NP3 + r"\s+gone\b", r"where has \1 gone"),
+    # "how many plates has the kitchen (got)?", "does the kitchen have": how many are in it
+    (r"^how\s+many\s+([\w\s-]+?)\s+(?:has|have|does|do)\s+(?:the|our|your|my)\s+(" + _ROOMS_RE + r")"
+     r"(?:\s+(?:got|have|has|contain|hold))?\s*\?*\s*$", r"how many \1 are in the \2?"),
+    # "where was the mug last time?", "the mug last time was where?": where it was before
+    (r"^where\s+was\s+" + _NP3 + r"\s*,?\s+(?:the\s+)?last\s+time\s*\?*\s*$", r"where was \1 before?"),
+    (r"^" + _NP3 + r"\s*,?\s+(?:the\s+)?last\s+time\s+(?:it\s+)?(?:was|were)\s+where\s*\?*\s*$",
+     lambda m: f"where was {_lower_first(m.group(1))} before?"),
+    # "the loo roll supposed to put where?": where it goes
+    (r"^" + _NP3 + r"\s+(?:is\s+|are\s+)?(?:supposed|meant)\s+to\s+(?:go|be\s+put|put|be\s+kept|keep|be\s+stored|"
+     r"live|belong|be)\s+where\s*\?*\s*$", lambda m: f"where is {_lower_first(m.group(1))} supposed to go?"),
+    # "where the lotion belong?", "where my keys go?": a question without its "does"
+    (r"^where\s+" + _NP3 + r"\s+(belong|go|live)\s*\?*\s*$", r"where does \1 \2?"),
+    # "on the table, any table": whichever one
+    (r"\b(?:the\s*,?\s*(?:(?:um+|uh+|erm*)\s*,?\s*)?)?the\s+([\w-]+)\s*,\s*any\s+(?:\w+\s+)?\1\b", r"a \1"),
+    # "where can sit down?" (the person left out, as in many languages): where can I
+    (r"^where\s+can\s+(?=(?:sit|sleep|lie|rest|wash|eat|cook|read|work|hang|put|dry|charge)\b)", "where can I "),
+    # "which bowl, the one by the radio?": which one is by it
+    (r"^which\s+((?:[\w-]+\s+){0,2}?[\w-]+)\s*,\s*the\s+one\s+(?=(?:by|next\s+to|near|beside|on|in|under)\b)",
+     r"which \1 is "),
+    # "go to where is the juice": where the juice is
+    (r"\b(to|near|by)\s+where\s+is\s+" + _NP3 + r"(?=\s*[?.!,]*\s*$)", r"\1 where \2 is"),
+    (r"\bseek\s+out\b", "find"), (r"\s*,?\s+wherever\s+(?:it|they)\s+(?:may|might|could)\s+be\b", ""),
+    # a data word around the thing
+    (r"\s+(?:anywhere\s+)?in\s+(?:the|your|my)\s+" + _DATA_WORDS + r"\b", ""),
+    (r"^(?:do\s+you\s+have|have\s+you\s+got|is\s+there|are\s+there)\s+(?:any\s+)?(?:sightings?|records?|entries|"
+     r"logs?)\s+(?:of|on|for|about)\s+" + _NP3 + r"\s*\?*\s*$", r"have you seen \1?"),
+    (r"\b([a-z]+)\s+instances?\b(?=\s+(?:is|are|belongs?|on|in|of)\b|\s*\?)", r"\1"),
+    (r"^(?:what(?:'s|\s+is|\s+was)|tell\s+me|give\s+me|do\s+you\s+know|(?:might|could|can|would)\s+you\s+(?:tell|"
+     r"enlighten|inform|remind)\s+me(?:\s+(?:as\s+to|of|about))?)\s+(?:the\s+|your\s+)?(?:(?:current|present|latest|"
+     r"last|most\s+recent|exact|precise|known|last-known|real|actual)\s+)*(?:location|position|whereabouts|spot)\s+"
+     r"(?:of|for)\s+" + _NP3 + r"\s*\?*\s*$", r"where is \1?"),
+    (r"^(?:what(?:'s|\s+is)|tell\s+me|give\s+me)\s+(?:the\s+)?(?:colou?r|hue)\s+(?:attribute|value|property|field)\s+"
+     r"(?:of|for|on)\s+" + _NP3 + r"\s*\?*\s*$", r"what color is \1?"),
+    (r"^(?:what(?:'s|\s+is)|tell\s+me|give\s+me)\s+(?:the\s+)?(first|last)[\s-]+seen\s+(?:timestamp|time)\s+"
+     r"(?:of|for|on)\s+" + _NP3 + r"\s*\?*\s*$", r"when did you \1 see \2?"),
+    (r"^(?:what(?:'s|\s+is)|tell\s+me|give\s+me)\s+(?:the\s+)?(?:timestamp|time)\s+(?:you\s+)?(first|last)\s+"
+     r"saw\s+" + _NP3 + r"\s*\?*\s*$", r"when did you \1 see \2?"),
+    # "trigger open on the microwave", "execute a close on the fridge": open it
+    (r"^(?:please\s+)?(?:trigger|execute|run|perform|initiate|do)\s+(?:an?\s+)?(open|close)\s+(?:on|of|for)\s+", r"\1 "),
+    # "put the lotion in its designated storage location": away
+    (r"\bin\s+(?:its|their)\s+(?:designated|assigned|allocated|usual|correct|right|proper)\s+(?:storage\s+)?"
+     r"(?:location|place|spot|home|position)\b", "away"),
+    # German order: "can you me the keyboard bring?", "stands the fridge open?"
+    (r"^(can|could|would|will)\s+you\s+(me\s+|us\s+)?((?:the|my|our|a)\s+(?:[\w-]+\s+){0,2}?[\w-]+)\s+"
+     r"(bring|fetch|get|give|hand|pass|open|close|find|carry|take)\s*(?:please)?\s*([?.!]*)$", r"\1 you \4 \2\3\5"),
+    (r"^stands?\s+" + _NP3 + r"\s+(open|closed|shut|locked|unlocked|on|off|empty|full)\s*\?", r"is \1 \2?"),
+    # "where did the mouse formerly reside?": where it was before
+    (r"^where\s+(?:did|was|were|had)\s+" + _NP3 + r"\s+(?:formerly|previously)\b[^?]*\?*\s*$",
+     lambda m: f"where was {_lower_first(m.group(1))} before?"),
+    # "lay the loo roll down on the couch": the particle says nothing the place does not
+    (r"\b(lay|set|put|place|pop|plonk)\s+((?:the|my|your|our|it|them)\b(?:\s+[\w-]+){0,3}?)\s+down\s+"
+     r"(?=(?:on|onto|in|into|by|next\s+to|beside)\b)", r"\1 \2 "),
+    # "pack the ball away": put it away
+    (r"\bpack\s+((?:the|my|your|our|it|them)\b(?:\s+[\w-]+){0,3}?)\s+away\b", r"put \1 away"),
+    (r"\bpack\s+away\s+(?=(?:the|my|your|our)\b)", "put away "),
+    # "rustle up the juice for me": get it
+    (r"\brustle\s+up\b", "get"),
+    # "take the pear and the lotion come here": bring them to the speaker
+    (r"^(?:take|bring|carry|get|fetch|grab)\s+(.+?)\s+(?:and\s+)?come\s+(?:here|back\s+here|to\s+me)\b", r"bring me \1"),
+    # "is the fridge securely closed, I trust?": the hope is no part of the question
+    (r"\s*,\s*i\s+(?:trust|hope|presume|assume|suppose|take\s+it|imagine|gather)\s*(?=\?)", ""),
+    # "dang it, I set the remote down somewhere": an oath, not a thing
+    (r"^(?:dang|damn|darn|drat|blast|bugger|dammit|damnit|dagnabbit)(?:\s+it)?\s*[,!.]\s*", ""),
+    (r"\bsomewheres\b", "somewhere"),
+    # "what you tried to open today?" (a question without "did", as many learners ask it)
+    (r"^(what|where|when|which\s+[\w-]+)\s+(you|i|we|he|she|they)\s+([a-z]{3,}ed)\b",
+     lambda m: f"{m.group(1)} did {m.group(2)} {_verb_now(m.group(3))}"),
+    # "righto, grab it": an opener
+    (r"^(?:righto|right-o|righty-o|alrighty|okey-dokey|ok\s+then)\s*[,!.]?\s+", ""),
+))
+# "put it, um, put it back": two or three words said again once the filler is gone
+_SAID_TWICE = re.compile(r"\b((?:[a-z']+\s+){1,2}[a-z']+)\s+\1\b", re.I)
+
+
 def normalise(text: str) -> str:
     t = text.replace("\u2019", "'").replace("\u2018", "'").replace("`", "'")
     t = _SPACES.sub(" ", t).strip()
@@ -1274,6 +1370,9 @@ def normalise(text: str) -> str:
     t = _WHERE_THAT_IS.sub(lambda m: f"{m.group(1)}?", t)
     # what typing and speech did to the words, first
     t = word_searches(edit_repairs(dictation_fixes(typing_fixes(without_symbols(t)))))
+    t = standard_words(t)
+    for pattern, repl in _SAID_OTHERWISE:
+        t = pattern.sub(repl, t)
     t = _reordered_question(t) or t
     # (before the shortcuts read "that in dear" as a thing's phrase)
     t = " ".join(_ENDEARMENT_END.sub("", s) for s in _SENTENCE_END.split(t))
@@ -1281,6 +1380,7 @@ def normalise(text: str) -> str:
     t = over if len(over.split()) >= 2 else t  # "Over." alone stays what it is
     for pattern, repl in _SHORTCUTS:
         t = pattern.sub(repl, t)
+    t = _SAID_TWICE.sub(r"\1", t)
     t = _drop_address(t)
     t = _whether_question(t)
     t = _ANY_IDEA.sub("", t)

@@ -1,0 +1,73 @@
+"""Function words of other Englishes and of older registers, said as the standard words they stand for.
+
+People speak Caribbean, Singaporean, South African and Scots English, and some speak like a Victorian novel. Their
+content words are everyone's ("the remote", "the fridge"); what the tagger trips on are a few closed-class words
+("de" for the, "fi" for for, "pon" for on, "hither" for here) and particles that end a question ("lah", "anot").
+This module rewrites those, and only those (more of the Caribbean and Scots forms are still among ``normalise``'s
+shortcuts, where they were written first): a closed class, as a dictionary of a variety of English lists them,
+applied before the rest of ``normalise`` reads the sentence. Words that are also ordinary English ("me", "dem"
+in a name) are rewritten only where the variety's grammar leaves no doubt.
+"""
+
+from __future__ import annotations
+
+import re
+
+_Rule = tuple[re.Pattern[str], str]
+
+
+def _rules(*pairs: tuple[str, str], flags: int = re.I) -> tuple[_Rule, ...]:
+    return tuple((re.compile(p, flags), r) for p, r in pairs)
+
+
+# Caribbean English (Jamaican, Trinidadian): articles, prepositions and pronouns
+_CARIBBEAN = _rules(
+    # "de remote", "pon de table" ("where de radio dey?" is read whole by ``normalise``)
+    (r"\bde\s+(?=[a-z])(?!(?:[\w-]+\s+){0,2}?[\w-]+\s+(?:dey|deh|de)\b)", "the "),
+    (r"\bfi\s+(?=me\b|mi\b|us\b|him\b|her\b|them\b)", "for "),  # "put it away fi me"
+    (r"\bcaan\b", "can't"),
+    # "me cyaan find it", "me nuh see it": "me" as the subject, before a verb group
+    (r"^(?:(?:oh|ah|eh|well)\s*,?\s+)?me\s+(?=cyaan\b|can't\b|cannot\b|don't\b|didn't\b|nuh\b|nah\b|need\b|want\b|lost\b)",
+     "I "),
+    (r"\bnuh\s+(?=see|find|know|have|got)", "didn't "),
+)
+
+# Singapore and Malaysian English: sentence-final particles, "got ... or not?", "can?"
+_SINGLISH = _rules(
+    # "you got see the lime anot?": did you see it
+    (r"^(?:you\s+)?got\s+(?:see|seen|spot|spotted|saw)\s+(.+?)\s*,?\s+(?:or\s+not|anot|not)\s*\?*\s*$",
+     r"have you seen \1?"),
+    # "got bookshelf in the living room or not?": is there one
+    (r"^got\s+(?!to\b)(.+?)\s*,?\s+(?:or\s+not|anot)\s*\?*\s*$", r"is there \1?"),
+    # particles that end a question or a request ("where ah?", "bring it lah", "can or not")
+    (r"\s*,?\s+(?:ah|lah|leh|lor|hor|meh|sia)\s*(?=[?.!]*\s*$)", ""),
+    (r"\s*,?\s+anot\s*(?=[?.!]*\s*$)", ""),
+)
+
+# South African English: interjections that open or end a sentence
+_SOUTH_AFRICAN = _rules(
+    (r"^(?:howzit|eish|ag|haibo|yoh)\b\s*[,!.]?\s*", ""),
+    (r"\s*,\s*(?:hey|bru|boet|man)\s*(?=[?.!]*\s*$)", ""),
+)
+
+# Older and literary English ("carry it hither", "the table yonder", "pray, where ...")
+_LITERARY = _rules(
+    (r"\bhither\b", "here"), (r"\bthither\b", "there"), (r"\bwhither\b", "where"),
+    (r"\b(?:out|over|up|down)\s+yonder\s+(?=(?:in|on|at|by)\b)", ""),  # "a bench out yonder in the kitchen"
+    (r"\b(?:out|over|up|down)\s+yonder\b", "over there"), (r"\byonder\b", "over there"),
+    (r"\bbeheld\b", "saw"), (r"\bbehold\b", "see"), (r"\bunto\s+me\b", "me"),
+    (r"^pray\s*,?\s+(?:(?:good|kind|dear)\s+\w+\s*,\s*)?", ""), (r"\s*,\s*pray\s*,\s*", " "),
+)
+
+# A possessive said as a name and a pronoun ("Anna her glass", Afrikaans and Dutch "Anna se glas", Singlish):
+# only at the start, where no verb can take the name as its person ("give Anna her glass" is left as said)
+_NAME_HER = re.compile(r"^([A-Z][a-z]+)\s+(?:her|his|se)\s+(?=[a-z])")
+
+
+def standard_words(text: str) -> str:
+    """``text`` with the closed-class words of other varieties of English written as the standard ones."""
+    t = _NAME_HER.sub(r"\1's ", text)
+    for rules in (_CARIBBEAN, _SINGLISH, _SOUTH_AFRICAN, _LITERARY):
+        for pattern, repl in rules:
+            t = pattern.sub(repl, t)
+    return t

@@ -1,0 +1,59 @@
+"""Other Englishes' function words and other frames of the same questions, written as the parser reads them
+(``language/dialects.py`` and ``normalise``'s frames), and what they then mean."""
+
+from __future__ import annotations
+
+import pytest
+
+from memory_node.language import Intent, Kind, parse
+from memory_node.language.normalise import normalise
+
+
+@pytest.mark.parametrize("text, normal", [
+    # Caribbean, Singapore, South African, literary
+    ("Fetch de kettle fi me.", "fetch the kettle for me."),
+    ("Me cyaan find de scissors.", "I can't find the scissors."),
+    ("You got see the kettle anot?", "have you seen the kettle?"),
+    ("Got kettle in the kitchen or not?", "is there kettle in the kitchen?"),
+    ("The kettle where ah?", "where is The kettle?"),
+    ("Eish, where's the kettle, hey?", "where's the kettle?"),
+    ("Kindly carry the kettle hither.", "Kindly carry the kettle here."),
+    ("Place the kettle upon the table yonder.", "place the kettle upon the table over there."),
+    ("Pray, when did you last behold the kettle?", "when did you last see the kettle?"),
+    ("Ben his kettle what colour?", "Ben's kettle what color?"),
+    # data words around the thing, a verb said last, a question without its "did" or "does"
+    ("What's the last known position of the kettle?", "where is the kettle?"),
+    ("Are there any sightings of the kettle in your records?", "have you seen the kettle?"),
+    ("What's the first-seen timestamp for the kettle?", "when did you first see the kettle?"),
+    ("Could you me the kettle bring?", "Could you bring me the kettle?"),
+    ("Stands the oven open?", "is the oven open?"),
+    ("What you moved today?", "What did you move today?"),
+    ("Where my kettle belong?", "where does my kettle belong?"),
+    # a restart, a thing added between dashes, a reason after one, an oath
+    ("Set it, uh, set it down there.", "set it down there."),
+    ("Fetch the kettle — and the scissors — quick.", "fetch the kettle and the scissors, quick."),
+    ("Go find the kettle — I'm on a call.", "go find the kettle."),
+    ("Damn it, where's the kettle gone?", "where has the kettle gone?"),
+    ("Put the kettle on the shelf, any shelf.", "put the kettle on a shelf."),
+    # words that only look like the forms above stay as they are
+    ("Give Ben his kettle.", "give Ben his kettle."),
+    ("Is the mug in the fridge or not?", "Is the mug in the fridge?"),
+])
+def test_other_englishes_and_frames_are_written_as_the_parser_reads_them(text: str, normal: str) -> None:
+    assert normalise(text) == normal
+
+
+@pytest.mark.parametrize("text, intent", [
+    ("The kettle last time was where?", Intent.where),
+    ("Where was the kettle last time?", Intent.where),
+    ("The kettle supposed to go where?", Intent.goes_where),
+    ("How many cups has the kitchen got?", Intent.count),
+    ("Of what hue is the kettle?", Intent.attribute),
+])
+def test_a_thing_said_first_keeps_what_is_asked_of_it(text: str, intent: Intent) -> None:
+    req = parse(text, prefer=Kind.question)
+    assert req.intent is intent, req
+    if "last time" in text:
+        assert req.time is not None and req.time.moment == "previous", req
+    if "kitchen" in text:
+        assert req.objects[0].room == "kitchen" or "kitchen" in str(req.objects[0].anchor), req
