@@ -427,6 +427,21 @@ class WordNet:
         with self._lock:
             return synset.lemma_names()
 
+    def verb_is_a(self, verb: str, kinds: frozenset[str], steps: int = 1) -> bool:
+        """Whether the commonest sense of ``verb`` is one of the synsets ``kinds`` ("pull.v.01") or a kind of one
+        within ``steps`` is-a steps ("haul": to draw slowly or heavily, a kind of pulling)."""
+        with self._lock:
+            try:
+                senses = self._wn.synsets(verb.lower().strip(), pos="v")[:1]
+            except Exception:  # noqa: BLE001 - a malformed word is simply not in WordNet
+                return False
+            level = senses
+            for _ in range(steps + 1):
+                if any(s.name() in kinds for s in level):
+                    return True
+                level = [h for s in level for h in s.hypernyms()]
+        return False
+
     def hypernyms(self, phrase: str, depth: int = 3) -> list[str]:
         """The kinds the phrase's commonest sense is ("garbage can" -> bin, container), nearest first."""
         ss = self.senses(phrase)

@@ -1355,9 +1355,29 @@ _SAID_OTHERWISE: tuple[tuple[re.Pattern[str], Any], ...] = tuple((re.compile(p, 
     # "what you tried to open today?" (a question without "did", as many learners ask it)
     (r"^(what|where|when|which\s+[\w-]+)\s+(you|i|we|he|she|they)\s+([a-z]{3,}ed)\b",
      lambda m: f"{m.group(1)} did {m.group(2)} {_verb_now(m.group(3))}"),
+    # "bring the mug instead of the radio": the thing not wanted is no part of the task
+    (r"\s*,?\s+(?:instead\s+of|rather\s+than|in\s+place\s+of)\s+(?:the|my|your|our|a|an|that|this)\s+(?:[\w-]+\s+){0,2}?"
+     r"[\w-]+(?=\s*(?:[,.!?]|please\b|$))", ""),
     # "righto, grab it": an opener
     (r"^(?:righto|right-o|righty-o|alrighty|okey-dokey|ok\s+then)\s*[,!.]?\s+", ""),
 ))
+# WordNet's senses of carrying: a verb whose commonest sense is one of these, or a kind of one ("haul", "lug",
+# "ferry", "tote", "cart"), is a verb of carrying the parser's word list may not have
+_CARRYING_SENSES = frozenset({"carry.v.01", "transport.v.02", "bring.v.01", "pull.v.01", "fetch.v.01"})
+# an imperative's first verb, with a thing after it and somewhere it goes ("haul the juice over to the kitchen");
+# without the place ("draw the curtains") the verb is left alone
+_CARRY_FRAME = re.compile(r"^((?:please\s+|(?:can|could|would|will)\s+you\s+(?:please\s+)?)?)([a-z]{3,})\s+(?=(?:the|my|your|"
+                          r"our|this|that|these|those|a|an|some)\s[^.?!]*?\b(?:to|here|for\s+(?:me|us)|back)\b)", re.I)
+
+
+def _carrying_verb(m: re.Match) -> str:
+    verb = m.group(2).lower()
+    if verb in lx.COMMAND_VERBS or verb in lx.WRAPPER_VERBS:
+        return m.group(0)
+    wn = default_wordnet()
+    return f"{m.group(1)}carry " if wn is not None and wn.verb_is_a(verb, _CARRYING_SENSES) else m.group(0)
+
+
 # "put it, um, put it back": two or three words said again once the filler is gone
 _SAID_TWICE = re.compile(r"\b((?:[a-z']+\s+){1,2}[a-z']+)\s+\1\b", re.I)
 
@@ -1371,6 +1391,7 @@ def normalise(text: str) -> str:
     # what typing and speech did to the words, first
     t = word_searches(edit_repairs(dictation_fixes(typing_fixes(without_symbols(t)))))
     t = standard_words(t)
+    t = _CARRY_FRAME.sub(_carrying_verb, t)
     for pattern, repl in _SAID_OTHERWISE:
         t = pattern.sub(repl, t)
     t = _reordered_question(t) or t

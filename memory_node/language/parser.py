@@ -139,8 +139,55 @@ def parse(text: str, names: tuple[str, ...] | frozenset[str] = (), prefer: Kind 
     _put_said_too(best, doc, prefer)
     _alternatives_said(best, doc)
     _owner_as_recipient(best)
+    _done_by_someone_else(best, doc)
     _not_to_do(best, text)
     return best
+
+
+# tasks a robot would do in someone's stead: said of another doer they are news, not a request
+_DOABLE = frozenset({Intent.fetch, Intent.put, Intent.put_away, Intent.put_back, Intent.open, Intent.close,
+                     Intent.drink})
+_ROBOT_SUBJECTS = frozenset({"you", "u", "ya", "ye", "yourself", "robot", "someone", "somebody", "anyone", "anybody"})
+SOMEONE_ELSE_NOTE = "said of someone else doing it: news, not a task"
+
+
+def _done_by_someone_else(req: Request, doc: Any) -> None:
+    """"Ben will bring the mug", "I'll open the fridge", "Ben's going to fetch the radio": a task verb whose subject
+    is the speaker or another person says who will do it, and that is not the robot; doing it would be the wrong
+    act. "We'll get the mug later" may include the robot: offered, not done. An imperative ("bring the mug", "Ben,
+    bring the mug"), a request to anyone ("could someone bring me the mug?") and "you" stay requests. Only when
+    every sentence's task verb has such a subject (a later "bring me the radio" is still a request)."""
+    if doc is None or req.intent not in _DOABLE:
+        return
+    doers: list[str] = []
+    for sent in doc.sents:
+        root = sent.root
+        verb = root
+        if _lemma(root) == "go" and root.tag_ == "VBG":  # "Ben's going to fetch the radio"
+            verb = next((c for c in root.children if c.dep_ == "xcomp" and lx.COMMAND_VERBS.get(_lemma(c)) in _DOABLE),
+                        root)
+        if lx.COMMAND_VERBS.get(_lemma(verb)) not in _DOABLE:
+            continue
+        if _lemma(verb) == "get" and any(_low(c) in ("'ve", "have", "has", "'s", "ve") for c in verb.children
+                                         if c.dep_ == "aux"):
+            continue  # "I've got my hands full": having, not fetching
+        if any(t.i != verb.i and t.tag_ == "VB" and lx.COMMAND_VERBS.get(_lemma(t)) is not None and
+               not any(c.dep_ == "nsubj" for c in t.children) and t.dep_ != "xcomp" for t in sent):
+            return  # "quick, fetch me the stapler, I've got ...": an imperative in the sentence is the request
+        subj = next((c for c in root.children if c.dep_ == "nsubj"), None)
+        vocative = subj is not None and subj.i + 1 < len(doc) and doc[subj.i + 1].text in (",", "!", ":")
+        if subj is None or vocative or _low(subj) in _ROBOT_SUBJECTS or not (
+                _low(subj) in ("i", "he", "she", "they", "we") or subj.pos_ == "PROPN"):
+            return  # a request in this sentence ("Ben, bring the mug": said to the robot by a name)
+        doers.append(_low(subj))
+    if not doers:
+        return
+    if all(d in ("we", "us") for d in doers):
+        req.confidence = min(req.confidence, round(reading_policy.OFFER_BELOW - 0.01, 3))
+        req.notes.append("'we' may include the robot: offered, not done")
+        return
+    req.kind, req.intent, req.confidence, req.alternatives = Kind.statement, Intent.inform, 0.0, []
+    req.notes.append(SOMEONE_ELSE_NOTE)
 
 
 def _owner_as_recipient(req: Request) -> None:

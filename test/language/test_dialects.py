@@ -57,3 +57,40 @@ def test_a_thing_said_first_keeps_what_is_asked_of_it(text: str, intent: Intent)
         assert req.time is not None and req.time.moment == "previous", req
     if "kitchen" in text:
         assert req.objects[0].room == "kitchen" or "kitchen" in str(req.objects[0].anchor), req
+
+
+@pytest.mark.parametrize("text", ["Haul the kettle over to the kitchen.", "could you lug the kettle to the bedroom",
+                                  "Tote my kettle here, please."])
+def test_a_verb_wordnet_files_under_carrying_carries_the_thing(text: str) -> None:
+    req = parse(text, prefer=Kind.command)
+    assert req.intent is Intent.fetch and req.objects and req.objects[0].head == "kettle", req
+
+
+def test_a_verb_of_pulling_without_a_place_is_not_read_as_carrying() -> None:
+    # "draw" is pulling in WordNet's commonest sense; "draw the curtains" says no place to carry them to
+    assert normalise("draw the curtains") == "draw the curtains"
+
+
+@pytest.mark.parametrize("text", ["Ben will bring the kettle", "I'll open the oven", "Ben's going to fetch the kettle",
+                                  "Alice is putting the kettle on the shelf", "Ben can close the oven"])
+def test_a_task_said_of_someone_else_is_news_not_a_task(text: str) -> None:
+    req = parse(text, prefer=Kind.command)
+    assert not req.is_command and req.confidence == 0.0, req
+
+
+@pytest.mark.parametrize("text", ["Ben, bring the kettle", "could someone bring me the kettle?", "you will bring the kettle",
+                                  "fetch me the kettle, I've got my hands full", "I want you to open the oven",
+                                  "the oven's been left open, close it"])
+def test_requests_with_a_name_or_a_person_in_them_stay_requests(text: str) -> None:
+    assert parse(text, prefer=Kind.command).is_command
+
+
+def test_we_may_include_the_robot_so_it_is_offered_not_done() -> None:
+    from memory_node.language.reading_policy import OFFER_BELOW
+    req = parse("we'll get the kettle later", prefer=Kind.command)
+    assert req.is_command and req.confidence < OFFER_BELOW, req
+
+
+def test_the_thing_said_instead_is_no_part_of_the_task() -> None:
+    req = parse("bring me the kettle instead of the scissors", prefer=Kind.command)
+    assert [o.head for o in req.objects] == ["kettle"], req
