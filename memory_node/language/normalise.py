@@ -1355,6 +1355,9 @@ _SAID_OTHERWISE: tuple[tuple[re.Pattern[str], Any], ...] = tuple((re.compile(p, 
     # "what you tried to open today?" (a question without "did", as many learners ask it)
     (r"^(what|where|when|which\s+[\w-]+)\s+(you|i|we|he|she|they)\s+([a-z]{3,}ed)\b",
      lambda m: f"{m.group(1)} did {m.group(2)} {_verb_now(m.group(3))}"),
+    # "get rid of the mug", "dispose of the radio": throw it away (never a fetch to the speaker)
+    (r"\b(?:get\s+rid\s+of|dispose\s+of|do\s+away\s+with)\s+(?=(?:the|my|your|our|this|that|these|those|it|them)\b)",
+     "throw away "),
     # "bring the mug instead of the radio": the thing not wanted is no part of the task
     (r"\s*,?\s+(?:instead\s+of|rather\s+than|in\s+place\s+of)\s+(?:the|my|your|our|a|an|that|this)\s+(?:[\w-]+\s+){0,2}?"
      r"[\w-]+(?=\s*(?:[,.!?]|please\b|$))", ""),

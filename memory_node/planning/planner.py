@@ -43,6 +43,7 @@ _CARRY_VERB = re.compile(r"\b(?:bring|brings|take|takes|carry|carries|move|moves
 _PLACE_PHRASE = re.compile(r"\b(?:on|in|into|onto|inside|to|from|off|at|under|behind|beside|near)\s+(?:top\s+of\s+)?"
                            r"(?:the|a|an|my|your|his|her|our|their|this|that)?\s*[a-z]{3,}", re.I)
 _BESIDE = frozenset({"next_to", "near", "behind", "in_front_of", "beside", "by"})
+_NO_PLACE_FOR = frozenset({"under", "above"})  # relations no place skill makes: refused, not turned into "on"
 _PUT_RELATIONS = {"on": "on", "in": "in", "under": "on", "next_to": "on", "near": "on", "above": "on",
                   "at": "on", "behind": "on", "in_front_of": "on", "from": "on"}
 
@@ -131,6 +132,10 @@ class _PlanBuilder:
             target = self._target(req.destination.ref, exclude=obj)
             if target in objs:
                 raise PlanningError("cannot put something on or in itself")
+            if req.destination.relation in _NO_PLACE_FOR:
+                # the skills set a thing on or in something; "under the table" set on it would be the wrong place
+                raise PlanningError(f"I can put things on or in a place, not {req.destination.relation} "
+                                    f"{describe(self.world, target)}; say where to put it")
             relation = _PUT_RELATIONS.get(req.destination.relation, "on")
             target = self._beside(target, req.destination.relation)
             there = [o for o in objs if self.world.locations.get(o, ("", ""))[1] == target

@@ -95,3 +95,16 @@ def test_where_a_piece_of_furniture_is_is_its_room(flat) -> None:
     assert a.answer.startswith("The bathroomcounter (bathroomcounter_6) is in the bathroom") and a.confidence > 0.5, a
     # a thing on a piece of furniture is where that is
     assert "kitchentable_1" in answer_question(flat, "where is the mug?").answer_ids
+
+
+def test_a_place_no_skill_makes_is_refused_not_turned_into_on(flat, vega) -> None:
+    r = plan_request(flat, vega, "put the mug under the kitchen table", speaker="anna")
+    assert not r.success and "under" in r.error and "kitchentable_1" in r.error, r
+    # beside a thing is on what it stands on, as before
+    r = plan_request(flat, vega, "put the remote next to the mug", speaker="anna")
+    assert r.success and r.plan.steps[-1].skill == "place" and r.plan.steps[-1].args[1] == "kitchentable_1", r
+
+
+def test_getting_rid_of_a_thing_is_never_handing_it_over(flat, vega) -> None:
+    r = plan_request(flat, vega, "get rid of the mug", speaker="anna")
+    assert not (r.success and any(s.skill == "handover" for s in r.plan.steps)), r
