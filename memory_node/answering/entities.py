@@ -70,7 +70,9 @@ def which(ctx: Context) -> Answer:
         return Answer(success=True, answer=f"{sentence(_listing(world, ents))} — {owned.said}.",
                       answer_ids=_ids(ents), evidence_ids=list(owned.event_ids) + _ids(ents), confidence=1.0)
     if req.state:
-        return _which_state(world, kind, noun, req.state, req.state.replace("_", " "))
+        return _which_state(world, kind, noun, req.state, req.state.replace("_", " "), negated=req.negated)
+    if req.negated and ref.anchor is not None:
+        return _not_there(ctx, ref, kind, "which")
     if ref.anchor is None:
         return ctx.which_one(g) if len(kind) > 1 else Answer(
             success=True, answer=f"{sentence(ctx.place_of(kind[0].entity.id))}.",
@@ -86,9 +88,37 @@ def which(ctx: Context) -> Answer:
                   evidence_ids=_evidence(best), confidence=1.0 / len(best))
 
 
-def _which_state(world: WorldState, kind: list[Candidate], noun: str, state: str, said: str) -> Answer:
+def _not_there(ctx: Context, ref: ObjectRef, kind: list[Candidate], asked: str) -> Answer:
+    """"which keyboard is not on the desk?", "how many mugs are not in the kitchen?": the things of the kind the
+    place does not hold (the place's own answer, taken away from all of them)."""
+    world = ctx.world
+    anchored = ctx.ground(ref, "all")
+    there = {c.entity.id for c in anchored.candidates} if anchored.status != "none" else set()
+    rest = [c.entity for c in kind if c.entity.id not in there]
+    a = ref.anchor
+    place = f"{a.relation.replace('_', ' ')} the {a.ref.noun()}" if a is not None else "there"
+    ctx.grounded.extend(_ids(rest))
+    if not rest:
+        return Answer(success=True, answer=f"None: every {ref.noun()} I know is {place}.", answer_ids=[],
+                      evidence_ids=_evidence([c.entity for c in kind]), confidence=1.0)
+    listed = "; ".join(ctx.place_of(e.id) for e in rest[:MAX_LISTED])
+    text = f"{len(rest)} not {place}: {listed}." if asked == "count" else f"{sentence(listed)}."
+    return Answer(success=True, answer=text, answer_ids=_ids(rest), evidence_ids=_evidence(rest),
+                  confidence=1.0 / len(rest) if asked == "which" else 1.0)
+
+
+def _which_state(world: WorldState, kind: list[Candidate], noun: str, state: str, said: str,
+                 negated: bool = False) -> Answer:
     with_state = [c.entity for c in kind if state in world.states.get(c.entity.id, set())
                   or state in {norm(v) for v in c.entity.attributes.values()}]
+    if negated:  # "which drawer is not locked?": the others (memory recorded no such state for them)
+        rest = [c.entity for c in kind if c.entity not in with_state]
+        if not rest:
+            return Answer(success=True, answer=f"None: every {noun} I know is {said}.", answer_ids=_ids(with_state),
+                          evidence_ids=_evidence(with_state), confidence=1.0)
+        return Answer(success=True, answer=f"{sentence(_listing(world, rest))} {'is' if len(rest) == 1 else 'are'} "
+                      f"not recorded as {said}.", answer_ids=_ids(rest), evidence_ids=_evidence(rest),
+                      confidence=1.0 / len(rest))
     if not with_state:
         failed = [c.entity for c in kind if state == "locked"
                   and any(f.target == c.entity.id for f in world.failures.values())]
@@ -146,6 +176,11 @@ def how_many(ctx: Context) -> Answer:
     if ref is None:
         return Answer(success=False, answer="How many of what?", error="no object")
     where = f" {ref.anchor.relation.replace('_', ' ')} the {ref.anchor.ref.noun()}" if ref.anchor else ""
+    if req.negated and ref.anchor is not None:
+        every = ctx.ground(ref.model_copy(update={"anchor": None}), "all")
+        kind = [c for c in every.candidates if c.entity.present] if every.status != "none" else []
+        if kind:
+            return _not_there(ctx, ref, kind, "count")
     g = ctx.ground(ref, "all")
     if g.status == "none":
         said = g.problem if g.problem and "not seen" not in g.problem else f"I have not seen any {_plural(ref)}{where}"

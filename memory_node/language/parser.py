@@ -140,6 +140,15 @@ def parse(text: str, names: tuple[str, ...] | frozenset[str] = (), prefer: Kind 
     _alternatives_said(best, doc)
     _owner_as_recipient(best)
     _done_by_someone_else(best, doc)
+    if doc is not None and best.is_question and best.intent not in (Intent.when_seen, Intent.when_did, Intent.around) \
+            and any(t.lower_ == "than" and t.head.tag_ in ("JJR", "RBR") and t.head.lower_ not in _NOT_COMPARING
+                    for t in doc):
+        # "is the mug bigger than the radio?": memory holds no sizes or weights to compare; answered as whether
+        # there is a mug, the reply would claim what it does not know
+        best.kind, best.intent, best.confidence, best.alternatives = Kind.question, Intent.unknown, 0.0, []
+        best.notes.append("a comparison between things: memory records no sizes or weights to compare")
+    if doc is not None and best.intent in (Intent.which, Intent.count) and any(t.dep_ == "neg" for t in doc):
+        best.negated = True  # "which keyboard is not on the desk?": the answer is the others
     _not_to_do(best, text)
     return best
 
@@ -200,6 +209,9 @@ def _owner_as_recipient(req: Request) -> None:
         req.recipient = owners.pop()
         req.notes.append(f"'{req.recipient}' is the one the pronoun names")
 
+
+# comparatives that say when or how many, not how two things compare ("earlier than that", "more than two")
+_NOT_COMPARING = frozenset({"earlier", "later", "sooner", "more", "less", "fewer", "rather", "other", "else", "longer"})
 
 # commands whose things, said with "or", are alternatives: one is fetched, put, found, opened
 _EITHER_INTENTS = frozenset({Intent.fetch, Intent.put, Intent.put_away, Intent.find, Intent.open, Intent.close})

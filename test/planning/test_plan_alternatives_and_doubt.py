@@ -108,3 +108,18 @@ def test_a_place_no_skill_makes_is_refused_not_turned_into_on(flat, vega) -> Non
 def test_getting_rid_of_a_thing_is_never_handing_it_over(flat, vega) -> None:
     r = plan_request(flat, vega, "get rid of the mug", speaker="anna")
     assert not (r.success and any(s.skill == "handover" for s in r.plan.steps)), r
+
+
+def test_a_criterion_said_with_not_is_answered_with_the_others(flat) -> None:
+    a = answer_question(flat, "which keyboard is not on the kitchen table?")
+    assert a.answer_ids == ["keyboard_4"], a
+    a = answer_question(flat, "how many keyboards are not in the kitchen?")
+    assert a.answer.startswith("1 not in the kitchen") and a.answer_ids == ["keyboard_4"], a
+    # and without "not", the ones there, as before
+    assert answer_question(flat, "which keyboard is on the kitchen table?").answer_ids == ["keyboard_3"]
+
+
+def test_a_comparison_memory_cannot_make_is_not_answered_as_something_else(flat) -> None:
+    a = answer_question(flat, "is the mug bigger than the remote?")
+    assert not a.success or a.confidence == 0.0, a
+    assert not a.answer.startswith("Yes")
