@@ -8,7 +8,7 @@ the person can say which, and nothing is chosen silently.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ..core.models import Answer
 from ..core.store import MemoryStore
@@ -128,7 +128,10 @@ class Context:
         own = max(c.confidence for c in g.candidates) if g.status == "all" else g.confidence
         # the words the name match leaves unexplained count as they do for one thing ("dish soap" is not the bar
         # soap, whichever room narrowed it to one): the same measure ``settle`` asks back below
-        own = min(own, max(self.sure_of(g, c) for c in g.candidates[:MAX_LISTED]))
+        # (the name as one thing: a plural is how one asks whether there are any or how many, not "glasses" for
+        # spectacles or "bowls" for the game, which ``plural_meaning`` weighs for one thing asked after)
+        one = replace(g, ref=g.ref.model_copy(update={"text": g.ref.noun(), "plural": False}))
+        own = min(own, max(self.sure_of(one, c) for c in one.candidates[:MAX_LISTED]))
         guess = g.how in GUESSED_HOW or own <= GUESS_AT_MOST
         if not (guess and 0.0 < own < ASK_BELOW):
             return None  # (a close MiniLM match keeps its say here: "a bar of soap" is the bar soap)

@@ -1280,7 +1280,7 @@ def _lower_first(np: str) -> str:
 
 
 _NP3 = r"((?:the|my|your|our|his|her|their)\s+(?:[\w-]+\s+){0,2}?[\w-]+)"
-_DATA_WORDS = r"(?:inventory|logs?|records?|database|memory|data|system)"
+_DATA_WORDS = r"(?:inventory|logs?|records?|database|data|system)"
 # Questions and commands said in other frames than the parser reads, as the frame it reads. Each is a kind of
 # saying, not a sentence: a data word around the thing ("the latest known position of the lime", "any sightings
 # of the juice in your logs", "the last-seen timestamp on the mug"), a thing said first ("the mug last time was

@@ -43,6 +43,7 @@ _CARRY_VERB = re.compile(r"\b(?:bring|brings|take|takes|carry|carries|move|moves
 _PLACE_PHRASE = re.compile(r"\b(?:on|in|into|onto|inside|to|from|off|at|under|behind|beside|near)\s+(?:top\s+of\s+)?"
                            r"(?:the|a|an|my|your|his|her|our|their|this|that)?\s*[a-z]{3,}", re.I)
 _BESIDE = frozenset({"next_to", "near", "behind", "in_front_of", "beside", "by"})
+_OPEN_HEADS = frozenset({"something", "anything", "stuff", "thing", "things"})  # a thing named by its use only
 _NO_PLACE_FOR = frozenset({"under", "above"})  # relations no place skill makes: refused, not turned into "on"
 _PUT_RELATIONS = {"on": "on", "in": "in", "under": "on", "next_to": "on", "near": "on", "above": "on",
                   "at": "on", "behind": "on", "in_front_of": "on", "from": "on"}
@@ -209,7 +210,12 @@ class _PlanBuilder:
         if self.ctx.request.either:
             return [self._either_id()]
         out: list[str] = []
+        said: list[ObjectRef] = []
         for ref in self.ctx.request.objects:
+            if ref.head in _OPEN_HEADS and any(p.head in _OPEN_HEADS or ref.purpose and p.purpose == ref.purpose
+                                               for p in said):
+                continue  # "the stuff you drink, something to drink": one open thing said again
+            said.append(ref)
             n = ref.quantity or 1
             if n > 1 or (ref.plural and ref.determiner in ("all", "both", "every")):
                 cands = [c for c in self.ctx.all(ref) if c.entity.present and c.entity.id not in out]
@@ -222,7 +228,9 @@ class _PlanBuilder:
                 out += [c.entity.id for c in take]
             else:
                 want = "any" if ref.determiner in ("a", "any", "some") or ref.purpose else None
-                out.append(self._pick_id(ref, want))
+                got = self._pick_id(ref, want)
+                if got not in out:  # "the stuff you drink, something to drink": one thing said twice
+                    out.append(got)
         if not out:
             raise PlanningError("I did not catch what to bring")
         return out

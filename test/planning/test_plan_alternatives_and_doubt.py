@@ -123,3 +123,21 @@ def test_a_comparison_memory_cannot_make_is_not_answered_as_something_else(flat)
     a = answer_question(flat, "is the mug bigger than the remote?")
     assert not a.success or a.confidence == 0.0, a
     assert not a.answer.startswith("Yes")
+
+
+def test_counting_plural_things_is_not_asked_back_for_the_plural(mem) -> None:
+    # "bowls" is the game and "glasses" spectacles in WordNet's commonest plural sense; counting or asking whether
+    # there are any of a kind is said in the plural, and the kind is plain
+    e = mem.ent
+    mem.scene(1, [e("kitchen_201", "room", name="kitchen"), e("kitchentable_1", "kitchentable"),
+                  e("dishbowl_2", "dishbowl"), e("dishbowl_3", "dishbowl"), e("wineglass_4", "wineglass")],
+              [("dishbowl_2", "on", "kitchentable_1"), ("dishbowl_3", "on", "kitchentable_1"),
+               ("wineglass_4", "on", "kitchentable_1")])
+    a = answer_question(mem.store, "how many bowls are in the kitchen?")
+    assert a.answer.startswith("2") and "Do you mean" not in a.answer, a
+    assert answer_question(mem.store, "do we have any wine glasses?").answer.startswith("Yes")
+
+
+def test_one_open_thing_said_twice_is_one_thing(flat, vega) -> None:
+    r = plan_request(flat, vega, "bring me the stuff you use, something to use", speaker="anna")
+    assert not r.success or len({s.args[0] for s in r.plan.steps if s.skill == "pick"}) <= 1, r
