@@ -147,7 +147,7 @@ def parse(text: str, names: tuple[str, ...] | frozenset[str] = (), prefer: Kind 
         # there is a mug, the reply would claim what it does not know
         best.kind, best.intent, best.confidence, best.alternatives = Kind.question, Intent.unknown, 0.0, []
         best.notes.append("a comparison between things: memory records no sizes or weights to compare")
-    if doc is not None and best.intent in (Intent.which, Intent.count) and any(t.dep_ == "neg" for t in doc):
+    if best.intent in (Intent.which, Intent.count) and _NOT_THERE.search(best.text[:500]):
         best.negated = True  # "which keyboard is not on the desk?": the answer is the others
     _not_to_do(best, text)
     return best
@@ -183,6 +183,9 @@ def _done_by_someone_else(req: Request, doc: Any) -> None:
         if any(t.i != verb.i and t.tag_ == "VB" and lx.COMMAND_VERBS.get(_lemma(t)) is not None and
                not any(c.dep_ == "nsubj" for c in t.children) and t.dep_ != "xcomp" for t in sent):
             return  # "quick, fetch me the stapler, I've got ...": an imperative in the sentence is the request
+        if any(lx.COMMAND_VERBS.get(_lemma(t)) is not None and any(c.dep_ == "nsubj" and _low(c) in _ROBOT_SUBJECTS
+                                                                    for c in t.children) for t in sent):
+            return  # "can you take the juice to Ben, he keeps going on about it": asked of the robot
         subj = next((c for c in root.children if c.dep_ == "nsubj"), None)
         vocative = subj is not None and subj.i + 1 < len(doc) and doc[subj.i + 1].text in (",", "!", ":")
         if subj is None or vocative or _low(subj) in _ROBOT_SUBJECTS or not (
@@ -209,6 +212,11 @@ def _owner_as_recipient(req: Request) -> None:
         req.recipient = owners.pop()
         req.notes.append(f"'{req.recipient}' is the one the pronoun names")
 
+
+# the criterion of "which X" / "how many X" said with "not" ("which keyboard is not on the desk", "how many mugs
+# aren't in the kitchen"); a "not" elsewhere ("not a list, a number", "not the whole house, only the bedroom") is not it
+_NOT_THERE = re.compile(r"\b(?:which|how\s+many)\s+(?:[\w-]+\s+){1,3}?(?:is|are|was|were|do|does|did)(?:n't|\s+not)\s+"
+                        r"(?!only\b|just\b)", re.I)
 
 # comparatives that say when or how many, not how two things compare ("earlier than that", "more than two")
 _NOT_COMPARING = frozenset({"earlier", "later", "sooner", "more", "less", "fewer", "rather", "other", "else", "longer"})

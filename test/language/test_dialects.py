@@ -80,7 +80,8 @@ def test_a_task_said_of_someone_else_is_news_not_a_task(text: str) -> None:
 
 @pytest.mark.parametrize("text", ["Ben, bring the kettle", "could someone bring me the kettle?", "you will bring the kettle",
                                   "fetch me the kettle, I've got my hands full", "I want you to open the oven",
-                                  "the oven's been left open, close it"])
+                                  "the oven's been left open, close it",
+                                  "can you take the kettle to Ben, he keeps asking for it"])
 def test_requests_with_a_name_or_a_person_in_them_stay_requests(text: str) -> None:
     assert parse(text, prefer=Kind.command).is_command
 

@@ -115,8 +115,10 @@ def test_a_criterion_said_with_not_is_answered_with_the_others(flat) -> None:
     assert a.answer_ids == ["keyboard_4"], a
     a = answer_question(flat, "how many keyboards are not in the kitchen?")
     assert a.answer.startswith("1 not in the kitchen") and a.answer_ids == ["keyboard_4"], a
-    # and without "not", the ones there, as before
+    # and without "not", the ones there, as before; a "not" that says something else is no criterion
     assert answer_question(flat, "which keyboard is on the kitchen table?").answer_ids == ["keyboard_3"]
+    a = answer_question(flat, "Not the whole flat, only the kitchen: how many keyboards are in the kitchen? Not a list.")
+    assert a.answer.startswith("1 in the kitchen") and a.answer_ids == ["keyboard_3"], a
 
 
 def test_a_comparison_memory_cannot_make_is_not_answered_as_something_else(flat) -> None:
