@@ -164,9 +164,19 @@ def _rival_question(req: Request) -> bool:
     another question reading at least as likely as not ("Of what hue is the magazine?" read as whether there is a
     magazine, the colour question beside it). A doubt against a command only is settled by the service asked
     (~/ask answers questions); a doubt with no rival named leaves nothing better to offer."""
-    return req.confidence < READING_ASK_BELOW and any(
-        a.intent in QUESTION_INTENTS and a.intent is not req.intent and a.confidence >= READING_ASK_BELOW
-        for a in req.alternatives)
+    if req.confidence >= READING_ASK_BELOW or _WH_FITS.get(req.intent, _NEVER).search(req.text[:500]):
+        return False  # the question word says what the reading read ("where was X when you first saw it?")
+    return any(a.intent in QUESTION_INTENTS and a.intent is not req.intent and a.confidence >= READING_ASK_BELOW
+               for a in req.alternatives)
+
+
+_NEVER = re.compile(r"(?!)")
+# the question words that ask what an intent answers: a reading they name is not in doubt against another question
+_WH_FITS = {Intent.where: re.compile(r"\bwhere\b|\bwhereabouts\b|\bwhich\s+(?:spot|place|part|area|shelf|surface)\b", re.I),
+            Intent.what_room: re.compile(r"\b(?:which|what)\s+room\b", re.I),
+            Intent.when_seen: re.compile(r"\bwhen\b|\bwhat\s+time\b", re.I),
+            Intent.count: re.compile(r"\bhow\s+many\b", re.I),
+            Intent.attribute: re.compile(r"\bwhat\s+(?:colou?r|size|shape|material)\b", re.I)}
 
 
 def _read_in_doubt(answer: Answer, req: Request) -> Answer:

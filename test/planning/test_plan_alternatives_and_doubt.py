@@ -53,7 +53,7 @@ def test_a_question_in_doubt_against_another_question_is_answered_as_a_reading_t
     from memory_node.language.request import Alternative, Intent
     from memory_node.requests import dispatch
 
-    plain = answer_question(flat, "what colour is the mug?")
+    plain = answer_question(flat, "tell me the colour of the mug")
     assert "blue" in plain.answer and "not sure" not in plain.answer and plain.confidence > 0.5
     # the same words read with a rival question reading as likely: said back, with the doubt in its confidence
     real = dispatch.understand
@@ -63,7 +63,7 @@ def test_a_question_in_doubt_against_another_question_is_answered_as_a_reading_t
         return req.model_copy(update={"confidence": 0.3, "alternatives": [Alternative(intent=Intent.where,
                                                                                        confidence=0.6)]})
     monkeypatch.setattr(dispatch, "understand", doubted)
-    a = answer_question(flat, "what colour is the mug?")
+    a = answer_question(flat, "tell me the colour of the mug")
     assert a.answer.startswith("I am not sure I understood") and "blue" in a.answer and a.answer.endswith("?")
     assert 0.0 < a.confidence <= 0.3
 
@@ -73,6 +73,10 @@ def test_a_question_in_doubt_against_another_question_is_answered_as_a_reading_t
         return req.model_copy(update={"confidence": 0.3, "alternatives": [Alternative(intent=Intent.fetch,
                                                                                        confidence=0.7)]})
     monkeypatch.setattr(dispatch, "understand", command_rival)
+    assert not answer_question(flat, "tell me the colour of the mug").answer.startswith("I am not sure")
+
+    # a question word that names what was read ("what colour ...") leaves no doubt against another question
+    monkeypatch.setattr(dispatch, "understand", doubted)
     assert not answer_question(flat, "what colour is the mug?").answer.startswith("I am not sure")
 
 
