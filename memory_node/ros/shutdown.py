@@ -34,6 +34,9 @@ from typing import Any
 SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
 
+REDELIVER_AFTER_S = 0.02  # how soon a stop that was raised where Python drops exceptions is raised again
+
+
 class ShutdownRequested(BaseException):
     """Raised by the handler inside :meth:`ShutdownSignals.interruptible` (a BaseException, like
     KeyboardInterrupt, so that library code catching ``Exception`` does not swallow it)."""
@@ -52,6 +55,7 @@ class ShutdownSignals:
         self._interruptible = 0        # > 0: inside interruptible(), the first signal raises there
         self._insisting = False        # inside insistent(): a re-delivered signal raises again
         self._raise_again = False      # set by insistent()'s watcher just before it re-delivers the signal
+        self._redeliver = False        # set when the first raise was lost (see _hook_lost_raises)
 
     @classmethod
     def install(cls) -> ShutdownSignals:
@@ -66,6 +70,7 @@ class ShutdownSignals:
             return signals
         for signum in SIGNALS:
             signal.signal(signum, signals._handle)
+        signals._hook_lost_raises()
         cls._installed = signals
         # a signal kept pending since exec (see module docstring) is delivered now, to _handle
         signal.pthread_sigmask(signal.SIG_UNBLOCK, SIGNALS)
@@ -148,6 +153,27 @@ class ShutdownSignals:
         except OSError:  # ...and reported as "Signal N ignored due to race condition": ignored it is
             pass
 
+    def _hook_lost_raises(self) -> None:
+        """The handler's exception raised where Python cannot pass it on (measured: inside importlib's
+        module-lock weakref callback during an import, 1 run in ~40 under load) is printed as "Exception ignored
+        in ..." with a traceback and dropped, and the program ran on to its end. Such a lost request is
+        re-delivered to the main thread at once, where the handler raises it again; nothing is printed."""
+        default = sys.unraisablehook
+        main = threading.main_thread().ident
+
+        def hook(unraisable: Any) -> None:
+            if not isinstance(unraisable.exc_value, ShutdownRequested):
+                default(unraisable)
+                return
+            if self._interruptible > 0 and main is not None:
+                self._redeliver = True
+                # a moment later, once the main thread is out of the code that dropped it
+                again = threading.Timer(REDELIVER_AFTER_S, signal.pthread_kill, args=(main, self.signum))
+                again.daemon = True
+                again.start()
+
+        sys.unraisablehook = hook
+
     def _handle(self, signum: int, frame: Any) -> None:
         # Runs in the main thread between two bytecodes: record, and raise only where asked to. No locks
         # here: the main thread may hold one at the moment it is interrupted.
@@ -159,6 +185,9 @@ class ShutdownSignals:
                 raise ShutdownRequested(self.signal_name)
         elif self._raise_again and self._insisting and self._interruptible > 0:  # see insistent()
             self._raise_again = False
+            raise ShutdownRequested(self.signal_name)
+        elif self._redeliver and self._interruptible > 0:  # see _hook_lost_raises()
+            self._redeliver = False
             raise ShutdownRequested(self.signal_name)
 
 
@@ -230,7 +259,10 @@ def run_program(name: str, main: str | Callable[[], int]) -> int:
     try:
         with signals.interruptible():
             function = importlib.import_module(main).main if isinstance(main, str) else main
-            return function()
+            status = function()
+        if signals.requested:  # a stop whose raise never reached main (see _hook_lost_raises): still a stop
+            raise ShutdownRequested(signals.signal_name)
+        return status
     except BaseException:
         if not signals.requested:
             raise
