@@ -45,7 +45,7 @@ _PLACE_PHRASE = re.compile(r"\b(?:on|in|into|onto|inside|to|from|off|at|under|be
 _BESIDE = frozenset({"next_to", "near", "behind", "in_front_of", "beside", "by"})
 _OPEN_HEADS = frozenset({"something", "anything", "stuff", "thing", "things"})  # a thing named by its use only
 _NO_PLACE_FOR = frozenset({"under", "above"})  # relations no place skill makes: refused, not turned into "on"
-_PUT_RELATIONS = {"on": "on", "in": "in", "under": "on", "next_to": "on", "near": "on", "above": "on",
+_PUT_RELATIONS = {"on": "on", "in": "in", "next_to": "on", "near": "on",
                   "at": "on", "behind": "on", "in_front_of": "on", "from": "on"}
 
 
