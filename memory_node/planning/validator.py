@@ -8,7 +8,7 @@ the robot's own library and a dry run over what memory believes, turns those int
 from __future__ import annotations
 
 from ..core.models import Plan, SkillCall
-from .affordances import not_container, not_graspable, not_receptacle
+from .affordances import not_container, not_graspable, not_receptacle, too_big_for
 from ..world.phrasing import describe
 from .skills import Skill, SkillArg, SkillLibrary
 from ..world.state import WorldState
@@ -65,6 +65,13 @@ class PlanValidator:
             problem = _arg_problem(spec, value, world)
             if problem:
                 problems.append(problem)
+        if not problems:
+            held = [v for spec, v in zip(skill.args, step.args, strict=True) if spec.type == "object"]
+            onto = [v for spec, v in zip(skill.args, step.args, strict=True) if spec.type == "receptacle"]
+            if held and onto:
+                why = too_big_for(world, held[0], onto[0])
+                if why:
+                    problems.append(f"{describe(world, held[0])} cannot go on or in {describe(world, onto[0])}: {why}")
         return problems
 
 

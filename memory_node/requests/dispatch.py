@@ -24,6 +24,7 @@ from ..language.grounding import Grounder
 from ..language.names import GENERIC_NOUNS, PACKAGING, default_names
 from ..language.normalise import normalise, without_repairs
 from ..language.parser import NOT_TO_DO_NOTE, ParserUnavailable, parse
+from ..language.task_mood import CALLED_OFF_NOTE, MOOD_NOTES
 from ..language.reading_policy import ASK_BACK_BELOW as READING_ASK_BELOW, OFFER_BELOW
 from ..language.request import CARRYING_INTENTS, COMMAND_INTENTS, QUESTION_INTENTS, Intent, Kind, ObjectRef, Request
 from ..language.resolve import resolve_rooms, rooms_said
@@ -311,6 +312,9 @@ def _plan_request(store: MemoryStore, library: SkillLibrary, instruction: str, r
                                      conversation=conversation, request=req)
             return PlanResult(success=False, error=f"that is a question, not a task (ask it over ~/ask); the "
                               f"answer: {answer.answer}")
+        if CALLED_OFF_NOTE in req.notes:
+            return PlanResult(success=False, error=f"you called it off ('{instruction.strip()[:200]}'): nothing to "
+                              "do; tell me what you want done instead")
         if NOT_TO_DO_NOTE in req.notes:
             return PlanResult(success=False, error=f"you said not to ('{instruction.strip()[:200]}'), so I will "
                               "not do it; tell me what you want done instead")
@@ -334,12 +338,27 @@ def _plan_request(store: MemoryStore, library: SkillLibrary, instruction: str, r
         # leaves out ("bring pear, lime" read as the pear alone): say what would be done and wait for a "yes"
         what = result.plan.explanation.rstrip(".") or result.plan.instruction
         also = f" (you also said {', '.join(left_out)})" if left_out else ""
-        result = PlanResult(success=False, error=f"I am not sure I understood. Do you want me to {what}{also}? "
-                                                 f"Say yes and I will.")
+        lead, now = _offer_lead(req)
+        result = PlanResult(success=False, error=f"{lead} Do you want me to {what}{also}{now}? Say yes and I will.")
         if conversation is not None:
             conversation.expect_confirmation(ctx.grounder.speaker, _confirmed(req), "", "")
     _remember(ctx, conversation)
     return result
+
+
+# why a task is offered rather than done, when its words say so (language/task_mood.py)
+_MOOD_LEADS = {MOOD_NOTES["reminder"]: "I keep no reminders.",
+               MOOD_NOTES["later"]: "I keep no schedule, so I cannot do it later by myself.",
+               MOOD_NOTES["past"]: "I cannot change what was done."}
+
+
+def _offer_lead(req: Request) -> tuple[str, str]:
+    """The first sentence of an offer, and " now" when the words asked for another time."""
+    for note in req.notes:
+        for key, lead in _MOOD_LEADS.items():
+            if note.startswith(key):
+                return lead, " now"
+    return "I am not sure I understood.", ""
 
 
 def _things_left_out(req: Request, world: WorldState, result: PlanResult) -> list[str]:
