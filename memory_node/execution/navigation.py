@@ -32,6 +32,10 @@ class NavigationLimits:
     position_tolerance: float = 0.08  # m
     yaw_tolerance: float = 0.10  # rad
     pose_stale_s: float = 0.5  # a pose older than this stops the base
+    # how long a step waits, the base held still, for the first pose: after start-up a pose topic's first
+    # message, or a robot still joining the network, takes longer than a stale period (measured: 0.5-2 s for
+    # the G1's odometry on a loaded machine); once poses flow, ``pose_stale_s`` rules
+    first_pose_s: float = 5.0
     rate_hz: float = 20.0
     gain_linear: float = 1.2  # 1/s
     gain_angular: float = 1.5  # 1/s
@@ -81,9 +85,10 @@ def drive_to(goal: tuple[float, float, float], read_pose: PoseSource, command: V
             reading = read_pose()
             now = time.monotonic()
             if reading is None:
-                # none yet: a pose topic's first message may still be on its way, for one stale period
-                if now - start > limits.pose_stale_s:
-                    raise StepAborted(NO_POSE, f"no robot pose within {limits.pose_stale_s:.1f} s: cannot drive")
+                # none yet: a pose topic's first message may still be on its way (``first_pose_s``)
+                waited = max(limits.first_pose_s, limits.pose_stale_s)
+                if now - start > waited:
+                    raise StepAborted(NO_POSE, f"no robot pose within {waited:.1f} s: cannot drive")
                 command(0.0, 0.0, 0.0)
                 ctx.wait(period)
                 continue

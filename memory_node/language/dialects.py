@@ -1,7 +1,8 @@
 """Function words of other Englishes and of older registers, said as the standard words they stand for.
 
-People speak Caribbean, Singaporean, South African and Scots English, some speak like a Victorian novel, and
-some as on a radio net ("this is Anna ... over"). Their
+People speak Caribbean, Singaporean, Nigerian, South African and Scots English, some speak like a Victorian novel,
+some as on a radio net ("this is Anna ... over"), and learners carry words over from their first language
+("pose the juice on the shelf"). Their
 content words are everyone's ("the remote", "the fridge"); what the tagger trips on are a few closed-class words
 ("de" for the, "fi" for for, "pon" for on, "hither" for here) and particles that end a question ("lah", "anot").
 This module rewrites those, and only those (more of the Caribbean and Scots forms are still among ``normalise``'s
@@ -60,6 +61,32 @@ _LITERARY = _rules(
     (r"^pray\s*,?\s+(?:(?:good|kind|dear)\s+\w+\s*,\s*)?", ""), (r"\s*,\s*pray\s*,\s*", " "),
 )
 
+# Nigerian English and Pidgin: "abeg" / "biko" (please), "o" / "sef" / "jare" (emphasis), "where e dey?"
+_NIGERIAN = _rules(
+    (r"^(?:abeg|biko|ehen|ehn|oya|na\s+so)\b\s*[,!.]?\s*", ""),
+    (r"\s*,?\s+(?:abeg|biko)\b", " please"),
+    (r"\s+(?:sef|jare|o|oo|shey)\s*(?=[?.!,]*\s*$)", ""),  # "where is my mug sef?", "bring am o"
+    (r"\s+sef\b", ""),
+    (r"^how\s+far\s*[,!.?]?\s+(?=\w)", ""),  # a greeting before the request
+    (r"\bwhere\s+(?:e|it|im)\s+dey\s*(?=\?)", "where is it"),
+    (r"\bbring\s+am\b", "bring it"), (r"\bcarry\s+am\b", "carry it"),
+)
+
+# Scots: verbs and adverbs the shortcuts in ``normalise`` do not cover ("pit it back", "is there e'er a ...")
+_SCOTS = _rules(
+    (r"\bpit\s+(?=(?:it|them|the|that|this|my|yer|your|oor|our)\b)", "put "),
+    (r"\bpit\s+(?=(?:back|doon|down|away)\b)", "put "),
+    (r"\s+e'er\s+", " "), (r"\bwhit\b", "what"), (r"\bcannae\b", "can't"), (r"\bwee\s+", ""),
+    (r"\bthe\s+now\s*(?=[?.!,]*\s*$)", "now"), (r"^(?:och|aye|ach)\b\s*[,!.]?\s*", ""),
+)
+
+# French speakers' false friends around a task: "pose" (poser, to put down), "range" (ranger, to put away)
+_FRENCH_LEARNER = _rules(
+    (r"\bpose\s+(?=(?:it|them|the|my|your|this|that)\b[^.?!]{0,40}\b(?:on|in|into|onto|inside|on\s+top\s+of)\b)", "put "),
+    (r"\brange\s+((?:it|them|the|my|your|this|that)\b[^.?!]{0,40}?)\s+(?:at|in|to)\s+(?:its|their|his|her)\s+place\b",
+     r"put away \1"),
+)
+
 # Radio procedure, as people who work with radios talk to a robot ("Robot, this is Anna. Request location of
 # keyboard, over."): the call sign and the acknowledgements carry no request; "request" and "report" open one
 _RADIO = _rules(
@@ -68,7 +95,11 @@ _RADIO = _rules(
     (r"^(?:(?:now|then|next)\s+)?(?:request(?:ing)?|report)\s+(?:the\s+)?(?:current\s+|present\s+|last\s+known\s+)?"
      r"(?:location|position|whereabouts)\s+of\s+", "where is "),
     (r"^(?:(?:now|then|next)\s+)?(?:request(?:ing)?|report)\s+(?:the\s+)?(?:time\s+of\s+)?(?:last|latest|most\s+recent)\s+"
-     r"(?:sighting|visual|contact)\s+(?:of|on|with)\s+(.+?)\s*([.?!]*)$", r"when did you last see \1?"),
+     r"(?:sighting|visual|contact)\s+(?:of|on|with)\s+(.+?)\s*(?:,\s*over(?:\s+and\s+out)?)?\s*([.?!]*)$",
+     r"when did you last see \1?"),
+    (r"^(?:i\s+am\s+|am\s+)?(?:unable\s+to\s+(?:locate|find)|negative\s+(?:contact|visual|joy)\s+(?:on|with))\s+", "I can't find "),
+    (r"(?:^|(?<=[.!,]\s))(?:request(?:ing)?|report)\s+(?:its|their)\s+(?:current\s+)?(?:location|position|whereabouts)\b",
+     "where is it"),
     (r"^(?:(?:now|then|next)\s+)?(?:request(?:ing)?|report)\s+(?=(?:which|where|what|whether|if|how|when|who|the|status|"
      r"colou?r|count|number)\b)", "tell me "),
 )
@@ -81,7 +112,7 @@ _NAME_HER = re.compile(r"^([A-Z][a-z]+)\s+(?:her|his|se)\s+(?=[a-z])")
 def standard_words(text: str) -> str:
     """``text`` with the closed-class words of other varieties of English written as the standard ones."""
     t = _NAME_HER.sub(r"\1's ", text)
-    for rules in (_CARIBBEAN, _SINGLISH, _SOUTH_AFRICAN, _LITERARY, _RADIO):
+    for rules in (_CARIBBEAN, _SINGLISH, _SOUTH_AFRICAN, _LITERARY, _NIGERIAN, _SCOTS, _FRENCH_LEARNER, _RADIO):
         for pattern, repl in rules:
             t = pattern.sub(repl, t)
     return t

@@ -1286,6 +1286,34 @@ _DATA_WORDS = r"(?:inventory|logs?|records?|database|data|system)"
 # of the juice in your logs", "the last-seen timestamp on the mug"), a thing said first ("the mug last time was
 # where?"), a verb said last (German order: "can you me the keyboard bring?"), a restart of two words.
 _SAID_OTHERWISE: tuple[tuple[re.Pattern[str], Any], ...] = tuple((re.compile(p, re.I), r) for p, r in (
+    # Indian English: "what all did you do", "do the needful and get it", "where the milk should be kept?"
+    (r"\bwhat\s+all\s+(?=(?:you|did|do|does|is|are|was|were|have|has)\b)", "what "),
+    (r"\b(?:please\s+)?do\s+the\s+needful\s*(?:and\s+|,\s*)?", ""),
+    (r"^where\s+((?:the|my|your|our|his|her)\s+[\w\s'-]{1,30}?)\s+(should|must|can|could|will|would|is|are|was|were)\s+"
+     r"(be\s+)?(kept|stored|put|placed|go|goes|belong|belongs|live|lives)\b", r"where \2 \1 \3\4"),
+    # "what is its proper place?", "its place?": where it goes
+    (r"(?:^|(?<=[.?!]\s))(?:what(?:'s|\s+is)\s+)?(its|their)\s+(?:proper\s+|right\s+|usual\s+|normal\s+|correct\s+|own\s+)?"
+     r"(?:place|spot|home)\s*\?+", lambda m: "where does it go?" if m.group(1).lower() == "its" else "where do they go?"),
+    # "which plate is the one kept next to the microwave?": the one next to it
+    (r"\bthe\s+one\s+(?:that(?:'s|\s+is)\s+|which\s+is\s+)?(?:kept|sitting|lying|placed|standing|located|resting)\s+"
+     r"(?=(?:next|on|in|inside|by|near|beside|under|behind|right)\b)", "the one "),
+    # a name that says who is talking, on a radio or a phone ("Robot, Anna here.")
+    (r"^(?:robot\s*,\s*)?[A-Z][a-z]+\s+here\s*[.,!;]\s*(?=\w)", ""),
+    # "I have no idea where the magazine is (can you tell me)": where it is
+    (r"^(?:(?:ngl|tbh|honestly|frankly|sorry)\s*,?\s+)?(?:i\s+)?(?:(?:(?:have|'ve|had)\s+)?(?:got\s+)?no|(?:haven't|have\s+not|"
+     r"hadn't|had\s+not|don't\s+have|do\s+not\s+have)\s+(?:got\s+)?(?:a|the\s+(?:faintest|foggiest|slightest|first)))\s+"
+     r"(?:clue|idea|notion)\s+where\s+(.+?)\s+(?:is|are|went|has\s+gone|have\s+gone|got\s+to)\b"
+     r"(?:\s*[,.]?\s*(?:can|could|would|will)\s+(?:you|u)\s+(?:tell|help|say)(?:\s+me)?)?\s*[.?!]*\s*$", r"where is \1?"),
+    # "go to where the remote is": go to the remote
+    (r"\b(go|come|head|drive|walk|move|roll|proceed)\s+(?:over\s+|back\s+)?to\s+where\s+((?:the|my|your|our|his|her)\s+"
+     r"[\w\s'-]{1,30}?)\s+(?:is|are|was|were|sits|lives)\b(?:\s+(?:now|kept|sitting|lying|right\s+now))?", r"\1 to \2"),
+    # "cooking pots, do we have (in this house)?": the thing said first is what is asked after
+    (r"^([a-z][\w\s'-]{1,30}?)\s*,\s*(?:do|did)\s+(?:we|you|i)\s+(?:have|own|got|keep)(?:\s+(?:any|some|them|it|one|those))?"
+     r"(?:\s+(?:in\s+(?:this|the|our)\s+(?:house|home|flat|apartment|place)|here|at\s+home|around))?\s*\?+\s*$",
+     r"do we have \1?"),
+    # "get over by the stove, go!": go there
+    (r"^(?:now\s+)?get\s+(?:over|across|down|up|yourself)\s+(?:by|to|near|beside|next\s+to)\s+", "go to "),
+    (r"(?<=\w)\s*,\s*go(?:\s*,?\s*go)*\s*!+\s*$", "!"),
     # "bring me an item to dry my hands with", "a thing for cutting bread": a generic noun with a use is
     # "something" for that use (the tagger hangs "to dry" on the verb, and the item alone names no thing)
     (r"\b(?:an?|some|any)\s+(?:item|object|thing|article)\s+(?=(?:to|for)\s+[a-z])", "something "),
@@ -1372,14 +1400,59 @@ _SAID_OTHERWISE: tuple[tuple[re.Pattern[str], Any], ...] = tuple((re.compile(p, 
 _CARRYING_SENSES = frozenset({"carry.v.01", "transport.v.02", "bring.v.01", "pull.v.01", "fetch.v.01"})
 # a story first, then what is asked ("My neighbour asked to borrow one and I said I'd check, so do we have a
 # sofa?"): the question after "so", "anyway", "but" is the request; the story's things are not what is asked
+# "I've turned the place upside down, even checked the car, and I still can't find my remote": the last clause
+_STORY_THEN_LOST = re.compile(r"^.{24,}?[,;.!]\s*(?:and|but|so)\s+(i\s+(?:still\s+|just\s+|really\s+)?(?:can'?t|cannot|can\s+not|"
+                              r"couldn'?t)\s+(?:find|locate|see)\b[^,;.!?]+)[.!]*\s*$", re.I)
 _STORY_THEN = re.compile(r"^(.{24,}?)(?:[,;.!:]|\s-+)\s*(?:and\s+)?(?:so|anyway|anyhow|but|well|long\s+story\s+short)\s*,?\s+"
+                         r"(?:(?:rather\s+than\s+me\s+(?:going|doing\s+it)|tell\s+me|(?:can|could|would)\s+you\s+tell\s+me)\s*,\s*)?"
                          r"((?:where|what|which|when|who|how|is|are|was|were|do|does|did|have|has|had|can|could|would|"
-                         r"will)\b[^?]{3,}\?)\s*$", re.I)
+                         r"will)\b[^?]{3,}\?|(?:please\s+|just\s+)?(?:" + "|".join(sorted(lx.COMMAND_VERBS)) + r")\b[^?]{3,}?[.!]*)\s*$",
+                         re.I)
 # "Ben was after sitting down on the sofa, so what did he do then?" (the Irish "after" perfect, or "done",
 # "finished"): what the person did after that
 _DONE_THEN_WHAT = re.compile(r"^([A-Za-z]+)\s+(?:was|is|were|'s|had|has)\s+(?:just\s+)?(?:after|done|finished)\s+(\w+ing\b.*?)"
                              r"\s*[,;.]\s*(?:(?:so|and|then)\s*,?\s*)?what\s+did\s+(?:he|she|they)\s+do\s+(?:then|next|"
                              r"after\s+that|afterwards?)\s*\?*\s*$", re.I)
+
+
+# a thing named first, then asked about or acted on as "it" ("stove, what is on it?", "remote, what colour is
+# it?", "radio, please put on table"): the thing in the place of "it"
+_TOPIC = r"^((?:the\s+|my\s+|your\s+|our\s+)?[a-z][\w'-]*(?:\s+[a-z][\w'-]*){0,2})\s*,\s*"
+_TOPIC_QUESTION = re.compile(_TOPIC + r"((?:what|which|where|how|when|who|is|are|was|were|can|could|do|does|did)\b[^,.;]*?)"
+                             r"\b(it|its)\b([^,;]*)$", re.I)
+_TOPIC_COMMAND = re.compile(_TOPIC + r"(?:(?:please|now|just|kindly)\s+)*(put|place|set|bring|take|give|fetch|get|move|carry|"
+                            r"hand|open|close|shut)\b(?!\s+(?:it|them|the|a|an|my|your|this|that|these|those|some)\b)"
+                            r"(\s+(?:on|in|to|into|onto|inside|on\s+top\s+of|me|here|there|away|back|over)\b.*|\s*[.!]*)$", re.I)
+_NOT_TOPICS = frozenset({"ok", "okay", "so", "well", "yes", "yeah", "no", "nope", "right", "please", "sorry", "robot", "hey",
+                         "now", "listen", "look", "wait", "honey", "dear", "mate", "love", "oh", "um", "uh", "hmm", "also",
+                         "then", "and", "but", "actually", "anyway", "quick", "quickly", "thanks", "first", "next", "again",
+                         "alright", "fine", "sure", "hi", "hello", "morning", "evening", "sir", "madam", "friend", "buddy"})
+
+
+def _topic_first(t: str) -> str:
+    for pattern in (_TOPIC_QUESTION, _TOPIC_COMMAND):
+        m = pattern.match(t.strip())
+        if m is None:
+            continue
+        topic = m.group(1)
+        words = topic.lower().split()
+        if set(words) & _NOT_TOPICS:
+            return t
+        from ..core.wordnet import default_wordnet
+
+        wn = default_wordnet()
+        bare = " ".join(w for w in words if w not in ("the", "my", "your", "our"))
+        # a household thing, not someone spoken to ("Ben, what is on it?" asks Ben; WordNet's ben is a peak)
+        if wn is None or not (wn.household(bare) or wn.household(words[-1])) or wn.names_a_person(words[-1]):
+            return t
+        if pattern is _TOPIC_QUESTION and re.match(r"\s*(?:proper\s+|right\s+|usual\s+|own\s+)?(?:place|spot|home)\b",
+                                                    m.group(4), re.I):
+            return t  # "the teddy, where is its place?": where it goes, read whole
+        thing = topic if words[0] in ("the", "my", "your", "our") else f"the {topic}"
+        if pattern is _TOPIC_QUESTION:
+            return f"{m.group(2)}{thing if m.group(3).lower() == 'it' else thing + chr(39) + 's'}{m.group(4)}"
+        return f"{m.group(2)} {thing}{m.group(3)}"
+    return t
 
 
 _STORY_REFERENT = re.compile(r"\b(?:it|its|they|them|their|that|those|these|one|ones|he|him|his|she|her|there|then)\b", re.I)
@@ -1389,6 +1462,9 @@ def _question_after_story(t: str) -> str:
     m = _DONE_THEN_WHAT.match(t.strip())
     if m:
         return f"what did {m.group(1)} do after {m.group(2)}?"
+    m = _STORY_THEN_LOST.match(t.strip())
+    if m is not None and not _STORY_REFERENT.search(m.group(1)):
+        return m.group(1) + "."
     m = _STORY_THEN.match(t.strip())
     if m is None:
         return t
@@ -1428,6 +1504,7 @@ def normalise(text: str) -> str:
     t = word_searches(edit_repairs(dictation_fixes(typing_fixes(without_symbols(t)))))
     t = standard_words(t)
     t = _question_after_story(t)
+    t = _topic_first(t)
     t = _CARRY_FRAME.sub(_carrying_verb, t)
     for pattern, repl in _SAID_OTHERWISE:
         t = pattern.sub(repl, t)

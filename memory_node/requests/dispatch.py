@@ -24,6 +24,7 @@ from ..language.grounding import Grounder
 from ..language.names import GENERIC_NOUNS, PACKAGING, default_names
 from ..language.normalise import normalise, without_repairs
 from ..language.parser import NOT_TO_DO_NOTE, ParserUnavailable, parse
+from ..language.dialects import standard_words
 from ..language.task_mood import CALLED_OFF_NOTE, MOOD_NOTES
 from ..language.reading_policy import ASK_BACK_BELOW as READING_ASK_BELOW, OFFER_BELOW
 from ..language.request import CARRYING_INTENTS, COMMAND_INTENTS, QUESTION_INTENTS, Intent, Kind, ObjectRef, Request
@@ -380,7 +381,8 @@ def _things_left_out(req: Request, world: WorldState, result: PlanResult) -> lis
     involved = {world.entities[i].label.lower() for step in result.plan.steps for i in step.args
                 if i in world.entities}
     # words a self-repair took back ("the mug — sorry, the radio") are not left out: they were taken back
-    words = re.findall(r"[a-z]+", without_repairs(req.text or "").lower())
+    # (and words another variety of English uses for a verb, "range the mug at its place", are that verb)
+    words = re.findall(r"[a-z]+", standard_words(without_repairs(req.text or "")).lower())
     for i, w in enumerate(words):
         base = w[:-1] if w.endswith("s") and w[:-1] in labels else w
         if base in labels and base not in used and w not in used and base not in out:

@@ -81,6 +81,8 @@ PARAMETERS: dict[str, tuple[Any, str]] = {
     "position_tolerance": (0.08, "m: a navigation goal is reached within this distance..."),
     "yaw_tolerance": (0.1, "rad: ...and this heading error."),
     "pose_stale_s": (0.5, "A pose older than this stops the base and fails the step."),
+    "first_pose_s": (5.0, "s a navigation step waits, the base held still, for the first pose (after start-up); "
+                          "none by then fails the step."),
     "control_rate_hz": (20.0, "Navigation control loop rate."),
     "dexcontrol.profile": ("", "dexcontrol robot profile ('' = DEXBOT_PROFILE / ROBOT_NAME, as dexcontrol does)."),
     "dexcontrol.simulation": (False, "Use dexcontrol's in-process loopback simulation instead of the robot."),
@@ -139,6 +141,7 @@ class PlanExecutorNode(Node):
                                 max_angular=float(p["max_angular_speed"]),
                                 position_tolerance=float(p["position_tolerance"]),
                                 yaw_tolerance=float(p["yaw_tolerance"]), pose_stale_s=float(p["pose_stale_s"]),
+                                first_pose_s=float(p["first_pose_s"]),
                                 rate_hz=float(p["control_rate_hz"]))
 
     def _topic_pose(self) -> PoseReading | None:

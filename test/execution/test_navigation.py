@@ -78,11 +78,22 @@ def test_a_stale_pose_stops_the_base_and_fails_the_step():
 
 def test_no_pose_at_all_fails_without_moving():
     commands = []
+    start = time.monotonic()
     with pytest.raises(StepAborted) as err:
         drive_to((1.0, 0.0, 0.0), lambda: None, lambda *v: commands.append(v),
-                 NavigationLimits(pose_stale_s=0.2), StepContext(deadline=time.monotonic() + 30))
-    assert err.value.status == NO_POSE
+                 NavigationLimits(pose_stale_s=0.2, first_pose_s=0.4), StepContext(deadline=time.monotonic() + 30))
+    assert err.value.status == NO_POSE and time.monotonic() - start >= 0.4
     assert all(c == (0.0, 0.0, 0.0) for c in commands)
+
+
+def test_the_first_pose_is_waited_for_longer_than_a_stale_period():
+    # a pose source whose first reading comes 0.6 s after the step starts (a robot joining the network late)
+    base = Base()
+    started = time.monotonic()
+    late = lambda: base.read() if time.monotonic() - started > 0.6 else None  # noqa: E731
+    result = drive_to((0.3, 0.0, 0.0), late, base.command, NavigationLimits(pose_stale_s=0.2, first_pose_s=3.0),
+                      StepContext(deadline=time.monotonic() + 30))
+    assert result.position_error <= 0.08 and result.seconds >= 0.6
 
 
 def test_timeout_and_abort_end_the_loop_with_the_base_stopped():

@@ -243,10 +243,14 @@ def test_perception_takes_an_integer_for_a_double_and_refuses_run_time_sets(ros,
         with open(tmp_path / "perception.log", "w") as log, \
                 PerceptionProcess(log=log, namespace=ns, **{"lifting.depth_edge_steps": 0}) as proc:
             pc = AsyncParameterClient(probe, f"/{ns}/perception")
-            end = time.monotonic() + 60
-            while not pc.wait_for_services(timeout_sec=0.5):
+            # the parameter services exist from the node's first line, but answer only once it spins, after its
+            # set-up (the detector, open3d: seconds on a loaded machine): wait for the line it logs then
+            end = time.monotonic() + 180
+            while "perception: detector" not in (tmp_path / "perception.log").read_text() \
+                    or not pc.wait_for_services(timeout_sec=0.5):
                 assert proc.alive(), (tmp_path / "perception.log").read_text()
-                assert time.monotonic() < end, "the perception node's parameter services did not come up"
+                assert time.monotonic() < end, "the perception node did not start"
+                time.sleep(0.2)
             (value,) = _wait(_Spin(), pc.get_parameters(["lifting.depth_edge_steps"])).values
             assert value.type == ParameterType.PARAMETER_DOUBLE and value.double_value == 0.0
             (result,) = _wait(_Spin(), pc.set_parameters([Parameter("lifting.depth_edge_steps", value=2.0)])).results

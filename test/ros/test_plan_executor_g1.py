@@ -8,6 +8,7 @@ import json
 import os
 import subprocess
 import sys
+import threading
 import time
 import uuid
 from pathlib import Path
@@ -33,7 +34,12 @@ def test_a_g1_plan_over_ros_walks_gestures_and_refuses_pick(ros, tmp_path):
 
     ns = f"g{uuid.uuid4().hex[:8]}"
     fake = subprocess.Popen([sys.executable, str(FAKE), str(DOMAIN), "lo"], stdin=subprocess.PIPE,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    # the stand-in robot says when its services and odometry run (on a loaded machine its imports take
+    # seconds); its lines are read on, so its pipe never fills
+    ready = threading.Event()
+    threading.Thread(target=lambda: [ready.set() for line in fake.stdout if '"ready"' in line], daemon=True).start()
+    assert ready.wait(120), "the stand-in G1 did not start"
     log = open(tmp_path / "executor.log", "w")
     executor = PlanExecutorProcess("g1", log=log, namespace=ns, memory_node=f"/{ns}/memory_node",
                                    pose_source="sport_odometry",
