@@ -12,6 +12,7 @@ from typing import Any
 from ..core.text import singular
 from ..core.wordnet import default_wordnet
 from . import lexicon as lx
+from .fragments import telegraphic
 from .dialects import standard_words
 from .speech import dictation_fixes, edit_repairs, typing_fixes, without_symbols, word_searches
 
@@ -1299,6 +1300,30 @@ _SAID_OTHERWISE: tuple[tuple[re.Pattern[str], Any], ...] = tuple((re.compile(p, 
      r"(?=(?:next|on|in|inside|by|near|beside|under|behind|right)\b)", "the one "),
     # a name that says who is talking, on a radio or a phone ("Robot, Anna here.")
     (r"^(?:robot\s*,\s*)?[A-Z][a-z]+\s+here\s*[.,!;]\s*(?=\w)", ""),
+    # courtesy and urgency around a question ("..., if I may ask?", "Numbers, now!", "Need to know now.", "Quick!")
+    (r"\s*,\s*if\s+(?:i\s+may|you\s+don'?t\s+mind\s+me)\s+ask(?:ing)?\s*(?=[?.!]*\s*$)", ""),
+    (r"(?<=\?)\s*(?:numbers?|answer|details|quick(?:ly)?|now|asap|need\s+to\s+know(?:\s+now)?|i\s+need\s+to\s+know)"
+     r"(?:\s*,?\s*(?:now|quick|please|asap))?\s*[.!]*\s*$", ""),
+    (r"^at\s+what\s+time\s+(?=(?:did|do|does|was|were|have|has)\b)", "when "),
+    # "anyone seen the remote? (Robot, you seen it?)": have you seen it
+    (r"^(?:has\s+)?(?:any(?:one|body)|some(?:one|body))\s+seen\s+([^?]+)\?(?:\s*(?:robot\s*,\s*)?(?:have\s+)?you\s+seen\s+"
+     r"(?:it|them)\s*\?*)?\s*$", r"have you seen \1?"),
+    # "we got any face creams?": do we have any
+    (r"^(?:we|you)\s+got\s+(?=(?:any|some|a|an)\b)", "do we have "),
+    # "could you identify which glass ...", "kindly confirm whether ...": the question asked
+    (r"^(?:(?:could|can|would|will)\s+you\s+)?(?:please\s+|kindly\s+)?(?:identify|determine|establish|ascertain|verify|confirm|"
+     r"clarify)\s+(?=(?:which|where|what|how|when|who)\b)", ""),
+    # "how much glasses": how many
+    (r"\bhow\s+much\s+(?=[a-z]+s\s+(?:are|is|do|does|did|have|has|were|in|on)\b)", "how many "),
+    # "colour of the remote?": what colour it is
+    (r"^(?:the\s+)?(colou?r|size|shape|material)\s+of\s+([^?]+)\?", r"what \1 is \2?"),
+    # a complaint after a lost thing ("..., it's doin' my head in", "..., it's driving me mad")
+    (r"\s*,\s*(?:it'?s|it\s+is|that'?s)\s+(?:doin'?g?|driving|sending)\s+(?:ma|my|me)\s+(?:heid|head|nut)?\s*(?:in|mad|crazy|"
+     r"nuts|round\s+the\s+bend|up\s+the\s+wall)\b[^.?!]*", ""),
+    # a French speaker's "I don't arrive to find" (je n'arrive pas à trouver): I can't find
+    (r"\bi\s+(?:don'?t|do\s+not)\s+arrive\s+to\s+(?=find|see|locate|open|close|reach)", "I can't "),
+    # "both of them", "the both": the things already named
+    (r"\s*,\s*both(?:\s+of\s+them)?\s*,", ","),
     # "I have no idea where the magazine is (can you tell me)": where it is
     (r"^(?:(?:ngl|tbh|honestly|frankly|sorry)\s*,?\s+)?(?:i\s+)?(?:(?:(?:have|'ve|had)\s+)?(?:got\s+)?no|(?:haven't|have\s+not|"
      r"hadn't|had\s+not|don't\s+have|do\s+not\s+have)\s+(?:got\s+)?(?:a|the\s+(?:faintest|foggiest|slightest|first)))\s+"
@@ -1498,6 +1523,7 @@ def normalise(text: str) -> str:
     t = text.replace("\u2019", "'").replace("\u2018", "'").replace("`", "'")
     t = _SPACES.sub(" ", t).strip()
     t = _LIST_MARK.sub(r"\1", t)
+    t = telegraphic(t)  # "The milk... table. On the table. Put.": the sentence the fragments make
     t = _instead(t)
     t = _WHERE_THAT_IS.sub(lambda m: f"{m.group(1)}?", t)
     # what typing and speech did to the words, first

@@ -119,3 +119,39 @@ def test_we_may_include_the_robot_so_it_is_offered_not_done() -> None:
 def test_the_thing_said_instead_is_no_part_of_the_task() -> None:
     req = parse("bring me the kettle instead of the scissors", prefer=Kind.command)
     assert [o.head for o in req.objects] == ["kettle"], req
+
+
+@pytest.mark.parametrize("text, sentence", [
+    ("The kettle... shelf. On the shelf. Put.", "put the kettle on the shelf."),
+    ("The kettle... away. Put... its place.", "put the kettle away."),
+    ("The oven... the tray... out. Take out. For me.", "take the tray out of the oven for me."),
+    ("The kettle... and... the scissors. Both. Bring me.", "bring me the kettle and the scissors."),
+    ("The oven... open? Is... open?", "is the oven open?"),
+    ("In the hall... umbrellas... how many?", "how many umbrellas are in the hall?"),
+    ("The kettle... you saw... when? Last time?", "when did you last see the kettle?"),
+    ("Lost... the... scissors. Can't... can't find.", "I can't find the scissors."),
+])
+def test_speech_in_fragments_is_the_sentence_they_make(text: str, sentence: str) -> None:
+    from memory_node.language.fragments import telegraphic
+
+    assert telegraphic(text) == sentence
+
+
+@pytest.mark.parametrize("text", ["Could you... um... bring me the... the kettle?", "The kettle... where?",
+                                  "Fetch the kettle. Then the scissors. Then the tray.", "kettle. open."])
+def test_a_sentence_with_pauses_or_too_few_fragments_is_left_as_said(text: str) -> None:
+    from memory_node.language.fragments import telegraphic
+
+    assert telegraphic(text) == text
+
+
+@pytest.mark.parametrize("text, normal", [
+    ("At what time did you last see the kettle, if I may ask?", "when did you last see the kettle?"),
+    ("Anyone seen the kettle? Robot, you seen it?", "have you seen the kettle?"),
+    ("Could you identify which kettle is next to the oven?", "which kettle is next to the oven?"),
+    ("How much umbrellas are there in the hall?", "how many umbrellas are there in the hall?"),
+    ("Colour of the kettle? Quick!", "what color is the kettle?"),
+    ("I don't arrive to find the kettle.", "I can't find the kettle."),
+])
+def test_courtesy_urgency_and_learners_frames_around_a_question(text: str, normal: str) -> None:
+    assert normalise(text) == normal
