@@ -678,6 +678,16 @@ class Grounder:
         the kitchen": keep the candidates the reference holds for. The anchor is grounded like any phrase; a
         room anchor is a room filter; an anchor memory cannot place is said so, never folded into the noun."""
         assert ref.anchor is not None
+        if ref.anchor.negated:
+            # "the glass that is not on the table": the candidates the anchor does not hold for
+            holds, _ = self._anchored(ref.model_copy(update={"anchor": ref.anchor.model_copy(update={"negated": False})}),
+                                      cands)
+            held = {c.entity.id for c in holds}
+            keep = [c for c in cands if c.entity.id not in held]
+            if not keep:
+                return [], (f"every {ref.noun()} I know is {ref.anchor.relation.replace('_', ' ')} "
+                            f"{_definite(ref.anchor.ref.noun())}")
+            return keep, ""
         anchor = ref.anchor.ref
         rooms = resolve_rooms(anchor.words(), self.world.entities.values()) if anchor.head else []
         room_ids = {r.id for r in rooms}

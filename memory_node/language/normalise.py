@@ -1308,6 +1308,11 @@ _SAID_OTHERWISE: tuple[tuple[re.Pattern[str], Any], ...] = tuple((re.compile(p, 
     # "anyone seen the remote? (Robot, you seen it?)": have you seen it
     (r"^(?:has\s+)?(?:any(?:one|body)|some(?:one|body))\s+seen\s+([^?]+)\?(?:\s*(?:robot\s*,\s*)?(?:have\s+)?you\s+seen\s+"
      r"(?:it|them)\s*\?*)?\s*$", r"have you seen \1?"),
+    # "any glass except the one in the bathroom", "but not the ones on the table": those not there
+    (r"\s*,?\s*(?:except(?:\s+for)?|but\s+not|other\s+than|apart\s+from|besides)\s+the\s+ones?\s+(?:that(?:'s|\s+is|\s+are)\s+|"
+     r"which\s+(?:is|are)\s+)?(on|in|inside|under|next\s+to|by|near|beside)\s+", r" that is not \1 "),
+    # "how many apples are there in all / in total / altogether?": a count, no place
+    (r"\s+(?:in\s+all|in\s+total|all\s+told|altogether|all\s+together)\s*(?=[?.!]*\s*$)", ""),
     # "we got any face creams?": do we have any
     (r"^(?:we|you)\s+got\s+(?=(?:any|some|a|an)\b)", "do we have "),
     # "could you identify which glass ...", "kindly confirm whether ...": the question asked

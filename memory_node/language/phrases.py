@@ -372,7 +372,12 @@ class PhraseReader:
             cw = _low(c)
             if cw in _NOT_MODIFIERS or c.pos_ in ("INTJ", "PUNCT"):
                 continue
+            if c.dep_ == "predet" and cw == "all":
+                ref.determiner = "all"  # "all the apples": every one, not "the apple"
+                continue
             if c.dep_ == "det" or (c.dep_ in ("amod", "advmod") and cw in ("any", "all", "every", "both")):
+                if ref.determiner == "all" and cw in ("the", "my", "our", "your", "these", "those"):
+                    continue
                 ref.determiner = lx.DETERMINERS.get(cw, ref.determiner)  # type: ignore[assignment]
             elif c.dep_ == "poss" or (c.dep_ in ("nmod", "compound") and any(d.dep_ == "case" for d in c.children)):
                 ref.owner = "speaker" if cw in ("my", "our", "mine") else "robot" if cw == "your" else \
@@ -414,6 +419,8 @@ class PhraseReader:
                                                    _low(p) in _SPATIAL_WORDS and
                                                    any(g.dep_ == "prep" for g in p.children)):
                             ref.anchor = self._anchor(p)
+                            if ref.anchor is not None and any(g.dep_ == "neg" for g in c.children):
+                                ref.anchor.negated = True  # "the glass that is not on the table": the others
         if ref.determiner == "" and word in ("anything", "something"):
             ref.determiner = "any" if word == "anything" else "a"
         if ref.head and ref.head in lx.NUMBER_WORDS and tok.tag_ == "CD":

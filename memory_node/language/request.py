@@ -100,6 +100,7 @@ class ObjectRef(BaseModel):
 class Anchor(BaseModel):
     relation: SpatialRelation
     ref: ObjectRef
+    negated: bool = Field(default=False, description="'the glass that is not on the table': the others")
 
 
 class TimeRef(BaseModel):

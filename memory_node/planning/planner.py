@@ -72,6 +72,9 @@ class _PlanBuilder:
         self.state = world.copy()  # as the plan so far leaves it
         self.plan = plan
         self.notes: list[str] = []
+        # why the plan is offered rather than sent (the words asked for what the skills cannot do exactly): the
+        # request service says it and waits for a "yes"
+        self.offer_why = ""
         self.summary = ""
 
     # ---- intents ---------------------------------------------------------------------------------
@@ -605,7 +608,13 @@ class _PlanBuilder:
     def _beside(self, target: str, relation: str) -> str:
         """Where to set a thing down "next to the mug": on what the mug stands on (a mug is no surface; a
         put onto it would balance one thing on another). Furniture and rooms are their own place."""
-        if relation not in _BESIDE or self.world.is_room(target) or not_graspable(self.world, target):
+        if relation not in _BESIDE or self.world.is_room(target):
+            return target
+        if not_graspable(self.world, target):
+            # "next to the bed": no skill sets a thing down beside furniture; on it is the nearest the robot can
+            # do, and the speaker did not ask for that, so it is offered
+            self.offer_why = (f"I can set things on or in a place, not {relation.replace('_', ' ')} it, so the "
+                              f"nearest I can do is on {describe(self.world, target)}.")
             return target
         support = self.world.locations.get(target, ("", ""))[1]
         if not support:

@@ -334,12 +334,13 @@ def _plan_request(store: MemoryStore, library: SkillLibrary, instruction: str, r
     left_out = (_things_left_out(req, world, result) + _people_left_out(req, world, result, ctx.grounder.speaker)
                 + _rooms_left_out(req, world, result) + _stitched(req)
                 if result.success and result.plan is not None else [])
-    if result.success and result.plan is not None and (_reading_doubted(req) or left_out):
+    offer_why = getattr(builder, "offer_why", "")
+    if result.success and result.plan is not None and (_reading_doubted(req) or left_out or offer_why):
         # read in doubt (language/reading_policy.py), or the sentence names a thing memory holds that the plan
         # leaves out ("bring pear, lime" read as the pear alone): say what would be done and wait for a "yes"
         what = result.plan.explanation.rstrip(".") or result.plan.instruction
         also = f" (you also said {', '.join(left_out)})" if left_out else ""
-        lead, now = _offer_lead(req)
+        lead, now = (offer_why, "") if offer_why else _offer_lead(req)
         result = PlanResult(success=False, error=f"{lead} Do you want me to {what}{also}{now}? Say yes and I will.")
         if conversation is not None:
             conversation.expect_confirmation(ctx.grounder.speaker, _confirmed(req), "", "")

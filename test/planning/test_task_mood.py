@@ -120,3 +120,50 @@ def test_a_thing_memory_was_told_is_someone_elses_is_not_fetched_as_another_pers
     assert _picked(plan_request(home, vega, "bring me my mug", speaker="anna")) == ["mug_2"]
     r = plan_request(home, vega, "bring me Ben's mug", speaker="anna")
     assert not r.success and "Anna's" in r.error, r
+
+
+@pytest.fixture
+def two_glasses(mem):
+    e = mem.ent
+    mem.scene(1, [e("kitchen_201", "room", name="kitchen"), e("bathroom_301", "room", room="bathroom_301", name="bathroom"),
+                  e("kitchentable_1", "kitchentable", position=Point(x=1.0, y=0.0, z=0.4), attributes={"surface": "true"}),
+                  e("bed_2", "bed", position=Point(x=3.0, y=0.0, z=0.4), attributes={"surface": "true"}),
+                  e("bathroomcounter_3", "bathroomcounter", room="bathroom_301", position=Point(x=5.0, y=0.0, z=0.8),
+                    attributes={"surface": "true"}),
+                  e("waterglass_4", "waterglass", position=Point(x=1.0, y=0.1, z=0.8), attributes={"grabbable": "true"}),
+                  e("waterglass_5", "waterglass", room="bathroom_301", position=Point(x=5.0, y=0.1, z=0.9),
+                    attributes={"grabbable": "true"}),
+                  e("apple_6", "apple", position=Point(x=1.1, y=0.1, z=0.8), attributes={"grabbable": "true"}),
+                  e("apple_7", "apple", position=Point(x=1.2, y=0.1, z=0.8), attributes={"grabbable": "true"}),
+                  e("apple_8", "apple", position=Point(x=1.3, y=0.1, z=0.8), attributes={"grabbable": "true"}),
+                  e("remotecontrol_10", "remotecontrol", room="bathroom_301", position=Point(x=5.1, y=0.1, z=0.9),
+                    attributes={"grabbable": "true"}),
+                  e("person_9", "person", name="anna", position=Point(x=0.0, y=1.0, z=0.9))],
+              [("waterglass_4", "on", "kitchentable_1"), ("remotecontrol_10", "on", "bathroomcounter_3"), ("waterglass_5", "on", "bathroomcounter_3"),
+               ("apple_6", "on", "kitchentable_1"), ("apple_7", "on", "kitchentable_1"),
+               ("apple_8", "on", "kitchentable_1"), ("bathroomcounter_3", "in", "bathroom_301")])
+    return mem.store
+
+
+@pytest.mark.parametrize(("text", "picked"), [
+    ("bring me the glass that is not on the kitchen table", "waterglass_5"),
+    ("bring me the glass that isn't in the bathroom", "waterglass_4"),
+    ("bring me any glass except the one in the bathroom", "waterglass_4"),
+    ("bring me a glass, but not the one on the kitchen table", "waterglass_5"),
+])
+def test_a_place_said_with_not_or_except_leaves_those_things_out(two_glasses, vega, text, picked) -> None:
+    assert _picked(plan_request(two_glasses, vega, text, speaker="anna")) == [picked]
+
+
+def test_all_the_things_are_not_one_of_them(two_glasses, vega) -> None:
+    r = plan_request(two_glasses, vega, "bring me all the apples", speaker="anna")
+    assert not r.success and "not 3" in r.error, r  # two hands: refused, never one apple of three
+
+
+def test_next_to_furniture_is_offered_as_on_it(two_glasses, vega) -> None:
+    conv = Conversation()
+    r = plan_request(two_glasses, vega, "put the apple next to the bed", speaker="anna", conversation=conv)
+    assert not r.success and "not next to it" in r.error and "bed_2" in r.error, r
+    # next to a small thing is on what it stands on, done
+    r = plan_request(two_glasses, vega, "put the remote next to the apple", speaker="anna")
+    assert r.success and ("place", ["remotecontrol_10", "kitchentable_1"]) in [(s.skill, s.args) for s in r.plan.steps], r
