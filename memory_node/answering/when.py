@@ -89,18 +89,26 @@ def around(ctx: Context) -> Answer:
 
 
 def what_did_i_do(ctx: Context) -> Answer:
-    """What the person did (observed activities) and said, most recent first."""
+    """What the person asked about did (observed activities) and said, most recent first: the speaker's own
+    ("what did I do?"), or a named person's ("what did Ben do?"); "he" with nobody named is asked back, never
+    answered with someone else's day."""
     store, world, grounder = ctx.store, ctx.world, ctx.grounder
+    actor = (ctx.request.actor or "speaker").lower() if ctx.request is not None else "speaker"
+    if actor in ("he", "she", "they", "him", "her", "them"):
+        return Answer(success=True, answer=f"Who do you mean by '{actor}'? Say the person's name.", confidence=0.0)
+    yours = actor in ("speaker", "i", "me", "we", "us", "my", grounder.speaker.lower())
+    whose = ("", "user", grounder.speaker.lower()) if yours else (actor,)
     mine: list[Event] = []
     for kind in ("activity", "utterance"):
         for ev in store.events(kind=kind, until_ns=world.as_of_ns, limit=200):
-            who = str(ev.data.get("actor" if kind == "activity" else "speaker", ""))
-            if who in (grounder.speaker, "", "user"):
+            who = str(ev.data.get("actor" if kind == "activity" else "speaker", "")).lower()
+            if who in whose:
                 mine.append(ev)
     mine.sort(key=lambda e: -e.stamp_ns)
     mine = mine[:WINDOW_EVENTS]
     if not mine:
-        return Answer(success=True, answer="I have no record of anything you did or said.", confidence=0.0)
+        said = "you did or said" if yours else f"{actor.title()} did or said"
+        return Answer(success=True, answer=f"I have no record of anything {said}.", confidence=0.0)
     return Answer(success=True, answer="Most recent first: " + "; ".join(
         f"{e.text} ({clock(e.stamp_ns)})" for e in mine) + ".", answer_ids=[e.id for e in mine],
                   evidence_ids=[e.id for e in mine], confidence=1.0)

@@ -1440,8 +1440,9 @@ _STORY_THEN = re.compile(r"^(.{24,}?)(?:[,;.!:]|\s-+)\s*(?:and\s+)?(?:so|anyway|
                          re.I)
 # "Ben was after sitting down on the sofa, so what did he do then?" (the Irish "after" perfect, or "done",
 # "finished"): what the person did after that
-_DONE_THEN_WHAT = re.compile(r"^([A-Za-z]+)\s+(?:was|is|were|'s|had|has)\s+(?:just\s+)?(?:after|done|finished)\s+(\w+ing\b.*?)"
-                             r"\s*[,;.]\s*(?:(?:so|and|then)\s*,?\s*)?what\s+did\s+(?:he|she|they)\s+do\s+(?:then|next|"
+_DONE_THEN_WHAT = re.compile(r"^['\"]?(?!(?:he|she|they|i|you|we)\b)([A-Za-z]+)\s*(?:(?:was|is|were|'s|had|has)\s+(?:just\s+)?)?"
+                             r"(?:[-,:]\s*)?(?:after|done|finished)\s+(\w+ing\b[^?'\"]*?)\s*[?'\",;.]*\s*"
+                             r"(?:(?:so|and|then)\s*,?\s*)?what\s+did\s+(?:he|she|they)\s+do\s+(?:then|next|"
                              r"after\s+that|afterwards?)\s*\?*\s*$", re.I)
 
 

@@ -167,3 +167,18 @@ def test_next_to_furniture_is_offered_as_on_it(two_glasses, vega) -> None:
     # next to a small thing is on what it stands on, done
     r = plan_request(two_glasses, vega, "put the remote next to the apple", speaker="anna")
     assert r.success and ("place", ["remotecontrol_10", "kitchentable_1"]) in [(s.skill, s.args) for s in r.plan.steps], r
+
+
+def test_what_a_person_did_is_that_persons_not_the_speakers(home) -> None:
+    from memory_node.core.models import ActivityObservation
+    from memory_node.requests.dispatch import answer_question
+
+    home.ingest_activity(ActivityObservation(stamp_ns=10, actor="ben", verb="make", objects=["coffee"], text="ben made coffee"))
+    home.ingest_utterance(UtteranceObservation(stamp_ns=11, speaker="anna", text="the mug goes in the cupboard"))
+    ben = answer_question(home, "what did Ben do today?", speaker="anna")
+    assert "made coffee" in ben.answer and "cupboard" not in ben.answer, ben
+    mine = answer_question(home, "what did I do?", speaker="anna")
+    assert "cupboard" in mine.answer and "coffee" not in mine.answer, mine
+    # "he" with nobody named: asked back, never someone else's day
+    he = answer_question(home, "what did he do next?", speaker="anna")
+    assert he.confidence == 0.0 and "Who do you mean" in he.answer, he
