@@ -1486,7 +1486,8 @@ def _topic_first(t: str) -> str:
     return t
 
 
-_STORY_REFERENT = re.compile(r"\b(?:it|its|they|them|their|that|those|these|one|ones|he|him|his|she|her|there|then)\b", re.I)
+_STORY_REFERENT = re.compile(r"\b(?:it|its|they|them|their|that|those|these|one|ones|he|him|his|she|her|there|then|here|this)\b",
+                             re.I)
 
 
 def _question_after_story(t: str) -> str:

@@ -43,6 +43,9 @@ _LEAVE = re.compile(_LEAD + r"(?:leave|let)\s+(?:it|them|that|this|the\s+[\w\s']
 # "don't touch the mug", "please do not move my glasses", "never mess with the radio": a thing to be left as it is
 _HANDS_OFF = re.compile(_LEAD + r"(?:don'?t|do\s+not|dont|never)\s+(?:ever\s+)?(?:bother|touch|disturb|move|mess\s+(?:with|about\s+with)|"
                         r"fiddle\s+with|play\s+with|tamper\s+with)\b", re.I)
+# "don't move it to the kitchen, move it to the bedroom": what is to be done said after what is not
+_CONTRAST = re.compile(r"(?:[,;.!:-]|\b(?:but|instead|rather))\s*(?:(?:but|instead|rather|just|please|then|and)\s+)*(?:"
+                       + "|".join(sorted(lx.COMMAND_VERBS)) + r")\b", re.I)
 # "remind me to bring the mug", "help me remember to close the fridge"
 _REMINDER = re.compile(_LEAD + r"(?:(?:can|could|would|will)\s+you\s+)?(?:please\s+)?(?:remind\s+(?:me|us)|help\s+(?:me|us)\s+"
                        r"remember)\s+(?:to|that\s+i\s+(?:need|have)\s+to)\s+", re.I)
@@ -99,7 +102,7 @@ def task_mood(text: str) -> tuple[Mood, str]:
     if m:
         return "called_off", m.group(0).strip(" ,;.!:-")
     m = _HANDS_OFF.search(t) or _LEAVE.search(t)
-    if m:
+    if m and not _CONTRAST.search(t[m.end():]):
         return "hands_off", m.group(0).strip()
     m = _STOP.search(t)
     if m and _task_verb(m.group(1), "ing"):
@@ -110,10 +113,21 @@ def task_mood(text: str) -> tuple[Mood, str]:
     m = _PAST.search(t)
     if m and _task_verb(m.group(2), "pp"):
         return ("past_not" if m.group(1) else "past"), m.group(0).strip()
-    m = _LATER.search(t)
-    if m and not set(re.findall(r"[a-z]+", t.lower())) & _SOON and not _DONE_THEN.search(t[:m.start()]):
+    clause = _task_clause(t)
+    m = _LATER.search(clause)
+    if m and not set(re.findall(r"[a-z]+", clause.lower())) & _SOON and not _DONE_THEN.search(clause[:m.start()]):
         return "later", m.group(0).strip()
     return "", ""
+
+
+def _task_clause(t: str) -> str:
+    """The words from the task's verb to the end of its clause: a time said there is when the task is for;
+    one in the story around it is not ("my sister comes tomorrow, so bring the mug to the kitchen")."""
+    for m in re.finditer(r"[a-z']+", t.lower()):
+        if m.group(0) in lx.COMMAND_VERBS:
+            end = re.search(r"[,;.!?]|\b(?:so|because|cause|cos|since|as|but)\b", t[m.end():], re.I)
+            return t[m.start():m.end() + end.start()] if end else t[m.start():]
+    return ""
 
 
 def after_calling_off(text: str) -> str:
