@@ -95,11 +95,18 @@ _RADIO = _rules(
     (r"^(?:(?:now|then|next)\s+)?(?:request(?:ing)?|report)\s+(?:the\s+)?(?:current\s+|present\s+|last\s+known\s+)?"
      r"(?:location|position|whereabouts)\s+of\s+", "where is "),
     (r"^(?:(?:now|then|next)\s+)?(?:request(?:ing)?|report)\s+(?:the\s+)?(?:time\s+of\s+)?(?:last|latest|most\s+recent)\s+"
-     r"(?:sighting|visual|contact)\s+(?:of|on|with)\s+(.+?)\s*(?:,\s*over(?:\s+and\s+out)?)?\s*([.?!]*)$",
-     r"when did you last see \1?"),
+     r"(?:sighting|visual|contact)\s+(?:of|on|with)\s+(?:the\s+)?(.+?)\s*(?:,\s*over(?:\s+and\s+out)?)?\s*([.?!]*)$",
+     r"when did you last see the \1?"),
+    # radio speech drops articles: "which room radio is in"
+    (r"^(?:request(?:ing)?\s+|report\s+|tell\s+me\s+)?which\s+room\s+(?!(?:the|my|your|our|a|an|his|her|is|are)\b)"
+     r"([a-z][\w'-]*(?:\s+[a-z][\w'-]*){0,2}?)\s+(?:is|are)\s+in\b", r"which room is the \1 in"),
     (r"^(?:i\s+am\s+|am\s+)?(?:unable\s+to\s+(?:locate|find)|negative\s+(?:contact|visual|joy)\s+(?:on|with))\s+", "I can't find "),
     (r"(?:^|(?<=[.!,]\s))(?:request(?:ing)?|report)\s+(?:its|their)\s+(?:current\s+)?(?:location|position|whereabouts)\b",
      "where is it"),
+    (r"^(?:request(?:ing)?|report)\s+(?:the\s+)?(?:assigned|designated|proper|correct|usual|normal)\s+(?:storage\s+)?"
+     r"(?:location|place|position|spot)\s+(?:for|of)\s+(.+?)\s*(?:,\s*over(?:\s+and\s+out)?)?\s*[.?!]*$", r"where does \1 go?"),
+    (r"^(?:identify|designate|specify|report)\s+(?:the\s+)?(.+?)\s+(?:located|situated|positioned|sitting|lying|placed)\s+"
+     r"(on|in|inside|next\s+to|by|near|beside|under)\s+(.+?)\s*(?:,\s*over(?:\s+and\s+out)?)?\s*[.?!]*$", r"which \1 is \2 \3?"),
     (r"^(?:(?:now|then|next)\s+)?(?:request(?:ing)?|report)\s+(?=(?:which|where|what|whether|if|how|when|who|the|status|"
      r"colou?r|count|number)\b)", "tell me "),
 )

@@ -95,6 +95,11 @@ def telegraphic(text: str) -> str:
             return f"when did you last see {thing}?"
         if "where" in words and ({"goes", "go", "belong", "belongs", "kept", "place"} & set(words)):
             return f"where does {thing} go?"
+        if "where" in words and ({"before", "previously", "earlier"} & set(words)):
+            return f"where was {thing} before?"
+        if "what" in words and ({"on", "in", "inside"} & set(words)) and not {"colour", "color"} & set(words):
+            prep = next(w for w in words if w in ("on", "in", "inside"))
+            return f"what is {prep} {thing}?"
         colour = next((w for w in words if w in ("colour", "color")), "")
         if colour:
             return f"what {colour} is {thing}?"

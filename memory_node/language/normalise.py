@@ -1327,8 +1327,10 @@ _SAID_OTHERWISE: tuple[tuple[re.Pattern[str], Any], ...] = tuple((re.compile(p, 
      r"nuts|round\s+the\s+bend|up\s+the\s+wall)\b[^.?!]*", ""),
     # a French speaker's "I don't arrive to find" (je n'arrive pas à trouver): I can't find
     (r"\bi\s+(?:don'?t|do\s+not)\s+arrive\s+to\s+(?=find|see|locate|open|close|reach)", "I can't "),
-    # "both of them", "the both": the things already named
-    (r"\s*,\s*both(?:\s+of\s+them)?\s*,", ","),
+    # "deliver to my position": to the speaker
+    (r"\bto\s+my\s+(?:current\s+|present\s+)?(?:position|location|whereabouts)\b", "to me"),
+    # "report Ben's next action after he sat down": what Ben did after it
+    (r"^(?:tell\s+me|report|request)\s+([a-z]+)'s\s+next\s+(?:action|activity|move|step)\s+after\s+", r"what did \1 do after "),
     # "I have no idea where the magazine is (can you tell me)": where it is
     (r"^(?:(?:ngl|tbh|honestly|frankly|sorry)\s*,?\s+)?(?:i\s+)?(?:(?:(?:have|'ve|had)\s+)?(?:got\s+)?no|(?:haven't|have\s+not|"
      r"hadn't|had\s+not|don't\s+have|do\s+not\s+have)\s+(?:got\s+)?(?:a|the\s+(?:faintest|foggiest|slightest|first)))\s+"

@@ -43,7 +43,7 @@ from memory_node.language.normalise import normalise
     ("Range the kettle at its place.", "put away the kettle."),
     ("Control, this is Ben. Request location of kettle, over.", "where is kettle."),
     ("Unable to locate kettle. Request its position, over.", "I can't find kettle. where is it."),
-    ("Report last sighting of kettle, over.", "when did you last see kettle?"),
+    ("Report last sighting of kettle, over.", "when did you last see the kettle?"),
     ("Where the kettle should be stored?", "where should the kettle be stored?"),
     ("Kindly do the needful and bring the kettle.", "Kindly bring the kettle."),
     # a thing named first and then "it"; a generic item for a use; a story, then what is asked
