@@ -176,6 +176,13 @@ def how_many(ctx: Context) -> Answer:
     if ref is None:
         return Answer(success=False, answer="How many of what?", error="no object")
     where = f" {ref.anchor.relation.replace('_', ' ')} the {ref.anchor.ref.noun()}" if ref.anchor else ""
+    if norm(ref.head) in ("room", "rooms") and not ref.compound and not ref.anchor:
+        # "how many rooms are there?": the rooms memory knows, not things with "room" in their names
+        rooms = sorted((e for e in world.entities.values() if world.is_room(e.id)), key=lambda e: e.id)
+        ctx.grounded.extend(e.id for e in rooms)
+        return Answer(success=True, answer=sentence(f"{len(rooms)}: {_listing(world, rooms)}." if rooms else
+                                                    "I have not seen any rooms."),
+                      answer_ids=[e.id for e in rooms], evidence_ids=[e.id for e in rooms], confidence=1.0 if rooms else 0.0)
     if req.negated and ref.anchor is not None:
         every = ctx.ground(ref.model_copy(update={"anchor": None}), "all")
         kind = [c for c in every.candidates if c.entity.present] if every.status != "none" else []

@@ -19,7 +19,7 @@ from ..language.clause import DID_YOU_NOTE, EITHER_OR_NOTE
 from ..language.lexicon import COLOUR_WORDS
 from ..language.names import GENERIC_NOUNS
 from ..language.request import ObjectRef, TimeRef
-from ..language.resolve import Candidate
+from ..language.resolve import Candidate, resolve_rooms
 from ..language.uses import SURE_USE, activity_of
 from .context import MAX_LISTED, Context
 from ..world.phrasing import describe, relation_words, sentence
@@ -249,6 +249,10 @@ def contents(ctx: Context) -> Answer:
     req = ctx.request
     relation = req.destination.relation if req.destination is not None else "in"
     ref = req.destination.ref if req.destination is not None else first_object(ctx)
+    rooms = resolve_rooms(ref.words(), ctx.world.entities.values()) if ref is not None and ref.head and \
+        not ref.anchor and relation in ("in", "at") else []
+    if rooms:
+        return _in_rooms(ctx, rooms)
     cands = ctx.one(ref)
     target = cands[0].entity
     world = ctx.world
@@ -292,6 +296,26 @@ def contents(ctx: Context) -> Answer:
                   confidence=1.0)
 
 
+def _in_rooms(ctx: Context, rooms: list[Entity]) -> Answer:
+    """"what's in the kitchen?": what memory last saw in that room (or the rooms of that name), furniture last;
+    a room is no container memory records things "in", so its things are those whose room it is."""
+    world = ctx.world
+    ids = {r.id for r in rooms}
+    found = [e for e in world.entities.values() if e.present and not world.is_room(e.id) and not world.is_person(e.id)
+             and (world.room_of(e.id) in ids or e.room in ids)]
+    named = " and ".join(describe(world, r.id) for r in rooms[:3])
+    if not found:
+        return Answer(success=True, answer=f"I have not seen anything in {named}.", evidence_ids=sorted(ids),
+                      confidence=0.0)
+    # small things first (what people ask after), then what holds them
+    found.sort(key=lambda e: (world.locations.get(e.id, ("", ""))[1] in ids or not world.locations.get(e.id), e.id))
+    ctx.grounded = [e.id for e in found]
+    listed = ", ".join(describe(world, e.id) for e in found[:MAX_LISTED])
+    more = f" and {len(found) - MAX_LISTED} more" if len(found) > MAX_LISTED else ""
+    return Answer(success=True, answer=sentence(f"in {named} I have seen {len(found)} things: {listed}{more}."),
+                  answer_ids=[e.id for e in found], evidence_ids=sorted(ids), confidence=1.0)
+
+
 def _near(world: WorldState, target: Entity) -> list[Entity]:
     from ..language.resolve import NEAR_RADIUS_M, _distance
     out = []
@@ -323,6 +347,12 @@ def exists(ctx: Context) -> Answer:
                       "(something to drink, to read, to clean with ...).", error="no kind of thing named")
     g = ctx.ground(ref, "all")
     if g.status == "none":
+        rooms = resolve_rooms(ref.words(), ctx.world.entities.values()) if ref.head and not ref.anchor else []
+        if rooms:
+            # "is there a kitchen?": a room memory knows is no thing of that kind, but it is there
+            ctx.grounded = [r.id for r in rooms]
+            return Answer(success=True, answer=sentence("yes: " + "; ".join(describe(ctx.world, r.id) for r in rooms) + "."),
+                          answer_ids=[r.id for r in rooms], evidence_ids=[r.id for r in rooms], confidence=1.0)
         where = f" {ref.anchor.relation.replace('_', ' ')} the {ref.anchor.ref.noun()}" if ref.anchor else ""
         said = g.problem if g.problem and "not seen" not in g.problem else f"I have not seen any {ref.noun()}{where}"
         return Answer(success=True, answer=f"No: {said}.", confidence=0.0)

@@ -1327,6 +1327,9 @@ _SAID_OTHERWISE: tuple[tuple[re.Pattern[str], Any], ...] = tuple((re.compile(p, 
      r"nuts|round\s+the\s+bend|up\s+the\s+wall)\b[^.?!]*", ""),
     # a French speaker's "I don't arrive to find" (je n'arrive pas à trouver): I can't find
     (r"\bi\s+(?:don'?t|do\s+not)\s+arrive\s+to\s+(?=find|see|locate|open|close|reach)", "I can't "),
+    # "is the mug mine?", "is that glass Ben's?": whose it is (memory answers what it was told, or that it was not)
+    (r"^(?:is|are)\s+((?:the|this|that|these|those)\s+[\w\s-]{1,30}?)\s+(?:really\s+)?(mine|yours|ours|his|hers|theirs|"
+     r"[a-z]+'s)\s*\?+\s*$", r"whose is \1?"),
     # "deliver to my position": to the speaker
     (r"\bto\s+my\s+(?:current\s+|present\s+)?(?:position|location|whereabouts)\b", "to me"),
     # "report Ben's next action after he sat down": what Ben did after it

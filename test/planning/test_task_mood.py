@@ -182,3 +182,24 @@ def test_what_a_person_did_is_that_persons_not_the_speakers(home) -> None:
     # "he" with nobody named: asked back, never someone else's day
     he = answer_question(home, "what did he do next?", speaker="anna")
     assert he.confidence == 0.0 and "Who do you mean" in he.answer, he
+
+
+def test_rooms_are_answered_as_rooms(two_glasses) -> None:
+    from memory_node.requests.dispatch import answer_question
+
+    inside = answer_question(two_glasses, "what's in the bathroom?", speaker="anna")
+    assert {"waterglass_5", "remotecontrol_10"} <= set(inside.answer_ids) and "waterglass_4" not in inside.answer_ids
+    rooms = answer_question(two_glasses, "how many rooms are there?", speaker="anna")
+    assert rooms.answer.startswith("2") and set(rooms.answer_ids) == {"kitchen_201", "bathroom_301"}, rooms
+    there = answer_question(two_glasses, "is there a bathroom?", speaker="anna")
+    assert there.answer.startswith("Yes") and there.answer_ids == ["bathroom_301"], there
+
+
+def test_is_it_mine_is_answered_from_what_memory_was_told_only(home) -> None:
+    from memory_node.requests.dispatch import answer_question
+
+    r = answer_question(home, "is the mug mine?", speaker="anna")
+    assert r.confidence == 0.0 and not r.answer.startswith("Yes"), r  # never told: no "yes"
+    home.ingest_utterance(UtteranceObservation(stamp_ns=5, speaker="ben", text="the mug is mine"))
+    r = answer_question(home, "is the mug mine?", speaker="anna")
+    assert "ben" in r.answer.lower() and not r.answer.startswith("Yes"), r
