@@ -93,7 +93,7 @@ def what_did_i_do(ctx: Context) -> Answer:
     ("what did I do?"), or a named person's ("what did Ben do?"); "he" with nobody named is asked back, never
     answered with someone else's day."""
     store, world, grounder = ctx.store, ctx.world, ctx.grounder
-    actor = (ctx.request.actor or "speaker").lower() if ctx.request is not None else "speaker"
+    actor = (ctx.request.actor or "speaker").lower()
     if actor in ("he", "she", "they", "him", "her", "them"):
         return Answer(success=True, answer=f"Who do you mean by '{actor}'? Say the person's name.", confidence=0.0)
     yours = actor in ("speaker", "i", "me", "we", "us", "my", grounder.speaker.lower())

@@ -1486,7 +1486,8 @@ def _topic_first(t: str) -> str:
             return t  # "the teddy, where is its place?": where it goes, read whole
         thing = topic if words[0] in ("the", "my", "your", "our") else f"the {topic}"
         if pattern is _TOPIC_QUESTION:
-            return f"{m.group(2)}{thing if m.group(3).lower() == 'it' else thing + chr(39) + 's'}{m.group(4)}"
+            said = thing if m.group(3).lower() == "it" else f"{thing}'s"
+            return f"{m.group(2)}{said}{m.group(4)}"
         return f"{m.group(2)} {thing}{m.group(3)}"
     return t
 

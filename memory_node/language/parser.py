@@ -165,8 +165,10 @@ def _task_mood(req: Request, text: str, prefer: Kind | None) -> None:
     """A command called off, asked as a reminder, said for later or for the past (``task_mood``): no task, or
     the task offered for now with the reason said. The part the rules read is judged when the sentence has
     several ("forget the mug, bring me the radio"), and the whole sentence's last words ("..., never mind")."""
+    if not req.is_command and prefer is not Kind.command:
+        return  # (read for commands only, and every question pays for nothing here)
     mood, words = task_mood(req.part or text)
-    if not req.is_command and not (mood == "hands_off" and prefer is Kind.command):
+    if not req.is_command and mood != "hands_off":
         return  # ("don't touch the mug" may read as a question about the mug; on ~/plan it is a task not to do)
     if not mood and req.part and called_off_at_end(text):
         mood, words = "called_off", text

@@ -334,7 +334,7 @@ def _plan_request(store: MemoryStore, library: SkillLibrary, instruction: str, r
     left_out = (_things_left_out(req, world, result) + _people_left_out(req, world, result, ctx.grounder.speaker)
                 + _rooms_left_out(req, world, result) + _stitched(req)
                 if result.success and result.plan is not None else [])
-    offer_why = getattr(builder, "offer_why", "")
+    offer_why = builder.offer_why
     if result.success and result.plan is not None and (_reading_doubted(req) or left_out or offer_why):
         # read in doubt (language/reading_policy.py), or the sentence names a thing memory holds that the plan
         # leaves out ("bring pear, lime" read as the pear alone): say what would be done and wait for a "yes"
