@@ -10,12 +10,13 @@ gives an explicit "not known" with confidence 0, never a guess.
 from __future__ import annotations
 
 import re
-
+from datetime import datetime, timezone
 
 from ..core.models import Answer, Entity, Relation, state_family
 from ..core.store import MemoryStore
 from ..core.text import singular
 from ..language.clause import DID_YOU_NOTE, EITHER_OR_NOTE
+from ..language.clock import latest_before
 from ..language.lexicon import COLOUR_WORDS
 from ..language.names import GENERIC_NOUNS
 from ..language.request import ObjectRef, TimeRef
@@ -27,7 +28,8 @@ from ..world.state import WorldState
 
 _RECENT_EVENTS = 5
 _ABSENT_FACTOR = 0.3  # the last sighting is contradicted by a later complete view of the room
-_DAY_NS = 86_400 * 1_000_000_000
+S = 1_000_000_000
+_DAY_NS = 86_400 * S
 _GET_SOME = re.compile(r"\bwhere\b.*\b(?:can|could|do|might)\s+(?:i|we|one)\s+(?:get|find|fetch)\b", re.I)
 _PART_END_H = {"morning": 12, "afternoon": 18, "evening": 22, "night": 24, "": 24}
 
@@ -47,7 +49,8 @@ def where(ctx: Context) -> Answer:
     if ref is not None and ref.purpose and ref.head in ("", "somewhere", "anywhere", "place"):
         return _places_for(ctx, ref)
     if req.time is not None and (req.time.clause or req.time.moment in ("original", "previous") or
-                                 req.time.ago_s is not None or req.time.day or req.time.part_of_day):
+                                 req.time.ago_s is not None or req.time.day or req.time.part_of_day or
+                                 req.time.clock_s is not None):
         return _where_was(ctx, ctx.one(ref), req.time)
     if ref is None:
         return _where_answer(ctx.store, ctx.world, ctx.one(ref))  # replies that no object was named
@@ -182,13 +185,28 @@ def moment_of(ctx: Context, ent: Entity, time: TimeRef) -> tuple[int | None, str
         if stamp is not None:
             return stamp, evidence, ""
         return None, "", f"As far as I know, {describe(ctx.world, ent.id)} has not moved."
-    now = memory_now(ctx.store, ctx.world.as_of_ns)
+    return said_moment(ctx.store, ctx.world.as_of_ns, time), "", ""
+
+
+def said_moment(store: MemoryStore, as_of_ns: int | None, time: TimeRef) -> int | None:
+    """The moment a time said on its own names ("ten minutes ago", "this morning", "at nine", "yesterday
+    evening") on memory's timeline, or None. Days are the local calendar's (a person at home says "this
+    morning" of their own morning); a part of the day reads as its end, so what held then is what was last known
+    in it; an hour without a.m. / p.m. is the latest past one (``language/clock.py``)."""
+    now = memory_now(store, as_of_ns)
     if time.ago_s is not None:
-        return now - int(time.ago_s * 1e9), "", ""
-    if time.day or time.part_of_day:
-        day_start = now - now % _DAY_NS - (_DAY_NS if time.day == "yesterday" else 0)
-        return min(now, day_start + _PART_END_H[time.part_of_day] * 3_600_000_000_000), "", ""
-    return None, "", ""
+        return now - int(time.ago_s * 1e9)
+    if time.clock_s is None and not (time.day or time.part_of_day):
+        return None
+    offset = int(datetime.fromtimestamp(now / 1e9, timezone.utc).astimezone().utcoffset().total_seconds()) * S
+    day_start = now - (now + offset) % _DAY_NS - (_DAY_NS if time.day == "yesterday" else 0)
+    if time.clock_s is not None:
+        fixed = time.clock_fixed or bool(time.part_of_day)
+        clock = time.clock_s + (12 * 3600 if time.part_of_day in ("afternoon", "evening", "night") and
+                                not time.clock_fixed and time.clock_s < 12 * 3600 else 0)
+        end = day_start + _DAY_NS if time.day == "yesterday" else now
+        return int(latest_before(end / S, day_start / S, clock % 86_400, fixed) * S)
+    return min(now, day_start + _PART_END_H[time.part_of_day] * 3_600 * S)
 
 
 def _moved_clause(clause: str) -> bool:

@@ -14,11 +14,13 @@ in a name) are rewritten only where the variety's grammar leaves no doubt.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from typing import Any
 
-_Rule = tuple[re.Pattern[str], str]
+_Rule = tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]
 
 
-def _rules(*pairs: tuple[str, str], flags: int = re.I) -> tuple[_Rule, ...]:
+def _rules(*pairs: tuple[str, Any], flags: int = re.I) -> tuple[_Rule, ...]:
     return tuple((re.compile(p, flags), r) for p, r in pairs)
 
 
@@ -41,9 +43,54 @@ _SINGLISH = _rules(
      r"have you seen \1?"),
     # "got bookshelf in the living room or not?": is there one
     (r"^got\s+(?!to\b)(.+?)\s*,?\s+(?:or\s+not|anot)\s*\?*\s*$", r"is there \1?"),
-    # particles that end a question or a request ("where ah?", "bring it lah", "can or not")
-    (r"\s*,?\s+(?:ah|lah|leh|lor|hor|meh|sia)\s*(?=[?.!]*\s*$)", ""),
+    # particles that end a question or a request ("where ah?", "bring it lah", "can or not"), in any sentence
+    (r"\s*,?\s+(?:ah|lah|leh|lor|hor|meh|sia)\s*(?=[?.!]+(?:\s|$)|\s*$)", ""),
     (r"\s*,?\s+anot\s*(?=[?.!]*\s*$)", ""),
+    (r"^(?:eh|aiyo|aiyah|alamak|wah)\b\s*[,!.]?\s*", ""),
+    # "where is the magazine? Cannot see.": the subject left unsaid, after the question it explains
+    (r"(?<=[?])\s+(?:i\s+)?(?:cannot|can't|cant|can\s+not)\s+(?:see|find)(?:\s+it)?\s*[.!]*\s*$", ""),
+    # "the fridge close already or not?": whether it is closed now
+    (r"^(?:the\s+)?((?:my\s+|your\s+|our\s+)?(?:[\w-]+\s+){0,2}?[\w-]+)\s+(?:is\s+)?(close|closed|shut|open|opened|on|off|"
+     r"locked)\s+already(?:\s*,?\s+(?:or\s+not|anot|not|yet))?\s*\?*\s*$", lambda m: f"is {_the(m.group(1))} {m.group(2)}?"),
+    (r"^is\s+(.+)\s+close\?$", r"is \1 closed?"),
+)
+
+# Gamers' and internet slang for a fetch ("yeet the toy over here", "loot the mouse out of the microwave")
+_INTERNET = _rules(
+    (r"^(?:yo|ayo|oi)\s*,?\s+(?:bot|robot|buddy|bro|dude)?\s*[,!]?\s*", ""),
+    (r"\byeet\s+(.{1,40}?)\s+(?:over\s+)?(here|to\s+me|my\s+way)\b", r"bring \1 \2"),
+    (r"\bloot\s+(?=(?:the|my|a|an|that|this)\b)", "get "),
+    (r"\s+and\s+(?:ping|dm|text|buzz)\s+me\s+when\s+(?:you're|you\s+are|ur)\s+(?:there|done)\s*[.!]*\s*$", ""),
+    (r"\bgo\s+scout\s+out\s+", "go to "),
+    (r"\s*,\s*where'?s\s+(?:its|it's|their)\s+(?:spawn(?:\s+point)?|respawn(?:\s+point)?|home\s+base)\s*\?*\s*$", "?"),
+)
+
+def _the(phrase: str) -> str:
+    """"my mug" stays; "fridge" becomes "the fridge"."""
+    return phrase if phrase.split()[0].lower() in ("my", "your", "our") else f"the {phrase}"
+
+
+# Learners whose own language puts the question word or the verb last (Korean, Japanese, Turkish, Hindi):
+# "remote color is what?", "bathroom, towels how many?", "next to radio, which bowl?", "toy bring to me please"
+_THING = r"(?:the\s+|my\s+|your\s+)?([a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)"
+_WORD_ORDER_LEARNER = _rules(
+    (r"^" + _THING + r"\s*,?\s+(colou?r|size|material|shape)\s+(?:is\s+)?what\s*\?*\s*$", r"what \2 is the \1?"),
+    (r"^" + _THING + r"\s*,\s*([a-z][\w-]*(?:\s+[a-z][\w-]*)?)\s+how\s+many\s*\?*\s*$", r"how many \2 are in the \1?"),
+    (r"^(next\s+to|beside|near|behind|under|on|in)\s+" + _THING + r"\s*,\s*which\s+([a-z][\w-]*(?:\s+[a-z][\w-]*)?)\s*\?*\s*$",
+     lambda m: f"which {m.group(3)} is {m.group(1).lower()} the {m.group(2)}?"),
+    (r"^" + _THING + r"\s*,?\s+(?:the\s+)?last\s+time\s+(?:you\s+)?(?:see|saw|seen|spot|spotted)\s+(?:it\s+)?when\s*\?*\s*$",
+     r"when did you last see the \1?"),
+    (r"^" + _THING + r"\s*,?\s+(?:the\s+)?last\s+time\s+(?:is|was|it\s+was)\s+where\s*\?*\s*", r"where was the \1 before? "),
+    (r"^(?!.*\b(?:goes|go|belongs?|went|lives?|stays?|sits?|kept|put|left|usually|normally)\s+where\b)" + _THING +
+     r"\s*,?\s+(?:is\s+)?where\s*(?:now\s*)?\?+", r"where is the \1?"),
+    (r"^" + _THING + r"\s*,\s*(open|closed|shut|on|off|locked|empty|full|clean|dirty|running)\s*(?:now|still|already)?\s*\?+\s*$",
+     r"is the \1 \2?"),
+    (r"^which\s+([a-z][\w-]*(?:\s+[a-z][\w-]*)?)\s+(mine|yours|his|hers|ours|theirs|[A-Za-z]+'s)\s*\?+\s*$", r"which \1 is \2?"),
+    # a thing said first and its verb after it: "toy take to bathroom", "toy bring to me please"
+    (r"^(?!(?:[\w-]+\s+){0,2}?(?:you|u|i|we|me|it|they|please|could|can|would|will|should|must|just|kindly|then|and|"
+     r"now|go|so|ok|okay|let's|lets)\s)" + _THING + r"\s+(bring|take|carry|put|give|fetch)\s+(?=(?:to|back|away|in|into|on|onto)\b)",
+     r"\2 the \1 "),
+    (r"\bback\s+(?:to\s+)?(?:the\s+|its\s+)?original\s+(?:place|spot|position)\b", "back"),
 )
 
 # South African English: interjections that open or end a sentence
@@ -119,7 +166,8 @@ _NAME_HER = re.compile(r"^([A-Z][a-z]+)\s+(?:her|his|se)\s+(?=[a-z])")
 def standard_words(text: str) -> str:
     """``text`` with the closed-class words of other varieties of English written as the standard ones."""
     t = _NAME_HER.sub(r"\1's ", text)
-    for rules in (_CARIBBEAN, _SINGLISH, _SOUTH_AFRICAN, _LITERARY, _NIGERIAN, _SCOTS, _FRENCH_LEARNER, _RADIO):
+    for rules in (_CARIBBEAN, _SINGLISH, _SOUTH_AFRICAN, _LITERARY, _NIGERIAN, _SCOTS, _FRENCH_LEARNER, _RADIO,
+                  _INTERNET, _WORD_ORDER_LEARNER):
         for pattern, repl in rules:
             t = pattern.sub(repl, t)
     return t

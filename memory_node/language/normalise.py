@@ -692,8 +692,35 @@ _SHORTCUTS = (  # a pause written as an ellipsis ("the... the radio", "The glass
               # German and Dutch order of a perfect ("when have you the keyboard last seen?"): the participle after
               # its auxiliary
               (re.compile(r"\b(have|has|had)\s+(you|u|anyone|anybody|somebody|someone)\s+((?:the|my|a|an|your|our)\s+"
-                          r"(?:[\w-]+\s+){0,2}?[\w-]+)\s+((?:last|first|ever|already|recently|somewhere|anywhere)\s+)?"
+                          r"(?:[\w-]+\s+){0,2}?[\w-]+)\s+(?:the\s+(?=(?:last|first)\s+time))?((?:last|first|ever|already|recently|"
+                          r"somewhere|anywhere)\s+)?(?:time\s+)?"
                           r"(seen|found|put|left|moved|noticed|spotted)\b", re.I), r"\1 \2 \4\5 \3"),
+              # a need said, then the request for "something" or "a suitable item": the need is what to bring
+              (re.compile(r"^(?:i\s+)?(?:need|want|would\s+like|'d\s+like)\s+(something\s+to\s+\w+(?:\s+[\w']+){0,4}?)\s*"
+                          r"(?:while\s+[^,.!?]+)?[,.!]\s*(?:so\s+)?(?:kindly\s+|please\s+|just\s+|could\s+you\s+)?"
+                          r"(?:bring|get|fetch|grab|hand|find)\s+(?:me\s+)?(?:something|one|(?:a|an)\s+(?:suitable|appropriate|"
+                          r"fitting|good)?\s*(?:item|thing|one))(?:\s+(?:suitable|appropriate))?\s*[.!?]*\s*$", re.I),
+               r"bring me \1"),
+              # where a thing is "hiding" or "lurking" is where it is
+              (re.compile(r"(?<=\w)\s+(?:hiding|lurking|hanging\s+out|chilling|sulking)(?=\s+(?:in|on|under|at|inside)\b|\s*[?.!]*$)",
+                          re.I), ""),
+              # German "bekommen" said as "become": "can I become the remote?" is can I get it
+              (re.compile(r"\b(can|could|may)\s+(i|we)\s+become\s+(?=(?:the|my|a|an|some|your|this|that)\b)", re.I),
+               r"\1 \2 get "),
+              (re.compile(r"\b(bring|give|hand|pass)\s+(it|them)\s+me\b", re.I), r"\1 \2 to me"),
+              # a reason or a laugh after the request ("what colour's the remote, tryna match my setup", "... lol")
+              (re.compile(r"\s*,\s*(?:tryna|trying\s+to|gotta|need\s+to|wanna)\s+[^,?]{1,60}$", re.I), ""),
+              (re.compile(r"\s+(?:lol|lmao|haha+|xd|rofl|ngl|tbh|fr)\s*([?.!]*)\s*$", re.I), r"\1"),
+              (re.compile(r"\s*,\s*pleased\s*([.!]*)\s*$", re.I), r", please\1"),
+              # speech-to-text homophones in their usual places ("I can't sea it from hear", "the one right buy it")
+              (re.compile(r"\b(can't|cannot|can|couldn't|could|didn't|to|I)\s+sea\b", re.I), r"\1 see"),
+              (re.compile(r"\b(from|over|in|out|up|down|near)\s+hear\b", re.I), r"\1 here"),
+              (re.compile(r"\b(right|just|close|nearby|stood|sitting|standing)\s+buy\b", re.I), r"\1 by"),
+              # "help me open the microwave can?": a request, the trailing "can?" asking whether the robot can
+              (re.compile(r"^(?:please\s+)?help\s+me\s+(?=(?:open|close|shut|bring|fetch|get|put|carry|move|find)\b)", re.I),
+               "please "),
+              (re.compile(r"(?<=\w)(\s*,?\s+)(\w+)\s+can\s*\?+\s*$", re.I),
+               lambda m: m.group(0) if m.group(2).lower() in _CAN_NOUNS else f"{m.group(1)}{m.group(2)}."),
               # "where the mug was left by me": where I left it
               (re.compile(r"\bwhere\s+((?:the|my)\s+(?:[\w-]+\s+){0,2}?[\w-]+)\s+(?:was|were|got)\s+(left|put|placed|dropped|"
                           r"set|stashed)\s+by\s+me\b", re.I), r"where I \2 \1"),
@@ -703,9 +730,16 @@ _SHORTCUTS = (  # a pause written as an ellipsis ("the... the radio", "The glass
               (re.compile(r"\bpues\s+(?=(?:close|open|bring|take|put|get|go|find)\b)", re.I), ""),
               (re.compile(r"\s+y\s+(?:también|tambien)\s+", re.I), " and "),
               (re.compile(r"(?:^|(?<=[.!?]\s))both\s+of\s+them\s*,?\s*(?:eh|right|yeah|okay|ok)?\s*[?!.]*\s*$", re.I), ""),
+              # "let me know at what time you first saw it": when (an asked time, not a clock time said)
+              (re.compile(r"\bat\s+what\s+time\s+(?=(?:you|i|he|she|they|we|it|did|do|does|was|were|have|had)\b)", re.I),
+               "when "),
               # "Could I possibly trouble you to ...", "Would it be at all possible to ...": please
               (re.compile(r"^(?:could|can|might|may)\s+i\s+(?:possibly\s+)?trouble\s+you\s+to\s+", re.I), "please "),
               (re.compile(r"^would\s+it\s+be\s+(?:at\s+all\s+)?possible\s+(?:for\s+you\s+)?to\s+", re.I), "please "),
+              # "is it possible for you to bring ...": asked of the robot, a request ("is it possible to open the
+              # cabinet?", said of no one, stays a question of whether it can be opened)
+              (re.compile(r"^(?:is|will)\s+it\s+(?:be\s+)?(?:at\s+all\s+)?(?:possible|ok|okay|alright|all\s+right)\s+for\s+"
+                          r"you\s+to\s+", re.I), "please "),
               # a command written as code: "exec fetch keyboard -> me", "exec navigate_to(location_of(magazine))"
               (re.compile(r"^exec(?:ute)?\s+", re.I), ""),
               (re.compile(r"\bnavigate[ _]to\s*\(\s*location[ _]of\s*\(\s*([^()]+?)\s*\)\s*\)", re.I), r"go to the \1"),
@@ -1159,7 +1193,21 @@ def _drop_address(text: str) -> str:
 
 # A restart after a dash: the words before it abandoned for what follows ("is there - are there any knives",
 # "which room - what room is it in", "put the magazine - put it away": the thing said first stands for "it")
-_DASH_RESTART = re.compile(r"^((?:[\w']+\s+){0,3}[\w']+)\s*(?:[\u2014\u2013]|--?)\s+([\w'].*)$")
+_DASH_RESTART = re.compile(r"^((?:[\w']+\s+){0,5}[\w']+)\s*(?:[\u2014\u2013]|--?)\s+([\w'].*)$")
+# a dash typed against the word it breaks off ("where did I put the— where did I leave it"): spaced like any other
+_DASH_GLUED = re.compile(r"(?<=\w)([\u2014\u2013])(?=\s)")
+# words said to someone else between dashes ("where was the lime — Sam, I said no — where was it"): not to the robot
+_ASIDE_TO_SOMEONE = re.compile(r"\s+[\u2014\u2013]\s*[A-Z][a-z]+\s*,\s*[^\u2014\u2013?]{1,60}?\s*[\u2014\u2013]\s+")
+# the same two words on both sides of a dash ("get me the radio and the — and the milk"): said once
+_DASH_REPEAT = re.compile(r"\b([\w']+\s+[\w']+)\s+[\u2014\u2013]\s+\1\b", re.I)
+
+
+def spaced_dashes(text: str) -> str:
+    """Dashes of a broken-off sentence spaced, words said to someone else between them left out, and words
+    repeated across one said once."""
+    t = _DASH_GLUED.sub(r" \1", text)
+    t = _ASIDE_TO_SOMEONE.sub(" \u2014 ", t)
+    return _DASH_REPEAT.sub(r"\1", t)
 _RESTART_WORDS = frozenset({"what", "which", "where", "who", "when", "how", "is", "are", "was", "were", "do", "does",
                             "did", "can", "could", "have", "has", "will", "would"})
 
@@ -1212,7 +1260,7 @@ def without_repairs(text: str) -> str:
     """The text with what a self-repair took back left out ("bring me the mug — sorry, the radio": the radio):
     what the speaker still says, for checks that look at every word said."""
     t = text.replace("\u2019", "'").replace("\u2018", "'")
-    t = edit_repairs(dictation_fixes(_SPACES.sub(" ", t).strip()))
+    t = edit_repairs(dictation_fixes(spaced_dashes(_SPACES.sub(" ", t).strip())))
     return _RESTART.sub(r"\1", _REPAIR.sub("", _dash_restart(t)))
 
 
@@ -1223,14 +1271,24 @@ def _dash_restart(text: str) -> str:
     frag, rest = m.group(1).split(), m.group(2).split()
     f0, r0 = (re.sub(r"'s$", "", w.lower().strip(",")) for w in (frag[0], rest[0]))
     if f0 == r0:
-        if len(frag) > 1 and len(rest) > 1 and rest[1].lower().strip(",") in ("it", "them") \
-                and frag[1].lower() not in ("it", "them", "me", "us"):
-            return " ".join([rest[0], *frag[1:], *rest[2:]])  # "put the magazine - put it away"
+        low_f, low_r = [w.lower().strip(",") for w in frag], [w.lower().strip(",") for w in rest]
+        for k in range(1, min(len(frag), len(rest), 4)):
+            if low_r[k] in ("it", "them") and low_f[:k] == low_r[:k] and low_f[k] not in ("it", "them", "me", "us"):
+                # "put the magazine - put it away", "where was the lime - where was it before": the thing
+                # the broken-off start named is what "it" is
+                return " ".join([*rest[:k], *frag[k:], *rest[k + 1:]])
+            if low_f[k] != low_r[k]:
+                break
         return m.group(2)
-    if f0 in _RESTART_WORDS and r0 in _RESTART_WORDS:
-        return m.group(2)
+    if f0 in _RESTART_WORDS and r0 in _RESTART_WORDS or frag[-1].lower() in ("the", "a", "an", "my", "your", "our"):
+        return m.group(2)  # a start broken off before its thing was named ("find the - go to where the toy is")
     return text
 
+
+# words before "can" that make it a thing ("the trash can?"), not "can?" asked after a request
+_CAN_NOUNS = frozenset({"tin", "trash", "garbage", "rubbish", "watering", "soda", "beer", "paint", "spray", "oil", "the",
+                        "a", "that", "this", "my", "your", "waste", "compost", "recycling", "gas", "petrol", "i", "you",
+                        "we", "it", "who", "what", "where", "how", "which"})
 
 # the radio operator's end of a message ("Proceed to bedroom. Over.")
 _OVER = re.compile(r"\s*[,.!]\s*\bover(?:\s+and\s+out)?\s*[.!]*\s*$", re.I)
@@ -1445,6 +1503,13 @@ _STORY_THEN = re.compile(r"^(.{24,}?)(?:[,;.!:]|\s-+)\s*(?:and\s+)?(?:so|anyway|
                          re.I)
 # "Ben was after sitting down on the sofa, so what did he do then?" (the Irish "after" perfect, or "done",
 # "finished"): what the person did after that
+# "Ben made coffee, then after that he do what?", "ok so Ben used the computer, what was his next move?"
+_DID_THEN_WHAT = re.compile(r"^(?:(?:ok(?:ay)?|so|right|and)\s*,?\s+)*(?:so\s+)?([A-Z][a-z]+)\s+((?:\w+ed|made|sat|took|had|ate|drank|"
+                            r"went|got|put|brushed|turned|switched|did|read|wrote|came|left)\b[^?,;]{0,60}?)\s*[,;.]\s*"
+                            r"(?:(?:and\s+)?then\s*,?\s*)?(?:after\s+(?:that|this)\s*,?\s*)?(?:what\s+was\s+(?:his|her|their)\s+"
+                            r"next\s+(?:move|step|thing)|(?:he|she|they)\s+(?:do|did)\s+what|what\s+(?:he|she|they)\s+(?:do|did)|"
+                            r"what\s+did\s+(?:he|she|they)\s+do(?:\s+(?:then|next|after\s+that|afterwards?))?)"
+                            r"(?:\s+(?:then|next|after\s+that|afterwards?))?\s*\?*\s*$")
 _DONE_THEN_WHAT = re.compile(r"^['\"]?(?!(?:he|she|they|i|you|we)\b)([A-Za-z]+)\s*(?:(?:was|is|were|'s|had|has)\s+(?:just\s+)?)?"
                              r"(?:[-,:]\s*)?(?:after|done|finished)\s+(\w+ing\b[^?'\"]*?)\s*[?'\",;.]*\s*"
                              r"(?:(?:so|and|then)\s*,?\s*)?what\s+did\s+(?:he|she|they)\s+do\s+(?:then|next|"
@@ -1500,6 +1565,9 @@ def _question_after_story(t: str) -> str:
     m = _DONE_THEN_WHAT.match(t.strip())
     if m:
         return f"what did {m.group(1)} do after {m.group(2)}?"
+    m = _DID_THEN_WHAT.match(t.strip())
+    if m:
+        return f"what did {m.group(1)} do after he {m.group(2)}?"
     m = _STORY_THEN_LOST.match(t.strip())
     if m is not None and not _STORY_REFERENT.search(m.group(1)):
         return m.group(1) + "."
@@ -1534,7 +1602,7 @@ _SAID_TWICE = re.compile(r"\b((?:[a-z']+\s+){1,2}[a-z']+)\s+\1\b", re.I)
 
 def normalise(text: str) -> str:
     t = text.replace("\u2019", "'").replace("\u2018", "'").replace("`", "'")
-    t = _SPACES.sub(" ", t).strip()
+    t = spaced_dashes(_SPACES.sub(" ", t).strip())
     t = _LIST_MARK.sub(r"\1", t)
     t = telegraphic(t)  # "The milk... table. On the table. Put.": the sentence the fragments make
     t = _instead(t)

@@ -26,6 +26,7 @@ from . import lexicon as lx
 from . import parts as _parts
 from . import reading_policy
 from .clause import Clause
+from .clock import read_clock
 from .normalise import normalise, normalise_command, normalise_question
 from .phrases import _lemma, _low
 from .request import Anchor, Intent, Kind, ObjectRef, Request, TimeRef
@@ -130,6 +131,17 @@ def parse(text: str, names: tuple[str, ...] | frozenset[str] = (), prefer: Kind 
         best = parse(rest, names, prefer)
         best.notes.append(f"called off before it: '{text[:len(text) - len(rest)].strip()[:80]}'")
         return best
+    clock = read_clock(text[:500])
+    if clock is not None and clock.rest:
+        # "where was the mug at nine?": the tagger reads "at nine" as a place; the question is read without
+        # it and asked as of that time. A command keeps its words ("bring it at nine" is for later: task_mood)
+        best = parse(clock.rest, names, prefer)
+        if best.is_question:
+            best.text = text
+            time = best.time or TimeRef()
+            best.time = time.model_copy(update={"clock_s": clock.seconds, "clock_fixed": clock.fixed,
+                                                "relation": time.relation or "at"})
+            return best
     best, doc, nparts, ids = rules_reading(text, names, prefer)
     if doc is not None:
         # the model weighs the part the rules read when the rest asks a question ("Where's the mug? Bring it

@@ -413,6 +413,14 @@ class PhraseReader:
                     objs = [x for x in c.children if x.dep_ == "dobj" and x.pos_ != "PRON"]  # "to wipe it up"
                     if objs:
                         ref.purpose = f"{purpose} {_low(objs[0])}"
+                    else:
+                        # "something to drink out of", "to eat with": a preposition left with nothing after it
+                        # makes the thing what the doing is done from or with, not what is drunk or eaten
+                        stranded = [x for x in c.children if x.dep_ == "prep" and x.i > c.i]
+                        words = [w for x in stranded for w in x.subtree]
+                        if words and all(w.pos_ in ("ADP", "PART") for w in words) \
+                                and words[-1].i == max(x.i for x in c.subtree):
+                            ref.purpose = " ".join([purpose, *(_low(w) for w in words)])
                 elif with_preps:
                     for p in c.children:  # "the mug I left on the table", "the one that's right next to it"
                         if ref.anchor is None and (p.dep_ == "prep" or p.dep_ in ("advmod", "acomp") and

@@ -112,6 +112,9 @@ class TimeRef(BaseModel):
     ago_s: float | None = Field(default=None, description="'ten minutes ago' -> 600")
     day: Literal["today", "yesterday", ""] = ""
     part_of_day: Literal["morning", "afternoon", "evening", "night", ""] = ""
+    clock_s: int | None = Field(default=None, ge=0, lt=86_400,
+                                description="'at nine' -> 32400: a time of day, seconds after midnight")
+    clock_fixed: bool = Field(default=False, description="a.m. / p.m. said: the hour is not read 12 hours later")
 
 
 class Alternative(BaseModel):

@@ -22,6 +22,7 @@ import re
 from typing import Literal
 
 from . import lexicon as lx
+from .clock import read_clock
 
 Mood = Literal["", "called_off", "reminder", "later", "past", "past_not", "hands_off"]
 
@@ -117,6 +118,9 @@ def task_mood(text: str) -> tuple[Mood, str]:
     m = _LATER.search(clause)
     if m and not set(re.findall(r"[a-z]+", clause.lower())) & _SOON and not _DONE_THEN.search(clause[:m.start()]):
         return "later", m.group(0).strip()
+    clock = read_clock(clause)
+    if clock is not None and not _DONE_THEN.search(clause[:clock.start]):
+        return "later", clock.said.strip()  # "bring the mug at nine", "open the window at half past six"
     return "", ""
 
 

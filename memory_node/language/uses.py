@@ -55,6 +55,7 @@ _EMPTY = frozenset({"used", "use", "using", "piece", "device", "thing", "object"
                     "me", "we", "our", "some", "any", "anything", "somewhere", "where", "what", "up", "out", "down",
                     "off", "over", "away", "get", "have", "put", "let", "like", "small", "large", "new"})
 _WORD = re.compile(r"[a-z]+")
+_STRANDED = re.compile(r"\b(?:of|from|with|off|in|into|on|onto|out)$", re.I)  # a use ending in its preposition
 # WordNet kinds of what is eaten or drunk, and the uses food serves (any other use is not food's)
 FOOD_KINDS = frozenset({"food", "foodstuff", "nutriment", "beverage", "dish", "meal", "produce", "edible_fruit",
                         "helping"})  # (a helping: "a quantity of food taken as part of a meal": a cutlet, a slice)
@@ -258,9 +259,12 @@ class Uses:
         # the things the use names are what it is done to, never what serves it ("clean the counter")
         labels = [lb for lb in labels if not said & {norm(lb), self.names.label_words(lb)[-1]}]
         getting = verb_word in GETTING_VERBS
-        if verb_word and verb_word not in CONSUMING_VERBS and not getting:
+        # "drink out of", "eat with": the thing is the vessel or the tool, never what is drunk or eaten
+        instrument = bool(_STRANDED.search(use.strip())) and verb_word in CONSUMING_VERBS
+        if verb_word and (verb_word not in CONSUMING_VERBS or instrument) and not getting:
             # food is eaten, not used as a tool: cutlets do not cut, though WordNet says they "have been cut"
-            labels = [lb for lb in labels if not self.is_food(lb) or self.names.serves(verb_word, lb) >= 1.0]
+            labels = [lb for lb in labels if not self.is_food(lb) or
+                      (not instrument and self.names.serves(verb_word, lb) >= 1.0)]
         if place and not getting:  # where one gets water may be a tap or a bottle: anything that gives it
             # a place for doing something with a thing is not where that thing is kept (a bookshelf, to read)
             labels = [lb for lb in labels if (lb in holders or self.is_place(lb))
@@ -284,7 +288,7 @@ class Uses:
             named = sum(1 for u in use_stems if any(_same_stem(u, g) for g in g_stems))
             named += sum(1 for k in kind_stems if k in g_stems)
             score = float(sim) + STEM_WEIGHT * min(named, 2)
-            table = self.names.serves(verb_word, label) if verb_word else 0.0
+            table = self.names.serves(verb_word, label) if verb_word and not instrument else 0.0
             score += TABLE_WEIGHT * table
             if table >= 1.0:
                 served_labels.add(label)

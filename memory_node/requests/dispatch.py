@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import datetime, timezone
 
 from ..core.limits import check_time_ns
@@ -31,6 +32,7 @@ from ..language.request import CARRYING_INTENTS, COMMAND_INTENTS, QUESTION_INTEN
 from ..language.resolve import resolve_rooms, rooms_said
 from ..answering import entities as ask_entities, habits as habits_ask, placement as preferences, questions as ask, when as ask_time
 from ..answering.context import Context, Reply
+from ..answering.questions import memory_now, said_moment
 from ..planning.planner import SUPPORTED_INSTRUCTIONS, PlanningError, new_builder
 from ..planning.skills import SkillLibrary
 from ..world.state import WorldState
@@ -114,6 +116,28 @@ def answer_question(store: MemoryStore, question: str, as_of_ns: int | None = No
     return answer
 
 
+# questions answered as of a time said with them, in the past tense ("was", "were", "did ... have")
+_AS_OF_INTENTS = frozenset({Intent.exists, Intent.contents, Intent.state, Intent.count, Intent.which,
+                            Intent.what_room, Intent.usable})
+_PAST_TENSE = re.compile(r"\b(?:was|were|wasn't|weren't|had|did|didn't)\b", re.I)
+
+
+def _said_time(store: MemoryStore, req: Request, as_of_ns: int | None) -> int | None:
+    """The moment a past-tense question names by the clock or the day ("at nine", "this morning", "ten minutes
+    ago"), for the questions whose answer is what held then; None for the rest (``where`` reads its own time)."""
+    if req.time is None or req.intent not in _AS_OF_INTENTS or not _PAST_TENSE.search(req.text[:500]):
+        return None
+    then = said_moment(store, as_of_ns, req.time)
+    return then if then is not None and then < memory_now(store, as_of_ns) else None
+
+
+def _said_as(then: int, now: int) -> str:
+    """"09:00", "21:00 yesterday", "2026-11-28 09:00": the moment an answer holds for, in local time."""
+    a, b = (datetime.fromtimestamp(t / 1e9, timezone.utc).astimezone() for t in (then, now))
+    days = (b.date() - a.date()).days
+    return f"{a:%H:%M}" if days == 0 else f"{a:%H:%M} yesterday" if days == 1 else f"{a:%Y-%m-%d %H:%M}"
+
+
 def _before_memory(store: MemoryStore, as_of_ns: int | None) -> Answer | None:
     """A question about a time before memory's first record: memory knew nothing then (not "now")."""
     if as_of_ns is None:
@@ -146,7 +170,14 @@ def _answer_question(store: MemoryStore, question: str, as_of_ns: int | None, sp
         return Answer(success=False, answer=f"That is a request to do something ({req.intent.value}), not a "
                       "question: send it to the plan service (~/plan).",
                       error=f"'{question.strip()}' is an action request ({req.intent.value}); use ~/plan")
+    then = _said_time(store, ctx.request, as_of_ns)
+    if then is not None:
+        # "was the mug in the kitchen this morning?", "was the fridge open at nine?": what memory knew then
+        past = WorldState.from_store(store, as_of_ns=then, speaker=speaker)
+        ctx = replace(ctx, world=past, grounder=Grounder(store, past, speaker=speaker, conversation=conversation))
     answer = _answer(ctx)
+    if then is not None and answer.success:
+        answer.answer = f"As of {_said_as(then, memory_now(store, as_of_ns))}: {answer.answer}"
     if answer.success and answer.confidence > 0.0 and _rival_question(ctx.request):
         answer = _read_in_doubt(answer, ctx.request)
     _remember(ctx, conversation)

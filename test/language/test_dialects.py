@@ -15,7 +15,7 @@ from memory_node.language.normalise import normalise
     ("Me cyaan find de scissors.", "I can't find the scissors."),
     ("You got see the kettle anot?", "have you seen the kettle?"),
     ("Got kettle in the kitchen or not?", "is there kettle in the kitchen?"),
-    ("The kettle where ah?", "where is The kettle?"),
+    ("The kettle where ah?", "where is the kettle?"),
     ("Eish, where's the kettle, hey?", "where's the kettle?"),
     ("Kindly carry the kettle hither.", "Kindly carry the kettle here."),
     ("Place the kettle upon the table yonder.", "place the kettle upon the table over there."),
@@ -155,3 +155,55 @@ def test_a_sentence_with_pauses_or_too_few_fragments_is_left_as_said(text: str) 
 ])
 def test_courtesy_urgency_and_learners_frames_around_a_question(text: str, normal: str) -> None:
     assert normalise(text) == normal
+
+
+@pytest.mark.parametrize("text, normal", [
+    # the question word or the verb last (Korean, Japanese, Turkish speakers' order)
+    ("bathroom, towels how many?", "how many towels are in the bathroom?"),
+    ("Next to radio, which bowl?", "which bowl is next to the radio?"),
+    ("kettle color is what?", "what color is the kettle?"),
+    ("kettle, last time you see when?", "when did you last see the kettle?"),
+    ("microwave door, open now?", "is the microwave door open?"),
+    ("Which glass mine?", "which glass is mine?"),
+    ("kettle bring to me please.", "bring the kettle to me"),
+    # Singapore English: particles in any sentence, "close already", the subject left unsaid
+    ("Eh the kettle where ah? Cannot see leh.", "where is the kettle?"),
+    ("The fridge close already or not?", "is the fridge closed?"),
+    # repairs typed with the dash against the word, and words said to someone else between dashes
+    ("Where did I put the— where did I leave the kettle?", "where did I leave the kettle?"),
+    ("Get me the radio and the— and the kettle as well.", "get me the radio and the kettle as well."),
+    ("Where was the kettle — Sam, I said no — where was it before somebody moved it?", "where was the kettle before?"),
+    ("Find the— go to where the kettle is.", "go to the kettle."),
+    # gamers' slang, dictation homophones, an asked time, a need then "a suitable item"
+    ("yo bot, yeet the kettle over here", "bring the kettle here"),
+    ("is the fridge shut, I can't sea it from hear", "is the fridge shut, I can't see it from here"),
+    ("Could you let me know at what time you first saw the kettle?",
+     "Could you let me know when you first saw the kettle?"),
+    ("I would like something to wipe the table with. Kindly bring me a suitable item.",
+     "bring me something to wipe the table with"),
+    ("which room is the kettle hiding in lol", "which room is the kettle in"),
+])
+def test_word_orders_repairs_and_slang_are_written_as_the_parser_reads_them(text: str, normal: str) -> None:
+    assert normalise(text).rstrip(".?!") == normal.rstrip(".?!")
+
+
+@pytest.mark.parametrize("text", ["the kettle goes where?", "where was the kettle left?", "Ben, where is it?"])
+def test_a_question_word_last_after_a_verb_is_not_rewritten(text: str) -> None:
+    assert "where is the" not in normalise(text).lower() or text.lower().startswith("ben")
+
+
+def test_what_someone_did_after_a_story_of_what_they_did() -> None:
+    for text in ("ok so Ben used the computer, what was his next move?", "Ben made coffee, then after that he do what?",
+                 "Ben used the computer, after that what he do?"):
+        req = parse(text)
+        assert req.intent is Intent.around and req.actor == "ben" and req.time.relation == "after", text
+
+
+def test_a_use_ending_in_its_preposition_wants_the_vessel_or_the_tool() -> None:
+    from memory_node.language.uses import default_uses
+
+    labels = {"milk", "juice", "mug", "waterglass", "fork", "apple"}
+    drink_from = [f.label for f in default_uses().rank("drink out of", labels, verb="drink")]
+    assert drink_from and not {"milk", "juice"} & set(drink_from)
+    assert {"milk", "juice"} & {f.label for f in default_uses().rank("drink", labels, verb="drink")}
+    assert parse("bring me something to drink out of").objects[0].purpose == "drink out of"
