@@ -47,6 +47,8 @@ _SINGLISH = _rules(
     (r"\s*,?\s+(?:ah|lah|leh|lor|hor|meh|sia)\s*(?=[?.!]+(?:\s|$)|\s*$)", ""),
     (r"\s*,?\s+anot\s*(?=[?.!]*\s*$)", ""),
     (r"^(?:eh|aiyo|aiyah|alamak|wah)\b\s*[,!.]?\s*", ""),
+    # "take the toy and the milk come here": bring them
+    (r"\btake\s+(.{2,60}?)\s+come\s+(?:here|over)\b", r"bring \1 here"),
     # "where is the magazine? Cannot see.": the subject left unsaid, after the question it explains
     (r"(?<=[?])\s+(?:i\s+)?(?:cannot|can't|cant|can\s+not)\s+(?:see|find)(?:\s+it)?\s*[.!]*\s*$", ""),
     # "the fridge close already or not?": whether it is closed now
@@ -62,6 +64,10 @@ _INTERNET = _rules(
     (r"\bloot\s+(?=(?:the|my|a|an|that|this)\b)", "get "),
     (r"\s+and\s+(?:ping|dm|text|buzz)\s+me\s+when\s+(?:you're|you\s+are|ur)\s+(?:there|done)\s*[.!]*\s*$", ""),
     (r"\bgo\s+scout\s+out\s+", "go to "),
+    (r"^(?:please\s+)?(?:mosey|amble|wander|toddle|scoot|mozy)\s+(?:on\s+)?(?:over\s+|down\s+|across\s+)?(?:to|towards)\s+",
+     "go to "),
+    (r"^(?:please\s+)?lead\s+the\s+way\s+to\s+", "go to "),
+    (r"\s+and\s+wait\s+(?:there|for\s+me|till\s+I\s+come)\s*[.!]*\s*$", ""),
     (r"\s*,\s*where'?s\s+(?:its|it's|their)\s+(?:spawn(?:\s+point)?|respawn(?:\s+point)?|home\s+base)\s*\?*\s*$", "?"),
 )
 
@@ -91,6 +97,8 @@ _WORD_ORDER_LEARNER = _rules(
      r"now|go|so|ok|okay|let's|lets)\s)" + _THING + r"\s+(bring|take|carry|put|give|fetch)\s+(?=(?:to|back|away|in|into|on|onto)\b)",
      r"\2 the \1 "),
     (r"\bback\s+(?:to\s+)?(?:the\s+|its\s+)?original\s+(?:place|spot|position)\b", "back"),
+    (r"^" + _THING + r"\s+(?:i\s+)?(?:cannot|can't|can\s+not|cant)\s+find\s*[.!,]*\s*(?:where\s*(?:is\s+it)?\s*\?*)?\s*$",
+     r"where is the \1?"),
 )
 
 # South African English: interjections that open or end a sentence
@@ -134,6 +142,24 @@ _FRENCH_LEARNER = _rules(
      r"put away \1"),
 )
 
+# Code-switching: a question or a request opened in Spanish, Hindi-Urdu or Tagalog around English names
+# ("¿Dónde está the keyboard?", "Abre the microwave, por favor", "pear kis kamre mein hai?", "Hanapin mo ang
+# mouse"): their commonest openers and function words, as the English ones
+_CODE_SWITCH = _rules(
+    (r"¿\s*", ""), (r"¡\s*", ""),
+    (r"^d[oó]nde\s+est[aá]n?\s+", "where is "), (r"^qu[eé]\s+hay\s+", "what is "),
+    (r"^de\s+qu[eé]\s+colou?r\s+es\s+", "what colour is "), (r"^y\s+de\s+qu[eé]\s+colou?r\b[^?/]*", "what colour is it"),
+    (r"^(?:abre|abr[ií]|[aá]brelo|[aá]brela)\s+", "open "), (r"^(?:cierra|cerr[aá]|ci[eé]rralo|ci[eé]rrala)\s+", "close "),
+    (r"^(?:tr[aá]eme|tr[aá]igame|trae)\s+", "bring me "), (r"^(?:busca|b[uú]scame)\s+", "find "),
+    (r"\s*,?\s*por\s+favor\b", ", please"),
+    (r"^(?:mera\s+|meri\s+)?([\w ]{2,30}?)\s+kis\s+kamre\s+mein\s+hai\s*\?*", r"which room is the \1 in?"),
+    (r"^(?:mera\s+|meri\s+)?([\w ]{2,30}?)\s+kahan\s+hai\s*\?*", r"where is the \1?"),
+    (r"^wapas\s+rakh\s+do\s+", "put back "), (r"\s*,?\s*jahan\s+pehle\s+tha\b", ""),
+    (r"^([A-Z]?[a-z]+)\s+ne\s+kya\s+kiya\s+", r"what did \1 do "),
+    (r"^nasaan\s+(?:ang|na\s+ang)\s+", "where is the "), (r"^hanapin\s+mo\s+(?:ang|yung)\s+", "find the "),
+    (r"^(?:paki(?:kuha|abot|dala)(?:\s+naman)?)\s+(?:ng|ang|yung)\s+", "bring me the "),
+)
+
 # Radio procedure, as people who work with radios talk to a robot ("Robot, this is Anna. Request location of
 # keyboard, over."): the call sign and the acknowledgements carry no request; "request" and "report" open one
 _RADIO = _rules(
@@ -166,8 +192,8 @@ _NAME_HER = re.compile(r"^([A-Z][a-z]+)\s+(?:her|his|se)\s+(?=[a-z])")
 def standard_words(text: str) -> str:
     """``text`` with the closed-class words of other varieties of English written as the standard ones."""
     t = _NAME_HER.sub(r"\1's ", text)
-    for rules in (_CARIBBEAN, _SINGLISH, _SOUTH_AFRICAN, _LITERARY, _NIGERIAN, _SCOTS, _FRENCH_LEARNER, _RADIO,
-                  _INTERNET, _WORD_ORDER_LEARNER):
+    for rules in (_CODE_SWITCH, _CARIBBEAN, _SINGLISH, _SOUTH_AFRICAN, _LITERARY, _NIGERIAN, _SCOTS, _FRENCH_LEARNER,
+                  _RADIO, _INTERNET, _WORD_ORDER_LEARNER):
         for pattern, repl in rules:
             t = pattern.sub(repl, t)
     return t

@@ -701,6 +701,32 @@ _SHORTCUTS = (  # a pause written as an ellipsis ("the... the radio", "The glass
                           r"(?:bring|get|fetch|grab|hand|find)\s+(?:me\s+)?(?:something|one|(?:a|an)\s+(?:suitable|appropriate|"
                           r"fitting|good)?\s*(?:item|thing|one))(?:\s+(?:suitable|appropriate))?\s*[.!?]*\s*$", re.I),
                r"bring me \1"),
+              # speech-to-text homophones in their usual places ("I can't sea it from hear", "the one right buy it")
+              (re.compile(r"\b(can't|cannot|can|couldn't|could|didn't|to|I)\s+sea\b", re.I), r"\1 see"),
+              (re.compile(r"\b(from|over|in|out|up|down|near)\s+hear\b", re.I), r"\1 here"),
+              (re.compile(r"\b(right|just|close|nearby|stood|sitting|standing)\s+buy\b", re.I), r"\1 by"),
+              # "pass be the glass": speech-to-text's "be" for "me" after a verb of handing
+              (re.compile(r"\b(pass|bring|give|hand|get|fetch|grab|show)\s+be\s+(?=(?:the|a|an|my|some|that|this|your)\b)",
+                          re.I), r"\1 me "),
+              # why the robot is asked, after the question ("..., I can't see it from here", "..., since you see
+              # everything", "..., the one right by it"): no part of what is asked
+              (re.compile(r"\s*[,;]\s*(?:because\s+|as\s+|cos\s+)?(?:i|we)\s+(?:can't|cannot|can\s+not|couldn't)\s+see\s+"
+                          r"(?:it|them|that|anything)(?:\s+from\s+(?:here|where\s+i\s+am))?\s*[.!?]*\s*$", re.I), "?"),
+              (re.compile(r"\s*,\s*since\s+you\s+(?:apparently\s+|obviously\s+|clearly\s+|supposedly\s+)?(?:see|know|remember|"
+                          r"are|have|notice)\b[^?.!]*", re.I), ""),
+              (re.compile(r"\s*,\s*the\s+one\s+(?:right\s+|just\s+)?(?:by|next\s+to|beside|near)\s+it\s*(?=[?.!]*\s*$)", re.I), ""),
+              # "do you reckon I can get into the cabinet (alright)?": whether it can be got into
+              (re.compile(r"^(?:do\s+you\s+)?(?:reckon|think|suppose|figure)\s+(i|we)\s+(can|could)\s+(.+?)(?:\s+(?:alright|all\s+right|"
+                          r"ok|okay|fine))?\s*\?*\s*$", re.I), r"\2 \1 \3?"),
+              (re.compile(r"^(can|could)\s+(?:i|we)\s+get\s+into\s+(.+?)\s*\?*\s*$", re.I), r"\1 \2 be opened?"),
+              (re.compile(r"^(is\s+[^,?]{2,60}?\s+(?:usable|locked|open|closed))\s*,\s*(?:can|could)\s+(?:i|we|it|you)\s+[^?]{2,40}\?*\s*$",
+                          re.I), r"\1?"),
+              # "somebody moved the toy. where was it before they did?": before it was moved
+              (re.compile(r"\b(moved|shifted|took|touched)\b(.{1,60}?)\bbefore\s+(?:they|he|she|someone|somebody|you|it)\s+"
+                          r"(?:did|was)(?:\s+(?:it|that|so))?\b", re.I), r"\1\2before it was moved"),
+              # "where could I get some sleep": a place to sleep, not a thing to get
+              (re.compile(r"\b(?:get|have|grab|catch)\s+(?:some\s+|a\s+bit\s+of\s+)?(sleep|rest|shut-eye|kip)\b", re.I), "sleep"),
+              (re.compile(r"\b(?:have|take)\s+a\s+(?:lie-down|lie\s+down|nap|kip|snooze)\s+and\s+sleep\b", re.I), "sleep"),
               # where a thing is "hiding" or "lurking" is where it is
               (re.compile(r"(?<=\w)\s+(?:hiding|lurking|hanging\s+out|chilling|sulking)(?=\s+(?:in|on|under|at|inside)\b|\s*[?.!]*$)",
                           re.I), ""),
@@ -712,10 +738,6 @@ _SHORTCUTS = (  # a pause written as an ellipsis ("the... the radio", "The glass
               (re.compile(r"\s*,\s*(?:tryna|trying\s+to|gotta|need\s+to|wanna)\s+[^,?]{1,60}$", re.I), ""),
               (re.compile(r"\s+(?:lol|lmao|haha+|xd|rofl|ngl|tbh|fr)\s*([?.!]*)\s*$", re.I), r"\1"),
               (re.compile(r"\s*,\s*pleased\s*([.!]*)\s*$", re.I), r", please\1"),
-              # speech-to-text homophones in their usual places ("I can't sea it from hear", "the one right buy it")
-              (re.compile(r"\b(can't|cannot|can|couldn't|could|didn't|to|I)\s+sea\b", re.I), r"\1 see"),
-              (re.compile(r"\b(from|over|in|out|up|down|near)\s+hear\b", re.I), r"\1 here"),
-              (re.compile(r"\b(right|just|close|nearby|stood|sitting|standing)\s+buy\b", re.I), r"\1 by"),
               # "help me open the microwave can?": a request, the trailing "can?" asking whether the robot can
               (re.compile(r"^(?:please\s+)?help\s+me\s+(?=(?:open|close|shut|bring|fetch|get|put|carry|move|find)\b)", re.I),
                "please "),
@@ -1199,7 +1221,7 @@ _DASH_GLUED = re.compile(r"(?<=\w)([\u2014\u2013])(?=\s)")
 # words said to someone else between dashes ("where was the lime — Sam, I said no — where was it"): not to the robot
 _ASIDE_TO_SOMEONE = re.compile(r"\s+[\u2014\u2013]\s*[A-Z][a-z]+\s*,\s*[^\u2014\u2013?]{1,60}?\s*[\u2014\u2013]\s+")
 # the same two words on both sides of a dash ("get me the radio and the — and the milk"): said once
-_DASH_REPEAT = re.compile(r"\b([\w']+\s+[\w']+)\s+[\u2014\u2013]\s+\1\b", re.I)
+_DASH_REPEAT = re.compile(r"\b((?:[\w']+\s+){0,2}[\w']+)\s+[\u2014\u2013]\s+\1\b", re.I)
 
 
 def spaced_dashes(text: str) -> str:
@@ -1280,7 +1302,8 @@ def _dash_restart(text: str) -> str:
             if low_f[k] != low_r[k]:
                 break
         return m.group(2)
-    if f0 in _RESTART_WORDS and r0 in _RESTART_WORDS or frag[-1].lower() in ("the", "a", "an", "my", "your", "our"):
+    if f0 in _RESTART_WORDS and r0 in _RESTART_WORDS or frag[-1].lower() in ("the", "a", "an", "my", "your", "our") \
+            and r0 not in ("sorry", "no", "actually", "wait", "i", "oops", "er", "um", "uh", "or", "rather", "make"):
         return m.group(2)  # a start broken off before its thing was named ("find the - go to where the toy is")
     return text
 

@@ -301,6 +301,19 @@ def _key(word: str) -> str:
     return re.sub(r"'s$", "", word.lower())
 
 
+_NAMED = re.compile(r"\b(?:the|my|your|our|his|her|their)\s+[a-z][\w-]*(?:\s+(?!(?:open|closed|shut|on|off|locked|empty|full|"
+                    r"clean|dirty|is|was|in|on|at|to|and|or)\b)[a-z][\w-]*)?", re.I)
+
+
+def _named_for_it(taken_back: str, again: str) -> str:
+    """"is the microwave open — closed, I mean, is it closed?": the thing the words taken back named is the
+    "it" of the sentence said again ("put the mug on the table — no, put it in the sink": the mug)."""
+    named = _NAMED.search(taken_back)
+    if named is None or not re.search(r"\b(?:it|them)\b", again):
+        return again
+    return re.sub(r"\b(it|them)\b", named.group(0), again, count=1)
+
+
 def _repair_once(sentence: str) -> str | None:
     for m in _EDIT.finditer(sentence):
         before, after = sentence[:m.start()], sentence[m.end():]
@@ -316,7 +329,7 @@ def _repair_once(sentence: str) -> str | None:
         # the stretch the repair replaces starts with the repair's first word, said again
         for w in reversed(words[-_REACH:]):
             if _key(w.group(0)) == first:
-                return sentence[:w.start()] + after
+                return sentence[:w.start()] + _named_for_it(sentence[w.start():m.start()], after)
         if first in _PLACE_PREPS:  # "on the table — no, in the sink": a place for a place
             for w in reversed(words[-_REACH:]):
                 if _key(w.group(0)) in _PLACE_PREPS:
@@ -326,7 +339,12 @@ def _repair_once(sentence: str) -> str | None:
         later = [i for i, w in enumerate(said[:5]) if _key(w) == start]
         if later and start in _QUESTION_WORDS | _RESTART_VERBS:
             at = [x for x in _WORD.finditer(after)][later[0]]
-            return sentence[:words[0].start()] + after[at.start():]
+            again = after[at.start():]
+            named = after[:at.start()].strip(" ,;\u2014\u2013-")
+            if named and _key(said[0]) in ("the", "my", "your", "our", "a", "an", "his", "her", "their"):
+                # "have you seen my — sorry, the radio, have you seen it?": the thing named in the repair is "it"
+                again = re.sub(r"\b(it|them)\b", named, again, count=1)
+            return sentence[:words[0].start()] + again
         if first in _RESTART_VERBS and start in _RESTART_VERBS:  # "put the — no wait, take the mug"
             return sentence[:words[0].start()] + after
     return None
