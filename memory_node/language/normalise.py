@@ -718,6 +718,7 @@ _SHORTCUTS = (  # a pause written as an ellipsis ("the... the radio", "The glass
               # "do you reckon I can get into the cabinet (alright)?": whether it can be got into
               (re.compile(r"^(?:do\s+you\s+)?(?:reckon|think|suppose|figure)\s+(i|we)\s+(can|could)\s+(.+?)(?:\s+(?:alright|all\s+right|"
                           r"ok|okay|fine))?\s*\?*\s*$", re.I), r"\2 \1 \3?"),
+              (re.compile(r"^(?:do\s+you\s+)?(?:reckon|suppose|figure)\s+(you)\s+(can|could|would)\s+", re.I), r"\2 \1 "),
               (re.compile(r"^(can|could)\s+(?:i|we)\s+get\s+into\s+(.+?)\s*\?*\s*$", re.I), r"\1 \2 be opened?"),
               (re.compile(r"^(is\s+[^,?]{2,60}?\s+(?:usable|locked|open|closed))\s*,\s*(?:can|could)\s+(?:i|we|it|you)\s+[^?]{2,40}\?*\s*$",
                           re.I), r"\1?"),

@@ -156,6 +156,7 @@ def parse(text: str, names: tuple[str, ...] | frozenset[str] = (), prefer: Kind 
     _need_said(best, doc, prefer)
     _lost_thing_said(best, prefer)
     _put_said_too(best, doc, prefer)
+    _put_place_from_anchor(best)
     _alternatives_said(best, doc)
     _owner_as_recipient(best)
     _done_by_someone_else(best, doc)
@@ -307,6 +308,25 @@ def _not_to_do(req: Request, text: str) -> None:
 
 
 _TO_SPEAKER = re.compile(r"\b(?:me|us|my\s+hand|here)\b", re.I)
+
+
+_SAYS_WHICH = re.compile(r"\b(?:that|which)\s+(?:is|was|are|were|'s|sits|stands|lies)\b|\bthat's\b|\b(?:sitting|lying|standing)\b",
+                        re.I)
+_PUT_RELATIONS = frozenset({"on", "in", "inside", "under", "next_to", "beside", "behind", "near"})
+
+
+def _put_place_from_anchor(req: Request) -> None:
+    """"lay the lotion on the table": the tagger hung "on the table" on the lotion, which then read as which lotion
+    is meant; a put with no place but a place said after its one thing sets the thing there (a thing said with
+    where it is now has its place before the verb's: "put the cup from the table in the sink")."""
+    if req.intent is not Intent.put or req.destination is not None or len(req.objects) != 1:
+        return
+    ref = req.objects[0]
+    if ref.anchor is None or ref.anchor.negated or ref.anchor.relation not in _PUT_RELATIONS or \
+            _SAYS_WHICH.search(req.text[:500]):
+        return  # ("put the mug that is on the table": which mug, and no place yet)
+    req.destination, ref.anchor = ref.anchor, None
+    req.notes.append("the place said after the thing is where it goes")
 
 
 def _put_said_too(req: Request, doc: Any, prefer: Kind | None) -> None:

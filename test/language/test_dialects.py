@@ -221,3 +221,12 @@ def test_a_use_ending_in_its_preposition_wants_the_vessel_or_the_tool() -> None:
     assert drink_from and not {"milk", "juice"} & set(drink_from)
     assert {"milk", "juice"} & {f.label for f in default_uses().rank("drink", labels, verb="drink")}
     assert parse("bring me something to drink out of").objects[0].purpose == "drink out of"
+
+
+def test_a_place_said_after_the_one_thing_put_is_where_it_goes() -> None:
+    req = parse("Lay the lotion on the table, please.", prefer=Kind.command)
+    assert req.intent is Intent.put and req.destination is not None and req.destination.ref.head == "table"
+    assert req.objects[0].anchor is None
+    # where the thing is now, said before the place it goes, stays which thing is meant
+    req = parse("put the cup from the table in the sink", prefer=Kind.command)
+    assert req.destination.ref.head == "sink" and req.objects[0].anchor.ref.head == "table"
