@@ -719,12 +719,22 @@ _SHORTCUTS = (  # a pause written as an ellipsis ("the... the radio", "The glass
               (re.compile(r"^(?:do\s+you\s+)?(?:reckon|think|suppose|figure)\s+(i|we)\s+(can|could)\s+(.+?)(?:\s+(?:alright|all\s+right|"
                           r"ok|okay|fine))?\s*\?*\s*$", re.I), r"\2 \1 \3?"),
               (re.compile(r"^(?:do\s+you\s+)?(?:reckon|suppose|figure)\s+(you)\s+(can|could|would)\s+", re.I), r"\2 \1 "),
-              (re.compile(r"^(can|could)\s+(?:i|we)\s+get\s+into\s+(.+?)\s*\?*\s*$", re.I), r"\1 \2 be opened?"),
+              (re.compile(r"^(can|could)\s+(?:i|we)\s+get\s+into\s+((?:the|that|this|my|our)\s+(?:(?!or\b|and\b)[\w-]+\s+){0,2}?[\w-]+)"
+                          r"\s*\?+\s*$", re.I), r"\1 \2 be opened?"),
               (re.compile(r"^(is\s+[^,?]{2,60}?\s+(?:usable|locked|open|closed))\s*,\s*(?:can|could)\s+(?:i|we|it|you)\s+[^?]{2,40}\?*\s*$",
                           re.I), r"\1?"),
               # "somebody moved the toy. where was it before they did?": before it was moved
               (re.compile(r"\b(moved|shifted|took|touched)\b(.{1,60}?)\bbefore\s+(?:they|he|she|someone|somebody|you|it)\s+"
                           r"(?:did|was)(?:\s+(?:it|that|so))?\b", re.I), r"\1\2before it was moved"),
+              # a suspicion that something was left open or on is asked to be confirmed
+              (re.compile(r"^(?:i\s+think|i\s+suspect|i'?m\s+afraid|i\s+fear|i\s+bet|(?:i\s+have|i've|i've\s+got|i\s+get)\s+"
+                          r"(?:a|this)\s+(?:\w+\s+)?(?:feeling|suspicion|hunch|sense))\s+(?:that\s+)?((?:the|my|our)\s+[\w ]{2,30}?)\s+"
+                          r"(?:got|was|has\s+been|'s\s+been|might\s+have\s+been|may\s+have\s+been)\s+left\s+(open|on|off|unlocked|"
+                          r"running)\s*[.!]*\s*$", re.I), r"is \1 \2?"),
+              # "I'd like to see where the juice ended up - show me": go to it
+              (re.compile(r"^(?:i'?d|i\s+would)\s+like\s+to\s+see\s+where\s+((?:the|my|our)\s+[\w ]{2,30}?)\s+(?:ended\s+up|is|went|"
+                          r"got\s+to|has\s+gone)\s*(?:[\u2014\u2013,;.-]+\s*(?:show|take)\s+me\s*(?:there)?)?\s*[.!]*\s*$", re.I),
+               r"go to \1"),
               # "where could I get some sleep": a place to sleep, not a thing to get
               (re.compile(r"\b(?:get|have|grab|catch)\s+(?:some\s+|a\s+bit\s+of\s+)?(sleep|rest|shut-eye|kip)\b", re.I), "sleep"),
               (re.compile(r"\b(?:have|take)\s+a\s+(?:lie-down|lie\s+down|nap|kip|snooze)\s+and\s+sleep\b", re.I), "sleep"),

@@ -317,6 +317,8 @@ def _named_for_it(taken_back: str, again: str) -> str:
 def _repair_once(sentence: str) -> str | None:
     for m in _EDIT.finditer(sentence):
         before, after = sentence[:m.start()], sentence[m.end():]
+        # "grab the remote - actually no, first tell me where it is": the order word says nothing of what is meant
+        after = re.sub(r"^(?:first|instead|rather|just)\s*,?\s+(?=[a-z])", "", after, flags=re.I)
         said = _WORD.findall(after)
         if not said or not after[:1].isalpha():
             continue
