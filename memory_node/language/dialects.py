@@ -59,6 +59,10 @@ _SINGLISH = _rules(
 
 # Gamers' and internet slang for a fetch ("yeet the toy over here", "loot the mouse out of the microwave")
 _INTERNET = _rules(
+    # a command line said to the robot ("Robot, execute: ...", "query: is the microwave ...")
+    (r"^(?:robot\s*,\s*)?(?:execute|query|command|instruction|task)\s*:\s*", ""),
+    (r"\bin\s+an?\s+(open|closed|locked|unlocked|on|off|empty|full)\s+(?:state|position|condition)\b", r"\1"),
+    (r"\s+and\s+(?:set|put|leave)\s+it\s+(?:down|there)\s*[.!]*\s*$", ""),
     (r"^(?:yo|ayo|oi)\s*,?\s+(?:bot|robot|buddy|bro|dude)?\s*[,!]?\s*", ""),
     (r"\byeet\s+(.{1,40}?)\s+(?:over\s+)?(here|to\s+me|my\s+way)\b", r"bring \1 \2"),
     (r"\bloot\s+(?=(?:the|my|a|an|that|this)\b)", "get "),
@@ -99,6 +103,13 @@ _WORD_ORDER_LEARNER = _rules(
     (r"\bback\s+(?:to\s+)?(?:the\s+|its\s+)?original\s+(?:place|spot|position)\b", "back"),
     (r"^" + _THING + r"\s+(?:i\s+)?(?:cannot|can't|can\s+not|cant)\s+find\s*[.!,]*\s*(?:where\s*(?:is\s+it)?\s*\?*)?\s*$",
      r"where is the \1?"),
+    (r"^(?:the\s+)?(first|last)\s+time\s+(?:you|u)\s+(?:see|saw|seen)\s+" + _THING + r"\s*,?\s*(?:what\s+time|when)\s*\?*\s*$",
+     r"when did you \1 see the \2?"),
+    (r"^what\s+time\s+(?:you|u|did\s+you)\s+(?:saw|see|seen)\s+" + _THING + r"\s+(last|first)\s*\?*\s*$",
+     r"when did you \2 see the \1?"),
+    (r"^(?:i\s+)?(?:want|wanna|need)\s+(?:to\s+)?(wash|dry|sit|sleep|rest|read|cook|eat|write|work)\b([^,?]{0,30}?)\s*,?\s*"
+     r"where\s+(?:i|to|can\s+i|should\s+i|do\s+i)\s+go\s*\?*\s*$", r"where can I \1\2?"),
+    (r"^keep\s+(.{2,40}?)\s+back\b", r"put \1 back"),
 )
 
 # South African English: interjections that open or end a sentence
@@ -118,6 +129,12 @@ _LITERARY = _rules(
 
 # Nigerian English and Pidgin: "abeg" / "biko" (please), "o" / "sef" / "jare" (emphasis), "where e dey?"
 _NIGERIAN = _rules(
+    # "take the radio reach Anna": bring it to her; "pack X put for where e suppose dey": put it away
+    (r"\btake\s+(.{2,40}?)\s+reach\s+", r"bring \1 to "),
+    (r"\bpack\s+(.{2,40}?)\s+(?:put\s+)?for\s+where\s+(?:e|it)\s+suppose\s+(?:dey|be|to\s+be)\b", r"put \1 away"),
+    (r"^(?:(?:the|my)\s+[\w ]{2,30}?)\s+dey\s+(?=(?:open|closed|on|off|locked|full|empty)\b)",
+     lambda m: f"is {m.group(0)[:m.group(0).lower().rindex(' dey')]} "),
+    (r"^(?:you|u)\s+don\s+(?:see|find|seen)\s+", "have you seen "),
     (r"^(?:abeg|biko|ehen|ehn|oya|na\s+so)\b\s*[,!.]?\s*", ""),
     (r"\s*,?\s+(?:abeg|biko)\b", " please"),
     (r"\s+(?:sef|jare|o|oo|shey)\s*(?=[?.!,]*\s*$)", ""),  # "where is my mug sef?", "bring am o"
@@ -155,6 +172,12 @@ _CODE_SWITCH = _rules(
     (r"^(?:mera\s+|meri\s+)?([\w ]{2,30}?)\s+kis\s+kamre\s+mein\s+hai\s*\?*", r"which room is the \1 in?"),
     (r"^(?:mera\s+|meri\s+)?([\w ]{2,30}?)\s+kahan\s+hai\s*\?*", r"where is the \1?"),
     (r"^wapas\s+rakh\s+do\s+", "put back "), (r"\s*,?\s*jahan\s+pehle\s+tha\b", ""),
+    (r"^(?:arre|arey|are\s+yaar|acha|accha|haan|yaar)\b\s*[,!.]?\s*", ""), (r"\s*,\s*(?:tell\s+me\s+)?na\s*(?=[?.!]*\s*$)", ""),
+    # Cantonese around English names ("the keyboard hai bin dou ah?", "hoi zo mei?", "m goi", "Anna ge glass")
+    (r"^(?:eh\s*,?\s*)?(?:robot\s*,\s*)?((?:the|my)\s+[\w ]{2,30}?)\s+hai\s+bin\s+gaan\s+fong\b[^?]*\??", r"which room is \1 in?"),
+    (r"^(?:eh\s*,?\s*)?(?:robot\s*,\s*)?((?:the|my)\s+[\w ]{2,30}?)\s+hai\s+bin\s*(?:dou|度)\b[^?]*\??", r"where is \1?"),
+    (r"^((?:the|my)\s+[\w ]{2,30}?)\s+hoi\s+(?:zo|jo)\s+mei\b[^?]*\??", r"is \1 open?"),
+    (r"\s*,?\s*m\s*goi(?:\s+sai)?\b", ""), (r"\b([A-Z][a-z]+)\s+ge\s+(?=[a-z])", r"\1's "),
     (r"^([A-Z]?[a-z]+)\s+ne\s+kya\s+kiya\s+", r"what did \1 do "),
     (r"^nasaan\s+(?:ang|na\s+ang)\s+", "where is the "), (r"^hanapin\s+mo\s+(?:ang|yung)\s+", "find the "),
     (r"^(?:paki(?:kuha|abot|dala)(?:\s+naman)?)\s+(?:ng|ang|yung)\s+", "bring me the "),

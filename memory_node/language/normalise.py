@@ -726,6 +726,22 @@ _SHORTCUTS = (  # a pause written as an ellipsis ("the... the radio", "The glass
               # "somebody moved the toy. where was it before they did?": before it was moved
               (re.compile(r"\b(moved|shifted|took|touched)\b(.{1,60}?)\bbefore\s+(?:they|he|she|someone|somebody|you|it)\s+"
                           r"(?:did|was)(?:\s+(?:it|that|so))?\b", re.I), r"\1\2before it was moved"),
+              (re.compile(r"\btransport\s+(?=(?:the|my|this|that|it|them)\b)", re.I), "take "),
+              # where a thing "has got to" is where it is ("I don't suppose you'd know where the mug has got to?")
+              (re.compile(r"^(?:i\s+)?(?:don't|do\s+not)\s+suppose\s+(?:you'd|you\s+would|you)\s+(?:know|have\s+seen)\s+(?=where\b)",
+                          re.I), ""),
+              (re.compile(r"\bwhere\s+((?:the|my|our|your)\s+[\w ]{2,30}?)\s+(?:has|have|'s|'ve)\s+got\s+to\b", re.I), r"where is \1"),
+              (re.compile(r"\bwhere(?:'ve|\s+have|'s|\s+has)\s+((?:the|my|our|your)\s+[\w ]{2,30}?)\s+got\s+to\b", re.I), r"where is \1"),
+              (re.compile(r"\bget\s+up\s+to\b(?=\s*(?:next|then|after|afterwards|\?|$))", re.I), "do"),
+              # "somebody left open the microwave?": whether it is open
+              (re.compile(r"^(?:did\s+)?(?:somebody|someone|anybody|anyone)\s+(?:left|leave)\s+open\s+((?:the|my)\s+[\w ]{2,30}?)\s*\?+\s*$",
+                          re.I), r"is \1 open?"),
+              (re.compile(r"^tell\s+me\s+(?:everything|all|what's|what\s+is)\s+(on|in|inside|under)\s+(?:the\s+)?", re.I), r"what is \1 the "),
+              # a reason why it should be quick or a pause after the request ("..., I'm on a call, quick", "..., hang on")
+              (re.compile(r"\s*,\s*(?:(?:right\s+now|quick(?:ly)?|please)\s*,\s*)?i'?m\s+on\s+(?:a|the)\s+(?:call|phone)"
+                          r"(?:\s*,\s*(?:quick(?:ly)?|please|hurry))?\s*(?=[?.!]*\s*$)", re.I), "?"),
+              (re.compile(r"\s*,\s*hang\s+on\s*(?=[?.!]*\s*$)", re.I), ""),
+              (re.compile(r"\s*,\s*sorry\s*,\s*hang\s+on\s*,\s*(?=and\b)", re.I), " "),
               # a suspicion that something was left open or on is asked to be confirmed
               (re.compile(r"^(?:i\s+think|i\s+suspect|i'?m\s+afraid|i\s+fear|i\s+bet|(?:i\s+have|i've|i've\s+got|i\s+get)\s+"
                           r"(?:a|this)\s+(?:\w+\s+)?(?:feeling|suspicion|hunch|sense))\s+(?:that\s+)?((?:the|my|our)\s+[\w ]{2,30}?)\s+"
@@ -986,7 +1002,7 @@ _BELONGS_WHERE = re.compile(r"^((?:(?:the|my|your|our|his|her|their|this|that)\s
 # "microwave shut?", "the back door locked??": a terse state question, a thing and a state word and a question mark
 _TERSE_STATE = re.compile(r"^(?!(?:what|where|which|who|when|why|how|is|are|was|were|do|does|did|can|could|will|would|"
                           r"has|have|should|please|and|or|but|so|no|not|i|you|we|it|they|he|she)\b)"
-                          r"(?:the\s+|my\s+|our\s+)?((?:[a-z][\w-]*\s+){0,3}?[a-z][\w-]*)\s+(?:still\s+)?"
+                          r"(?:the\s+|my\s+|our\s+|that\s+|this\s+)?((?:[a-z][\w-]*\s+){0,3}?[a-z][\w-]*)\s+(?:still\s+)?"
                           r"(open|closed|shut|locked|unlocked|empty|full|on|off|clean|dirty|running)\s*\?+\s*$", re.I)
 # "on the uh on the shelf": a phrase restarted (its filler already dropped) is said once
 _RESTART = re.compile(r"\b((?:on|in|into|onto|to|at|by|from|under|inside|next\s+to)\s+(?:the|a|my)\s+)\1", re.I)
@@ -1379,6 +1395,9 @@ _DATA_WORDS = r"(?:inventory|logs?|records?|database|data|system)"
 # of the juice in your logs", "the last-seen timestamp on the mug"), a thing said first ("the mug last time was
 # where?"), a verb said last (German order: "can you me the keyboard bring?"), a restart of two words.
 _SAID_OTHERWISE: tuple[tuple[re.Pattern[str], Any], ...] = tuple((re.compile(p, re.I), r) for p, r in (
+    # "my keyboard has gone AWOL. Where is it?": where it is
+    (r"^((?:my|the|our)\s+[\w ]{2,30}?)\s+(?:has|have|'s|'ve)\s+(?:gone\s+)?(?:awol|missing|walkabout|disappeared|vanished|"
+     r"wandered\s+off)\s*(?:again\s*)?[.!,]+\s*where\s+(?:is|are)\s+(?:it|they)(?:\s+now)?\s*\??\s*$", r"where is \1?"),
     # Indian English: "what all did you do", "do the needful and get it", "where the milk should be kept?"
     (r"\bwhat\s+all\s+(?=(?:you|did|do|does|is|are|was|were|have|has)\b)", "what "),
     (r"\b(?:please\s+)?do\s+the\s+needful\s*(?:and\s+|,\s*)?", ""),
@@ -1539,9 +1558,9 @@ _STORY_THEN = re.compile(r"^(.{24,}?)(?:[,;.!:]|\s-+)\s*(?:and\s+)?(?:so|anyway|
 # "finished"): what the person did after that
 # "Ben made coffee, then after that he do what?", "ok so Ben used the computer, what was his next move?"
 _DID_THEN_WHAT = re.compile(r"^(?:(?:ok(?:ay)?|so|right|and)\s*,?\s+)*(?:so\s+)?([A-Z][a-z]+)\s+((?:\w+ed|made|sat|took|had|ate|drank|"
-                            r"went|got|put|brushed|turned|switched|did|read|wrote|came|left)\b[^?,;]{0,60}?)\s*[,;.]\s*"
+                            r"went|got|put|brushed|turned|switched|did|read|wrote|came|left)\b[^?,;]{0,60}?)(?:\s+already)?\s*[,;.]\s*"
                             r"(?:(?:and\s+)?then\s*,?\s*)?(?:after\s+(?:that|this)\s*,?\s*)?(?:what\s+was\s+(?:his|her|their)\s+"
-                            r"next\s+(?:move|step|thing)|(?:he|she|they)\s+(?:do|did)\s+what|what\s+(?:he|she|they)\s+(?:do|did)|"
+                            r"next\s+(?:move|step|thing)|(?:(?:he|she|they)\s+)?(?:do|did)\s+what|what\s+(?:he|she|they)\s+(?:do|did)|"
                             r"what\s+did\s+(?:he|she|they)\s+do(?:\s+(?:then|next|after\s+that|afterwards?))?)"
                             r"(?:\s+(?:then|next|after\s+that|afterwards?))?\s*\?*\s*$")
 _DONE_THEN_WHAT = re.compile(r"^['\"]?(?!(?:he|she|they|i|you|we)\b)([A-Za-z]+)\s*(?:(?:was|is|were|'s|had|has)\s+(?:just\s+)?)?"

@@ -25,7 +25,21 @@ from . import lexicon as lx
 # ---- dictation: homophones in a context where only one of them can be meant --------------------------------
 
 _WH_AFTER = r"(?=\s+(?:is|are|was|were|did|do|does|can|could|should|would|will|has|have|had|abouts|'s)\b)"
-_HOMOPHONES: tuple[tuple[re.Pattern[str], str], ...] = (
+_HOMOPHONES: tuple[tuple[re.Pattern[str], Any], ...] = (
+    # spelled as said ("wer is the keyboard", "wat culler is it", "were dose the milk go", "cloze the fridge pleez")
+    (re.compile(r"(^|[.!?,;:/]\s*)(?:wer|wher|whe|wheres)(?=\s+(?:is|are|was|were|did|do|does|dose|dus|have|has|can|'s)\b)", re.I),
+     r"\1where"),
+    (re.compile(r"(^|[.!?,;:/]\s*|\bso\s+)(?:wat|wot|whut|wht)(?=\s)", re.I), r"\1what"),
+    (re.compile(r"\b(?:culler|coler|cullor|colur)\b", re.I), "colour"),
+    (re.compile(r"\b(where|what|how|when|which|were|wer)\s+(?:dose|dus|duz)\b", re.I),
+     lambda m: ("where" if m.group(1).lower() in ("were", "wer") else m.group(1)) + " does"),
+    (re.compile(r"\b(?:leeve|leve)\b", re.I), "leave"),
+    (re.compile(r"\b(can't|cant|cannot|can\s+not|couldn't|to)\s+fined\b", re.I), r"\1 find"),
+    (re.compile(r"\b(?:sumthing|sumthin|somethin)\b", re.I), "something"),
+    (re.compile(r"\b(?:pleez|pleeze|plz|pls|plse)\b", re.I), "please"),
+    (re.compile(r"(^|[.!?,;:/]\s*)(?:cloze|kloze)\b", re.I), r"\1close"),
+    (re.compile(r"\bovr\b", re.I), "over"),
+    (re.compile(r"\bware\s+(?=is\b|are\b|did\b)", re.I), "where "),
     # "were is the radio", "wear did I leave it", "ware are my keys": a question word before an auxiliary
     (re.compile(r"(^|[.!?,;:]\s|\b(?:so|and|but|ok|okay|then|now)\s)(?:were|wear|ware|we're)" + _WH_AFTER, re.I),
      r"\1where"),

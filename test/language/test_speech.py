@@ -482,7 +482,7 @@ def test_a_thing_the_tagger_took_for_a_place_to_go_is_what_is_looked_for() -> No
     ("radio and loo roll to me.", "bring the radio and the loo roll to me"),
     ("Put the radio on the table, not on the floor like last time.", "put the radio on the table."),
     ("In the kitchen, is there bookshelf?", "is there bookshelf in the kitchen?"),
-    ("Once Ben was done turning on the TV, what'd he get up to?", "what did he get up to after Ben turning on the tv?"),
+    ("Once Ben was done turning on the TV, what'd he get up to?", "what did he do after Ben turning on the tv?"),
     ("What color is my mug, sugar?", "What color is my mug?"),
     ("close the refrigerator bro", "close the refrigerator"),
     ("do we have sugar?", "do we have sugar?"),
