@@ -35,7 +35,7 @@ _HOMOPHONES: tuple[tuple[re.Pattern[str], Any], ...] = (
      lambda m: ("where" if m.group(1).lower() in ("were", "wer") else m.group(1)) + " does"),
     (re.compile(r"\b(?:leeve|leve)\b", re.I), "leave"),
     (re.compile(r"\b(can't|cant|cannot|can\s+not|couldn't|to)\s+fined\b", re.I), r"\1 find"),
-    (re.compile(r"\b(?:sumthing|sumthin|somethin)\b", re.I), "something"),
+    (re.compile(r"\b(?:sumthing|sumthin'?|somethin'?)(?![\w'])", re.I), "something"),  # (the apostrophe too)
     (re.compile(r"\b(?:pleez|pleeze|plz|pls|plse)\b", re.I), "please"),
     (re.compile(r"(^|[.!?,;:/]\s*)(?:cloze|kloze)\b", re.I), r"\1close"),
     (re.compile(r"\bovr\b", re.I), "over"),

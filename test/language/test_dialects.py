@@ -196,6 +196,8 @@ def test_courtesy_urgency_and_learners_frames_around_a_question(text: str, norma
     ("were dose the kettle go", "where does the kettle go"),
     ("wat culler is the kettle", "what color is the kettle"),
     ("cloze the fridge pleez", "close the fridge"),
+    ("get me sumthing to wipe with", "get me something to wipe with"),
+    ("I'm parched. Bring me somethin' to drink.", "I'm parched. Bring me something to drink"),
     ("The fridge dey open?", "is The fridge open?"),
     ("Abeg take the kettle reach Anna for me.", "bring the kettle to Anna for me"),
     ("Eh robot, the kettle hai bin dou ah? Where is it?", "where is the kettle? Where is it?"),
