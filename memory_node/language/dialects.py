@@ -82,7 +82,7 @@ def _the(phrase: str) -> str:
 
 # Learners whose own language puts the question word or the verb last (Korean, Japanese, Turkish, Hindi):
 # "remote color is what?", "bathroom, towels how many?", "next to radio, which bowl?", "toy bring to me please"
-_THING = r"(?:the\s+|my\s+|your\s+)?([a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)"
+_THING = r"(?:the\s+)?((?:my\s+|your\s+|our\s+)?[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)"  # whose it is is kept
 _WORD_ORDER_LEARNER = _rules(
     (r"^" + _THING + r"\s*,?\s+(colou?r|size|material|shape)\s+(?:is\s+)?what\s*\?*\s*$", r"what \2 is the \1?"),
     (r"^" + _THING + r"\s*,\s*([a-z][\w-]*(?:\s+[a-z][\w-]*)?)\s+how\s+many\s*\?*\s*$", r"how many \2 are in the \1?"),
@@ -101,6 +101,7 @@ _WORD_ORDER_LEARNER = _rules(
      r"now|go|so|ok|okay|let's|lets)\s)" + _THING + r"\s+(bring|take|carry|put|give|fetch)\s+(?=(?:to|back|away|in|into|on|onto)\b)",
      r"\2 the \1 "),
     (r"\bback\s+(?:to\s+)?(?:the\s+|its\s+)?original\s+(?:place|spot|position)\b", "back"),
+    (r"\bthe\s+(my|your|our)\s+(?=[a-z])", r"\1 "),  # ("the" before a thing said as "my mug" above)
     (r"^" + _THING + r"\s+(?:i\s+)?(?:cannot|can't|can\s+not|cant)\s+find\s*[.!,]*\s*(?:where\s*(?:is\s+it)?\s*\?*)?\s*$",
      r"where is the \1?"),
     (r"^(?:the\s+)?(first|last)\s+time\s+(?:you|u)\s+(?:see|saw|seen)\s+" + _THING + r"\s*,?\s*(?:what\s+time|when)\s*\?*\s*$",

@@ -1556,12 +1556,12 @@ _STORY_THEN = re.compile(r"^(.{24,}?)(?:[,;.!:]|\s-+)\s*(?:and\s+)?(?:so|anyway|
                          re.I)
 # "Ben was after sitting down on the sofa, so what did he do then?" (the Irish "after" perfect, or "done",
 # "finished"): what the person did after that
-# "Ben made coffee, then after that he do what?", "ok so Ben used the computer, what was his next move?"
+# "Ben made coffee, then after that he do what?", "ok so Ben used the computer, what was his next move?" (the
+# standard "..., what did he do next?" is read by the parts as it was: rewritten here, a writer's aside lost it)
 _DID_THEN_WHAT = re.compile(r"^(?:(?:ok(?:ay)?|so|right|and)\s*,?\s+)*(?:so\s+)?([A-Z][a-z]+)\s+((?:\w+ed|made|sat|took|had|ate|drank|"
                             r"went|got|put|brushed|turned|switched|did|read|wrote|came|left)\b[^?,;]{0,60}?)(?:\s+already)?\s*[,;.]\s*"
                             r"(?:(?:and\s+)?then\s*,?\s*)?(?:after\s+(?:that|this)\s*,?\s*)?(?:what\s+was\s+(?:his|her|their)\s+"
-                            r"next\s+(?:move|step|thing)|(?:(?:he|she|they)\s+)?(?:do|did)\s+what|what\s+(?:he|she|they)\s+(?:do|did)|"
-                            r"what\s+did\s+(?:he|she|they)\s+do(?:\s+(?:then|next|after\s+that|afterwards?))?)"
+                            r"next\s+(?:move|step|thing)|(?:(?:he|she|they)\s+)?(?:do|did)\s+what|what\s+(?:he|she|they)\s+(?:do|did))"
                             r"(?:\s+(?:then|next|after\s+that|afterwards?))?\s*\?*\s*$")
 _DONE_THEN_WHAT = re.compile(r"^['\"]?(?!(?:he|she|they|i|you|we)\b)([A-Za-z]+)\s*(?:(?:was|is|were|'s|had|has)\s+(?:just\s+)?)?"
                              r"(?:[-,:]\s*)?(?:after|done|finished)\s+(\w+ing\b[^?'\"]*?)\s*[?'\",;.]*\s*"

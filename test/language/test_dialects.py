@@ -162,6 +162,8 @@ def test_courtesy_urgency_and_learners_frames_around_a_question(text: str, norma
     ("bathroom, towels how many?", "how many towels are in the bathroom?"),
     ("Next to radio, which bowl?", "which bowl is next to the radio?"),
     ("kettle color is what?", "what color is the kettle?"),
+    ("my kettle where?", "where is my kettle?"),  # whose it is stays
+    ("Ben sat down on the sofa. What did he do next?", "Ben sat down on the sofa. What did he do next?"),
     ("kettle, last time you see when?", "when did you last see the kettle?"),
     ("microwave door, open now?", "is the microwave door open?"),
     ("Which glass mine?", "which glass is mine?"),
