@@ -185,15 +185,15 @@ def moment_of(ctx: Context, ent: Entity, time: TimeRef) -> tuple[int | None, str
         if stamp is not None:
             return stamp, evidence, ""
         return None, "", f"As far as I know, {describe(ctx.world, ent.id)} has not moved."
-    return said_moment(ctx.store, ctx.world.as_of_ns, time), "", ""
+    return said_moment(memory_now(ctx.store, ctx.world.as_of_ns), time), "", ""
 
 
-def said_moment(store: MemoryStore, as_of_ns: int | None, time: TimeRef) -> int | None:
+def said_moment(now: int, time: TimeRef) -> int | None:
     """The moment a time said on its own names ("ten minutes ago", "this morning", "at nine", "yesterday
     evening") on memory's timeline, or None. Days are the local calendar's (a person at home says "this
     morning" of their own morning); a part of the day reads as its end, so what held then is what was last known
-    in it; an hour without a.m. / p.m. is the latest past one (``language/clock.py``)."""
-    now = memory_now(store, as_of_ns)
+    in it; an hour without a.m. / p.m. is the latest past one (``language/clock.py``). ``now``: memory's
+    (``memory_now``)."""
     if time.ago_s is not None:
         return now - int(time.ago_s * 1e9)
     if time.clock_s is None and not (time.day or time.part_of_day):

@@ -701,13 +701,6 @@ _SHORTCUTS = (  # a pause written as an ellipsis ("the... the radio", "The glass
                           r"(?:bring|get|fetch|grab|hand|find)\s+(?:me\s+)?(?:something|one|(?:a|an)\s+(?:suitable|appropriate|"
                           r"fitting|good)?\s*(?:item|thing|one))(?:\s+(?:suitable|appropriate))?\s*[.!?]*\s*$", re.I),
                r"bring me \1"),
-              # speech-to-text homophones in their usual places ("I can't sea it from hear", "the one right buy it")
-              (re.compile(r"\b(can't|cannot|can|couldn't|could|didn't|to|I)\s+sea\b", re.I), r"\1 see"),
-              (re.compile(r"\b(from|over|in|out|up|down|near)\s+hear\b", re.I), r"\1 here"),
-              (re.compile(r"\b(right|just|close|nearby|stood|sitting|standing)\s+buy\b", re.I), r"\1 by"),
-              # "pass be the glass": speech-to-text's "be" for "me" after a verb of handing
-              (re.compile(r"\b(pass|bring|give|hand|get|fetch|grab|show)\s+be\s+(?=(?:the|a|an|my|some|that|this|your)\b)",
-                          re.I), r"\1 me "),
               # why the robot is asked, after the question ("..., I can't see it from here", "..., since you see
               # everything", "..., the one right by it"): no part of what is asked
               (re.compile(r"\s*[,;]\s*(?:because\s+|as\s+|cos\s+)?(?:i|we)\s+(?:can't|cannot|can\s+not|couldn't)\s+see\s+"

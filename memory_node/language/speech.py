@@ -27,18 +27,14 @@ from . import lexicon as lx
 _WH_AFTER = r"(?=\s+(?:is|are|was|were|did|do|does|can|could|should|would|will|has|have|had|abouts|'s)\b)"
 _HOMOPHONES: tuple[tuple[re.Pattern[str], Any], ...] = (
     # spelled as said ("wer is the keyboard", "wat culler is it", "were dose the milk go", "cloze the fridge pleez")
-    (re.compile(r"(^|[.!?,;:/]\s*)(?:wer|wher|whe|wheres)(?=\s+(?:is|are|was|were|did|do|does|dose|dus|have|has|can|'s)\b)", re.I),
+    # (the words spelled so in any place are in ``_SHORTHAND``; these only where their neighbours say what is meant)
+    (re.compile(r"(^|[.!?,;:/]\s*)(?:wer|wher|whe)(?=\s+(?:is|are|was|were|did|do|does|dose|dus|have|has|can|'s)\b)", re.I),
      r"\1where"),
-    (re.compile(r"(^|[.!?,;:/]\s*|\bso\s+)(?:wat|wot|whut|wht)(?=\s)", re.I), r"\1what"),
-    (re.compile(r"\b(?:culler|coler|cullor|colur)\b", re.I), "colour"),
     (re.compile(r"\b(where|what|how|when|which|were|wer)\s+(?:dose|dus|duz)\b", re.I),
      lambda m: ("where" if m.group(1).lower() in ("were", "wer") else m.group(1)) + " does"),
-    (re.compile(r"\b(?:leeve|leve)\b", re.I), "leave"),
     (re.compile(r"\b(can't|cant|cannot|can\s+not|couldn't|to)\s+fined\b", re.I), r"\1 find"),
-    (re.compile(r"\b(?:sumthing|sumthin'?|somethin'?)(?![\w'])", re.I), "something"),  # (the apostrophe too)
-    (re.compile(r"\b(?:pleez|pleeze|plz|pls|plse)\b", re.I), "please"),
+    (re.compile(r"\b(?:sumthin|somethin)'(?![\w'])", re.I), "something"),  # (the apostrophe too: "something'" read as no word)
     (re.compile(r"(^|[.!?,;:/]\s*)(?:cloze|kloze)\b", re.I), r"\1close"),
-    (re.compile(r"\bovr\b", re.I), "over"),
     (re.compile(r"\bware\s+(?=is\b|are\b|did\b)", re.I), "where "),
     # "were is the radio", "wear did I leave it", "ware are my keys": a question word before an auxiliary
     (re.compile(r"(^|[.!?,;:]\s|\b(?:so|and|but|ok|okay|then|now)\s)(?:were|wear|ware|we're)" + _WH_AFTER, re.I),
@@ -56,6 +52,8 @@ _HOMOPHONES: tuple[tuple[re.Pattern[str], Any], ...] = (
     (re.compile(r"(?<!\byou\s)(?<!\bi\s)(?<!\bcan\s)(?<!\bto\s)(?<!\bwe\s)(?<!\bthey\s)(?<!\bnot\s)(?<!\bdidn't\s)"
                 r"(?<!\bcan't\s)\bhear(?=\s*(?:[.!?,;]|$|please\b|now\b|quick|asap\b|to\s+me\b|for\s+me\b|with\s+me\b))",
      re.I), "here"),
+    (re.compile(r"\b(from|over|in|out|up|down|near)\s+hear\b", re.I), r"\1 here"),  # "I can't see it from hear"
+    (re.compile(r"\b(can't|cannot|can|couldn't|could|didn't|to|I)\s+sea\b", re.I), r"\1 see"),
     (re.compile(r"\bfour\s+(?=(?:me|you|him|her|us|them|my|your|our)\b)", re.I), "for "),
     (re.compile(r"\b(?:too|two)\s+(?=(?:the|my|your|our|his|her|me|him|us|them)\b|[A-Z][a-z]+\b)"), "to "),
     (re.compile(r"\b(?:Too|Two)\s+(?=(?:the|my|your|our|me)\b)"), "To "),
@@ -72,6 +70,10 @@ _HOMOPHONES: tuple[tuple[re.Pattern[str], Any], ...] = (
     (re.compile(r"(?<!\bthe\s)(?<!\bany\s)\bweather\s+(?=(?:the|it|there|you|i|we|my|your|anyone|anybody|or)\b)", re.I), "whether "),
     (re.compile(r"\b(is|are|one|ones|sitting|standing|lying|right|just|over|it|them)\s+(?:buy|bye)\s+(?=the\b)", re.I),
      r"\1 by "),
+    (re.compile(r"\b(right|just|close|nearby|stood|sitting|standing)\s+buy\b", re.I), r"\1 by"),  # "the one right buy it"
+    # "pass be the glass": "be" for "me" after a verb of handing
+    (re.compile(r"\b(pass|bring|give|hand|get|fetch|grab|show)\s+be\s+(?=(?:the|a|an|my|some|that|this|your)\b)", re.I),
+     r"\1 me "),
     (re.compile(r"\bsome\s+one\b", re.I), "someone"),
     (re.compile(r"\bin\s+side\b", re.I), "inside"),
     # "the top draw": a drawer (British speech and dictation both write it so)
@@ -88,6 +90,10 @@ _SHORTHAND = {"pls": "please", "plz": "please", "pleez": "please", "thx": "thank
               "wheres": "where's", "whos": "who's", "hows": "how's", "thats": "that's", "theres": "there's",
               "youre": "you're", "theyre": "they're", "hav": "have", "wat": "what", "wut": "what", "whr": "where",
               "b4": "before", "abt": "about", "smth": "something", "sth": "something",
+              # spelled as said ("wat culler is it", "leeve it", "sumthing to wipe with", "bring it ovr")
+              "wot": "what", "whut": "what", "wht": "what", "culler": "colour", "coler": "colour", "cullor": "colour",
+              "colur": "colour", "leeve": "leave", "leve": "leave", "sumthing": "something", "sumthin": "something",
+              "somethin": "something", "pleeze": "please", "plse": "please", "ovr": "over",
               # Caribbean, Scots and African-American speech, and a dropped letter, write "what" so ("wha colour")
               "wha": "what",
               # Caribbean English: "I cyah find it", "doh touch it"

@@ -122,13 +122,15 @@ _AS_OF_INTENTS = frozenset({Intent.exists, Intent.contents, Intent.state, Intent
 _PAST_TENSE = re.compile(r"\b(?:was|were|wasn't|weren't|had|did|didn't)\b", re.I)
 
 
-def _said_time(store: MemoryStore, req: Request, as_of_ns: int | None) -> int | None:
+def _said_time(store: MemoryStore, req: Request, as_of_ns: int | None) -> tuple[int, int] | None:
     """The moment a past-tense question names by the clock or the day ("at nine", "this morning", "ten minutes
-    ago"), for the questions whose answer is what held then; None for the rest (``where`` reads its own time)."""
+    ago") and memory's now, for the questions whose answer is what held then; None for the rest (``where`` reads
+    its own time)."""
     if req.time is None or req.intent not in _AS_OF_INTENTS or not _PAST_TENSE.search(req.text[:500]):
         return None
-    then = said_moment(store, as_of_ns, req.time)
-    return then if then is not None and then < memory_now(store, as_of_ns) else None
+    now = memory_now(store, as_of_ns)
+    then = said_moment(now, req.time)
+    return (then, now) if then is not None and then < now else None
 
 
 def _said_as(then: int, now: int) -> str:
@@ -170,14 +172,14 @@ def _answer_question(store: MemoryStore, question: str, as_of_ns: int | None, sp
         return Answer(success=False, answer=f"That is a request to do something ({req.intent.value}), not a "
                       "question: send it to the plan service (~/plan).",
                       error=f"'{question.strip()}' is an action request ({req.intent.value}); use ~/plan")
-    then = _said_time(store, ctx.request, as_of_ns)
-    if then is not None:
+    said = _said_time(store, ctx.request, as_of_ns)
+    if said is not None:
         # "was the mug in the kitchen this morning?", "was the fridge open at nine?": what memory knew then
-        past = WorldState.from_store(store, as_of_ns=then, speaker=speaker)
+        past = WorldState.from_store(store, as_of_ns=said[0], speaker=speaker)
         ctx = replace(ctx, world=past, grounder=Grounder(store, past, speaker=speaker, conversation=conversation))
     answer = _answer(ctx)
-    if then is not None and answer.success:
-        answer.answer = f"As of {_said_as(then, memory_now(store, as_of_ns))}: {answer.answer}"
+    if said is not None and answer.success:
+        answer.answer = f"As of {_said_as(*said)}: {answer.answer}"
     if answer.success and answer.confidence > 0.0 and _rival_question(ctx.request):
         answer = _read_in_doubt(answer, ctx.request)
     _remember(ctx, conversation)
