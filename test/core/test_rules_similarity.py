@@ -370,3 +370,28 @@ def test_a_thing_neither_map_nor_wordnet_knows_goes_with_the_kind_its_words_are_
     assert "smallappliance" in similarity.kinds(cmap, "pasta maker", similarity.default_embedder())
     ans = explain_placement(store, "pasta maker")
     assert (ans.source, ans.receptacle, set(ans.support_event_ids)) == ("similar", "cabinet", {e_toaster, e_kettle})
+
+
+def test_examples_of_a_narrower_kind_split_between_places_still_say_only_where_they_go(monkeypatch) -> None:
+    # hammers and mallets in the toolbox, chisels and files in the drawer: hand tools split by what each
+    # is; neither pair says where a spirit level (a tool, no hand tool) goes better than the stud finder does
+    monkeypatch.setattr(similarity, "WN_WUP", 0.0)
+    monkeypatch.setattr(similarity, "WN_BONUS", 0.0)
+    cmap = CategoryMap.from_dict({"categories": {
+        "tools": {"words": ["stud finder", "spirit level"]},
+        "hand tools": {"parent": "tools", "words": ["hammer", "mallet", "chisel", "file", "pliers"]}}})
+    told = [similarity.Example("hammer", "toolbox", 1), similarity.Example("mallet", "toolbox", 2),
+            similarity.Example("chisel", "drawer", 3), similarity.Example("file", "drawer", 4),
+            similarity.Example("stud finder", "shelf", 5)]
+    table = {"spirit level": [1, 0, 0, 0, 0, 0, 0], "hammer": [0.5, 0.75 ** 0.5, 0, 0, 0, 0, 0],
+             "mallet": [0.5, 0, 0.75 ** 0.5, 0, 0, 0, 0], "chisel": [0.1, 0, 0, 0.99 ** 0.5, 0, 0, 0],
+             "file": [0.1, 0, 0, 0, 0.99 ** 0.5, 0, 0], "stud finder": [0.4, 0, 0, 0, 0, 0.84 ** 0.5, 0],
+             "pliers": [0, 0.8, 0.6, 0, 0, 0, 0]}
+    emb = FakeEmbedder("fake-split-kind", table)
+    # toolbox 2 x 0.5 x 3 x EXPLAINED = 0.75 (it was 3.0 while the drawer's two hand tools kept the kind from
+    # counting as explained), drawer 0.15, shelf 0.4 x 3 = 1.2
+    won = similarity.vote("spirit level", told, set(), cmap, emb)
+    assert won.receptacle_key == "shelf"
+    assert won.share == pytest.approx(1.2 / 2.1, abs=1e-3)
+    # a hand tool is not explained by its own kind: the hammer and the mallet say where it goes
+    assert similarity.vote("pliers", told, set(), cmap, emb).receptacle_key == "toolbox"
