@@ -230,7 +230,7 @@ def _weak_head(cmap: CategoryMap | None, label: str) -> bool:
     last = singular(ws[-1])
     if last in cmap.measures and last not in cmap.word_category and last not in cmap.containers:
         return True
-    if last in cmap.containers:
+    if last in cmap.containers or last in cmap.servings:
         chain = cmap.chain(label)
         return len(chain) > 1 and chain[1] != last
     return False
