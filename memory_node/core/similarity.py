@@ -340,9 +340,10 @@ def embedded_kinds(cmap: CategoryMap, label: str, embedder: TextEmbedder) -> fro
     """The map category (and its ancestors) whose words (``_centroids``) a label is nearest to in the
     model's reading, the phrase and its last word alone weighed ``1 - EMB_HEAD`` and ``EMB_HEAD`` (a "pasta
     maker" is near pasta by its first word alone, a small appliance with its head), when it is at least
-    ``EMB_KIND_MIN`` near and ``EMB_KIND_MARGIN`` nearer than any category not above or below it; else
-    empty: a "smoothie maker" is a small appliance, "Nutella" a nut; "Tostitos" or "Lysol", near no kind's
-    words clearly, stay of no kind. It errs as the model does ("Jenga" reads as a prepared food): what the
+    ``EMB_KIND_MIN`` near and ``EMB_KIND_MARGIN`` nearer than any category not above or below it; else the
+    narrowest category above it whose kinds are that much nearer than any other ("Gatorade", as near soft
+    drinks as juice, is a beverage); else empty: a "smoothie maker" is a small appliance, "Nutella" a nut;
+    "Tostitos" or "Lysol", near no kind's words clearly, stay of no kind. It errs as the model does ("Jenga" reads as a prepared food): what the
     kinds add is weighed in the vote with the rest, and only where the map and WordNet say nothing."""
     cents = _centroids(cmap, embedder)
     v = _CACHE.vectors(embedder, [label]) if cents is not None else None
@@ -357,12 +358,17 @@ def embedded_kinds(cmap: CategoryMap, label: str, embedder: TextEmbedder) -> fro
             sims = (1 - EMB_HEAD) * sims + EMB_HEAD * (mat @ h[0])
     order = np.argsort(-sims, kind="stable").tolist()
     best = cats[order[0]]
-    line = {best, *cmap.ancestors(best)}
-    rival = next((float(sims[j]) for j in order[1:] if cats[j] not in line and best not in cmap.ancestors(cats[j])),
-                 -1.0)
-    if float(sims[order[0]]) < EMB_KIND_MIN or float(sims[order[0]]) - rival < EMB_KIND_MARGIN:
+    if float(sims[order[0]]) < EMB_KIND_MIN:
         return frozenset()
-    return frozenset(c for c in line if c in cmap.parent)
+    # the nearest category, else the narrowest kind above it that is clearly nearer than any other: as near
+    # soft drinks as juice ("Gatorade") is a beverage still, as near spices as baking supplies a food
+    for up in cmap.ancestors(best):
+        line = set(cmap.ancestors(up))
+        rival = next((float(sims[j]) for j in order[1:] if cats[j] not in line and up not in cmap.ancestors(cats[j])),
+                     -1.0)
+        if float(sims[order[0]]) - rival >= EMB_KIND_MARGIN:
+            return frozenset(c for c in line if c in cmap.parent)
+    return frozenset()
 
 
 def _memo(cmap: CategoryMap, key: tuple, read: Callable[[], frozenset[str]]) -> frozenset[str]:

@@ -336,7 +336,7 @@ def test_a_label_of_no_known_kind_takes_the_map_category_its_words_are_clearly_n
     cmap = default_map()
     cats = sorted(set(cmap.word_category.values()))
     n = len(cats) + 4
-    fruit, candy = cats.index("fruit"), cats.index("candy")
+    fruit, candy, toy = cats.index("fruit"), cats.index("candy"), cats.index("toy")
 
     def unit(**axes: float) -> list[float]:
         v = np.zeros(n)
@@ -346,11 +346,15 @@ def test_a_label_of_no_known_kind_takes_the_map_category_its_words_are_clearly_n
 
     near_fruit = unit(**{f"a{fruit}": 0.8, f"a{n - 1}": 0.6})  # 0.8 to fruit's words, 0 to any other kind's
     torn = unit(**{f"a{fruit}": 0.6, f"a{candy}": 0.6, f"a{n - 1}": 0.53})  # as near fruit as candy
+    apart = unit(**{f"a{fruit}": 0.6, f"a{toy}": 0.6, f"a{n - 1}": 0.53})  # as near fruit as toys
     far = unit(**{f"a{fruit}": 0.3, f"a{n - 1}": 0.95})  # nearest fruit, but not near
-    emb = _KindsEmbedder("fake-embedded-kinds", {"zorblax": near_fruit, "quuxle": torn, "frobnit": far})
+    emb = _KindsEmbedder("fake-embedded-kinds", {"zorblax": near_fruit, "quuxle": torn, "frobnit": far,
+                                                  "glimmet": apart})
     assert similarity.kinds(cmap, "zorblax") == set()  # neither the map nor WordNet knows it
     assert similarity.kinds(cmap, "zorblax", emb) == {"fruit", "produce", "food"}
-    assert similarity.kinds(cmap, "quuxle", emb) == set()  # no clear nearest
+    # no clear nearest, but both are foods (fruit and candy share nothing narrower): a food
+    assert similarity.kinds(cmap, "quuxle", emb) == {"food"}
+    assert similarity.kinds(cmap, "glimmet", emb) == set()  # a fruit or a toy: no kind
     assert similarity.kinds(cmap, "frobnit", emb) == set()  # below EMB_KIND_MIN
     assert similarity.kinds(cmap, "apple", emb) == {"fruit", "produce", "food"}  # the map's own, as before
     # an embedder that cannot read the map's words gives no such kinds, and says nothing
