@@ -40,6 +40,12 @@ def glued_compound(cmap: CategoryMap, word: str, j: int) -> bool:
     return read(cmap, word, j)
 
 
+def listed_compound(cmap: CategoryMap, ws: list[str]) -> bool:
+    from .lexical_categories import listed_compound as read
+
+    return read(cmap, ws)
+
+
 def compound_reading(cmap: CategoryMap, ws: list[str], head: str, head_category: str) -> tuple[int, str, str] | None:
     from .lexical_categories import compound_reading as read
 
@@ -64,6 +70,8 @@ class CategoryMap:
     word_category: dict[str, str] = field(default_factory=dict)  # word key -> category key
     modifiers: dict[str, Modifier] = field(default_factory=dict)  # word -> modifier
     containers: frozenset[str] = frozenset()
+    # a vessel named after a thing of this category holds a serving of it ("pudding cup": cup -> food)
+    servings: dict[str, str] = field(default_factory=dict)
     measures: frozenset[str] = frozenset()
     attributes: dict[str, tuple[str, ...]] = field(default_factory=dict)  # word -> attribute keys
     contrasts: tuple[frozenset[str], ...] = ()  # attribute keys of which a thing has one (dirty / clean)
@@ -93,6 +101,10 @@ class CategoryMap:
         for w, spec in (data.get("modifiers") or {}).items():
             m.modifiers["".join(words(w))] = Modifier(category=key(spec["category"]), when=key(spec.get("when") or ""))
         m.containers = frozenset("".join(words(w)) for w in data.get("containers") or [])
+        m.servings = {"".join(words(w)): key(c) for w, c in (data.get("servings") or {}).items()}
+        for w, c in m.servings.items():
+            if c not in m.parent:
+                raise ValueError(f"serving {w!r} names an unknown category {c!r}")
         m.measures = frozenset("".join(words(w)) for w in data.get("measures") or [])
         attrs: dict[str, list[str]] = {}
         for name, ws in (data.get("attributes") or {}).items():
@@ -205,6 +217,14 @@ class CategoryMap:
                 found is None or found[0] == len(ws) - 1):
             inner = self._known(ws[:-1])
             if inner is not None:
+                found = (inner[0], inner[1], inner[2])
+        # "pudding cup", "yogurt cup": a serving of a food, not the cup, unless WordNet lists the compound as
+        # a thing of its own (an egg cup is crockery); a "coffee cup" or a "pencil cup" stays a cup
+        elif len(ws) > 1 and found is not None and found[0] == len(ws) - 1 and (
+                serves := self.servings.get(singular(ws[-1]))):
+            inner = self._known(ws[:-1])
+            if inner is not None and serves in self.ancestors(self.word_category[inner[1]]) and \
+                    not listed_compound(self, ws[inner[0]:]):
                 found = (inner[0], inner[1], inner[2])
         levels = [label_key]
         if found:

@@ -141,6 +141,22 @@ def compound_reading(cmap: CategoryMap, ws: list[str], head: str, head_category:
     return found
 
 
+def listed_compound(cmap: CategoryMap, ws: list[str]) -> bool:
+    """Whether WordNet lists these words as a noun, open or glued ("egg cup" is its "eggcup", crockery);
+    without WordNet, no."""
+    from .wordnet import default_wordnet
+
+    wn = default_wordnet()
+    if wn is None or not ws or len(ws) > _WN_LONGEST:
+        return False
+    memo = ("listed", *ws)
+    if memo in cmap.lexical:
+        return bool(cmap.lexical[memo])
+    found = any(wn.noun_senses(p) for p in dict.fromkeys((" ".join(ws), "".join(ws))))
+    _remember(cmap, memo, found)
+    return found
+
+
 def glued_compound(cmap: CategoryMap, word: str, j: int) -> bool:
     """Whether a glued word names a kind of the known word at its end (``word[j:]``: "cutleryfork",
     "coffeepot"), not a word that only ends in its letters ("megaphone", "covering", "fanextractor"). A

@@ -31,10 +31,11 @@ wins:
   shirt for a muddy one, a black t-shirt for a white one) has its weight cut to ``CONTRAST``: the person
   told such things apart;
 - a receptacle ruled out for the object ("knives don't go in the sink") takes no votes;
-- examples of a narrower kind the object is not of, two or more all in one place, say where that kind
-  goes, not where the rest of their broader kind goes ("hand tools in the toolbox, other tools on the
-  shelf": a spirit level is not a hand tool): their weight is cut to ``EXPLAINED``; so are examples with
-  an attribute the object is not said to have, two or more all in one place, unless they are of all the
+- examples of a narrower kind the object is not of, two or more in one place (whether or not others of
+  that kind went elsewhere), say where that kind goes, not where the rest of their broader kind goes
+  ("hand tools in the toolbox, other tools on the shelf": a spirit level is not a hand tool): their
+  weight is cut to ``EXPLAINED``; so are examples with
+  an attribute the object is not said to have, two or more in one place, unless they are of all the
   object's kinds ("the muddy jeans and the worn t-shirt in the hamper": dirty things, not jewellery, go
   there; two red and green cutting boards still say where cutting boards go);
 - the answer cites the winning voters' events and names them ("things like the banana and the apple"), and
@@ -229,7 +230,7 @@ def _weak_head(cmap: CategoryMap | None, label: str) -> bool:
     last = singular(ws[-1])
     if last in cmap.measures and last not in cmap.word_category and last not in cmap.containers:
         return True
-    if last in cmap.containers:
+    if last in cmap.containers or last in cmap.servings:
         chain = cmap.chain(label)
         return len(chain) > 1 and chain[1] != last
     return False
@@ -339,9 +340,10 @@ def embedded_kinds(cmap: CategoryMap, label: str, embedder: TextEmbedder) -> fro
     """The map category (and its ancestors) whose words (``_centroids``) a label is nearest to in the
     model's reading, the phrase and its last word alone weighed ``1 - EMB_HEAD`` and ``EMB_HEAD`` (a "pasta
     maker" is near pasta by its first word alone, a small appliance with its head), when it is at least
-    ``EMB_KIND_MIN`` near and ``EMB_KIND_MARGIN`` nearer than any category not above or below it; else
-    empty: a "smoothie maker" is a small appliance, "Nutella" a nut; "Tostitos" or "Lysol", near no kind's
-    words clearly, stay of no kind. It errs as the model does ("Jenga" reads as a prepared food): what the
+    ``EMB_KIND_MIN`` near and ``EMB_KIND_MARGIN`` nearer than any category not above or below it; else the
+    narrowest category above it whose kinds are that much nearer than any other ("Gatorade", as near soft
+    drinks as juice, is a beverage); else empty: a "smoothie maker" is a small appliance, "Nutella" a nut;
+    "Tostitos" or "Lysol", near no kind's words clearly, stay of no kind. It errs as the model does ("Jenga" reads as a prepared food): what the
     kinds add is weighed in the vote with the rest, and only where the map and WordNet say nothing."""
     cents = _centroids(cmap, embedder)
     v = _CACHE.vectors(embedder, [label]) if cents is not None else None
@@ -356,12 +358,17 @@ def embedded_kinds(cmap: CategoryMap, label: str, embedder: TextEmbedder) -> fro
             sims = (1 - EMB_HEAD) * sims + EMB_HEAD * (mat @ h[0])
     order = np.argsort(-sims, kind="stable").tolist()
     best = cats[order[0]]
-    line = {best, *cmap.ancestors(best)}
-    rival = next((float(sims[j]) for j in order[1:] if cats[j] not in line and best not in cmap.ancestors(cats[j])),
-                 -1.0)
-    if float(sims[order[0]]) < EMB_KIND_MIN or float(sims[order[0]]) - rival < EMB_KIND_MARGIN:
+    if float(sims[order[0]]) < EMB_KIND_MIN:
         return frozenset()
-    return frozenset(c for c in line if c in cmap.parent)
+    # the nearest category, else the narrowest kind above it that is clearly nearer than any other: as near
+    # soft drinks as juice ("Gatorade") is a beverage still, as near spices as baking supplies a food
+    for up in cmap.ancestors(best):
+        line = set(cmap.ancestors(up))
+        rival = next((float(sims[j]) for j in order[1:] if cats[j] not in line and up not in cmap.ancestors(cats[j])),
+                     -1.0)
+        if float(sims[order[0]]) - rival >= EMB_KIND_MARGIN:
+            return frozenset(c for c in line if c in cmap.parent)
+    return frozenset()
 
 
 def _memo(cmap: CategoryMap, key: tuple, read: Callable[[], frozenset[str]]) -> frozenset[str]:
@@ -404,9 +411,11 @@ def _contrast(cmap: CategoryMap, mine: frozenset[str], theirs: frozenset[str]) -
 def _explained(cmap: CategoryMap, mine: set[str], my_attrs: frozenset[str], pool: Sequence[Example],
                idx: list[int], embedder: TextEmbedder | None = None) -> set[int]:
     """The voters whose receptacle a kind of theirs that the object is not explains: two or more
-    examples of that kind, all in one receptacle ("hand tools in the toolbox"): for something else of
-    their broader kind they say where that narrower kind goes, not where the rest goes ("other tools on
-    the shelf"). So does an attribute the object is not said to have, for examples not of all the object's
+    examples of that kind in one receptacle ("hand tools in the toolbox"): for something else of their
+    broader kind they say where that narrower kind goes, not where the rest goes ("other tools on the
+    shelf"). Others of the kind elsewhere do not make them say more: baking pans on the counter and mixing
+    bowls in the cupboard are bakeware split by what each is, and neither pair says where a can opener
+    goes (kitchenware too) better than the peeler in the drawer does. So does an attribute the object is not said to have, for examples not of all the object's
     kinds ("the muddy jeans and the worn t-shirt in the hamper" say where dirty things go, not where a
     necklace goes); for examples of its own kind a colour in their names may be no more than a colour."""
     by_kind: dict[str, list[int]] = {}
@@ -417,11 +426,12 @@ def _explained(cmap: CategoryMap, mine: set[str], my_attrs: frozenset[str], pool
             reasons.update(f"attribute:{a}" for a in _attrs(cmap, pool[i].subject) - my_attrs)
         for c in reasons:
             by_kind.setdefault(c, []).append(i)
-    out: set[int] = set()
+    # two or more of a kind in one receptacle, whatever went elsewhere
+    grouped: dict[tuple[str, str], list[int]] = {}
     for c, members in by_kind.items():
-        if len(members) >= 2 and len({pool[i].receptacle_key for i in members}) == 1:
-            out.update(members)
-    return out
+        for i in members:
+            grouped.setdefault((c, pool[i].receptacle_key), []).append(i)
+    return {i for members in grouped.values() if len(members) >= 2 for i in members}
 
 
 def vote(label: str, candidates: Sequence[Example], denied: set[str], cmap: CategoryMap,

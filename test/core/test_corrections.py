@@ -144,6 +144,13 @@ def test_singular(word: str, one: str) -> None:
     ("toy story dvd", ["toystorydvd", "dvd", "media"]),
     ("soda can", ["sodacan", "soda", "softdrink", "beverage"]),  # a can of soda: what is in it
     ("tissue box", ["tissuebox", "tissue", "paperproduct"]),  # "box" is a kind too, the contents decide
+    # a cup named after a food is a serving of it; after a drink or another thing, or a compound WordNet
+    # lists (the egg cup: crockery), a cup
+    ("yogurt cups", ["yogurtcup", "yogurt", "dairyandegg", "food"]),
+    ("applesauce cup", ["applesaucecup", "applesauce", "snack", "food"]),
+    ("coffee cup", ["coffeecup", "cup", "drinkware", "kitchenware"]),
+    ("pencil cup", ["pencilcup", "cup", "drinkware", "kitchenware"]),
+    ("egg cup", ["eggcup", "dishware", "kitchenware"]),
     ("large bag of rice", ["largebagofrice", "rice", "pantrystaple", "food"]),
     ("head of lettuce", ["headoflettuce", "lettuce", "vegetable", "produce", "food"]),  # "head": no measure
     ("pillow 2", ["pillow2", "pillow", "bedding"]),
@@ -161,6 +168,13 @@ def test_category_map_from_dict_checks_parents() -> None:
     assert m.chain("forks") == ["fork", "cutlery", "kitchenware"]
     with pytest.raises(ValueError, match="unknown parent"):
         CategoryMap.from_dict({"categories": {"cutlery": {"parent": "nowhere", "words": ["fork"]}}})
+    with pytest.raises(ValueError, match="unknown category"):
+        CategoryMap.from_dict({"categories": {"food": {"words": ["jam"]}}, "servings": {"cup": "snacks"}})
+    m = CategoryMap.from_dict({"categories": {"food": {"words": ["jam"]}, "dishes": {"words": ["cup"]}},
+                               "servings": {"cup": "food"}})
+    assert m.chain("jam cup") == ["jamcup", "jam", "food"]
+    assert CategoryMap.from_dict({"categories": {"food": {"words": ["jam"]}, "dishes": {"words": ["cup"]}}}).chain(
+        "jam cup") == ["jamcup", "cup", "dish"]  # without the servings line, a cup
 
 
 def test_category_map_contrasts_name_its_attributes() -> None:

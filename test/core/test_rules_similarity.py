@@ -336,7 +336,7 @@ def test_a_label_of_no_known_kind_takes_the_map_category_its_words_are_clearly_n
     cmap = default_map()
     cats = sorted(set(cmap.word_category.values()))
     n = len(cats) + 4
-    fruit, candy = cats.index("fruit"), cats.index("candy")
+    fruit, candy, toy = cats.index("fruit"), cats.index("candy"), cats.index("toy")
 
     def unit(**axes: float) -> list[float]:
         v = np.zeros(n)
@@ -346,11 +346,15 @@ def test_a_label_of_no_known_kind_takes_the_map_category_its_words_are_clearly_n
 
     near_fruit = unit(**{f"a{fruit}": 0.8, f"a{n - 1}": 0.6})  # 0.8 to fruit's words, 0 to any other kind's
     torn = unit(**{f"a{fruit}": 0.6, f"a{candy}": 0.6, f"a{n - 1}": 0.53})  # as near fruit as candy
+    apart = unit(**{f"a{fruit}": 0.6, f"a{toy}": 0.6, f"a{n - 1}": 0.53})  # as near fruit as toys
     far = unit(**{f"a{fruit}": 0.3, f"a{n - 1}": 0.95})  # nearest fruit, but not near
-    emb = _KindsEmbedder("fake-embedded-kinds", {"zorblax": near_fruit, "quuxle": torn, "frobnit": far})
+    emb = _KindsEmbedder("fake-embedded-kinds", {"zorblax": near_fruit, "quuxle": torn, "frobnit": far,
+                                                  "glimmet": apart})
     assert similarity.kinds(cmap, "zorblax") == set()  # neither the map nor WordNet knows it
     assert similarity.kinds(cmap, "zorblax", emb) == {"fruit", "produce", "food"}
-    assert similarity.kinds(cmap, "quuxle", emb) == set()  # no clear nearest
+    # no clear nearest, but both are foods (fruit and candy share nothing narrower): a food
+    assert similarity.kinds(cmap, "quuxle", emb) == {"food"}
+    assert similarity.kinds(cmap, "glimmet", emb) == set()  # a fruit or a toy: no kind
     assert similarity.kinds(cmap, "frobnit", emb) == set()  # below EMB_KIND_MIN
     assert similarity.kinds(cmap, "apple", emb) == {"fruit", "produce", "food"}  # the map's own, as before
     # an embedder that cannot read the map's words gives no such kinds, and says nothing
@@ -370,3 +374,28 @@ def test_a_thing_neither_map_nor_wordnet_knows_goes_with_the_kind_its_words_are_
     assert "smallappliance" in similarity.kinds(cmap, "pasta maker", similarity.default_embedder())
     ans = explain_placement(store, "pasta maker")
     assert (ans.source, ans.receptacle, set(ans.support_event_ids)) == ("similar", "cabinet", {e_toaster, e_kettle})
+
+
+def test_examples_of_a_narrower_kind_split_between_places_still_say_only_where_they_go(monkeypatch) -> None:
+    # hammers and mallets in the toolbox, chisels and files in the drawer: hand tools split by what each
+    # is; neither pair says where a spirit level (a tool, no hand tool) goes better than the stud finder does
+    monkeypatch.setattr(similarity, "WN_WUP", 0.0)
+    monkeypatch.setattr(similarity, "WN_BONUS", 0.0)
+    cmap = CategoryMap.from_dict({"categories": {
+        "tools": {"words": ["stud finder", "spirit level"]},
+        "hand tools": {"parent": "tools", "words": ["hammer", "mallet", "chisel", "file", "pliers"]}}})
+    told = [similarity.Example("hammer", "toolbox", 1), similarity.Example("mallet", "toolbox", 2),
+            similarity.Example("chisel", "drawer", 3), similarity.Example("file", "drawer", 4),
+            similarity.Example("stud finder", "shelf", 5)]
+    table = {"spirit level": [1, 0, 0, 0, 0, 0, 0], "hammer": [0.5, 0.75 ** 0.5, 0, 0, 0, 0, 0],
+             "mallet": [0.5, 0, 0.75 ** 0.5, 0, 0, 0, 0], "chisel": [0.1, 0, 0, 0.99 ** 0.5, 0, 0, 0],
+             "file": [0.1, 0, 0, 0, 0.99 ** 0.5, 0, 0], "stud finder": [0.4, 0, 0, 0, 0, 0.84 ** 0.5, 0],
+             "pliers": [0, 0.8, 0.6, 0, 0, 0, 0]}
+    emb = FakeEmbedder("fake-split-kind", table)
+    # toolbox 2 x 0.5 x 3 x EXPLAINED = 0.75 (it was 3.0 while the drawer's two hand tools kept the kind from
+    # counting as explained), drawer 0.15, shelf 0.4 x 3 = 1.2
+    won = similarity.vote("spirit level", told, set(), cmap, emb)
+    assert won.receptacle_key == "shelf"
+    assert won.share == pytest.approx(1.2 / 2.1, abs=1e-3)
+    # a hand tool is not explained by its own kind: the hammer and the mallet say where it goes
+    assert similarity.vote("pliers", told, set(), cmap, emb).receptacle_key == "toolbox"
