@@ -255,11 +255,13 @@ def usable(ctx: Context) -> Answer:
 
 _ASKS_LOCKED = re.compile(r"\blocked\b", re.I)  # not "unlocked": that asks the other way round
 _OR = re.compile(r"\bor\b", re.I)
+_QUESTION_SENTENCE = re.compile(r"[^.?!]*\?")  # the sentences said as questions; the others tell, not ask
 
 
 def _asks_locked(text: str) -> bool:
     """Whether yes means locked. An either-or question is answered yes or no to its first half ("can I get
     into the cupboard, or is it locked?" -> "No: it is locked"), so "locked" said only after "or" does not
     turn the question round; "is it locked, or can I open it?" does."""
+    text = " ".join(_QUESTION_SENTENCE.findall(text)) or text  # "Can I open it? Somebody locked it once ...": asked
     alt = _OR.search(text)
     return bool(_ASKS_LOCKED.search(text[:alt.start()] if alt else text))

@@ -164,7 +164,10 @@ _TAG_WORDS = frozenset({"do", "does", "did", "can", "could", "would", "will", "y
                         "any", "idea", "by", "chance", "at", "all", "possibly", "help", "remember", "recall", "know",
                         "tell", "think", "happen", "to", "wonder", "mind", "it", "that", "out",
                         # tag questions: "the closet isn't locked, is it?"
-                        "is", "isn't", "isnt", "are", "aren't", "was", "wasn't", "n't", "not", "they", "there"})
+                        "is", "isn't", "isnt", "are", "aren't", "was", "wasn't", "n't", "not", "they", "there",
+                        # "I told you before and um do you remember?": a reminder that it was said, not a question
+                        "told", "said", "mentioned", "before", "already", "earlier", "once", "and", "um", "uh", "er",
+                        "so", "yet", "surely"})
 
 
 def _rank(req: Request, text: str, prefer: Kind | None) -> int:
@@ -181,7 +184,10 @@ def _rank(req: Request, text: str, prefer: Kind | None) -> int:
     # ("open the fridge, take the lime out and close it. open the bin, put the lime in, close it")
     moves = prefer is Kind.command and req.intent in (Intent.put, Intent.fetch, Intent.put_away, Intent.put_back) \
         and bool(req.objects)
-    return 3 + (1 if prefer is not None and req.kind is prefer else 0) + (1 if moves else 0)
+    # a part asked as a question ("?") before a remark about it ("Which plate is on the table? Can't see it from
+    # here.", "Where's the mug? I can't find it."): the question is what was asked, whichever came last
+    asked = prefer is Kind.question and req.kind is Kind.question and "?" in text
+    return 3 + (1 if prefer is not None and req.kind is prefer else 0) + (1 if moves else 0) + (1 if asked else 0)
 
 
 def _open(o: ObjectRef) -> bool:
@@ -208,6 +214,9 @@ def from_parts(full: Request, parts: list[str], raw: str, prefer: Kind | None, w
         for r in reqs:  # "put it on the counter behind the first one": the place said first, in each part too
             _p._place_before_position(r)
         ranks = [_rank(r, p, prefer) for r, p in zip(reqs, parts)]
+        # a question whose "?" came after a tag ("Which cup is it on the counter, do you remember?") was asked
+        ranks = [_rank(r, p + "?", prefer) if "?" not in p and any("?" in q for q in parts[i + 1:]) and
+                 not any(ranks[i + 1:]) else ranks[i] for i, (r, p) in enumerate(zip(reqs, parts))]
         k = max(range(len(reqs)), key=lambda i: (ranks[i], i))  # the strongest; among equals the last said
         full_rank = _rank(full, raw, prefer)
         if ranks[k] < full_rank:

@@ -180,7 +180,7 @@ def _answer_question(store: MemoryStore, question: str, as_of_ns: int | None, sp
     answer = _answer(ctx)
     if said is not None and answer.success:
         answer.answer = f"As of {_said_as(*said)}: {answer.answer}"
-    if answer.success and answer.confidence > 0.0 and _rival_question(ctx.request):
+    if answer.success and answer.confidence > 0.0 and (_rival_question(ctx.request) or _cue_against(ctx.request)):
         answer = _read_in_doubt(answer, ctx.request)
     _remember(ctx, conversation)
     return _never_empty(answer, req)
@@ -205,6 +205,17 @@ def _rival_question(req: Request) -> bool:
                for a in req.alternatives)
 
 
+def _cue_against(req: Request) -> bool:
+    """Whether the question says in so many words what it asks, and the reading is another question: "how many"
+    read as a list of them ("kitchen have how many books?" answered "Yes: ..."), "what colour" read as where the
+    thing is. The reading is answered, but as one to confirm, never as a fact."""
+    if req.intent not in QUESTION_INTENTS:
+        return False
+    return any(intent is not req.intent and cue.search(req.text[:500]) for intent, cue in _SAID_CUES.items())
+
+
+_SAID_CUES = {Intent.count: re.compile(r"\bhow\s+many\b", re.I),
+              Intent.attribute: re.compile(r"\b(?:what|which)\s+colou?r\b", re.I)}
 _NEVER = re.compile(r"(?!)")
 # the question words that ask what an intent answers: a reading they name is not in doubt against another question
 _WH_FITS = {Intent.where: re.compile(r"\bwhere\b|\bwhereabouts\b|\bwhich\s+(?:spot|place|part|area|shelf|surface)\b", re.I),

@@ -80,6 +80,24 @@ def test_a_question_in_doubt_against_another_question_is_answered_as_a_reading_t
     assert not answer_question(flat, "what colour is the mug?").answer.startswith("I am not sure")
 
 
+def test_a_question_that_says_what_it_asks_and_is_read_as_another_is_answered_in_doubt(flat, monkeypatch) -> None:
+    from memory_node.language.request import Intent
+    from memory_node.requests import dispatch
+
+    real = dispatch.understand
+
+    def listed(store, text, prefer=None):  # "how many" read as whether there are any (a list of them)
+        return real(store, text, prefer).model_copy(update={"intent": Intent.exists})
+    monkeypatch.setattr(dispatch, "understand", listed)
+    a = answer_question(flat, "how many mugs are in the kitchen?")
+    assert a.answer.startswith("I am not sure I understood") and a.answer.endswith("?"), a.answer
+    # without the words that say what it asks, the same reading is answered as it was read
+    assert not answer_question(flat, "are there mugs in the kitchen?").answer.startswith("I am not sure")
+    monkeypatch.setattr(dispatch, "understand", real)
+    a = answer_question(flat, "how many mugs are in the kitchen?")
+    assert not a.answer.startswith("I am not sure"), a.answer
+
+
 def test_a_room_that_leaves_one_thing_does_not_make_a_wrong_name_right(flat) -> None:
     # memory's only soap is a bar soap in the bathroom: "dish soap" there is asked about, not said to be there
     a = answer_question(flat, "is there dish soap in the bathroom?")

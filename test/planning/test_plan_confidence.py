@@ -115,6 +115,9 @@ def test_a_lock_question_is_answered_as_one(kitchen, mem) -> None:
     assert a.success and a.answer.startswith("No") and "cabinet_1" in a.answer_ids, a.answer
     a = answer_question(kitchen, "is the cabinet locked, or can I open it?")
     assert a.success and a.answer.startswith("Yes"), a.answer
+    # "locked" said in a remark between two askings of "can I open it?" does not turn the question round
+    a = answer_question(kitchen, "Can I open the cabinet? Somebody locked it once, I remember... can I open it now?")
+    assert a.success and a.answer.startswith("No") and "cabinet_1" in a.answer_ids, a.answer
 
 
 def test_a_thing_said_with_a_room_and_a_question_mark_asks_whether_it_is_there(flat, mem) -> None:
