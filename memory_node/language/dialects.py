@@ -17,6 +17,8 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from .lexicon import ROOM_WORDS
+
 _Rule = tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]
 
 
@@ -24,16 +26,83 @@ def _rules(*pairs: tuple[str, Any], flags: int = re.I) -> tuple[_Rule, ...]:
     return tuple((re.compile(p, flags), r) for p, r in pairs)
 
 
+_THING = r"(?:the\s+)?((?:my\s+|your\s+|our\s+)?[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)"  # whose it is is kept
+# a thing said first as the topic: not a pronoun, a question word or a word that joins sentences
+_TOPIC = (r"(?!(?:it|its|is|and|so|but|then|now|ok|okay|well|i|you|we|they|he|she|this|that|there|what|where|which|when|how|"
+          r"who|why|please|can|could|would|do|does|did)\b)" + _THING)
+
+# a room as people name it ("kitchen", "living room", "spare bedroom")
+_ROOM = r"(?:(?:living|dining|sitting|spare|guest|utility|laundry|front|back|main)\s+)?(?:" + "|".join(sorted(ROOM_WORDS)) + ")"
+
+# English typed in the word order of a sign language's gloss ("fridge CLOSE FINISH? YES NO?", "bedroom THERE coffee
+# table?", "remote MOVE FINISH. BEFORE, WHERE?"): the yes / no marker, FINISH for done, the topic first
+_GLOSS = _rules(
+    (r"\s*[.,]?\s*\byes\s*(?:/|or|-)?\s*no\s*\?+\s*$", "?"),
+    (r"\bnext-to\b", "next to"),
+    (r"\b(close|closed|open|opened|locked|unlocked|on|off|shut)\s+finish(?:ed)?\b", r"\1 already"),
+    (r"^" + _TOPIC + r"\s+(?:move|moved|take|taken|took)\s+(?:finish(?:ed)?|already|done)\s*[.,!]?\s*before\s*,?\s*where\s*\?*\s*$",
+     r"where was the \1 before it was moved?"),
+    (r"^(?:the\s+)?(" + _ROOM + r")\s+there\s+(?!(?:is|are|was|were|now|on|in|at|by|under|next)\b)([a-z][\w ]{1,40}?)\s*\?",
+     r"is there \2 in the \1?"),
+    (r"^(?:the\s+)?([a-z][\w ]{1,40}?)\s+before\s*,?\s*where\s*(?:was|it\s+was|is|one|place)?\s*\?", r"where was the \1 before?"),
+    (r"^(?:me|i)\s+(.{2,40}?)\s+(?:leave|put|left)\s*,?\s*(?:forget|forgot)\s*[.,]?\s*where\s*\?", r"where did I leave the \1?"),
+    (r"^" + _TOPIC + r"\s+(?:me|i)\s+look-?\s*for\s*,?\s*(?:can't|cannot|cant)\s+find\s*[.,]?\s*where\s*\?", r"where is the \1?"),
+    (r"^(?:the\s+)?(?:house|home)\s+(.{2,40}?)\s+(?:have|got)\s*\?(?:\s*(?:me|i)\s+want\s+(?:to\s+)?know\s*[.!]*)?\s*$",
+     r"do we have any \1?"),
+    (r"^" + _TOPIC + r"(?<!\bstay)(?<!\bstays)(?<!\bis)(?<!\bin)(?<!\bsit)(?<!\bsits)(?<!\blive)(?<!\blives)(?<!\bbe)(?<!\bat)"
+     r"\s+which\s+room\s*\?", r"which room is the \1 in?"),
+    (r"^" + _TOPIC + r"\s*,?\s+(?:you|u)\s+last\s+(?:see|saw)\s*,?\s*when\s*\?", r"when did you last see the \1?"),
+    (r"^" + _TOPIC + r"\s+([a-z][\w ]{1,30}?)\s+put-?\s*(on|in)\s*[.!]*$", r"put the \1 \3 the \2"),
+    (r"^" + _TOPIC + r"\s+take\s*,\s*give\s+([A-Za-z]+)\s*[.!]*$", r"bring the \1 to \2"),
+    (r"^" + _TOPIC + r"\s+before\s+place\s*,?\s*put-?\s*back\s*[.!]*$", r"put the \1 back"),
+    (r"^" + _TOPIC + r"\s+where\s*\?\s*/?\s*(?:it\s+)?bring\s+(?:it\s+)?(?:to\s+)?me\s*[.!]*$", r"bring me the \1"),
+    (r"^" + _TOPIC + r"\s+bring\s+(?:to\s+)?me\s*[.!]*$", r"bring me the \1"),
+    (r"^(?:me|i)\s+(thirsty|hungry|cold|tired|sick)\b", r"I am \1"),
+    (r"(?:^|(?<=[.!?]\s))(drink|water|food|snack|something\s+to\s+(?:eat|drink))\s+bring\s+(?:to\s+)?me\b",
+     lambda m: f"bring me {'' if m.group(1).lower().startswith('something') else 'a '}{m.group(1)}"),
+)
+
 # Caribbean English (Jamaican, Trinidadian): articles, prepositions and pronouns
 _CARIBBEAN = _rules(
+    (r"\ba\s+fi\s+(?:mi|me)\b", "is mine"), (r"\ba\s+fi\s+(?-i:([A-Z][a-z]+))\b", r"is \1's"),  # Jamaican "a fi mi"
     # "de remote", "pon de table" ("where de radio dey?" is read whole by ``normalise``)
     (r"\bde\s+(?=[a-z])(?!(?:[\w-]+\s+){0,2}?[\w-]+\s+(?:dey|deh|de)\b)", "the "),
     (r"\bfi\s+(?=me\b|mi\b|us\b|him\b|her\b|them\b)", "for "),  # "put it away fi me"
     (r"\bcaan\b", "can't"),
     # "me cyaan find it", "me nuh see it": "me" as the subject, before a verb group
-    (r"^(?:(?:oh|ah|eh|well)\s*,?\s+)?me\s+(?=cyaan\b|can't\b|cannot\b|don't\b|didn't\b|nuh\b|nah\b|need\b|want\b|lost\b)",
+    (r"^(?:(?:oh|ah|eh|well)\s*,?\s+)?m[ei]\s+(?=cyaan\b|can't\b|cannot\b|don't\b|didn't\b|nuh\b|nah\b|need\b|want\b|lost\b)",
      "I "),
     (r"\bnuh\s+(?=see|find|know|have|got)", "didn't "),
+    # Jamaican: "di" (the), "weh" (where; "put it weh": away), "wah" (what), "deh" (is there), "inna" (in the),
+    # "fi" (to, for; "a fi mi": is mine; "fi go": is meant to go), "mi" (me, I), "afta", "tek", "gi", "an" (and),
+    # "him" as a subject, "nuh" ending a request; a name before a thing is whose it is ("tek Anna glass to her")
+    (r"\bdi\s+(?=[a-z])", "the "),
+    (r"\b(put|tek|take|pack|tidy|clear)\s+(?!back\b)(.{1,40}?)\s+weh\b(?=\s*(?:fi\s+m[ei]|for\s+m[ei]|now|please|nuh|[.!?,]|$))",
+     r"\1 \2 away"),
+    (r"\bweh\s+(?=(?:it|mi|yu|you|him|her|dem|we|i)\s)", "where "),
+    (r"\bwhere\s+(it|he|she|they)\s+(?:did\s+)?deh\b", r"where \1 was"),
+    (r"(?:^|(?<=[,.!?]\s))weh\s+(?=[a-z])", "where "),
+    (r"^wah\s+(?!(?:lau|lao|piang|so|really|sian|liao|seh)\b)(?=[a-z])", "what "),
+    (r"\btek\b", "take"), (r"\bafta\b", "after"), (r"\bsometin\b|\bsomeping\b|\bsuhm\b", "something"),
+    (r"\ban\s+(?=(?:the|mi|my|dem)\b)", "and "),
+    (r"\bgo\s+gi(?:ve)?\s+(?=[A-Z]|him\b|her\b|mi\b|me\b|dem\b)", "to "),
+    (r"\bgi\s+(?=mi\b|me\b|him\b|her\b|dem\b|[A-Z])", "give "),
+    (r"\b(take|bring|carry)\s+(?-i:([A-Z][a-z]*[a-rt-z]))\s+(?=[a-z][\w ]{1,30}?\s+(?:to|go)\s+(?:her|him|dem)\b)", r"\1 \2's "),
+    (r"\bfor\s+mi\b", "for me"),
+    (r"\b(something|anything|nothing)\s+fi\s+(?=[a-z])", r"\1 to "),
+    (r"^where\s+(.{2,40}?)\s+fi\s+go\b", r"where does \1 go"),
+    (r"\bdeh\s+side\s+(?:a|of)\s+", "is beside "),
+    (r"(?<!\bova\s)(?<!\bover\s)(?<!\bgo\s)\bdeh\s+(?=(?:on|in|inna|pon|under|by|next|near|beside|inside)\b)", "is "),
+    (r"(?-i:\binna\s+)(?=(?:the|my|mi)\b)", "in "), (r"(?-i:\binna\b)", "in the"),
+    (r"\b(bring|give|get|pass|show|tell|help|fetch|carry|take)\s+mi\s+(?=(?:something|anything|the|a|an|one|it|dem|them|"
+     r"some|two|both)\b)", r"\1 me "),
+    (r"\b(bring|give|get|pass|fetch|carry|take)\s+mi\s+(?=[a-z])", r"\1 my "),
+    (r"\b(bring|give|get|pass|show|tell|help|fetch|carry|take)\s+mi\b", r"\1 me"),
+    (r"^mi\s+(hungry|thirsty|cold|hot|tired|sick|done|ready)\b", r"I am \1"),
+    (r"\b(after|before|when|since|till)\s+him\s+(?=[a-z]+ed\b|did\b|was\b|had\b|went\b|came\b|sat\b|made\b|took\b|got\b|"
+     r"ate\b|left\b|put\b)", r"\1 he "),
+    (r"^the\s+([a-z][\w ]{1,30}?)\s+lock\s*\?+\s*$", r"is the \1 locked?"),
+    (r"\s*,?\s+nuh\s*(?=[?.!]*\s*$)", ""),
 )
 
 # Singapore and Malaysian English: sentence-final particles, "got ... or not?", "can?"
@@ -44,16 +113,25 @@ _SINGLISH = _rules(
     # "got bookshelf in the living room or not?": is there one
     (r"^got\s+(?!to\b)(.+?)\s*,?\s+(?:or\s+not|anot)\s*\?*\s*$", r"is there \1?"),
     # particles that end a question or a request ("where ah?", "bring it lah", "can or not"), in any sentence
-    (r"\s*,?\s+(?:ah|lah|leh|lor|hor|meh|sia)\s*(?=[?.!]+(?:\s|$)|\s*$)", ""),
+    (r"\s*,?\s+(?:ah|lah|la|leh|lor|hor|meh|sia|ka|kha|krub|krap|khrap)\s*(?=[?.!]+(?:\s|$)|\s*$)", ""),
     (r"\s*,?\s+anot\s*(?=[?.!]*\s*$)", ""),
-    (r"^(?:eh|aiyo|aiyah|alamak|wah)\b\s*[,!.]?\s*", ""),
+    # "pear, you bring for me can or not?": can you bring it
+    (r"^" + _TOPIC + r"\s*,\s*(?:you\s+)?(bring|fetch|get|take|give|pass)\s+(?:for\s+me|to\s+me|me)\s*,?\s*can\s+or\s+not\s*\?*\s*$",
+     r"can you \2 me the \1?"),
+    (r"^(?:eh|aiyo|aiyah|aiya|alamak|wah)\b\s*[,!.]?\s*", ""),
+    # "juice I cannot find. Look everywhere already, no have.": the search told after the question it explains
+    (r"(?<=[.!?])\s*(?:i\s+)?look(?:ed)?\s+everywhere(?:\s+already)?\s*,?\s*(?:no\s+have|cannot\s+find|can't\s+find|nothing|"
+     r"also\s+no)?\s*[.!]*\s*$", ""),
+    # "got many face creams, which one beside the toothpaste?"
+    (r"^got\s+(?:many|several|lots\s+of|a\s+few|two|some)\s+([a-z][\w ]{1,30}?)s\s*,\s*which\s+one\s+(?:is\s+)?", r"which \1 is "),
     # "take the toy and the milk come here": bring them
     (r"\btake\s+(.{2,60}?)\s+come\s+(?:here|over)\b", r"bring \1 here"),
+    (r"\btake\s+(.{2,60}?)\s+come\s*(?=[.!?]|$)", r"bring \1 here"),
     # "where is the magazine? Cannot see.": the subject left unsaid, after the question it explains
     (r"(?<=[?])\s+(?:i\s+)?(?:cannot|can't|cant|can\s+not)\s+(?:see|find)(?:\s+it)?\s*[.!]*\s*$", ""),
     # "the fridge close already or not?": whether it is closed now
     (r"^(?:the\s+)?((?:my\s+|your\s+|our\s+)?(?:[\w-]+\s+){0,2}?[\w-]+)\s+(?:is\s+)?(close|closed|shut|open|opened|on|off|"
-     r"locked)\s+already(?:\s*,?\s+(?:or\s+not|anot|not|yet))?\s*\?*\s*$", lambda m: f"is {_the(m.group(1))} {m.group(2)}?"),
+     r"locked)\s+already(?:\s*,?\s+(?:or\s+not(?:\s+yet)?|anot|not|yet))?\s*\?*\s*$", lambda m: f"is {_the(m.group(1))} {m.group(2)}?"),
     (r"^is\s+(.+)\s+close\?$", r"is \1 closed?"),
 )
 
@@ -72,6 +150,14 @@ _INTERNET = _rules(
      "go to "),
     (r"^(?:please\s+)?lead\s+the\s+way\s+to\s+", "go to "),
     (r"\s+and\s+wait\s+(?:there|for\s+me|till\s+I\s+come)\s*[.!]*\s*$", ""),
+    (r"^(?:bestie|bruh|bro|bruv|dude|fam|sis|babe|hun)\s+(?=(?:have|has|can|could|would|will|where|what|which|is|are|do|did|go|"
+     r"bring|get|grab|put|open|close|find|tell|show|pass|fetch)\b)", ""),
+    (r"^(?:lowkey|highkey|ngl|tbh|deadass|no\s+cap|literally)\b\s*,?\s*", ""),
+    # London's dropped h written as said ("'ow many", "'ave you seen", "'ere")
+    (r"(?<![\w'])'(ow|ere|ave|ome|ouse)\b", r"h\1"),
+    (r"\s*,?\s+(?:fr(?:\s+fr)?|ngl|tbh|no\s+cap)\s*(?=[?.!]*\s*$)", ""),
+    (r"(\b(?:can'?t|cannot|can\s+not)\s+find\b.*?)\s*,?\s+(?:pls\s+|please\s+)?help(?:\s+me)?(?:\s+(?:na|la|lah|pls|please))?\s*[.!]*\s*$",
+     r"\1"),
     (r"\s*,\s*where'?s\s+(?:its|it's|their)\s+(?:spawn(?:\s+point)?|respawn(?:\s+point)?|home\s+base)\s*\?*\s*$", "?"),
 )
 
@@ -82,7 +168,7 @@ def _the(phrase: str) -> str:
 
 # Learners whose own language puts the question word or the verb last (Korean, Japanese, Turkish, Hindi):
 # "remote color is what?", "bathroom, towels how many?", "next to radio, which bowl?", "toy bring to me please"
-_THING = r"(?:the\s+)?((?:my\s+|your\s+|our\s+)?[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)"  # whose it is is kept
+_DETERMINED = re.compile(r"(?:a|an|the|any|some|my|our)\s", re.I)
 _WORD_ORDER_LEARNER = _rules(
     (r"^" + _THING + r"\s*,?\s+(colou?r|size|material|shape)\s+(?:is\s+)?what\s*\?*\s*$", r"what \2 is the \1?"),
     (r"^" + _THING + r"\s*,\s*([a-z][\w-]*(?:\s+[a-z][\w-]*)?)\s+how\s+many\s*\?*\s*$", r"how many \2 are in the \1?"),
@@ -111,6 +197,86 @@ _WORD_ORDER_LEARNER = _rules(
     (r"^(?:i\s+)?(?:want|wanna|need)\s+(?:to\s+)?(wash|dry|sit|sleep|rest|read|cook|eat|write|work)\b([^,?]{0,30}?)\s*,?\s*"
      r"where\s+(?:i|to|can\s+i|should\s+i|do\s+i)\s+go\s*\?*\s*$", r"where can I \1\2?"),
     (r"^keep\s+(.{2,40}?)\s+back\b", r"put \1 back"),
+    # "I need to dry my hands, where can I do that?": the place for the need
+    (r"^(?:i\s+)?(?:need|want|have)\s+to\s+([a-z]+(?:\s+[\w']+){0,3}?)\s*,?\s*where\s+(?:can|could|should|do)\s+i\s+do\s+"
+     r"(?:that|it|so|this)\s*\?*\s*$", r"where can I \1?"),
+    # the article left unsaid: "do we have sponge?"
+    (r"^(do|did)\s+(we|you)\s+(?:have|got)\s+(?!(?:a|an|the|any|some|my|our|your|to|it|them|enough|no|one|two|three)\b)"
+     r"([a-z][\w-]*(?:\s+[a-z][\w-]*)?)\s*\?", r"\1 \2 have any \3?"),
+    # what the speaker is doing, then what they cannot find ("Sauce needs stirring and I can't find the lime")
+    (r"^[^?]{3,80}?\s*,?\s+(?:and|but|so|plus)\s+(I\s+(?:still\s+)?(?:can't|cannot|can\s+not|couldn't)\s+find\s+(?!(?:it|them|one|that|this|him|her)\b))",
+     r"\1"),
+    (r"\s+for\s+love\s+(?:n?or)\s+money\b", ""),
+    # "the remote used to sit somewhere else ... where was that?": where it was before
+    (r"(?:^|(?<=[.!?]\s))(?:the\s+)?([a-z][\w ]{1,40}?)\s+used\s+to\s+(?:be|sit|live|stay|lie|stand|be\s+kept)\s+"
+     r"(?:somewhere\s+else|elsewhere)\b[^?]*?\bwhere\s+(?:was|is)\s+(?:that|it)\s*\?", r"where was the \1 before?"),
+    # a serial verb for where to ("bring the teddy go bathroom"): to it
+    (r"\b(bring|take|carry)\s+([^,.;!?]{2,40}?)\s+go\s+(?:to\s+)?(?:the\s+)?(?!(?:and|get|find|fetch|back|away|over|there|here|"
+     r"round|around|up|down|on|please)\b)(?=[a-z])", r"\1 \2 to the "),
+    # "how many pillows does the living room hoard?": the room is where to count
+    (r"^how\s+many\s+(.+?)\s+(?:does|do|did)\s+(?:the\s+|my\s+|our\s+)?(" + _ROOM + r")\s+(?:have|hold|contain|hoard|keep|"
+     r"store|house|boast|got)\b", r"how many \1 are in the \2"),
+    # the subject left unsaid ("can't find the radio anywhere")
+    (r"^(?:still\s+)?(?:can't|cannot|cant|can\s+not)\s+find\b", "I can't find"),
+    # "kitchen have how many books?", "house have sponge or not?": the place is where to count, the home is "we"
+    (r"^(?:the\s+)?(?:house|household|home|flat|apartment)\s+(?:have|has|got)\s+(?!how\b)(.+?)\s*,?\s*(?:or\s+not)?\s*\?+\s*$",
+     lambda m: "do we have " + ("" if _DETERMINED.match(m.group(1)) else "any ") + m.group(1) + "?"),
+    (r"^(?:the\s+)?([a-z][\w ]{1,30}?)\s+(?:have|has|got)\s+how\s+many\s+(.+?)\s*\?*\s*$", r"how many \2 are in the \1?"),
+    # "plate next to microwave, which one?", "glass which one is mine?", "of the plates, ... which one stands by X"
+    (r"^" + _TOPIC + r"\s+(next\s+to|beside|near|behind|under|on|in)\s+" + _THING + r"\s*,\s*which\s+one\s*\?*\s*$",
+     r"which \1 is \2 the \3?"),
+    (r"^" + _TOPIC + r"\s*,?\s+which\s+one\s+is\s+(mine|yours|his|hers|ours|theirs|[A-Za-z]+'s)\s*\?*\s*$", r"which \1 is \2?"),
+    (r"^of\s+(?:the|all\s+the|these|those)\s+(?:several\s+|many\s+|various\s+|two\s+|three\s+)?([a-z][\w ]{1,30}?)s"
+     r"(?:\s+in\s+(?:this|the)\s+(?:house|home|flat|place))?\s*,\s*(.{0,60}?)"
+     r"\bwhich\s+one\b", r"\2which \1"),
+    (r"^which\s+of\s+(?:the|these|those)\s+([a-z][\w ]{1,30}?)s\s+is\s+the\s+one\s+(?:at|by|next\s+to|beside|near)\s+", r"which \1 is next to "),
+    (r"^there'?s\s+more\s+than\s+one\s+([a-z][\w ]{1,30}?)\s*(?:,|and)?\s*(?:um\s+|uh\s+)?,?\s*which\s+one\s+is\s+(?:the\s+one\s+)?",
+     r"which \1 is "),
+    (r"^which\s+([a-z][\w ]{1,30}?)\s*(?:--|—|-)\s*the\s+one\s+(by|next\s+to|beside|near|on|in)\s+(.+?)\s*,\s*which\s+one\s+is\s+that\s*\?",
+     r"which \1 is \2 \3?"),
+    (r"\bwhich\s+(?!of\b)([a-z][\w ]{0,30}?)\s+is\s+the\s+one\s+(?:that|which)\s+(?:is|[a-z]+s)\s+"
+     r"(?=(?:next|beside|near|on|in|by|under|behind|inside|at)\b)", r"which \1 is "),
+    (r"^which\s+of\s+(?:the|these|those)\s+([a-z][\w ]{1,30}?)s\s+is\s+the\s+one\s+(?:that|which)\s+(?:is|[a-z]+s)\s+"
+     r"(?=(?:next|beside|near|on|in|by|under|behind|inside|at)\b)", r"which \1 is "),
+    (r"^(?:and\s+)?(?:resting|sitting|lying|standing)\s+(on|in)\s+(?:the\s+)?(.{2,30}?)\s*,\s*there'?s\s+(?:a|an|one)\s+(.{2,30}?)\s*,?\s*"
+     r"but\s+which\s+one\s+is\s+it\b", r"which \3 is \1 the \2"),
+    (r"\bwhich\s+([a-z][\w ]{0,30}?)'s\s+that\s+(on|in|next\s+to|beside|by)\b", r"which \1 is \2"),
+    (r"\bwhich\s+room\s+is\s+(it|he|she|that)\s+(?:turning|showing|popping)\s+up\s+in\b", r"which room is \1 in"),
+    (r"\bwhere\s+was\s+(it|he|she)\s+(?:lining\s+up|sitting|standing|lying|kept|placed|located)\s+before\b", r"where was \1 before"),
+    (r"^" + _TOPIC + r"\s*,?\s+(?:which|what)\s+colou?r\s+(?:is|it\s+is)\s*\?", r"what colour is the \1?"),
+    (r"^(?-i:([A-Z][a-z]+))\s+(.{3,60}?)\s*,\s*after\s+that\s*,?\s*what\s+(?:did|he\s+did|she\s+did|did\s+(?:he|she)\s+do|happened)\s*\?",
+     r"what did \1 do after \1 \2?"),
+    (r"^in\s+(?:the\s+)?(" + _ROOM + r")\s+(.+?)\s+there\s+(?:is|are)\s*\?", r"is there \2 in the \1?"),
+    (r"^go\s+(?:look|search)\s+for\s+(.{2,40}?)\s+and\s+go\s+to\s+(?:it|them)\b", r"go to \1"),
+    (r"^(?:i\s+)?(?:want|wanna|need)\s+(?:to\s+)?(wash|dry|sit|sleep|rest|read|cook|eat|write|work)\b([^,?]{0,30}?)\s*,?\s*where\s+"
+     r"(?:can|could)\s*(?:i)?\s*\?+\s*$", r"where can I \1\2?"),
+    (r"\s+within\s+(?:arm'?s\s+|easy\s+)?reach\b", ""),
+    # "the radio... and the other thing, what was it... the loo roll. Both of them, please."
+    (r"\s*(?:\.{2,}|…)?\s*and\s+the\s+other\s+(?:thing|one)\s*,?\s*(?:what\s+was\s+it|what's\s+it\s+called|whatsit)\s*(?:\.{2,}|…|,)?\s*",
+     " and "),
+    (r"(?<=[.!])\s*both\s+of\s+them\s*,?\s*(?:please)?\s*[.!]*\s*$", ""),
+    (r"^[^:]{3,60}:\s*(the\s+.+?)\s*,\s*both\s+(?:coming|going)\s+(?:back\s+)?to\s+me\s*[.!]*$", r"bring me \1"),
+    # a preamble before a question, set off by a colon ("Quick one while the pasta boils: any pans in the kitchen?")
+    (r"^(?!(?:the|my|a|an|your|our|his|her|this|that|these|those|of)\b)[^:?]{3,60}:\s+(?=(?:any|is|are|where|what|which|when|do|"
+     r"does|did|have|has|can|could)\b[^?]*\b(?:the|a|an|any|my|your|our|some)\b)"
+     r"(?![^?]*\b(?:there|it|them|that|those|one|ones|one's)\b)", ""),
+    # "remote you see last time when?", "I leave remote control where already?"
+    (r"^" + _TOPIC + r"\s*,?\s+(?:you|u)\s+(?:see|saw|seen)\s+(?:it\s+)?(last|first)\s+time\s*,?\s*when\s*\?*\s*$",
+     r"when did you \2 see the \1?"),
+    (r"^(?:i|me|mi)\s+(?:leave|put|left)\s+(?:the\s+)?(.{2,40}?)\s+where\b(?:\s+already)?\s*\?", r"where did I leave the \1?"),
+    (r"^" + _TOPIC + r"\s+(?:i\s+)?(?:look|looked|search|searched|check|checked)\s+(?:everywhere|all\s+over(?:\s+the\s+place)?|"
+     r"high\s+and\s+low)\s*,?\s*(?:but\s+)?(?:i\s+)?(?:still\s+)?(?:cannot|can't|cant|can\s+not)\s+find(?:\s+it)?\s*[.!]*\s*$",
+     r"where is the \1?"),
+    # "mouse in microwave, take out bring me": out of it, then to the speaker
+    (r"^" + _TOPIC + r"\s+(?:in|inside)\s+" + _THING + r"\s*,\s*take\s+(?:it\s+)?out\s*,?\s*(?:and\s+|then\s+)?bring\s+(?:it\s+)?"
+     r"(?:to\s+)?me\b", r"take the \1 out of the \2 and bring it to me"),
+    # "what Ben do after he ...": the past said with the bare verb
+    (r"^what\s+((?-i:[A-Z][a-z]+)|he|she|you)\s+do\s+(?=after|before|next|then|when)", r"what did \1 do "),
+    # a need, then the fetch said again with no thing: "need the radio and the mug, bring both", "i need something to
+    # read bring me something"
+    (r"^(?:i\s+)?(?:need|want)\s+(.{2,60}?)\s*,\s*(?:so\s+)?bring\s+(?:them\s+)?both\b", r"bring me \1"),
+    (r"^(?:i\s+)?need\s+(something|anything)\s+to\s+(\w+)\s*,?\s*(?:so\s+|please\s+)?(?:bring|get|fetch)\s+me\s+(?:something|one|it)"
+     r"\s*[.!]*\s*$", r"bring me something to \2"),
 )
 
 # South African English: interjections that open or end a sentence
@@ -126,6 +292,99 @@ _LITERARY = _rules(
     (r"\b(?:out|over|up|down)\s+yonder\b", "over there"), (r"\byonder\b", "over there"),
     (r"\bbeheld\b", "saw"), (r"\bbehold\b", "see"), (r"\bunto\s+me\b", "me"),
     (r"^pray\s*,?\s+(?:(?:good|kind|dear)\s+\w+\s*,\s*)?", ""), (r"\s*,\s*pray\s*,\s*", " "),
+)
+
+# A formal register's idioms for the everyday words ("have you caught sight of", "did you set eyes upon", "at what
+# hour", "whatever happens to be on", "is the household in possession of", "how you have occupied yourself")
+_FORMAL = _rules(
+    # a label before the request ("Timestamp request: ...", "Problem report: ..."), a parenthetical qualification
+    # ("(HH:MM is adequate)", "(within roughly half a metre)"), but not a list's numbers ("(1) the radio")
+    (r"^[a-z][\w ]{2,30}?\s+(?:request|report|query|enquiry|inquiry)\s*:\s*", ""),
+    (r"^(?:retrieve|fetch|bring|get)\s+(?:me\s+)?(?:two|both|these|the\s+following)\s*(?:items|things|objects)?\s*:\s*\(?1\)\s*(.+?)\s*"
+     r"[;,]?\s*(?:and\s+)?\(?2\)\s*(.+?)\s*[.;]\s*(?:deliver|bring|hand)\s+(?:both|them)(?:\s+of\s+them)?\s+to\s+me\s*[.!]*$",
+     r"bring me \1 and \2"),
+    (r"\s*\(\s*yes\s*/\s*no\s*\)", ""), (r"\s+\((?!\d\))[^()]{0,80}\s[^()]{0,80}\)", ""),
+    (r"\s*,?\s*to\s+the\s+best\s+of\s+your\s+(?:knowledge|recollection|memory)\s*,?", ""),
+    (r"^(?:kindly\s+)?confirm\s+(?:the\s+)?presence\s*(?:of\s*|:\s*)(?:at\s+least\s+one\s+|any\s+)?(.+?)\s*[.?!]*$", r"is there a \1?"),
+    (r"^(?:kindly\s+)?(?:state|indicate|tell\s+me|give\s+me|report)\s+(?:the\s+)?(?:current\s+|present\s+)?location\s+of\s+", "where is "),
+    (r"^(?:the\s+)?(?:current\s+|present\s+)?location\s+of\s+(.+?)\s*(?:,\s*please)?\s*[.?!]+", r"where is \1?"),
+    (r"^(?:kindly\s+)?(?:state|tell\s+me|give\s+me)\s+the\s+time\s+(?:at\s+which|when)\s+you\s+last\s+(?:observed|saw|spotted|detected)\s+",
+     "when did you last see "),
+    (r"^(?:the\s+)?most\s+recent\s+(?:observation|sighting)\s+of\s+(.+?)\s*[.?!]*$", r"when did you last see \1?"),
+    (r"^(?:kindly\s+)?(?:enumerate|list|name|itemi[sz]e)\s+(?:all\s+)?(?:the\s+)?(?:items|things|objects|contents)\s+"
+     r"(?:presently\s+|currently\s+|now\s+)?(in|on|inside)\s+", r"what is \1 "),
+    (r"\bprior\s+to\s+(?:its|their|the)\s+(?:most\s+recent|last|latest)\s+(?:relocation|move|movement)\b", "before it was last moved"),
+    (r"\bprior\s+to\s+being\s+moved\b", "before it was moved"), (r"\bprior\s+to\b", "before"),
+    (r"\bwas\s+(?:situated|located|positioned)\s+before\b", "was before"),
+    (r"\bis\s+(?:situated|located|positioned|placed)\s+(?=(?:next|beside|near|on|in|by|under|behind|inside|adjacent)\b)", "is "),
+    (r"\breturn\s+(.{2,40}?)\s+to\s+(?:the\s+)?(?:location|place|position|spot)\s+(?:it|they)\s+(?:occupied|had|was\s+in|were\s+in)\b"
+     r"[^.!?]*", r"put \1 back"),
+    (r"\b(?:proceed|go|head|move)\s+to\s+wherever\s+(.{2,40}?)\s+(?:is|are)(?:\s+(?:located|situated|kept))?\s*(?=[.!?]|$)", r"go to \1"),
+    (r"\blast\s+observed\b", "last saw"),
+    (r"\b(?:caught|catched)\s+sight\s+of\b", "seen"), (r"\bcatch\s+sight\s+of\b", "see"),
+    (r"(?<=\bhave\s)(?:you\s+)?(?:set|laid)\s+eyes\s+(?:up)?on\b", "you seen"),
+    (r"\b(?:set|lay|laid)\s+eyes\s+(?:up)?on\b", "see"),
+    (r"\bat\s+what\s+(?:hour|time\s+of\s+(?:the\s+)?day)\b", "when"),
+    (r"\s*,\s*if\s+I\s+(?:may|might)\s+(?:ask|enquire|inquire)\s*,\s*", " "),
+    (r"\b(?:what|whatever)\s+(?:happens|happen)\s+to\s+be\b", "what is"),
+    (r"\b(?:enumerate|itemi[sz]e|catalogue)\s+(?:for\s+me\s+|to\s+me\s+)?(?=what)", "tell me "),
+    (r"\b(?:kindly\s+|please\s+)?(?:indicate|specify|identify|resolve|determine|advise\s+me|inform\s+me)\s+(?:to\s+me\s+|for\s+me\s+)?(?=(?:which|what|where|whether|when|how)\b)",
+     "tell me "),
+    (r"\b(?:the\s+|this\s+|our\s+)?(?:household|house|home)\s+(?:is|are)\s+in\s+(?:the\s+)?possession\s+of\b", "we have"),
+    (r"^(?:kindly\s+)?confirm\s+(?:whether|if)\s+we\s+have\b", "do we have"),
+    (r"\bhow\s+you\s+have\s+(?:occupied|busied|spent)\s+(?:yourself|your\s+time|your\s+day)\b", "what you have done"),
+    (r"\b(?:over|during|in)\s+the\s+course\s+of\s+the\s+day\b", "today"),
+    (r"\bwhere\s+(.{2,40}?)\s+was\s+kept\s+before\b", r"where \1 was before"),
+    # a posture verb in "which X stands beside Y" (the question's relation is where it is)
+    (r"\b(which)\s+((?:(?!is\b|it\b|that\b)[a-z][\w-]*\s+){0,2}(?!is\b|it\b|that\b)[a-z][\w-]*)\s+(?:(?:dares?\s+(?:to\s+)?)?(?:sit|stand|lie|rest)|stands|sits|lies|rests|"
+     r"is\s+(?:sitting|standing|lying|resting))\s+(?=(?:beside|next|near|on|in|by|under|behind|inside)\b)", r"\1 \2 is "),
+)
+
+# Tag questions ("is the cabinet locked, is it?", Welsh and Indian English's invariant "is it?"): the question
+# is what was said before
+_TAGS = _rules(
+    (r"^((?:is|are|was|were|do|does|did|can|could|has|have|will|would|where|what|which|when|how|who)\b[^,?]*?)\s*,\s*(?:is|isn't|was|"
+     r"wasn't|does|doesn't|did|didn't|has|hasn't|have|haven't|are|aren't|can|can't|will|won't|do|don't)\s+(?:it|they|he|she|there|you|"
+     r"we)\s*\?+\s*$", r"\1?"),
+    (r"\bwhere'?s\s+(it|she|he|that|they)\s+to\s*(?=\?|$)", r"where is \1"),
+    # London and Liverpool: "fetch us me glass" (me for my, us for me), "get yerself over to", "ta", "our kid"
+    (r"\b(fetch|bring|get|pass|give|grab|chuck|bung)\s+us\s+me\s+(?=[a-z])", r"\1 me my "),
+    (r"\b(fetch|bring|get|pass|give|grab|chuck|bung)\s+us\s+(?=(?:the|a|an|that|this|those|some)\b)", r"\1 me "),
+    (r"^(?:get|take)\s+(?:yerself|yourself|your\s*self|herself)\s+(?:over\s+|down\s+|up\s+)?(?:to|towards)\s+", "go to "),
+    (r"\s*,\s*(?:our\s+kid|la|lad|lass|kidda|pal|mate)\s*(?=[,.!?]|$)", ""),
+    (r"\s*,?\s+ta\s*(?=[.!?]*\s*$)", ""),
+    (r"\s*,\s*would\s+(?:ya|yer|you)\s*\?+\s*$", "."),
+    # "the pear has gone walkabout again, folks. Which room is it in?": the thing cannot be found, then the question
+    (r"^((?:my|the|our)\s+[\w ]{2,30}?)\s+(?:has|have|'s)\s+(?:gone\s+)?(?:awol|missing|walkabout|disappeared|vanished|wandered\s+off)\b"
+     r"(?:\s+again)?(?=\s*[,.!][^?]*\?)(?![^?]*\bwhere\s+(?:is|are)\s+(?:it|they))", r"I can't find \1"),
+    # "I set it down somewhere. Couldn't tell you where.": where did I put it
+    (r"(?:^|(?<=[.!?]\s))(?:i\s+)?(?:couldn't|could\s+not|can't|cannot)\s+(?:tell\s+you|say|remember)\s+where\s*[.!]*\s*$",
+     "Where did I put it?"),
+    # a feeling said after the question ("..., it's some frustrating"), a musing ("..., I wonder?"), an address
+    (r"\s*,\s*(?:it'?s|that'?s|this\s+is)\s+(?:so\s+|some\s+|really\s+|very\s+|pretty\s+|quite\s+|wicked\s+|proper\s+)?"
+     r"(?:frustrating|annoying|irritating|maddening|infuriating)\s*[.!]*\s*$", ""),
+    (r"\s*,\s*I\s+wonder\s*(?=[?.!]*\s*$)", ""),
+    # why a thing is to be moved, said after the command ("put the milk away, it's cluttering up my worktop")
+    (r"^((?:please\s+)?(?:put|move|take|clear|tidy)\b[^,]{2,60}?)\s*,\s*(?:it'?s|they'?re|it\s+is|they\s+are)\s+(?:cluttering|taking\s+up|"
+     r"messing\s+up|in\s+(?:the|my)\s+way|getting\s+in\s+(?:the|my)\s+way|blocking)\b[^.!?]*[.!]*\s*$", r"\1."),
+    (r"\s*,\s*(?:b'y|me\s+son|my\s+son|me\s+duck)\s*(?=[?.!]*\s*$)", ""),
+    # a system administrator's words for the questions ("return the room for X", "get the color attribute of X")
+    (r"^(?:get|return|query|show|fetch)\s+(?:the\s+)?(colou?r|size|material|shape)(?:\s+(?:attribute|property|value|field))?\s+(?:of|for)\s+",
+     r"what \1 is "),
+    (r"^(?:get|return|query|show)\s+(?:the\s+)?room\s+(?:of|for)\s+(.+?)\s*[.?!]*$", r"which room is \1 in?"),
+    (r"^(?:dump|show|print|display|give\s+me)\s+(?:your|the)\s+(?:action\s+|activity\s+|event\s+)?(?:log|history)\b", "what did you do"),
+    (r"^deploy\s+(?:to\s+)?(?=(?:retrieve|fetch|get|bring|go|find|put|open|close)\b)", ""),
+    (r"^(?:route|transfer)\s+(?=(?:the|my|a|an|this|that)\b)", "take "),
+    (r"\bis\s+adjacent\s+to\b", "is next to"), (r"\s+instance\b(?=\s+(?:in|on|next|by|beside|near)\b)", ""),
+    # a dramatic speaker's rooms ("in which chamber of this labyrinth does the lime now reside?")
+    (r"\bchamber\b", "room"), (r"\s+of\s+this\s+(?:labyrinth|house|place|palace|castle|maze|madhouse)\b", ""),
+    (r"\b(?:does|do)\s+(.{2,40}?)\s+(?:now\s+)?(?:reside|dwell)\b", r"is \1"),
+    # the question asked again after a dash ("where does the milk go -- where do we keep it?")
+    (r"\s*(?:--|—|-)\s*where\s+do\s+(?:we|you|i)\s+(?:keep|put|store)\s+(?:it|them)\s*\?", "?"),
+    # "The radio! And the loo roll! Bring me both": the things first, then the fetch
+    (r"^(the\s+[\w ]{2,30}?)\s*!\s*and\s+(the\s+[\w ]{2,30}?)\s*!\s*bring\s+(?:me\s+)?(?:both|them)(?:\s+of\s+them)?\b", r"bring me \1 and \2"),
+    # a question word said twice ("When, oh when, did you ...")
+    (r"^(when|where|what|which|how|why)\s*,?\s*(?:oh\s+)?\1\s*,\s*", r"\1 "),
 )
 
 # Nigerian English and Pidgin: "abeg" / "biko" (please), "o" / "sef" / "jare" (emphasis), "where e dey?"
@@ -203,7 +462,8 @@ _RADIO = _rules(
     (r"^(?:request(?:ing)?|report)\s+(?:the\s+)?(?:assigned|designated|proper|correct|usual|normal)\s+(?:storage\s+)?"
      r"(?:location|place|position|spot)\s+(?:for|of)\s+(.+?)\s*(?:,\s*over(?:\s+and\s+out)?)?\s*[.?!]*$", r"where does \1 go?"),
     (r"^(?:identify|designate|specify|report)\s+(?:the\s+)?(.+?)\s+(?:located|situated|positioned|sitting|lying|placed)\s+"
-     r"(on|in|inside|next\s+to|by|near|beside|under)\s+(.+?)\s*(?:,\s*over(?:\s+and\s+out)?)?\s*[.?!]*$", r"which \1 is \2 \3?"),
+     r"(on|in|inside|next\s+to|adjacent\s+to|by|near|beside|under)\s+(.+?)\s*(?:,\s*over(?:\s+and\s+out)?)?\s*[.?!]*$",
+     lambda m: f"which {m.group(1)} is {'next to' if m.group(2).lower().startswith('adjacent') else m.group(2)} {m.group(3)}?"),
     (r"^(?:(?:now|then|next)\s+)?(?:request(?:ing)?|report)\s+(?=(?:which|where|what|whether|if|how|when|who|the|status|"
      r"colou?r|count|number)\b)", "tell me "),
 )
@@ -216,8 +476,8 @@ _NAME_HER = re.compile(r"^([A-Z][a-z]+)\s+(?:her|his|se)\s+(?=[a-z])")
 def standard_words(text: str) -> str:
     """``text`` with the closed-class words of other varieties of English written as the standard ones."""
     t = _NAME_HER.sub(r"\1's ", text)
-    for rules in (_CODE_SWITCH, _CARIBBEAN, _SINGLISH, _SOUTH_AFRICAN, _LITERARY, _NIGERIAN, _SCOTS, _FRENCH_LEARNER,
-                  _RADIO, _INTERNET, _WORD_ORDER_LEARNER):
+    for rules in (_GLOSS, _FORMAL, _CODE_SWITCH, _CARIBBEAN, _SINGLISH, _SOUTH_AFRICAN, _LITERARY, _NIGERIAN, _SCOTS, _FRENCH_LEARNER,
+                  _RADIO, _INTERNET, _TAGS, _WORD_ORDER_LEARNER):
         for pattern, repl in rules:
             t = pattern.sub(repl, t)
     return t

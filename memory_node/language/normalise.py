@@ -300,7 +300,7 @@ _SHORTCUTS = (  # a pause written as an ellipsis ("the... the radio", "The glass
               (re.compile(r"\b(?:come|came)\s+across\b", re.I), "see"),
               # "the kitchen has a globe or not?": is there one there
               (re.compile(r"^(?:the|my|our)\s+([a-z]+(?:\s+room)?)\s+(?:has|have)\s+(?:got\s+)?(?:a\s+|an\s+|any\s+|some\s+)?"
-                          r"(.+?)\s*(?:,?\s*or\s+not)?\s*\?\s*$", re.I), r"is there any \2 in the \1?"),
+                          r"([^.!?]+?)\s*(?:,?\s*or\s+not)?\s*\?\s*$", re.I), r"is there any \2 in the \1?"),
               # "after Ben made coffee - then what?"
               (re.compile(r"^(?:after|once|when)\s+(.+?)\s*(?:-+|,)?\s*(?:and\s+)?then\s+what\s*(\??)\s*$", re.I),
                r"\1, and then what\2"),
@@ -1187,7 +1187,7 @@ _CONFIRMED = re.compile(r"\b(" + _DET + r"\s+[\w' -]+?)\s*,?\s+(?:yeah|yes|yep)\
 _ADDRESS_WORDS = frozenset({"robot", "bot", "droid", "android", "unit", "hon", "luv", "kiddo", "bro", "fam", "babe",
                             "darlin", "darlin'", "sis", "bestie", "love", "honey", "sweetie", "petal", "poppet", "mum",
                             "nana", "guv", "matey", "everyone", "folks", "guys", "sugar", "dude", "buddy", "pal", "mate",
-                            "bruv", "hun", "doll", "chief", "boss", "dearie", "darling", "sweetheart", "pet", "duck"})
+                            "bruv", "hun", "doll", "chief", "boss", "dearie", "darling", "sweetheart", "pet", "duck", "mun"})
 _ADDRESS_LEAD = frozenset({"oh", "o", "my", "dear"})
 _NOT_IN_ADDRESS = frozenset({"the", "a", "an", "this", "that", "these", "those", "some", "any", "your", "his", "her",
                              "their", "our", "its", "it", "me", "us", "them", "him", "i", "you", "we", "they", "please",
@@ -1198,7 +1198,7 @@ _ADDRESS_END = re.compile(r"\s*,\s*" + _VOCATIVE + r"\s*(?=[.!?]*$)", re.I)
 # a term of endearment said last without a pause written ("where is the pear dear", dictation): none of these
 # names a thing, and after "my" / "the" it is no address ("where is my darling")
 _ENDEARMENT_END = re.compile(r"(?<!\bmy)(?<!\bthe)(?<!\bour)(?<!\ba)\s+(?:dear|dearie|darling|darlin'?|sweetie|sweetheart|lovey|"
-                             r"ducky|bro|bruv|dude|fam|hon|babe|luv|buddy|pal|fella)\s*(?=[.!?]*$)", re.I)
+                             r"ducky|bro|bruv|dude|fam|hon|babe|luv|buddy|pal|fella|bestie|mun)\s*(?=[.!?]*$)", re.I)
 _ADDRESS_START = re.compile(r"^" + _VOCATIVE + r"\s*[,:!]\s+(?=\S)", re.I)
 _ADDRESS_MID = re.compile(r"\s*,\s*" + _VOCATIVE + r"\s*(?=[,:;]\s)", re.I)
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=\S)")

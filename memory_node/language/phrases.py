@@ -41,6 +41,12 @@ def _attach(ref: ObjectRef, anchor: Anchor) -> None:
     inner.anchor = anchor
 
 
+
+def _noun_read_as_clause(tok: Any) -> bool:
+    """A noun the parser made the verb of a clause whose subject is the noun just before it ("any face creams")."""
+    return tok.dep_ in ("ccomp", "xcomp") and tok.pos_ == "NOUN" and tok.tag_ in ("NN", "NNS") and any(
+        c.dep_ == "nsubj" and c.pos_ == "NOUN" and c.i == tok.i - 1 for c in tok.children)
+
 class PhraseReader:
     """Token-level reading shared by every clause reader."""
 
@@ -215,6 +221,10 @@ class PhraseReader:
                     if inner:
                         return inner
         if not heads:
+            # "do we have any face creams?": the parser read "face creams" as a clause ("face" its subject); a noun
+            # whose subject is the noun just before it is one phrase
+            heads += [c for c in verb.children if _noun_read_as_clause(c) and c.i not in skip][:1]
+        if not heads:
             for t in verb.subtree:
                 if t.pos_ in ("NOUN", "PROPN") and t.dep_ in ("nsubj", "nsubjpass", "npadvmod", "dobj", "attr") \
                         and t.i not in skip and _low(t) not in lx.WH_WORDS:
@@ -368,9 +378,15 @@ class PhraseReader:
                 ref.compound.extend(lead)
                 ref.head = singular(last)
                 ref.plural = ref.head != last
+        glued = [c for c in tok.children if _noun_read_as_clause(tok) and c.dep_ == "nsubj" and c.i == tok.i - 1]
+        for g in glued:  # "any face creams": the subject the parser gave the noun is its first word
+            ref.compound.append(_low(g))
+            for d in g.children:
+                if d.dep_ == "det":
+                    ref.determiner = lx.DETERMINERS.get(_low(d), ref.determiner)  # type: ignore[assignment]
         for c in tok.children:
             cw = _low(c)
-            if cw in _NOT_MODIFIERS or c.pos_ in ("INTJ", "PUNCT"):
+            if cw in _NOT_MODIFIERS or c.pos_ in ("INTJ", "PUNCT") or c in glued:
                 continue
             if c.dep_ == "predet" and cw == "all":
                 ref.determiner = "all"  # "all the apples": every one, not "the apple"

@@ -222,6 +222,7 @@ _SPOKEN_MARKS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\s*\bquestion\s+mark\b\s*", re.I), "? "),
     (re.compile(r"\s*\bexclamation\s+(?:mark|point)\b\s*", re.I), "! "),
     (re.compile(r"(?<=[a-z])\s+comma\s+(?=[a-z])", re.I), ", "),
+    (re.compile(r"(?<=[a-z])\s+comma\s*$", re.I), ""),  # "where was the mug before comma": dictated, then stopped
     (re.compile(r"(?<!\bthe)(?<!\ba)(?<!\bwhat)(?<!\bthis)(?<!\bthat)(?<!\bwhole)(?<!\blong)(?<!\bshort)"
                 r"\s+(?:period|full\s+stop)(?=\s*$|\s+(?:new\s+(?:line|sentence|paragraph)\b|[A-Z]))", re.I), ". "),
     (re.compile(r"\s*\bnew\s+(?:line|paragraph)\b\s*", re.I), " "),

@@ -252,3 +252,105 @@ def test_a_place_said_after_the_one_thing_put_is_where_it_goes() -> None:
     # where the thing is now, said before the place it goes, stays which thing is meant
     req = parse("put the cup from the table in the sink", prefer=Kind.command)
     assert req.destination.ref.head == "sink" and req.objects[0].anchor.ref.head == "table"
+
+
+Q, C = Kind.question, Kind.command
+
+
+@pytest.mark.parametrize("text, prefer, intent, head", [
+    # Jamaican: "di", "weh", "wah", "deh", "inna", "fi", "a fi mi", "afta ... him", "go gi", "tek Name thing"
+    ("Weh di scissors fi go?", Q, Intent.goes_where, "scissor"),
+    ("Wah deh pon di shelf?", Q, Intent.contents, "shelf"),
+    ("Which cup deh side a di kettle?", Q, Intent.which, "cup"),
+    ("How much cups deh inna di kitchen?", Q, Intent.count, "cup"),
+    ("Which scarf a fi mi?", Q, Intent.which, "scarf"),
+    ("Carry di kettle go gi Ben.", C, Intent.fetch, "kettle"),
+    ("Put di scissors weh fi mi.", C, Intent.put_away, "scissor"),
+    ("Put back di scissors weh it did deh.", C, Intent.put_back, "scissor"),
+    ("Mi thirsty, bring mi sometin fi drink.", C, Intent.fetch, "something"),
+    # a sign language's gloss typed in English
+    ("garage THERE ladder? YES NO?", Q, Intent.exists, "ladder"),
+    ("oven CLOSE FINISH? YES NO?", Q, Intent.state, "oven"),
+    ("scissors MOVE FINISH. BEFORE, WHERE?", Q, Intent.where, "scissor"),
+    ("ME scissors LEAVE, FORGET. WHERE?", Q, Intent.where, "scissor"),
+    ("kettle YOU LAST SEE, WHEN?", Q, Intent.when_seen, "kettle"),
+    ("kettle WHICH ROOM?", Q, Intent.what_room, "kettle"),
+    ("kettle SHELF PUT-ON.", C, Intent.put, "kettle"),
+    ("kettle TAKE, GIVE Ben.", C, Intent.fetch, "kettle"),
+    ("kettle BEFORE PLACE, PUT-BACK.", C, Intent.put_back, "kettle"),
+    ("scissors WHERE? / IT BRING ME.", C, Intent.fetch, "scissor"),
+    # a formal register, labels and parentheticals
+    ("Kindly state, to the best of your knowledge, the current location of the kettle.", Q, Intent.where, "kettle"),
+    ("Timestamp request: most recent observation of the kettle (HH:MM is adequate).", Q, Intent.when_seen, "kettle"),
+    ("Confirm presence (yes/no): at least one ladder in the garage.", Q, Intent.exists, "ladder"),
+    ("Kindly enumerate all items presently in the oven.", Q, Intent.contents, "oven"),
+    ("Kindly indicate where the kettle was situated prior to its most recent relocation.", Q, Intent.where, "kettle"),
+    ("Kindly return the kettle to the location it occupied prior to being moved.", C, Intent.put_back, "kettle"),
+    ("Retrieve two items: (1) the kettle; (2) the scissors. Deliver both to me.", C, Intent.fetch, "kettle"),
+    ("At what hour, if I may ask, did you first set eyes upon the kettle?", Q, Intent.when_seen, "kettle"),
+    ("Might I enquire whether the household is in possession of a ladder?", Q, Intent.exists, "ladder"),
+    # London and Liverpool, teenagers, learners' orders
+    ("'Ow many cups we got in the kitchen, then?", Q, Intent.count, "cup"),
+    ("Fetch us me scarf, would ya?", C, Intent.fetch, "scarf"),
+    ("Get yerself over to the shelf, bruv.", C, Intent.go, "shelf"),
+    ("bestie have u seen the scarf", Q, Intent.exists, "scarf"),
+    ("lowkey can't find the scarf anywhere help", Q, Intent.where, "scarf"),
+    ("garage have how many ladders?", Q, Intent.count, "ladder"),
+    ("House have ladder or not?", Q, Intent.exists, "ladder"),
+    ("kettle you see last time when?", Q, Intent.when_seen, "kettle"),
+    ("scarf which colour is?", Q, Intent.attribute, "scarf"),
+    ("scissors in drawer, take out bring me.", C, Intent.fetch, "scissor"),
+    ("kettle, you bring for me can or not?", C, Intent.fetch, "kettle"),
+    # a system administrator's and a dramatic speaker's words, Thai particles, musings and reasons said after
+    ("Return the room for the kettle.", Q, Intent.what_room, "kettle"),
+    ("Get the color attribute of the scarf.", Q, Intent.attribute, "scarf"),
+    ("Transfer the kettle to Ben.", C, Intent.fetch, "kettle"),
+    ("In which chamber of this labyrinth does the kettle now reside?", Q, Intent.what_room, "kettle"),
+    ("The kettle! And the scarf! Bring me both, darling, before I perish.", C, Intent.fetch, "kettle"),
+    ("Which of the cups is the one at the kettle?", Q, Intent.which, "cup"),
+    ("There's more than one cup and um which one is the one next to the kettle?", Q, Intent.which, "cup"),
+    ("Which cup -- the one by the kettle, which one is that?", Q, Intent.which, "cup"),
+    ("Of all the cups in this house, which one dares sit beside the kettle?", Q, Intent.which, "cup"),
+    ("When did you last see the kettle, I wonder?", Q, Intent.when_seen, "kettle"),
+    ("Where does the kettle go -- where do we keep it?", Q, Intent.goes_where, "kettle"),
+    ("Cannot find the scarf la, help me na.", Q, Intent.where, "scarf"),
+    ("Got any cups in the kitchen ka?", Q, Intent.exists, "cup"),
+    ("Put the kettle away, it's cluttering up my worktop.", C, Intent.put_away, "kettle"),
+    # readings the rules above must leave as they were
+    ("The kettle stay which room?", Q, Intent.what_room, "kettle"),
+    ("'Is the oven open?' Well, is it?", Q, Intent.state, "oven"),
+    ("Of the cups: which one's by the kettle?", Q, Intent.which, "cup"),
+    ("Which cup is the one that next to the kettle stands?", Q, Intent.which, "cup"),
+    ("Go ova deh by di shelf.", C, Intent.go, "shelf"),
+    ("Bring mi scarf come.", C, Intent.fetch, "scarf"),
+])
+def test_other_englishes_read_as_what_they_ask(text: str, prefer: Kind, intent: Intent, head: str) -> None:
+    req = parse(text, prefer=prefer)
+    said = req.objects[0].head if req.objects else req.destination.ref.head if req.destination else ""
+    assert req.intent is intent and said == head, (normalise(text), req)
+
+
+def test_a_question_asked_before_a_remark_is_the_question() -> None:
+    # the remark after the question names no thing; "it" there is the thing asked about, and the question stands
+    req = parse("Which cup is on the shelf? Can't see it properly from here.", prefer=Q)
+    assert req.intent is Intent.which and req.objects[0].head == "cup", req
+    req = parse("What colour is my scarf? I told you before and um do you remember?", prefer=Q)
+    assert req.intent is Intent.attribute and req.objects[0].head == "scarf", req
+    # what the speaker is busy with is no thing they cannot find
+    req = parse("Sauce needs stirring and I can't find the scissors anywhere, it's driving me mad.", prefer=Q)
+    assert req.intent is Intent.where and req.objects[0].head == "scissor", req
+    # a place named first as the topic is a filter; "how many" is a count, never a list
+    req = parse("How many cushions does the living room hoard? Count them for me!", prefer=Q)
+    assert req.intent is Intent.count and (req.objects[0].room or req.objects[0].anchor.ref.head == "room"), req
+    # a statement that only says a thing is lost is not rewritten into a question unless one follows
+    assert "can't find" not in normalise("The kettle seems to have wandered off again.")
+    assert normalise("The cup on the counter: which one is that?").lower().startswith("the cup")
+    # a preamble that names the place a later "there" means is kept
+    assert "bathroom" in normalise("Before I go all the way to the bathroom: is there a towel in there?")
+    assert "Annas's" not in normalise("can you take Annas glass to her")
+
+
+def test_a_plural_compound_the_parser_reads_as_a_clause_is_one_thing() -> None:
+    # the tagger is right ("face" NN, "creams" NNS) but the parse makes "face" the subject of "creams"
+    req = parse("Do we have any face creams?", prefer=Q)
+    assert req.intent is Intent.exists and (req.objects[0].head, req.objects[0].compound) == ("cream", ["face"]), req
