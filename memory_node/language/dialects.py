@@ -9,6 +9,13 @@ This module rewrites those, and only those (more of the Caribbean and Scots form
 shortcuts, where they were written first): a closed class, as a dictionary of a variety of English lists them,
 applied before the rest of ``normalise`` reads the sentence. Words that are also ordinary English ("me", "dem"
 in a name) are rewritten only where the variety's grammar leaves no doubt.
+
+Beside the varieties, the same pass reads other ways of putting a request that the tagger trips on: English typed
+in a sign language's gloss order (``_GLOSS``), a formal or report register with labels and parentheticals
+(``_FORMAL``), tag questions, London and Liverpool speech, a system administrator's and a dramatic speaker's words,
+remarks after the request (``_TAGS_AND_REGISTERS``), and learners' orders with the thing said first
+(``_WORD_ORDER_LEARNER``). Each group is a table of (pattern, replacement); groups run in the order
+``standard_words`` lists them, the rules of a group in the order written.
 """
 
 from __future__ import annotations
@@ -341,8 +348,8 @@ _FORMAL = _rules(
 )
 
 # Tag questions ("is the cabinet locked, is it?", Welsh and Indian English's invariant "is it?"): the question
-# is what was said before
-_TAGS = _rules(
+# is what was said before; then regional and occupational registers and remarks said around a request
+_TAGS_AND_REGISTERS = _rules(
     (r"^((?:is|are|was|were|do|does|did|can|could|has|have|will|would|where|what|which|when|how|who)\b[^,?]*?)\s*,\s*(?:is|isn't|was|"
      r"wasn't|does|doesn't|did|didn't|has|hasn't|have|haven't|are|aren't|can|can't|will|won't|do|don't)\s+(?:it|they|he|she|there|you|"
      r"we)\s*\?+\s*$", r"\1?"),
@@ -477,7 +484,7 @@ def standard_words(text: str) -> str:
     """``text`` with the closed-class words of other varieties of English written as the standard ones."""
     t = _NAME_HER.sub(r"\1's ", text)
     for rules in (_GLOSS, _FORMAL, _CODE_SWITCH, _CARIBBEAN, _SINGLISH, _SOUTH_AFRICAN, _LITERARY, _NIGERIAN, _SCOTS, _FRENCH_LEARNER,
-                  _RADIO, _INTERNET, _TAGS, _WORD_ORDER_LEARNER):
+                  _RADIO, _INTERNET, _TAGS_AND_REGISTERS, _WORD_ORDER_LEARNER):
         for pattern, repl in rules:
             t = pattern.sub(repl, t)
     return t
