@@ -360,7 +360,6 @@ _TAGS_AND_REGISTERS = _rules(
     (r"^(?:get|take)\s+(?:yerself|yourself|your\s*self|herself)\s+(?:over\s+|down\s+|up\s+)?(?:to|towards)\s+", "go to "),
     (r"\s*,\s*(?:our\s+kid|la|lad|lass|kidda|pal|mate)\s*(?=[,.!?]|$)", ""),
     (r"\s*,?\s+ta\s*(?=[.!?]*\s*$)", ""),
-    (r"\s*,\s*would\s+(?:ya|yer|you)\s*\?+\s*$", "."),
     # "the pear has gone walkabout again, folks. Which room is it in?": the thing cannot be found, then the question
     (r"^((?:my|the|our)\s+[\w ]{2,30}?)\s+(?:has|have|'s)\s+(?:gone\s+)?(?:awol|missing|walkabout|disappeared|vanished|wandered\s+off)\b"
      r"(?:\s+again)?(?=\s*[,.!][^?]*\?)(?![^?]*\bwhere\s+(?:is|are)\s+(?:it|they))", r"I can't find \1"),

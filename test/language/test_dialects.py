@@ -323,6 +323,8 @@ Q, C = Kind.question, Kind.command
     ("Which cup is the one that next to the kettle stands?", Q, Intent.which, "cup"),
     ("Go ova deh by di shelf.", C, Intent.go, "shelf"),
     ("Bring mi scarf come.", C, Intent.fetch, "scarf"),
+    ("Open the oven, would you?", C, Intent.open, "oven"),
+    ("Fetch us me scarf, would ya?", C, Intent.fetch, "scarf"),
 ])
 def test_other_englishes_read_as_what_they_ask(text: str, prefer: Kind, intent: Intent, head: str) -> None:
     req = parse(text, prefer=prefer)
