@@ -41,11 +41,11 @@ def _attach(ref: ObjectRef, anchor: Anchor) -> None:
     inner.anchor = anchor
 
 
-
 def _noun_read_as_clause(tok: Any) -> bool:
     """A noun the parser made the verb of a clause whose subject is the noun just before it ("any face creams")."""
     return tok.dep_ in ("ccomp", "xcomp") and tok.pos_ == "NOUN" and tok.tag_ in ("NN", "NNS") and any(
         c.dep_ == "nsubj" and c.pos_ == "NOUN" and c.i == tok.i - 1 for c in tok.children)
+
 
 class PhraseReader:
     """Token-level reading shared by every clause reader."""
@@ -378,7 +378,7 @@ class PhraseReader:
                 ref.compound.extend(lead)
                 ref.head = singular(last)
                 ref.plural = ref.head != last
-        glued = [c for c in tok.children if _noun_read_as_clause(tok) and c.dep_ == "nsubj" and c.i == tok.i - 1]
+        glued = [c for c in tok.children if c.dep_ == "nsubj" and c.i == tok.i - 1] if _noun_read_as_clause(tok) else []
         for g in glued:  # "any face creams": the subject the parser gave the noun is its first word
             ref.compound.append(_low(g))
             for d in g.children:

@@ -214,8 +214,6 @@ def _cue_against(req: Request) -> bool:
     return any(intent is not req.intent and cue.search(req.text[:500]) for intent, cue in _SAID_CUES.items())
 
 
-_SAID_CUES = {Intent.count: re.compile(r"\bhow\s+many\b", re.I),
-              Intent.attribute: re.compile(r"\b(?:what|which)\s+colou?r\b", re.I)}
 _NEVER = re.compile(r"(?!)")
 # the question words that ask what an intent answers: a reading they name is not in doubt against another question
 _WH_FITS = {Intent.where: re.compile(r"\bwhere\b|\bwhereabouts\b|\bwhich\s+(?:spot|place|part|area|shelf|surface)\b", re.I),
@@ -223,6 +221,9 @@ _WH_FITS = {Intent.where: re.compile(r"\bwhere\b|\bwhereabouts\b|\bwhich\s+(?:sp
             Intent.when_seen: re.compile(r"\bwhen\b|\bwhat\s+time\b", re.I),
             Intent.count: re.compile(r"\bhow\s+many\b", re.I),
             Intent.attribute: re.compile(r"\bwhat\s+(?:colou?r|size|shape|material)\b", re.I)}
+# the words that say what a question asks, whatever it was read as (``_cue_against``); "how many" is the twin above
+_SAID_CUES = {Intent.count: _WH_FITS[Intent.count],
+              Intent.attribute: re.compile(r"\b(?:what|which)\s+colou?r\b", re.I)}
 
 
 def _read_in_doubt(answer: Answer, req: Request) -> Answer:
