@@ -202,7 +202,7 @@ _WORD_ORDER_LEARNER = _rules(
     (r"^what\s+time\s+(?:you|u|did\s+you)\s+(?:saw|see|seen)\s+" + _THING + r"\s+(last|first)\s*\?*\s*$",
      r"when did you \2 see the \1?"),
     (r"^(?:i\s+)?(?:want|wanna|need)\s+(?:to\s+)?(wash|dry|sit|sleep|rest|read|cook|eat|write|work)\b([^,?]{0,30}?)\s*,?\s*"
-     r"where\s+(?:i|to|can\s+i|should\s+i|do\s+i)\s+go\s*\?*\s*$", r"where can I \1\2?"),
+     r"where\s+(?:(?:i|to|can\s+i|should\s+i|do\s+i)\s+go\s*\?*|(?:can|could)\s*(?:i)?\s*\?+)\s*$", r"where can I \1\2?"),
     (r"^keep\s+(.{2,40}?)\s+back\b", r"put \1 back"),
     # "I need to dry my hands, where can I do that?": the place for the need
     (r"^(?:i\s+)?(?:need|want|have)\s+to\s+([a-z]+(?:\s+[\w']+){0,3}?)\s*,?\s*where\s+(?:can|could|should|do)\s+i\s+do\s+"
@@ -255,8 +255,6 @@ _WORD_ORDER_LEARNER = _rules(
      r"what did \1 do after \1 \2?"),
     (r"^in\s+(?:the\s+)?(" + _ROOM + r")\s+(.+?)\s+there\s+(?:is|are)\s*\?", r"is there \2 in the \1?"),
     (r"^go\s+(?:look|search)\s+for\s+(.{2,40}?)\s+and\s+go\s+to\s+(?:it|them)\b", r"go to \1"),
-    (r"^(?:i\s+)?(?:want|wanna|need)\s+(?:to\s+)?(wash|dry|sit|sleep|rest|read|cook|eat|write|work)\b([^,?]{0,30}?)\s*,?\s*where\s+"
-     r"(?:can|could)\s*(?:i)?\s*\?+\s*$", r"where can I \1\2?"),
     (r"\s+within\s+(?:arm'?s\s+|easy\s+)?reach\b", ""),
     # "the radio... and the other thing, what was it... the loo roll. Both of them, please."
     (r"\s*(?:\.{2,}|…)?\s*and\s+the\s+other\s+(?:thing|one)\s*,?\s*(?:what\s+was\s+it|what's\s+it\s+called|whatsit)\s*(?:\.{2,}|…|,)?\s*",

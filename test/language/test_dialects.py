@@ -218,6 +218,7 @@ def test_courtesy_urgency_and_learners_frames_around_a_question(text: str, norma
     ("I would like something to wipe the table with. Kindly bring me a suitable item.",
      "bring me something to wipe the table with"),
     ("which room is the kettle hiding in lol", "which room is the kettle in"),
+    ("I want wash hands, where can?", "where can I wash hands?"),
 ])
 def test_word_orders_repairs_and_slang_are_written_as_the_parser_reads_them(text: str, normal: str) -> None:
     assert normalise(text).rstrip(".?!") == normal.rstrip(".?!")
