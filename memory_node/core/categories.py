@@ -73,6 +73,8 @@ class CategoryMap:
     # a vessel named after a thing of this category holds a serving of it ("pudding cup": cup -> food)
     servings: dict[str, str] = field(default_factory=dict)
     measures: frozenset[str] = frozenset()
+    # keys added for a compound the map lists in the plural, said of one ("chocolate chip"): not words of its own
+    singulars: set[str] = field(default_factory=set)
     attributes: dict[str, tuple[str, ...]] = field(default_factory=dict)  # word -> attribute keys
     contrasts: tuple[frozenset[str], ...] = ()  # attribute keys of which a thing has one (dirty / clean)
     # (size of word_category, its longest key), refreshed when the map grows
@@ -93,8 +95,12 @@ class CategoryMap:
             m.parent[ck] = key(spec.get("parent") or "")
             m.word_category.setdefault(ck, ck)
             for w in spec.get("words") or []:
-                wk = "".join(words(str(w)))
-                m.word_category.setdefault(wk, ck)
+                ws = words(str(w))
+                m.word_category.setdefault("".join(ws), ck)
+                one = "".join(ws[:-1]) + singular(ws[-1])
+                if len(ws) > 1 and one not in m.word_category:  # "chocolate chips": a "chocolate chip" is one
+                    m.word_category[one] = ck
+                    m.singulars.add(one)
         for ck, pk in m.parent.items():
             if pk and pk not in m.parent:
                 raise ValueError(f"category {m.names[ck]!r} has unknown parent {pk!r}")
