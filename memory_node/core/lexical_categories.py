@@ -141,6 +141,43 @@ def compound_reading(cmap: CategoryMap, ws: list[str], head: str, head_category:
     return found
 
 
+def analogous_compound(cmap: CategoryMap, ws: list[str], head_category: str) -> str:
+    """The category of the map's compounds of this label's last word whose word before it is of the kind
+    the label's is, when they agree and it is not the head word's own ("" otherwise): the map knows no
+    powder but a chili powder is a spice, so a garlic powder (garlic a vegetable as chili is) is one; a
+    muffin tin is bakeware, not the storage tin the map's "tin" is, so a tart tin (a baked thing as a
+    muffin) is bakeware; a cookie tin (a snack) stays a tin. The label's word is of its map category, else
+    WordNet's (``map_categories``: a tart is a pastry); the map's own compounds' words only of the map's
+    category (WordNet's first sense of "dog" in a home is a hot dog: a salad bowl is no dog bowl); the map's
+    attributes (plastic, paper) say what a thing is made of, not what it is for, and match nothing, and so
+    does a kind at the map's top (a carrier, WordNet's container, is not what a bin bag's bin is to it)."""
+    if len(ws) < 2:
+        return ""
+    compounds = cmap.compounds.get(singular(ws[-1]))
+    modifier = ws[-2]
+    if not compounds or modifier.isdigit() or modifier in cmap.attributes:
+        return ""
+    memo = ("analogous", modifier, ws[-1], head_category)
+    if memo in cmap.lexical:
+        return cmap.lexical[memo]  # type: ignore[return-value]
+    mine = _kind_of_word(cmap, modifier, lexical=True)
+    if not cmap.parent.get(mine):
+        mine = ""  # a kind as broad as the map's top ("food", "container") tells one use from another too little
+    found = {c for m, c in compounds if mine and m not in cmap.attributes and _kind_of_word(cmap, m) == mine}
+    category = found.pop() if len(found) == 1 else ""
+    if category == head_category:
+        category = ""
+    _remember(cmap, memo, category)
+    return category
+
+
+def _kind_of_word(cmap: CategoryMap, word: str, lexical: bool = False) -> str:
+    """The most specific map category of one word: the map's, else (with ``lexical``) WordNet's nearest
+    kind's; ""."""
+    found = map_categories(cmap, word) if lexical else [c for c in cmap.chain(word) if c in cmap.parent]
+    return found[0] if found else ""
+
+
 def listed_compound(cmap: CategoryMap, ws: list[str]) -> bool:
     """Whether WordNet lists these words as a noun, open or glued ("egg cup" is its "eggcup", crockery);
     without WordNet, no."""
