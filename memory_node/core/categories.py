@@ -55,6 +55,12 @@ def compound_reading(cmap: CategoryMap, ws: list[str], head: str, head_category:
     return read(cmap, ws, head, head_category)
 
 
+def agent_of(cmap: CategoryMap, ws: list[str]) -> str:
+    from .lexical_categories import agent_of as read
+
+    return read(cmap, ws)
+
+
 def analogous_compound(cmap: CategoryMap, ws: list[str], head_category: str) -> str:
     from .lexical_categories import analogous_compound as read
 
@@ -82,6 +88,8 @@ class CategoryMap:
     # a vessel named after a thing of this category holds a serving of it ("pudding cup": cup -> food)
     servings: dict[str, str] = field(default_factory=dict)
     measures: frozenset[str] = frozenset()
+    # a thing named for what it does to a thing of this category is of that category ("meat tenderizer")
+    agents: dict[str, str] = field(default_factory=dict)
     # keys added for a compound the map lists in the plural, said of one ("chocolate chip"): not words of its own
     singulars: set[str] = field(default_factory=set)
     # the map's words of two or more words by their last word (singular): (the word before it, category)
@@ -126,6 +134,10 @@ class CategoryMap:
             if c not in m.parent:
                 raise ValueError(f"serving {w!r} names an unknown category {c!r}")
         m.measures = frozenset("".join(words(w)) for w in data.get("measures") or [])
+        m.agents = {key(of): key(c) for of, c in (data.get("agents") or {}).items()}
+        for of, c in m.agents.items():
+            if of not in m.parent or c not in m.parent:
+                raise ValueError(f"agents names an unknown category: {of!r} -> {c!r}")
         attrs: dict[str, list[str]] = {}
         for name, ws in (data.get("attributes") or {}).items():
             m.names[key(name)] = name
@@ -268,7 +280,7 @@ class CategoryMap:
             levels.append(singular(ws[-1]))
             # "garlic powder": the map knows no powder, but it knows chili powder (a spice)
             if len(ws) > 1:
-                category = analogous_compound(self, ws, "")
+                category = analogous_compound(self, ws, "") or agent_of(self, ws)
         before = ws[:start]
         # "toy hammer" is a toy, "stuffed koala" a stuffed animal; "toy story dvd" stays a dvd. A modifier
         # bound to a kind ("dried" fruit, "canned" food) reaches across the words between it and the head

@@ -171,6 +171,47 @@ def analogous_compound(cmap: CategoryMap, ws: list[str], head_category: str) -> 
     return category
 
 
+def agent_of(cmap: CategoryMap, ws: list[str]) -> str:
+    """The category the map gives a thing named for what it does to a thing of a kind (``CategoryMap.agents``:
+    a meat tenderizer, a spice grinder, an egg separator are cooking utensils): the last word, one the map
+    does not list, is one who does what a verb of WordNet's says ("tenderize", "grind", "shred"), and the word
+    before it is of that kind by the map's own words; "" otherwise (a "fidget spinner" is of no kind). Where the
+    map lists compounds of the word of the same broad kind, all of one category, theirs: a waffle maker is a
+    small appliance as a coffee maker is."""
+    if len(ws) < 2 or not cmap.agents:
+        return ""
+    head, modifier = singular(ws[-1]), ws[-2]
+    memo = ("agent", modifier, head)
+    if memo in cmap.lexical:
+        return cmap.lexical[memo]  # type: ignore[return-value]
+    found = ""
+    kinds = [c for c in cmap.chain(modifier) if c in cmap.parent]
+    of = next((cmap.agents[c] for c in kinds if c in cmap.agents), "")
+    if of and _agent_noun(head):
+        # the map's own compounds of the word, of the same broad kind, say which tool: a coffee maker is a small
+        # appliance, so a waffle maker is one; a box cutter (a tool of another kind) says nothing of a pizza cutter
+        top = cmap.ancestors(of)[-1]
+        theirs = {c for _, c in cmap.compounds.get(head, ()) if cmap.ancestors(c)[-1] == top}
+        found = theirs.pop() if len(theirs) == 1 else of
+    _remember(cmap, memo, found)
+    return found
+
+
+def _agent_noun(word: str) -> bool:
+    """Whether a word is one who does what a verb says: the verb and -er or -or ("grinder", "tenderizer",
+    "shredder", "separator"), the verb listed in WordNet."""
+    from .wordnet import default_wordnet
+
+    wn = default_wordnet()
+    if wn is None or len(word) < 5 or not word.endswith(("er", "or")):
+        return False
+    stem = word[:-2]
+    verbs = [stem, stem + "e"] + ([stem[:-1]] if len(stem) > 2 and stem[-1] == stem[-2] else [])
+    if word.endswith("ator"):
+        verbs.append(word[:-3] + "e")
+    return any(wn.verb_base(v) == v for v in verbs)
+
+
 def _kind_of_word(cmap: CategoryMap, word: str, lexical: bool = False) -> str:
     """The most specific map category of one word: the map's, else (with ``lexical``) WordNet's nearest
     kind's; ""."""

@@ -170,6 +170,8 @@ def test_category_map_from_dict_checks_parents() -> None:
         CategoryMap.from_dict({"categories": {"cutlery": {"parent": "nowhere", "words": ["fork"]}}})
     with pytest.raises(ValueError, match="unknown category"):
         CategoryMap.from_dict({"categories": {"food": {"words": ["jam"]}}, "servings": {"cup": "snacks"}})
+    with pytest.raises(ValueError, match="agents names an unknown category"):
+        CategoryMap.from_dict({"categories": {"food": {"words": ["jam"]}}, "agents": {"food": "tools"}})
     m = CategoryMap.from_dict({"categories": {"food": {"words": ["jam"]}, "dishes": {"words": ["cup"]}},
                                "servings": {"cup": "food"}})
     assert m.chain("jam cup") == ["jamcup", "jam", "food"]

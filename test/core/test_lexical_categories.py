@@ -258,3 +258,23 @@ def test_a_correction_about_a_compound_of_the_same_use_teaches_its_kind(store: M
     assert ans is not None and (ans.receptacle, ans.source, ans.category) == ("spice rack", "rule", "spice")
     ans = explain_placement(store, "tart tin", similar=False)
     assert ans is not None and (ans.receptacle, ans.source, ans.category) == ("oven drawer", "rule", "bakeware")
+
+
+def test_a_thing_named_for_what_it_does_to_a_food_is_a_kitchen_tool(store: MemoryStore) -> None:
+    cmap = default_map()
+    assert cmap.agents == {"food": "cookingutensil"}
+    # WordNet's "tenderizer" is a substance and its "grinder" a sandwich: named for what they do to a food,
+    # a kitchen tool (the verbs "tenderize", "grind", "shred", "separate" are WordNet's)
+    for label in ("meat tenderizer", "spice grinder", "meat shredder", "egg separator", "salad spinner"):
+        assert own(cmap, label)[:2] == ["cookingutensil", "kitchenware"], label
+    # the map's compounds of the word of the same broad kind say which: a coffee maker is a small appliance
+    assert own(cmap, "waffle maker")[0] == "smallappliance"
+    # not for a word that does nothing ("spinner" of a fidget toy: no food), nor a noun that is no doer
+    assert "cookingutensil" not in own(cmap, "fidget spinner")
+    assert "cookingutensil" not in own(cmap, "meat platter")
+    # write path and read path agree: the peeler's drawer for a meat tenderizer, by the rule of its kind
+    say(store, 1 * S, "put the peeler in the drawer")
+    say(store, 2 * S, "put the can opener in the drawer")
+    say(store, 3 * S, "put the milk in the fridge")
+    ans = explain_placement(store, "meat tenderizer", similar=False)
+    assert ans is not None and (ans.receptacle, ans.source, ans.category) == ("drawer", "rule", "cookingutensil")
