@@ -5,7 +5,10 @@ rule only if memory can tell that both are cutlery. That is a lookup in a small 
 (``config/categories/household.yaml``), not a model: deterministic, microseconds, and the same answer on
 the write path and the read path. WordNet checks two of the map's guesses (``lexical_categories``, cached
 per word): a known word at the end of a glued word ("cutleryfork", not "megaphone"), and a compound it
-lists as one word that is no kind of its last word ("gravy boat": a dish, not a boat). A label the map does not know still has a chain (itself and its last
+lists as one word that is no kind of its last word ("gravy boat": a dish, not a boat). A compound whose
+first word is of the kind that the first word of one of the map's compounds of its last word is, is of that
+compound's category ("garlic powder" as "chili powder": a spice; "tart tin" as "muffin tin": bakeware).
+A label the map does not know still has a chain (itself and its last
 word), so corrections about it are kept and applied to that label; they just do not generalise.
 
 A label's *chain* lists its categories from the most specific to the most general::
@@ -52,6 +55,18 @@ def compound_reading(cmap: CategoryMap, ws: list[str], head: str, head_category:
     return read(cmap, ws, head, head_category)
 
 
+def agent_of(cmap: CategoryMap, ws: list[str]) -> str:
+    from .lexical_categories import agent_of as read
+
+    return read(cmap, ws)
+
+
+def analogous_compound(cmap: CategoryMap, ws: list[str], head_category: str) -> str:
+    from .lexical_categories import analogous_compound as read
+
+    return read(cmap, ws, head_category)
+
+
 # ---- the map ------------------------------------------------------------------------------------------
 
 
@@ -73,6 +88,12 @@ class CategoryMap:
     # a vessel named after a thing of this category holds a serving of it ("pudding cup": cup -> food)
     servings: dict[str, str] = field(default_factory=dict)
     measures: frozenset[str] = frozenset()
+    # a thing named for what it does to a thing of this category is of that category ("meat tenderizer")
+    agents: dict[str, str] = field(default_factory=dict)
+    # keys added for a compound the map lists in the plural, said of one ("chocolate chip"): not words of its own
+    singulars: set[str] = field(default_factory=set)
+    # the map's words of two or more words by their last word (singular): (the word before it, category)
+    compounds: dict[str, tuple[tuple[str, str], ...]] = field(default_factory=dict)
     attributes: dict[str, tuple[str, ...]] = field(default_factory=dict)  # word -> attribute keys
     contrasts: tuple[frozenset[str], ...] = ()  # attribute keys of which a thing has one (dirty / clean)
     # (size of word_category, its longest key), refreshed when the map grows
@@ -93,8 +114,15 @@ class CategoryMap:
             m.parent[ck] = key(spec.get("parent") or "")
             m.word_category.setdefault(ck, ck)
             for w in spec.get("words") or []:
-                wk = "".join(words(str(w)))
+                ws = words(str(w))
+                wk = "".join(ws)
                 m.word_category.setdefault(wk, ck)
+                one = "".join(ws[:-1]) + singular(ws[-1])
+                if len(ws) > 1 and one not in m.word_category:  # "chocolate chips": a "chocolate chip" is one
+                    m.word_category[one] = ck
+                    m.singulars.add(one)
+                if len(ws) > 1 and m.word_category[wk] == ck:
+                    m.compounds[singular(ws[-1])] = (*m.compounds.get(singular(ws[-1]), ()), (ws[-2], ck))
         for ck, pk in m.parent.items():
             if pk and pk not in m.parent:
                 raise ValueError(f"category {m.names[ck]!r} has unknown parent {pk!r}")
@@ -106,6 +134,10 @@ class CategoryMap:
             if c not in m.parent:
                 raise ValueError(f"serving {w!r} names an unknown category {c!r}")
         m.measures = frozenset("".join(words(w)) for w in data.get("measures") or [])
+        m.agents = {key(of): key(c) for of, c in (data.get("agents") or {}).items()}
+        for of, c in m.agents.items():
+            if of not in m.parent or c not in m.parent:
+                raise ValueError(f"agents names an unknown category: {of!r} -> {c!r}")
         attrs: dict[str, list[str]] = {}
         for name, ws in (data.get("attributes") or {}).items():
             m.names[key(name)] = name
@@ -240,9 +272,15 @@ class CategoryMap:
                 last = self._known(ws[-1:])
                 if last is not None and self.word_category[last[1]] == category:
                     levels.append(last[2])
+            # a "tart tin" is a baking tin as a "muffin tin" is, not a storage tin
+            if start == len(ws) - 1 and compound is None and len(ws) > 1:
+                category = analogous_compound(self, ws, category) or category
         else:
             start, category = len(ws) - 1, ""
             levels.append(singular(ws[-1]))
+            # "garlic powder": the map knows no powder, but it knows chili powder (a spice)
+            if len(ws) > 1:
+                category = analogous_compound(self, ws, "") or agent_of(self, ws)
         before = ws[:start]
         # "toy hammer" is a toy, "stuffed koala" a stuffed animal; "toy story dvd" stays a dvd. A modifier
         # bound to a kind ("dried" fruit, "canned" food) reaches across the words between it and the head

@@ -141,6 +141,84 @@ def compound_reading(cmap: CategoryMap, ws: list[str], head: str, head_category:
     return found
 
 
+def analogous_compound(cmap: CategoryMap, ws: list[str], head_category: str) -> str:
+    """The category of the map's compounds of this label's last word whose word before it is of the kind
+    the label's is, when they agree and it is not the head word's own ("" otherwise): the map knows no
+    powder but a chili powder is a spice, so a garlic powder (garlic a vegetable as chili is) is one; a
+    muffin tin is bakeware, not the storage tin the map's "tin" is, so a tart tin (a baked thing as a
+    muffin) is bakeware; a cookie tin (a snack) stays a tin. The label's word is of its map category, else
+    WordNet's (``map_categories``: a tart is a pastry); the map's own compounds' words only of the map's
+    category (WordNet's first sense of "dog" in a home is a hot dog: a salad bowl is no dog bowl); the map's
+    attributes (plastic, paper) say what a thing is made of, not what it is for, and match nothing, and so
+    does a kind at the map's top (a carrier, WordNet's container, is not what a bin bag's bin is to it)."""
+    if len(ws) < 2:
+        return ""
+    compounds = cmap.compounds.get(singular(ws[-1]))
+    modifier = ws[-2]
+    if not compounds or modifier.isdigit() or modifier in cmap.attributes:
+        return ""
+    memo = ("analogous", modifier, ws[-1], head_category)
+    if memo in cmap.lexical:
+        return cmap.lexical[memo]  # type: ignore[return-value]
+    mine = _kind_of_word(cmap, modifier, lexical=True)
+    if not cmap.parent.get(mine):
+        mine = ""  # a kind as broad as the map's top ("food", "container") tells one use from another too little
+    found = {c for m, c in compounds if mine and m not in cmap.attributes and _kind_of_word(cmap, m) == mine}
+    category = found.pop() if len(found) == 1 else ""
+    if category == head_category:
+        category = ""
+    _remember(cmap, memo, category)
+    return category
+
+
+def agent_of(cmap: CategoryMap, ws: list[str]) -> str:
+    """The category the map gives a thing named for what it does to a thing of a kind (``CategoryMap.agents``:
+    a meat tenderizer, a spice grinder, an egg separator are cooking utensils): the last word, one the map
+    does not list, is one who does what a verb of WordNet's says ("tenderize", "grind", "shred"), and the word
+    before it is of that kind by the map's own words; "" otherwise (a "fidget spinner" is of no kind). Where the
+    map lists compounds of the word of the same broad kind, all of one category, theirs: a waffle maker is a
+    small appliance as a coffee maker is."""
+    if len(ws) < 2 or not cmap.agents:
+        return ""
+    head, modifier = singular(ws[-1]), ws[-2]
+    memo = ("agent", modifier, head)
+    if memo in cmap.lexical:
+        return cmap.lexical[memo]  # type: ignore[return-value]
+    found = ""
+    kinds = [c for c in cmap.chain(modifier) if c in cmap.parent]
+    of = next((cmap.agents[c] for c in kinds if c in cmap.agents), "")
+    if of and _agent_noun(head):
+        # the map's own compounds of the word, of the same broad kind, say which tool: a coffee maker is a small
+        # appliance, so a waffle maker is one; a box cutter (a tool of another kind) says nothing of a pizza cutter
+        top = cmap.ancestors(of)[-1]
+        theirs = {c for _, c in cmap.compounds.get(head, ()) if cmap.ancestors(c)[-1] == top}
+        found = theirs.pop() if len(theirs) == 1 else of
+    _remember(cmap, memo, found)
+    return found
+
+
+def _agent_noun(word: str) -> bool:
+    """Whether a word is one who does what a verb says: the verb and -er or -or ("grinder", "tenderizer",
+    "shredder", "separator"), the verb listed in WordNet."""
+    from .wordnet import default_wordnet
+
+    wn = default_wordnet()
+    if wn is None or len(word) < 5 or not word.endswith(("er", "or")):
+        return False
+    stem = word[:-2]
+    verbs = [stem, stem + "e"] + ([stem[:-1]] if len(stem) > 2 and stem[-1] == stem[-2] else [])
+    if word.endswith("ator"):
+        verbs.append(word[:-3] + "e")
+    return any(wn.verb_base(v) == v for v in verbs)
+
+
+def _kind_of_word(cmap: CategoryMap, word: str, lexical: bool = False) -> str:
+    """The most specific map category of one word: the map's, else (with ``lexical``) WordNet's nearest
+    kind's; ""."""
+    found = map_categories(cmap, word) if lexical else [c for c in cmap.chain(word) if c in cmap.parent]
+    return found[0] if found else ""
+
+
 def listed_compound(cmap: CategoryMap, ws: list[str]) -> bool:
     """Whether WordNet lists these words as a noun, open or glued ("egg cup" is its "eggcup", crockery);
     without WordNet, no."""

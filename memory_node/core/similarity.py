@@ -305,7 +305,8 @@ def _centroids(cmap: CategoryMap, embedder: TextEmbedder) -> tuple[list[str], np
     if found is None:
         by: dict[str, list[str]] = {}
         for w, c in cmap.word_category.items():
-            by.setdefault(c, []).append(w)
+            if w not in cmap.singulars:  # each word as the map writes it, once
+                by.setdefault(c, []).append(w)
         cats = sorted(by)
         words = [w for c in cats for w in sorted(by[c])]
         try:

@@ -170,11 +170,25 @@ def test_category_map_from_dict_checks_parents() -> None:
         CategoryMap.from_dict({"categories": {"cutlery": {"parent": "nowhere", "words": ["fork"]}}})
     with pytest.raises(ValueError, match="unknown category"):
         CategoryMap.from_dict({"categories": {"food": {"words": ["jam"]}}, "servings": {"cup": "snacks"}})
+    with pytest.raises(ValueError, match="agents names an unknown category"):
+        CategoryMap.from_dict({"categories": {"food": {"words": ["jam"]}}, "agents": {"food": "tools"}})
     m = CategoryMap.from_dict({"categories": {"food": {"words": ["jam"]}, "dishes": {"words": ["cup"]}},
                                "servings": {"cup": "food"}})
     assert m.chain("jam cup") == ["jamcup", "jam", "food"]
     assert CategoryMap.from_dict({"categories": {"food": {"words": ["jam"]}, "dishes": {"words": ["cup"]}}}).chain(
         "jam cup") == ["jamcup", "cup", "dish"]  # without the servings line, a cup
+
+
+def test_a_compound_the_map_lists_in_the_plural_is_matched_said_of_one() -> None:
+    # the map says "chocolate chips" (baking); a correction stores "chocolate chip", which is not a salty chip
+    m = CategoryMap.from_dict({"categories": {"baking supply": {"words": ["chocolate chips"]},
+                                              "salty snack": {"words": ["chip", "chips"]}}})
+    for label in ("chocolate chips", "chocolate chip", "Chocolate-Chip"):
+        assert m.chain(label) == ["chocolatechip", "bakingsupply"], label
+    assert m.chain("potato chip") == ["potatochip", "chip", "saltysnack"]
+    # the key it adds is no word of the map's own (the model's reading of a category uses those only)
+    assert m.singulars == {"chocolatechip"}
+    assert default_map().chain("chocolate chip")[-2:] == ["bakingsupply", "food"]
 
 
 def test_category_map_contrasts_name_its_attributes() -> None:

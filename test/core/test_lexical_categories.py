@@ -224,3 +224,57 @@ def test_a_correction_about_a_compound_teaches_its_own_kind(store: MemoryStore) 
     assert ans is not None and (ans.receptacle, ans.category) == ("toy chest", "toy")
     ans = explain_placement(store, "sauceboat", similar=False)
     assert ans is not None and (ans.receptacle, ans.category) == ("sideboard", "kitchenware")
+
+
+def test_a_compound_is_read_as_the_maps_compound_of_its_head_whose_first_word_is_of_its_kind() -> None:
+    cmap = default_map()
+    # the map knows no powder alone, but a chili powder (chili: a vegetable) is a spice: so is a garlic powder
+    assert own(cmap, "chili powder")[0] == "spice" and "powder" not in cmap.word_category
+    for label in ("garlic powder", "onion powder", "Garlic Powder 2"):
+        assert own(cmap, label)[:2] == ["spice", "food"], label
+    # a muffin tin is bakeware, not the storage tin the map's "tin" is; a tart (WordNet: a pastry, as a muffin
+    # is bakery) names the same use of a tin; a cupcake pan is bakeware as a cake pan is
+    assert own(cmap, "tart tin")[0] == "bakeware"
+    assert own(cmap, "cupcake pan")[0] == "bakeware"
+    # a first word of another kind keeps the head's category: a frying pan is cookware, a steak knife cutlery
+    assert own(cmap, "frying pan")[0] == "cookware"
+    assert own(cmap, "steak knife")[0] == "cutlery"
+    # the map's own compounds' words count only as the map files them: WordNet's "dog" in a home is a hot
+    # dog, yet a salad bowl (a prepared food) is no dog bowl
+    assert own(cmap, "salad bowl")[0] == "dishware"
+    # nor does a kind at the map's top: a carrier (WordNet: a container, as a bin is) bag is no bin bag
+    assert "cleaningsupply" not in own(cmap, "carrier bag")
+    # attributes say what a thing is made of, not what it is for: a plastic cup is not a plastic bag's kind
+    assert own(cmap, "plastic cup")[0] == "drinkware"
+
+
+def test_a_correction_about_a_compound_of_the_same_use_teaches_its_kind(store: MemoryStore) -> None:
+    # write path and read path agree: a spice rule covers garlic powder, a bakeware rule a tart tin
+    say(store, 1 * S, "put the paprika on the spice rack")
+    say(store, 2 * S, "put the cumin on the spice rack")
+    say(store, 3 * S, "put the cake pan in the oven drawer")
+    say(store, 4 * S, "put the muffin tin in the oven drawer")
+    ans = explain_placement(store, "garlic powder", similar=False)
+    assert ans is not None and (ans.receptacle, ans.source, ans.category) == ("spice rack", "rule", "spice")
+    ans = explain_placement(store, "tart tin", similar=False)
+    assert ans is not None and (ans.receptacle, ans.source, ans.category) == ("oven drawer", "rule", "bakeware")
+
+
+def test_a_thing_named_for_what_it_does_to_a_food_is_a_kitchen_tool(store: MemoryStore) -> None:
+    cmap = default_map()
+    assert cmap.agents == {"food": "cookingutensil"}
+    # WordNet's "tenderizer" is a substance and its "grinder" a sandwich: named for what they do to a food,
+    # a kitchen tool (the verbs "tenderize", "grind", "shred", "separate" are WordNet's)
+    for label in ("meat tenderizer", "spice grinder", "meat shredder", "egg separator", "salad spinner"):
+        assert own(cmap, label)[:2] == ["cookingutensil", "kitchenware"], label
+    # the map's compounds of the word of the same broad kind say which: a coffee maker is a small appliance
+    assert own(cmap, "waffle maker")[0] == "smallappliance"
+    # not for a word that does nothing ("spinner" of a fidget toy: no food), nor a noun that is no doer
+    assert "cookingutensil" not in own(cmap, "fidget spinner")
+    assert "cookingutensil" not in own(cmap, "meat platter")
+    # write path and read path agree: the peeler's drawer for a meat tenderizer, by the rule of its kind
+    say(store, 1 * S, "put the peeler in the drawer")
+    say(store, 2 * S, "put the can opener in the drawer")
+    say(store, 3 * S, "put the milk in the fridge")
+    ans = explain_placement(store, "meat tenderizer", similar=False)
+    assert ans is not None and (ans.receptacle, ans.source, ans.category) == ("drawer", "rule", "cookingutensil")
