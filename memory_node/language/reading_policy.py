@@ -119,6 +119,8 @@ _FAMILY_OF = {i: f for f, members in FAMILIES.items() for i in members}
 _ABOUT_THINGS = frozenset({"where", "what_room", "exists", "state", "usable", "attribute", "which", "count",
                            "contents", "when_seen", "goes_where", "fetch", "put", "put_away", "put_back", "open",
                            "close", "find", "happened_to"})
+# questions a room can be the thing of ("what's in the kitchen", "where is the bathroom")
+_A_ROOM_ASKED = frozenset({"where", "what_room", "contents", "find"})
 _RELATIONS = {"in": "in", "inside": "in", "into": "in", "within": "in", "on": "on", "onto": "on", "atop": "on",
               "upon": "on", "on top of": "on", "under": "under", "underneath": "under", "beneath": "under",
               "below": "under", "near": "near", "by": "near", "beside": "near", "close to": "near",
@@ -309,7 +311,8 @@ def decide(rule: Request, reading: Any, doc: Any, parts: int, prefer: Kind | Non
         _supplement(rule, reading, doc, structural)
         return rule, "agree"
     if rules_failed(rule) and pm >= TAKE_OVER_AT and m != "unknown" and getattr(reading, "verb_seen", True) and \
-            not (m in ("open", "close") and not _word_said(m, doc)):
+            not (m in ("open", "close") and not _word_said(m, doc)) and \
+            not (m == "greeting" and _ASKS_SOMETHING.search(doc.text)):
         # (an opening or closing the sentence never says is not done on the model's word: "yeet the stove over
         # here" read as closing it)
         taken = _from_model(rule, reading, doc)
@@ -334,6 +337,11 @@ def decide(rule: Request, reading: Any, doc: Any, parts: int, prefer: Kind | Non
     if pm >= DISAGREE_AT:
         rule.notes.append(f"the learned reader reads it as {m} ({pm:.2f})")
     return rule, "other_family"
+
+
+# a question word that asks for something memory holds: no greeting ("'m so tired, mm, where c'n I sleep?" is
+# no "hello", however the words around it read)
+_ASKS_SOMETHING = re.compile(r"\b(?:where|which|whose|when|how\s+many)\b", re.I)
 
 
 # intents named by a verb that is often not one: "go close to the cabinet", "the open shelf"
@@ -421,6 +429,11 @@ def _decide(rule: Request, reading: Any, doc: Any, parts: int, weights: list[flo
     req.confidence = round(confidence(req, reading, case, weights, prefer), 3)
     if BORROWED_NOTE in req.notes:
         req.confidence = min(req.confidence, round(ASK_BACK_BELOW - 0.01, 3))
+    if case == "took_over" and req.intent is Intent.which and _which_thing_left_out(req):
+        # "which face cream... the one next to the toothpaste?" read as which toothpaste: the thing asked about is
+        # the one named after "which"; answering about another is a wrong answer the words show
+        req.confidence = min(req.confidence, round(ASK_BACK_BELOW - 0.01, 3))
+        req.notes.append("the thing named after 'which' is not the thing read")
     if case == "took_over" and req.kind is Kind.command and req.confidence >= OFFER_BELOW:
         left = _unexplained_nouns(reading, doc)
         if left:
@@ -456,6 +469,29 @@ def _decide(rule: Request, reading: Any, doc: Any, parts: int, weights: list[flo
     if req.confidence < ASK_BACK_BELOW and not req.alternatives:
         req.alternatives = _alternatives(reading, req.intent.value, doc)
     return req
+
+
+_WHICH_THING = re.compile(r"\bwhich\s+(?:of\s+(?:the|my|our|your|these|those)\s+)?([a-z][a-z-]*(?:\s+[a-z][a-z-]*)?)", re.I)
+
+
+def _which_thing_left_out(req: Request) -> bool:
+    """The words after "which" name a thing ("which face cream ...") that none of the request's things is."""
+    m = _WHICH_THING.search(req.text[:500])
+    if m is None:
+        return False
+    from ..core.text import singular
+
+    said = [singular(w.lower()) for w in m.group(1).split() if w.lower() not in _NOT_A_WHICH_NOUN]
+    if not said:
+        return False
+    read = {singular(w.lower()) for o in req.objects for w in re.findall(r"[a-z-]+", o.text.lower())}
+    return not any(w in read for w in said)
+
+
+# words after "which" that name no thing: "which one", "which is", "which room's" (a room is not the thing)
+_NOT_A_WHICH_NOUN = frozenset({"one", "ones", "is", "are", "was", "were", "of", "the", "do", "does", "did", "you",
+                               "i", "we", "it", "they", "room", "way", "side", "part", "place", "color", "colour", "can",
+                               "should", "would", "could", "has", "have", "had", "will", "exactly", "particular", "specific"})
 
 
 def _unexplained_nouns(reading: Any, doc: Any) -> list[str]:
@@ -699,7 +735,55 @@ def _supplement(rule: Request, reading: Any, doc: Any, structural: bool) -> None
             rule.notes = [n for n in rule.notes if "no thing named" not in n] + ["thing named by the learned reader"]
     else:
         _name_pronoun(rule, reading, doc)
+        if not structural:
+            _name_misread(rule, reading, doc)
     _add_room(rule, reading, doc)
+
+
+def _name_misread(rule: Request, reading: Any, doc: Any) -> None:
+    """The rules' one thing is a word that names nothing a home keeps, and the model's slots name one thing that
+    does: the model's thing is the one asked about. Two shapes, both read through WordNet, not word lists:
+
+    - the rules cut a compound the model kept whole ("where's the face cream" read as "the face" with a verb
+      "cream"; "how many hair gels" as "hair"): the model's phrase ends in a household noun the rules' head
+      modifies;
+    - the rules' head is no noun at all ("any", "reckon"), or none of its commoner noun senses is a physical
+      thing ("status", "sighting", "any trouble ..."), or it names a person ("Operator reports mouse missing"), or
+      a room on a question about things ("how many forks in the kitchen" read as counting kitchens): the room
+      said stays as a filter.
+
+    A thing the rules read that can be a household thing keeps its reading, whatever the model says: the
+    model's span is the second opinion, not the first."""
+    if len(rule.objects) != 1 or rule.intent.value not in _ABOUT_THINGS:
+        return
+    o = rule.objects[0]
+    if o.pronoun or o.purpose or not o.head:
+        return  # (a use said, "where do I throw away a wrapper", is what the rules read it as)
+    from ..core.wordnet import default_wordnet
+
+    wn = default_wordnet()
+    if wn is None:
+        return
+    head = o.head.lower()
+    tagged = [t for t in _things(reading, doc) if not t.pronoun and t.head]
+    if any(t.head.lower() == head for t in tagged):
+        return  # the model tagged the rules' thing too: the other span is an anchor or a second mention
+    things = [t for t in tagged if t.head.lower() not in lx.ROOM_WORDS and wn.household(t.head)]
+    if len(things) != 1 or _unexplained_nouns(reading, doc):
+        return  # (a second thing said and not tagged: "bring the radio and magazine come" is no fetch of one)
+    y = things[0]
+    cut = head in [c.lower() for c in y.compound] and not o.compound
+    room = head in lx.ROOM_WORDS and rule.intent.value not in _A_ROOM_ASKED
+    if not (cut or room or not wn.known(head) or wn.names_a_person(head)):
+        return  # (a word with a physical sense may be the thing: "the lime" is a fruit as well as a mineral)
+    if o.text[:1].isupper() and not rule.text.lstrip(" '\"").startswith(o.text):
+        return  # a name said mid-sentence ("is Ben in there?"): a person, not a misreading
+    if room and not y.room and y.anchor is None:
+        y.room = head
+    if o.owner and not y.owner:
+        y.owner = o.owner
+    rule.objects = [y]
+    rule.notes.append(f"{o.text!r} names no household thing; {y.text!r} read by the learned reader")
 
 
 def _name_pronoun(rule: Request, reading: Any, doc: Any) -> None:

@@ -282,3 +282,31 @@ def test_a_verb_no_writer_used_is_known_by_its_wordnet_kinds() -> None:
     assert wn.sense_classes("qwzx", "v") == ()
     feats = sentence_features(read("please go over to the sofa"))
     assert "vc=travel.v.01" in feats and "pobjc=noun.artifact" in feats
+
+
+@pytest.mark.parametrize("text, intent, head", [
+    ("Any kettle dey for the kitchen?", Intent.exists, "kettle"),  # "Any kettle dey" is no name
+    ("Oye, is the oven closed, sí o no?", Intent.state, "oven"),  # the rules took "no" for the thing
+    ("In the kitchen... tins of beans... how many?", Intent.count, "tin"),  # ... and the room for it here
+])
+def test_a_word_that_names_no_household_thing_gives_way_to_the_model_s_thing(text, intent, head) -> None:
+    req = parse(text, prefer=Kind.question)
+    assert req.intent is intent and [o.head for o in req.objects] == [head], (req.intent, req.objects, req.notes)
+    if head == "tin":
+        assert req.objects[0].room == "kitchen"  # the room said stays a filter
+
+
+@pytest.mark.parametrize("text, prefer, said", [
+    ("is Ben in the kitchen?", Kind.question, "ben"),  # a person named, not a misreading
+    ("what's in the kitchen?", Kind.question, "kitchen"),  # a room is what a contents question may ask about
+    ("Where is my passport?", Kind.question, "passport"),  # no artifact sense, but the only thing said
+    ("microwave: take out the lime", Kind.command, "lime"),  # a lime is a mineral first, but a fruit too
+])
+def test_a_thing_the_rules_read_stands_whatever_the_model_tags(text, prefer, said) -> None:
+    req = parse(text, prefer=prefer)
+    assert [o.head.lower() for o in req.objects] == [said], (req.objects, req.notes)
+
+
+def test_a_second_thing_the_model_did_not_tag_keeps_the_misreading_from_becoming_a_fetch_of_one() -> None:
+    req = parse("Help me fetch the radio and magazine come.", prefer=Kind.command)
+    assert [o.head for o in req.objects] != ["radio"], req.objects
