@@ -220,6 +220,13 @@ class Grounder:
                 keep = [c for c in cands if c.entity.id in owned.entity_ids]
                 if keep:
                     cands = [_boost(c, POSSESSION_SCORE, f"{owned.owner}'s: {owned.said}") for c in keep]
+            elif ref.owner != "speaker" and not self.people_called(ref.owner) and \
+                    not resolve_entities(ref.owner, self._pool()) and \
+                    not resolve_rooms(ref.owner, self.world.entities.values()):
+                # whose it is names no one memory knows ("Carol's glass", a name heard wrong): any glass would be
+                # a guess about whose it is, and acting on a guess is the wrong thing confidently
+                return Grounding(ref, "none", [], how=how, problem=(
+                    f"I know no one called {ref.owner.title()}, so I cannot tell which {ref.noun()} is theirs"))
             else:
                 # memory was not told which is this person's: a thing it was told is someone else's is not it
                 # ("bring me Ben's mug" must not fetch the mug Anna said is hers)

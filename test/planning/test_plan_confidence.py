@@ -332,3 +332,13 @@ def test_a_plural_whose_commonest_sense_is_another_thing_is_asked_about(mem, veg
 def test_not_wanting_a_thing_left_somewhere_is_a_reason_not_a_refusal(flat, vega) -> None:
     r = plan_request(flat, vega, "I don't want it left there, so bring me the mug", speaker="anna")
     assert ("pick", ["mug_6"]) in _steps(r), r.error
+
+
+def test_a_thing_of_someone_memory_does_not_know_is_not_guessed(flat, vega) -> None:
+    # "Carol's" names no one memory knows: whichever mug is there would be a guess about whose it is
+    a = answer_question(flat, "where is Carol's mug?")
+    assert "Carol" in a.answer and not a.answer_ids, a.answer
+    r = plan_request(flat, vega, "bring me Carol's mug")
+    assert not r.success and "Carol" in r.error, r
+    a = answer_question(flat, "where is my mug?")  # the speaker is known: the mug memory holds is theirs to ask
+    assert a.answer_ids, a.answer
