@@ -944,6 +944,8 @@ class Clause(PhraseReader):
                                  recipient=who)
         if intent in (Intent.put, Intent.fetch) and not objs and (dest is not None or lemma in ("move", "stand")):
             intent = Intent.go  # "move to the bedroom", "stand by the washer"
+        if intent is Intent.put and dest is None and objs and lemma in ("stow", "store", "stash") and not particles:
+            intent = Intent.put_away  # "stow the magazine": where it is kept
         if intent is Intent.put_away:
             # "put the apple away in a drawer": the place said is kept (the planner puts it there); "away in
             # its usual spot" names no place

@@ -253,7 +253,7 @@ _WORD_ORDER_LEARNER = _rules(
     (r"^" + _TOPIC + r"\s*,?\s+(?:which|what)\s+colou?r\s+(?:is|it\s+is)\s*\?", r"what colour is the \1?"),
     (r"^(?-i:([A-Z][a-z]+))\s+(.{3,60}?)\s*,\s*after\s+that\s*,?\s*what\s+(?:did|he\s+did|she\s+did|did\s+(?:he|she)\s+do|happened)\s*\?",
      r"what did \1 do after \1 \2?"),
-    (r"^in\s+(?:the\s+)?(" + _ROOM + r")\s+(.+?)\s+there\s+(?:is|are)\s*\?", r"is there \2 in the \1?"),
+    (r"^in\s+(?:the\s+)?(" + _ROOM + r")\s+(?!how\s+many\b)(.+?)\s+there\s+(?:is|are)\s*\?", r"is there \2 in the \1?"),
     (r"^go\s+(?:look|search)\s+for\s+(.{2,40}?)\s+and\s+go\s+to\s+(?:it|them)\b", r"go to \1"),
     (r"\s+within\s+(?:arm'?s\s+|easy\s+)?reach\b", ""),
     # "the radio... and the other thing, what was it... the loo roll. Both of them, please."
@@ -418,6 +418,9 @@ _SCOTS = _rules(
 
 # French speakers' false friends around a task: "pose" (poser, to put down), "range" (ranger, to put away)
 _FRENCH_LEARNER = _rules(
+    # "please to go in the bedroom", "I ask you please to close the fridge": an infinitive after "please", as
+    # Romance and Slavic learners say it
+    (r"\bplease\s+to\s+(?=[a-z]+\b)", "please "),
     (r"\bpose\s+(?=(?:it|them|the|my|your|this|that)\b[^.?!]{0,40}\b(?:on|in|into|onto|inside|on\s+top\s+of)\b)", "put "),
     (r"\brange\s+((?:it|them|the|my|your|this|that)\b[^.?!]{0,40}?)\s+(?:at|in|to)\s+(?:its|their|his|her)\s+place\b",
      r"put away \1"),

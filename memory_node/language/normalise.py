@@ -70,6 +70,12 @@ _SHORTCUTS = (  # a pause written as an ellipsis ("the... the radio", "The glass
               (re.compile(r"\b(where|what|how|who|when|why)'d\b", re.I), r"\1 did"),
               (re.compile(r"\bwanna\b", re.I), "want to"), (re.compile(r"\bgimme\b", re.I), "give me"),
               (re.compile(r"\bgotta\b", re.I), "have to"), (re.compile(r"\blemme\b", re.I), "let me"),
+              # "where c'n I sleep", "I c'd use a towel": a vowel dropped in fast speech
+              (re.compile(r"\bc'n\b", re.I), "can"), (re.compile(r"\bc'd\b", re.I), "could"),
+              (re.compile(r"\bw'd\b", re.I), "would"),
+              # "where is the — um — the radio?", "on the, on the b-bed": a word said again across a pause once
+              (re.compile(r"\b(the|a|an|my|your|our|to|in|on|of)\s*(?:(?:[—–,-]|\.{2,}|…)\s*(?:(?:um+|uh+|erm|er|mm+|hm+)\b\s*)?)+"
+                          r"\1\b", re.I), r"\1"),
               (re.compile(r"\bya\b", re.I), "you"), (re.compile(r"\bu\b", re.I), "you"),
               (re.compile(r"\bpls\b|\bplz\b", re.I), "please"), (re.compile(r"\bcolour\b", re.I), "color"),
               (re.compile(r"\binside of\b", re.I), "inside"), (re.compile(r"(?:^|(?<=\s))whereabouts\s+(?=(?:is|are|was|were|did|do|does|'s|would|could|might)\b)", re.I),
@@ -297,7 +303,10 @@ _SHORTCUTS = (  # a pause written as an ellipsis ("the... the radio", "The glass
               # "you see pear somewhere?": the question's "have" left unsaid; "I not find" for "I can't find"
               (re.compile(r"^(?:you|u)\s+(?:see|seen|saw)\b", re.I), "have you seen"),
               (re.compile(r"\bi\s+not\s+(find|see|know|remember)\b", re.I), r"I can't \1"),
-              (re.compile(r"\b(?:come|came)\s+across\b", re.I), "see"),
+              # (its participle after "have": "I wonder if you've come across the magazine")
+              (re.compile(r"(\b(?:have|has|had)|'ve|'s)(\s+(?:ever\s+|already\s+|maybe\s+|perhaps\s+)?)come\s+across\b", re.I),
+               r"\1\2seen"),
+              (re.compile(r"\bcame\s+across\b", re.I), "saw"), (re.compile(r"\bcome\s+across\b", re.I), "see"),
               # "the kitchen has a globe or not?": is there one there
               (re.compile(r"^(?:the|my|our)\s+([a-z]+(?:\s+room)?)\s+(?:has|have)\s+(?:got\s+)?(?:a\s+|an\s+|any\s+|some\s+)?"
                           r"([^.!?]+?)\s*(?:,?\s*or\s+not)?\s*\?\s*$", re.I), r"is there any \2 in the \1?"),
@@ -1064,8 +1073,8 @@ _LIKE_DONE = re.compile(r"\b(?:i'd|i\s+would|i'd\s+really)\s+(?:like|love|want)\
 _WANT_BACK = re.compile(r"\b(?:i|we)\s*(?:want|need|'d\s+like|would\s+like|'d\s+love|would\s+love)\s+((?:the|my|your|our|his|"
                         r"her|their)\s+[\w-]+(?:\s+[\w-]+){0,2}?)\s+back\s+(?=(?:in|on|to|into|onto|at|where|under|inside)\b)",
                         re.I)
-# "put the magazine in its place": where it lives is put away (not "back", which is where it was)
-_IN_ITS_PLACE = re.compile(r"\bput\s+((?:the|my|it|them)\b(?:\s+(?!back\b)[\w-]+){0,3}?)\s+in\s+(?:its|their)\s+(?:proper\s+)?"
+# "put the magazine in its place" (a learner's "at its place", "to its place"): where it lives is put away (not "back", which is where it was)
+_IN_ITS_PLACE = re.compile(r"\bput\s+((?:the|my|it|them)\b(?:\s+(?!back\b)[\w-]+){0,3}?)\s+(?:in|at|to|into)\s+(?:its|their)\s+(?:proper\s+)?"
                            r"(?:place|spot|home)\b", re.I)
 _PARTICIPLE_VERB = {"put": "put", "moved": "move", "taken": "take", "brought": "bring", "carried": "carry"}
 # "the radio you take to the kitchen": the thing said first, then the command
@@ -1391,14 +1400,40 @@ _SAID_OTHERWISE: tuple[tuple[re.Pattern[str], Any], ...] = tuple((re.compile(p, 
     # "my keyboard has gone AWOL. Where is it?": where it is
     (r"^((?:my|the|our)\s+[\w ]{2,30}?)\s+(?:has|have|'s|'ve)\s+(?:gone\s+)?(?:awol|missing|walkabout|disappeared|vanished|"
      r"wandered\s+off)\s*(?:again\s*)?[.!,]+\s*where\s+(?:is|are)\s+(?:it|they)(?:\s+now)?\s*\??\s*$", r"where is \1?"),
+    # "where to keep the milk?", "where to put the towels": where it goes, asked of the speaker's own doing
+    (r"^where\s+to\s+(?:keep|store|put|stow)\s+((?:the|my|our|your|this|that|these|those)\s+[\w -]{1,40}?)\s*(?=[?.!,]|$)",
+     r"where does \1 go"),
+    # "where did the mug live before someone moved it": where it was before, not where it goes
+    (r"\bwhere\s+did\s+((?:the|my|our|your|this|that)\s+[\w -]{1,40}?)\s+(?:live|sit|stay|stand|lie|belong)\s+before\b",
+     r"where was \1 before"),
+    # "which face cream... the one next to the toothpaste?", "which mug, the one by the sink": which one is there
+    (r"\bwhich\s+([a-z][\w -]{1,30}?)\s*(?:\.{2,}|…|,|-|—|\.)\s*(?:i\s+mean\s+|like\s+)?the\s+ones?\s+(?:that'?s\s+|that\s+is\s+|"
+     r"which\s+is\s+|sitting\s+|standing\s+)?(next\s+to|beside|by|near|on|in|under|behind)\s+", r"which \1 is \2 "),
+    # idioms of everyday English that name no thing or place: "lost track of", "on hand", "somewhere daft",
+    # a closing "I'd like to know"
+    (r"\blost\s+track\s+of\b", "lost"),
+    (r"\s+on\s+hand\b(?=\s*(?:in\s+the\s+house|at\s+home|here)?\s*[?.!,]|\s+(?:in|at)\b)", ""),
+    (r"\bsomewhere\s+(?:daft|silly|stupid|weird|odd|strange|random|funny|obvious)\b", "somewhere"),
+    (r"\s*,?\s*(?:i'?d|i\s+would)\s+(?:like|love)\s+to\s+know\s*(?=[?.!]*\s*$)", ""),
+    # a question's words in a statement's order, as learners say it: "in the kitchen how many forks there are?"
+    (r"\bhow\s+many\s+([a-z][\w -]{1,40}?)\s+there\s+(?:are|is)\b", r"how many \1 are there"),
+    # a topic, then whether there are any: "knives - do we have any?", "cartons of juice: got any?"
+    (r"^([a-z][\w -]{1,40}?)\s*(?:-|:|,)\s*(?:do\s+we\s+have|have\s+we\s+got|got|are\s+there)\s+any\s*\?",
+     r"do we have any \1?"),
+    # the imperative of a question: "name everything in the cupboard", "identify the plate next to the microwave"
+    (r"^(?:please\s+)?(?:name|list|enumerate|itemi[sz]e)\s+(?:everything|all\s+(?:the\s+)?(?:items|things|objects))\s+"
+     r"(in|on|inside)\s+", r"what is \1 "),
+    (r"(?:^|(?<=[.!?]\s))(?:please\s+)?identify\s+the\s+(?:specific\s+)?([a-z][\w -]{1,30}?)\s+(?:that\s+is\s+|recorded\s+|"
+     r"located\s+|sitting\s+)?(next\s+to|adjacent\s+to|beside|by|near|on|in|under)\s+(?!which\b|where\b)", r"which \1 is \2 "),
     # Indian English: "what all did you do", "do the needful and get it", "where the milk should be kept?"
     (r"\bwhat\s+all\s+(?=(?:you|did|do|does|is|are|was|were|have|has)\b)", "what "),
     (r"\b(?:please\s+)?do\s+the\s+needful\s*(?:and\s+|,\s*)?", ""),
     (r"^where\s+((?:the|my|your|our|his|her)\s+[\w\s'-]{1,30}?)\s+(should|must|can|could|will|would|is|are|was|were)\s+"
      r"(be\s+)?(kept|stored|put|placed|go|goes|belong|belongs|live|lives)\b", r"where \2 \1 \3\4"),
-    # "what is its proper place?", "its place?": where it goes
+    # "what is its proper place?", "its place?", "its place is where?": where it goes
     (r"(?:^|(?<=[.?!]\s))(?:what(?:'s|\s+is)\s+)?(its|their)\s+(?:proper\s+|right\s+|usual\s+|normal\s+|correct\s+|own\s+)?"
-     r"(?:place|spot|home)\s*\?+", lambda m: "where does it go?" if m.group(1).lower() == "its" else "where do they go?"),
+     r"(?:place|spot|home)(?:\s+(?:is|are)\s+where)?\s*\?+",
+     lambda m: "where does it go?" if m.group(1).lower() == "its" else "where do they go?"),
     # "which plate is the one kept next to the microwave?": the one next to it
     (r"\bthe\s+one\s+(?:that(?:'s|\s+is)\s+|which\s+is\s+)?(?:kept|sitting|lying|placed|standing|located|resting)\s+"
      r"(?=(?:next|on|in|inside|by|near|beside|under|behind|right)\b)", "the one "),
@@ -1799,6 +1834,12 @@ _FOR_COMMANDS = (
     (re.compile(r"^" + _NP2 + r"\s*[.,:;!-]+\s*(fetch|bring|get|grab|find|open|close|shut)(?:\s+(?:it|them|please|pls|now))?\s*[.!]*$",
                 re.I), 1,
      lambda m: f"{m.group(2).lower()} {_with_article(m.group(1))}"),
+    # "keyboard: take to the kitchen", "the mug - bring over to Ben": the thing, then a verb of carrying with no
+    # thing of its own and where to (read alone, "take to the kitchen" is a walk there)
+    (re.compile(r"^(?!(?:now|ok|okay|so|then|right|alright|well|please|robot|hey|and|but|yes|no|sure)\b)" + _NP2 +
+                r"\s*[.,:;!-]+\s*(take|bring|carry|move|put|place|bring\s+back|take\s+back)\s+"
+                r"(?:(?:over|down|up)\s+)?" + _TO_PLACE_PREP + r"\s+(.+?)\s*[.!]*$", re.I), 1,
+     lambda m: f"{m.group(2).lower()} {_with_article(m.group(1))} {m.group(3)} {m.group(4)}"),
     # "that vase would look lovely on the shelf", "the towels would be better in the cupboard": where it goes
     (re.compile(r"^(?:i\s+think\s+|honestly,?\s+)?(?:(?:that|this|those|these)\s+)?((?:(?:the|my|our)\s+)?[\w-]+(?:\s+[\w-]+){0,2}?)\s+"
                 r"(?:would|'d|will)\s+"
@@ -1810,8 +1851,9 @@ _FOR_COMMANDS = (
     (re.compile(r"^(i|we|[A-Z][a-z]+)\s+could\s+(?:really\s+|sure\s+|just\s+)?(?:use|do\s+with)\s+((?:the|my|her|his|our|a|an|some)\s+"
                 r"[\w-]+(?:\s+[\w-]+){0,2}?)(?:\s+(?:right\s+)?(?:about\s+)?now)?\s*[.!]*$"), 2,
      lambda m: f"bring {m.group(2)} to {'me' if m.group(1).lower() in ('i', 'we') else m.group(1)}"),
-    # "juice on shelf.", "the radio on the desk, please": a thing and where it goes, nothing else
-    (re.compile(r"^" + _NP2 + r"\s+" + _PLACE_PREP + r"\s+" + _NP2 + r"\s*(?:,?\s*please)?\s*[.!]*$", re.I), 1,
+    # "juice on shelf.", "the radio on the desk, please", "remote - onto the bed": a thing and where it goes,
+    # nothing else
+    (re.compile(r"^" + _NP2 + r"\s*(?:\s|[-:]\s*)" + _PLACE_PREP + r"\s+" + _NP2 + r"\s*(?:,?\s*please)?\s*[.!]*$", re.I), 1,
      lambda m: f"put {_with_article(m.group(1))} {m.group(2)} {_with_article(m.group(3))}"),
     # "lime out of microwave.": the thing, then where to take it out of
     (re.compile(r"^" + _NP2 + r"\s+out\s+of\s+" + _NP2 + r"\s*[.!]*$", re.I), 1,
@@ -2205,6 +2247,10 @@ def _not_a_thing(phrase: str) -> bool:
     is a compound's head ("the tv stand", "the coat hanger"), not a command."""
     words = phrase.lower().split()
     nouns = words[1:] if words and words[0] in ("the", "my", "your", "our", "his", "her", "their", "a", "an") else words
+    if words and words[0] in ("please", "pls", "plz", "kindly", "just", "now", "then", "so", "ok", "okay", "and"):
+        return True  # "please go in the bedroom": a request's opening, not a thing to put there
+    if any(w in ("the", "a", "an", "my", "your", "our") for w in words[1:]):
+        return True  # "Secure the fridge. Close it.": a clause of its own, not one thing's name
     return any(w in ("it", "them", "me", "you", "us", "this", "that", "there", "is", "are") for w in words) or any(
         w in lx.COMMAND_VERBS for w in (nouns[:-1] if len(nouns) > 1 and nouns[0] not in lx.COMMAND_VERBS else nouns))
 

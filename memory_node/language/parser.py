@@ -229,7 +229,7 @@ def _done_by_someone_else(req: Request, doc: Any) -> None:
         subj = next((c for c in root.children if c.dep_ == "nsubj"), None)
         vocative = subj is not None and subj.i + 1 < len(doc) and doc[subj.i + 1].text in (",", "!", ":")
         if subj is None or vocative or _low(subj) in _ROBOT_SUBJECTS or not (
-                _low(subj) in ("i", "he", "she", "they", "we") or subj.pos_ == "PROPN"):
+                _low(subj) in ("i", "he", "she", "they", "we") or _named(subj)):
             return  # a request in this sentence ("Ben, bring the mug": said to the robot by a name)
         doers.append(_low(subj))
     if not doers:
@@ -240,6 +240,13 @@ def _done_by_someone_else(req: Request, doc: Any) -> None:
         return
     req.kind, req.intent, req.confidence, req.alternatives = Kind.statement, Intent.inform, 0.0, []
     req.notes.append(SOMEONE_ELSE_NOTE)
+
+
+def _named(tok: Any) -> bool:
+    """A person named ("Ben will bring the mug"): a proper noun written with a capital and no article; "the teddy
+    bear bring for me", a learner's thing said before the verb, is no one doing it (the tagger makes "bear" a
+    proper noun)."""
+    return tok.pos_ == "PROPN" and tok.text[:1].isupper() and not any(c.dep_ in ("det", "poss") for c in tok.children)
 
 
 def _owner_as_recipient(req: Request) -> None:
@@ -481,11 +488,12 @@ def rules_reading(text: str, names: tuple[str, ...] | frozenset[str] = (), prefe
     with_the = _add_articles(doc)
     if with_the != t:  # "where is lime?", "bring globe to kitchen": read again as "the lime", "the kitchen"
         again = read_doc(read(with_the), raw)
-        # ... when it says more: more detail, or as much about more things ("place remote on desk": the small
-        # tagger made "place" a name and read a go to the desk; with articles, the remote put there)
+        # ... when it says more: more detail, or more things ("place remote on desk": the small tagger made
+        # "place" a name and read a go to the desk; with articles, the remote put there; "bring radio and loo
+        # roll": one "radio roll" without them, two things with them)
         if not _thing_unsaid(again) and again.intent is not Intent.unknown and (
                 _thing_unsaid(best) or _parts.detail(again) > _parts.detail(best)
-                or _parts.detail(again) == _parts.detail(best) and len(again.objects) > len(best.objects)):
+                or len(again.objects) > len(best.objects)):
             again.notes.append("read with articles added")
             t, best = with_the, again
     parts = _parts.segments(t)
@@ -595,7 +603,17 @@ def _add_articles(doc: Any) -> str:
 
 def _noun_taken_for_verb(tok: Any, prev: Any) -> bool:
     """"Where is pear?": a word after "is" / "was" that the tagger made a passive verb, last in its clause
-    (before "?" or "before"), which WordNet knows as a noun and not as a past participle."""
+    (before "?" or "before"), which WordNet knows as a noun and not as a past participle. "Go to stove": a word
+    after "to" of a verb of going, last in its clause, that WordNet knows as a physical thing (the tagger read
+    "to stove" as an infinitive; "go to sleep" stays a verb: sleep is no thing)."""
+    if tok.pos_ == "VERB" and prev is not None and prev.lower_ == "to" and prev.i >= 1 and \
+            lx.COMMAND_VERBS.get(_lemma(prev.doc[prev.i - 1])) is Intent.go:
+        nxt = tok.doc[tok.i + 1] if tok.i + 1 < len(tok.doc) else None
+        if nxt is None or nxt.is_punct or nxt.lower_ in ("please", "now", "and", "then", "pls"):
+            from ..core.wordnet import default_wordnet
+
+            wn = default_wordnet()
+            return wn is not None and wn.known(tok.lower_)
     if tok.pos_ != "VERB" or prev is None or prev.lower_ not in ("is", "are", "was", "were") or tok.tag_ == "VBN" \
             and tok.lower_.endswith(("ed", "en")):
         return False

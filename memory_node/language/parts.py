@@ -170,7 +170,18 @@ _TAG_WORDS = frozenset({"do", "does", "did", "can", "could", "would", "will", "y
                         "so", "yet", "surely"})
 
 
-def _rank(req: Request, text: str, prefer: Kind | None) -> int:
+# a part asked in the form of a question: a question word anywhere ("kitchen have how many books?"), an
+# auxiliary among its first words or in a tag; not a statement said with a "?" ("Somebody moved it, no?", whose tag
+# ``dialects`` has already taken off)
+_QUESTION_FORM = re.compile(
+    r"\b(?:what|where|which|when|who|whom|whose|why|how)\b|^\W*(?:[\w']+\W+){0,2}?(?:is|are|was|were|am|do|does|did|"
+    r"can|could|will|would|has|have|had|should|shall|may|might|must|any|got)\b"
+    # ... or a tag that asks it ("Sighted the radio anywhere, have you?")
+    r"|,\s*(?:is|are|was|were|do|does|did|can|could|will|would|has|have|had)(?:n't)?\s+(?:you|ye|ya|u|it|they|we|he|she|"
+    r"there)\b", re.I)
+
+
+def _rank(req: Request, text: str, prefer: Kind | None, tagged: bool = False) -> int:
     words = re.findall(r"[a-z']+", text.lower())
     if req.intent is Intent.unknown or words and set(words) <= _TAG_WORDS or negated_command(text):
         return 0  # nothing asked, a tag, or a thing said not to be done
@@ -186,7 +197,11 @@ def _rank(req: Request, text: str, prefer: Kind | None) -> int:
         and bool(req.objects)
     # a part asked as a question ("?") before a remark about it ("Which plate is on the table? Can't see it from
     # here.", "Where's the mug? I can't find it."): the question is what was asked, whichever came last
-    asked = prefer is Kind.question and req.kind is Kind.question and "?" in text
+    # ... and asked in a question's form: not a remark said with a "?" ("Where was the mug before? Somebody moved
+    # it, no?"),
+    # it, no?"), unless a tag after it asked it ("Sighted the radio anywhere, have you?")
+    asked = prefer is Kind.question and req.kind is Kind.question and "?" in text and (
+        tagged or bool(_QUESTION_FORM.search(text)))
     return 3 + (1 if prefer is not None and req.kind is prefer else 0) + (1 if moves else 0) + (1 if asked else 0)
 
 
@@ -215,7 +230,7 @@ def from_parts(full: Request, parts: list[str], raw: str, prefer: Kind | None, w
             _p._place_before_position(r)
         ranks = [_rank(r, p, prefer) for r, p in zip(reqs, parts)]
         # a question whose "?" came after a tag ("Which cup is it on the counter, do you remember?") was asked
-        ranks = [_rank(r, p + "?", prefer) if "?" not in p and any("?" in q for q in parts[i + 1:]) and
+        ranks = [_rank(r, p + "?", prefer, tagged=True) if "?" not in p and any("?" in q for q in parts[i + 1:]) and
                  not any(ranks[i + 1:]) else ranks[i] for i, (r, p) in enumerate(zip(reqs, parts))]
         k = max(range(len(reqs)), key=lambda i: (ranks[i], i))  # the strongest; among equals the last said
         full_rank = _rank(full, raw, prefer)
@@ -228,6 +243,7 @@ def from_parts(full: Request, parts: list[str], raw: str, prefer: Kind | None, w
         _place_from(main, docs[:k], parts[k])
         _opened_from(main, reqs[:k], parts[k])
         _room_from(main, docs[:k])
+        _time_from(main, docs[:k])
         _described_place_from(main, parts[k], parts[:k])
     except Exception as e:  # noqa: BLE001 - the whole reading stands
         log.warning("parts of %r: %s", raw[:200], e)
@@ -449,6 +465,23 @@ def _room_from(main: Request, before: list[Any]) -> None:
         room = _room_words(rooms[-1])
         for o in main.objects:
             o.room = room
+
+
+def _time_from(main: Request, before: list[Any]) -> None:
+    """"The lime, before, where it was?", "yesterday evening... the remote, where was it?": a moment said in a
+    part without a verb before a question that names none is the moment the question asks about."""
+    if not main.is_question or main.time is not None or main.intent not in (
+            Intent.where, Intent.what_room, Intent.contents, Intent.attribute, Intent.state, Intent.exists):
+        return
+    for d in reversed(before):
+        if any(t.pos_ in ("VERB", "AUX") for t in d):
+            continue  # a clause with its own verb says when something else happened
+        for sent in d.sents:
+            said = Clause(sent, d.text)._time(sent.root)
+            if said is not None and said.moment:
+                main.time = said
+                main.notes.append(f"the moment said before the question: {d.text.strip()[:40]!r}")
+                return
 
 
 def _use_from(main: Request, before: list[Any]) -> None:

@@ -370,3 +370,29 @@ def test_come_after_a_list_says_where_not_a_name() -> None:
     req = parse("Help me bring the toy and milk come.", prefer=Kind.command)
     assert [o.head for o in req.objects] == ["toy", "milk"], req.objects
     assert [o.head for o in parse("bot, loot the toy and bring it to me", prefer=Kind.command).objects] == ["toy"]
+
+
+@pytest.mark.parametrize("text", ["Where was the stapler before? Somebody moved it, no?",
+                                  "Where was the stapler before? Someone shifted it, right?"])
+def test_a_question_outranks_a_remark_said_with_a_question_mark(text: str) -> None:
+    req = parse(text, prefer=Kind.question)
+    assert req.intent is Intent.where and req.time is not None and req.time.moment == "previous", (req.intent,
+                                                                                                    req.notes)
+
+
+def test_a_remark_said_as_a_question_still_reads_when_nothing_else_is_asked() -> None:
+    req = parse("The kettle's been moved? By whom?", prefer=Kind.question)
+    assert req.intent is not Intent.unknown
+
+
+@pytest.mark.parametrize("text", ["The stapler, before, where it was?", "The stapler. Before. Where?"])
+def test_a_moment_said_without_a_verb_before_the_question_is_the_moment_asked_about(text: str) -> None:
+    req = parse(text, prefer=Kind.question)
+    assert req.intent is Intent.where and req.time is not None and req.time.moment == "previous", req.notes
+    assert [o.head for o in req.objects] == ["stapler"]
+
+
+def test_a_moment_in_a_clause_of_its_own_is_not_the_question_s() -> None:
+    # "before I went out" says when the speaker did something; the question is where it is now
+    req = parse("I had the stapler before I went out. Where is it?", prefer=Kind.question)
+    assert req.intent is Intent.where and (req.time is None or req.time.moment != "previous"), req.time

@@ -677,3 +677,103 @@ def test_why_the_speaker_asks_is_not_the_question() -> None:
     # "it" is the thing needed, not where the speaker is going
     req = parse("I'm about to leave for work and I need my keys, where did I leave them?", prefer=Kind.question)
     assert req.intent is Intent.where and req.objects[0].head == "key"
+
+
+@pytest.mark.parametrize("text, head, where", [("stapler: take to the kitchen", "stapler", "kitchen"),
+                                               ("the kettle - bring over to Ben", "kettle", None),
+                                               ("towel; carry into the bathroom", "towel", "bathroom")])
+def test_a_thing_then_a_verb_of_carrying_with_no_thing_of_its_own_is_that_thing_carried(text, head, where) -> None:
+    req = parse(text, prefer=Kind.command)
+    assert req.intent in (Intent.put, Intent.fetch) and [o.head for o in req.objects] == [head], (req.intent, req.notes)
+    if where:
+        assert where in req.destination.ref.words()
+
+
+@pytest.mark.parametrize("text", ["robot: take to the kitchen", "now, take it to the kitchen"])
+def test_an_address_or_a_word_of_time_before_a_verb_of_carrying_is_no_thing(text: str) -> None:
+    req = parse(text, prefer=Kind.command)
+    assert not any(o.head in ("robot", "now") for o in req.objects), req.objects
+
+
+@pytest.mark.parametrize("text", ["please go in the bedroom.", "Please go into the bedroom.", "Please to go in the bedroom.",
+                                  "just go in the bedroom"])
+def test_please_before_a_verb_and_a_place_is_no_thing_put_there(text: str) -> None:
+    req = parse(text, prefer=Kind.command)
+    assert req.intent is Intent.go and "bedroom" in req.destination.ref.words(), (req.intent, req.objects)
+
+
+@pytest.mark.parametrize("text", ["Please to put the milk at its place.", "put the milk to its place"])
+def test_a_learner_s_at_its_place_is_where_it_lives(text: str) -> None:
+    req = parse(text, prefer=Kind.command)
+    assert req.intent is Intent.put_away and [o.head for o in req.objects] == ["milk"], (req.intent, req.notes)
+
+
+@pytest.mark.parametrize("text, intent, head", [
+    ("Lost track of the stapler. Where did I leave it?", Intent.where, "stapler"),  # no "track" to look for
+    ("do we have any batteries on hand?", Intent.exists, "battery"),  # "on hand" is no place called hand
+    ("I've put the stapler somewhere silly again, where is it?", Intent.where, "stapler"),
+    ("How many cushions are in the den, I'd like to know?", Intent.count, "cushion"),
+    ("In the kitchen how many spoons there are?", Intent.count, "spoon"),  # a statement's order, asked
+    ("spoons - do we have any?", Intent.exists, "spoon"),
+    ("Name everything in the pantry.", Intent.contents, "pantry"),
+    ("Identify the cup next to the kettle.", Intent.which, "cup"),
+])
+def test_everyday_idioms_name_no_thing_and_imperatives_ask(text, intent, head) -> None:
+    req = parse(text, prefer=Kind.question)
+    assert req.intent is intent and req.objects and req.objects[0].head == head, (req.intent, req.objects, req.notes)
+
+
+@pytest.mark.parametrize("text, intent, heads", [
+    ("Go to sink.", Intent.go, ["sink"]),  # the tagger read "to sink" as an infinitive
+    ("head to fridge please", Intent.go, ["fridge"]),
+    ("Stow the kettle.", Intent.put_away, ["kettle"]),  # stowing names where it is kept
+    ("the kettle bring for me", Intent.fetch, ["kettle"]),  # a learner's thing before the verb: no one else doing it
+    ("Secure the oven. Close it.", Intent.close, ["oven"]),  # "Secure the oven" is a clause, not a name
+    ("Bring kettle and tea towel.", Intent.fetch, ["kettle", "towel"]),  # two things without articles
+    ("tea towel - onto the rail", Intent.put, ["towel"]),
+])
+def test_commands_said_short_or_in_another_order(text, intent, heads) -> None:
+    req = parse(text, prefer=Kind.command)
+    got = [o.head for o in req.objects] if intent is not Intent.go else [req.destination.ref.head]
+    assert req.intent is intent and got == heads, (req.intent, req.objects, req.destination, req.notes)
+
+
+def test_going_to_sleep_is_no_place() -> None:
+    req = parse("go to sleep", prefer=Kind.command)
+    assert not (req.intent is Intent.go and req.destination is not None and req.destination.ref.head == "sleep")
+
+
+def test_a_named_person_doing_it_is_still_news_not_a_task() -> None:
+    req = parse("Ben will bring the kettle", prefer=Kind.command)
+    assert req.intent is Intent.inform
+
+
+@pytest.mark.parametrize("text, intent, head", [
+    ("so tired, mm, where c'n I sit?", Intent.where, None),  # a vowel dropped; a question, never a greeting
+    ("where is the — um — the kettle?", Intent.where, "kettle"),  # the word said again across a pause, once
+    ("I wonder if you've come across the kettle?", Intent.exists, "kettle"),  # have you seen it, not when
+    ("Where to keep the kettle?", Intent.goes_where, "kettle"),
+    ("Where to keep the kettle? Its place is where?", Intent.goes_where, "kettle"),
+    ("Where did the kettle live before someone tidied up?", Intent.where, "kettle"),  # where it was before
+    ("um, which cup... the one next to the kettle?", Intent.which, "cup"),
+])
+def test_spoken_questions_read_as_asked(text, intent, head) -> None:
+    req = parse(text, prefer=Kind.question)
+    assert req.intent is intent, (req.intent, req.objects, req.notes)
+    if head:
+        assert req.objects and req.objects[0].head == head, req.objects
+    if "before" in text:  # the place before, or before the moving said
+        assert req.time is not None and (req.time.moment == "previous" or req.time.relation == "before"), req.time
+    if "next to" in text:
+        assert req.objects[0].anchor is not None and req.objects[0].anchor.ref.head == "kettle"
+
+
+def test_a_which_question_read_about_another_thing_than_it_names_is_asked_back() -> None:
+    from memory_node.language import reading_policy as rp
+    from memory_node.language.request import ObjectRef, Request
+
+    req = Request(text="which face cream... the one by the toothpaste?", kind=Kind.question, intent=Intent.which,
+                  objects=[ObjectRef(text="the toothpaste", head="toothpaste")])
+    assert rp._which_thing_left_out(req)
+    req.objects = [ObjectRef(text="which face cream", head="cream", compound=["face"])]
+    assert not rp._which_thing_left_out(req)
