@@ -1227,6 +1227,8 @@ def _addressed(phrase: str) -> bool:
     # "my mouse, where did I put it?"
     animal = len(words) > 1 or lead and said[0] in ("oh", "o")
     wn = default_wordnet()
+    if wn is not None and len(said) == 1 and len(head) >= 3 and head.isalpha() and not wn.is_word(head):
+        return True  # a word English does not have, said apart: a term of address or respect ("Hajur, ...")
     if wn is not None and len(words) > 1 and wn.household(" ".join(words[-2:])):
         return False  # "teddy bear, give to Ben": a thing named first (a toy), not someone called
     return wn is not None and wn.names_a_person(head, animal=animal)
@@ -1275,6 +1277,7 @@ def _one_of(phrase: str, rest: str) -> str:
 # "would you kindly ascertain whether a microwave is in the kitchen": the yes-no question the wrapper holds
 _WHETHER = re.compile(r"^(?:(?:please\s+|kindly\s+)?(?:tell\s+me|let\s+me\s+know|confirm|verify|ascertain|establish|determine|i\s+need\s+to\s+know|i\s+want\s+to\s+know|"
                       r"i'd\s+(?:like|love)\s+to\s+know|i\s+wonder|i'm\s+wondering|i\s+am\s+wondering|i\s+was\s+wondering|"
+                      r"i'?m\s+curious|i\s+am\s+curious|"
                       r"(?:would|could|can|will)\s+you\s+(?:kindly\s+|please\s+)?(?:ascertain|find\s+out|check|establish|"
                       r"determine|confirm|tell\s+me|let\s+me\s+know|see)|(?:might|may|can)\s+i\s+(?:enquire|inquire|ask)|"
                       r"check|find\s+out|see)\s+)?(?:whether|if)\s+"
@@ -1295,6 +1298,8 @@ def _whether_question(text: str) -> str:
 
 
 def _whether(text: str) -> str:
+    # "I'm curious whether there might be a washer in the bedroom": whether there is one
+    text = re.sub(r"\b(whether|if)\s+there\s+(?:might|may|could)\s+be\b", r"\1 there is", text, flags=re.I)
     m = _WHETHER.match(text)
     if not m:
         return text
@@ -1409,14 +1414,24 @@ _SAID_OTHERWISE: tuple[tuple[re.Pattern[str], Any], ...] = tuple((re.compile(p, 
     # "which face cream... the one next to the toothpaste?", "which mug, the one by the sink": which one is there
     (r"\bwhich\s+([a-z][\w -]{1,30}?)\s*(?:\.{2,}|…|,|-|—|\.)\s*(?:i\s+mean\s+|like\s+)?the\s+ones?\s+(?:that'?s\s+|that\s+is\s+|"
      r"which\s+is\s+|sitting\s+|standing\s+)?(next\s+to|beside|by|near|on|in|under|behind)\s+", r"which \1 is \2 "),
+    # a cleft: "what is it that is on the bed?" asks what is on the bed
+    (r"\bwhat\s+is\s+it\s+that\s+(is|are)\b", r"what \1"),
+    # "give me a count on knives in the kitchen", "get me a number for the plates": how many
+    (r"^(?:please\s+)?(?:give|get)\s+me\s+a\s+(?:count|number|tally|headcount)\s+(?:of|on|for)\s+", "how many "),
+    # "before that happened", after the moving was said: before the move
+    (r"\bbefore\s+(?:that|this|it)\s+(?:happened|was\s+done|took\s+place)\b", "before"),
+    # "what he did?", "and after that, what she did": a learner's order of "what did he do"
+    (r"\bwhat\s+(he|she|they|you|[A-Z][a-z]+)\s+did\s*(?=[?.!]|$)", r"what did \1 do"),
     # idioms of everyday English that name no thing or place: "lost track of", "on hand", "somewhere daft",
     # a closing "I'd like to know"
     (r"\blost\s+track\s+of\b", "lost"),
     (r"\s+on\s+hand\b(?=\s*(?:in\s+the\s+house|at\s+home|here)?\s*[?.!,]|\s+(?:in|at)\b)", ""),
+    (r"\s+on\s+the\s+premises\b", ""),
     (r"\bsomewhere\s+(?:daft|silly|stupid|weird|odd|strange|random|funny|obvious)\b", "somewhere"),
     (r"\s*,?\s*(?:i'?d|i\s+would)\s+(?:like|love)\s+to\s+know\s*(?=[?.!]*\s*$)", ""),
     # a question's words in a statement's order, as learners say it: "in the kitchen how many forks there are?"
-    (r"\bhow\s+many\s+([a-z][\w -]{1,40}?)\s+there\s+(?:are|is)\b", r"how many \1 are there"),
+    (r"\bhow\s+many\s+((?!(?:[\w-]+\s+){0,3}(?:would|do|did|does|you|i|we|say|think|reckon)\b)[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)"
+     r"\s+there\s+(?:are|is)\b", r"how many \1 are there"),
     # a topic, then whether there are any: "knives - do we have any?", "cartons of juice: got any?"
     (r"^([a-z][\w -]{1,40}?)\s*(?:-|:|,)\s*(?:do\s+we\s+have|have\s+we\s+got|got|are\s+there)\s+any\s*\?",
      r"do we have any \1?"),

@@ -201,7 +201,7 @@ def _rank(req: Request, text: str, prefer: Kind | None, tagged: bool = False) ->
     # it, no?"),
     # it, no?"), unless a tag after it asked it ("Sighted the radio anywhere, have you?")
     asked = prefer is Kind.question and req.kind is Kind.question and "?" in text and (
-        tagged or bool(_QUESTION_FORM.search(text)))
+        tagged or any(_QUESTION_FORM.search(s) for s in re.split(r"(?<=[.!?])\s+", text)))
     return 3 + (1 if prefer is not None and req.kind is prefer else 0) + (1 if moves else 0) + (1 if asked else 0)
 
 
@@ -543,6 +543,10 @@ def _fill_from(main: Request, before: list[list[ObjectRef]], after: list[list[Ob
                 if o.determiner and not ref.determiner:
                     ref.determiner = o.determiner
                 filled.append(ref)
+        if not main.objects and main.intent in _ASKS_OF_A_THING and nearest[0].head:
+            # "Let's count the forks! One, two... how many are there?": the question names no thing; the part
+            # before did
+            filled = [nearest[0].model_copy(deep=True)]
         dest = main.destination
         if main.intent is Intent.go and (dest is None or _open(dest.ref)) and not main.objects:
             # "juice. go to it.", "kitchen. go.": where to go is the thing or place said before
@@ -573,6 +577,7 @@ def _fill_from(main: Request, before: list[list[ObjectRef]], after: list[list[Ob
 
 
 _OWNING_PRONOUNS = {"mine": "speaker", "ours": "speaker", "yours": "robot"}
+_ASKS_OF_A_THING = frozenset({Intent.count, Intent.where, Intent.attribute, Intent.when_seen, Intent.which})
 _AFTER_EVENT = re.compile(r"(?:^|[:;,]\s*)(?:(?:so|and|but|ok|okay|well)[,]?\s+)*(after|before)\s+(\w[^:;]{3,})$", re.I)
 # an aside at the end of the event said ("after Ben turned on the TV, I think it was")
 _ASIDE_TAIL = re.compile(r"\s*,?\s*\b(?:i\s+think(?:\s+it\s+was)?|i\s+believe|i\s+guess|if\s+i\s+remember(?:\s+right(?:ly)?)?|"

@@ -774,16 +774,30 @@ def _name_misread(rule: Request, reading: Any, doc: Any) -> None:
     y = things[0]
     cut = head in [c.lower() for c in y.compound] and not o.compound
     room = head in lx.ROOM_WORDS and rule.intent.value not in _A_ROOM_ASKED
-    if not (cut or room or not wn.known(head) or wn.names_a_person(head)):
-        return  # (a word with a physical sense may be the thing: "the lime" is a fruit as well as a mineral)
+    # (a word with a physical sense may be the thing: "the lime" is a fruit as well as a mineral; a longer word
+    # WordNet lacks may be a thing's name too: "moisturiser", a brand)
+    unknown = not wn.any_noun(head) and (wn.is_word(head) or len(head) <= 3 or head in _FUNCTION_WORDS)
+    if not (cut or room or unknown or wn.any_noun(head) and not wn.known(head) or wn.names_a_person(head)):
+        return
+    which = _WHICH_THING.search(rule.text[:500])
+    if which is not None and head in which.group(1).lower().split() and not cut:
+        return  # the thing named after "which" is the thing asked about ("which moisturiser is by the toothbrush")
     if o.text[:1].isupper() and not rule.text.lstrip(" '\"").startswith(o.text):
         return  # a name said mid-sentence ("is Ben in there?"): a person, not a misreading
     if room and not y.room and y.anchor is None:
         y.room = head
+    if y.anchor is None and o.anchor is not None:  # "which cutting board dey near the microwave": the place stays
+        y.anchor = o.anchor
+    if not y.room and o.room:
+        y.room = o.room
     if o.owner and not y.owner:
         y.owner = o.owner
     rule.objects = [y]
     rule.notes.append(f"{o.text!r} names no household thing; {y.text!r} read by the learned reader")
+
+
+_FUNCTION_WORDS = frozenset({"any", "some", "my", "your", "our", "the", "this", "that", "these", "those", "no", "all",
+                             "what", "which", "where", "there", "here", "it", "them", "one", "ones"})
 
 
 def _name_pronoun(rule: Request, reading: Any, doc: Any) -> None:

@@ -777,3 +777,29 @@ def test_a_which_question_read_about_another_thing_than_it_names_is_asked_back()
     assert rp._which_thing_left_out(req)
     req.objects = [ObjectRef(text="which face cream", head="cream", compound=["face"])]
     assert not rp._which_thing_left_out(req)
+
+
+@pytest.mark.parametrize("text, intent, head", [
+    ("Which moisturiser is the one by the side of the kettle?", Intent.which, "moisturiser"),  # never the anchor
+    ("Which cutting board, pray, is the one near the kettle?", Intent.which, "board"),
+    ("How many spoons would you say there are in the den? I've lost count.", Intent.count, "spoon"),
+    ("Someone's left the oven open again, innit? Is it open?", Intent.state, "oven"),
+    ("Let's count the spoons in the den! One, two... how many are there, robot?", Intent.count, "spoon"),
+    ("Give me a count on spoons in the den.", Intent.count, "spoon"),
+    ("Hajur, where is the kettle?", Intent.where, "kettle"),  # a term of respect English does not have
+    ("It feels like the kettle has been moved. Where was it originally, before that happened?", Intent.where, "kettle"),
+    ("What is it that is on the bed?", Intent.contents, "bed"),
+    ("Do we have a kettle on the premises?", Intent.exists, "kettle"),
+])
+def test_more_spoken_questions_read_as_asked(text, intent, head) -> None:
+    req = parse(text, prefer=Kind.question)
+    assert req.intent is intent and req.objects and req.objects[0].head == head, (req.intent, req.objects, req.notes)
+    if "near the kettle" in text or "side of the kettle" in text:
+        assert req.objects[0].anchor is not None and req.objects[0].anchor.ref.head == "kettle"
+    if "in the den" in text:
+        assert req.objects[0].room == "den" or req.objects[0].anchor is not None, req.objects
+
+
+def test_what_he_did_in_a_learner_s_order_asks_what_happened_after() -> None:
+    req = parse("And after Ben sat down on the sofa, what he did?", prefer=Kind.question)
+    assert req.intent in (Intent.around, Intent.person_did) and req.time is not None and req.time.relation == "after"
