@@ -16,6 +16,9 @@ from ..core.models import Entity
 from ..world.state import WorldState
 
 MAX_CARRY_M = 1.2  # a thing longer than this on any side is not carried by a household robot's hand
+# ... nor one whose largest face is this big (a 50-inch television, a framed picture, a rug): a long thin thing
+# (a broom, a curtain pole) is carried, a broad one is too heavy and unwieldy for one robot arm or two
+MAX_CARRY_FACE_M2 = 0.6
 _FIXED_CATEGORIES = frozenset({"furniture", "appliances", "appliance", "floor", "floors", "walls", "ceiling",
                                "doors", "windows", "lamps", "rooms", "characters"})
 _AFFORDANCE_KEYS = ("grabbable", "surface", "container", "openable", "sittable", "lieable", "recipient")
@@ -47,6 +50,9 @@ def not_graspable(world: WorldState, ent_id: str) -> str:
     size = _largest_side(ent)
     if size is not None and size > MAX_CARRY_M:
         return f"it is {size:.1f} m across"
+    face = _largest_face(ent)
+    if face is not None and face[0] * face[1] > MAX_CARRY_FACE_M2:
+        return f"it is {face[0]:.1f} m by {face[1]:.1f} m"
     return ""
 
 
@@ -89,10 +95,19 @@ def not_container(world: WorldState, ent_id: str) -> str:
     return "memory does not know it as something that opens"
 
 
-def _largest_side(ent: Entity) -> float | None:
+def _largest_face(ent: Entity) -> tuple[float, float] | None:
+    sides = sorted(_sides(ent), reverse=True)
+    return (sides[0], sides[1]) if len(sides) >= 2 else None
+
+
+def _sides(ent: Entity) -> list[float]:
     raw = ent.attributes.get("size", "")
     try:
-        sides = [float(v) for v in raw.replace("x", ",").split(",") if v.strip()]
+        return [float(v) for v in raw.replace("x", ",").split(",") if v.strip()]
     except ValueError:
-        return None
+        return []
+
+
+def _largest_side(ent: Entity) -> float | None:
+    sides = _sides(ent)
     return max(sides) if sides else None

@@ -203,3 +203,15 @@ def test_is_it_mine_is_answered_from_what_memory_was_told_only(home) -> None:
     home.ingest_utterance(UtteranceObservation(stamp_ns=5, speaker="ben", text="the mug is mine"))
     r = answer_question(home, "is the mug mine?", speaker="anna")
     assert "ben" in r.answer.lower() and not r.answer.startswith("Yes"), r
+
+
+def test_a_broad_flat_thing_is_not_carried_a_long_thin_one_is(mem, vega) -> None:
+    e = mem.ent
+    mem.scene(1, [e("kitchen_201", "room", name="kitchen"),
+                  e("tv_1", "tv", position=Point(x=1.0, y=0.0, z=0.8), attributes={"size": "1.16,0.86,0.25"}),
+                  e("broom_2", "broom", position=Point(x=2.0, y=0.0, z=0.5), attributes={"size": "1.1,0.3,0.05"}),
+                  e("table_3", "kitchentable", position=Point(x=2.0, y=1.0, z=0.4))],
+              [("tv_1", "on", "table_3"), ("broom_2", "on", "table_3")])
+    r = plan_request(mem.store, vega, "bring me the tv", speaker="anna")
+    assert not r.success and "1.2 m by 0.9 m" in r.error, r
+    assert _picked(plan_request(mem.store, vega, "bring me the broom", speaker="anna")) == ["broom_2"]
