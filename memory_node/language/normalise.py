@@ -1414,6 +1414,8 @@ _SAID_OTHERWISE: tuple[tuple[re.Pattern[str], Any], ...] = tuple((re.compile(p, 
     # "which face cream... the one next to the toothpaste?", "which mug, the one by the sink": which one is there
     (r"\bwhich\s+([a-z][\w -]{1,30}?)\s*(?:\.{2,}|…|,|-|—|\.)\s*(?:i\s+mean\s+|like\s+)?the\s+ones?\s+(?:that'?s\s+|that\s+is\s+|"
      r"which\s+is\s+|sitting\s+|standing\s+)?(next\s+to|beside|by|near|on|in|under|behind)\s+", r"which \1 is \2 "),
+    # "the remote and also the toilet paper": a list, said with "also"
+    (r"\band\s+also\b", "and"),
     # a cleft: "what is it that is on the bed?" asks what is on the bed
     (r"\bwhat\s+is\s+it\s+that\s+(is|are)\b", r"what \1"),
     # "give me a count on knives in the kitchen", "get me a number for the plates": how many

@@ -408,6 +408,16 @@ def _need_said(req: Request, doc: Any, prefer: Kind | None = None) -> None:
     # "Something to read.", "Something to dry my hands on.": an open thing and its use, nothing else
     said_use = [_lemma(v) for t in doc if t.lower_ in ("something", "anything", "somewhere") and t.dep_ == "ROOT"
                 for v in t.children if v.dep_ in ("relcl", "acl") and _lemma(v) in uses]
+    if req.intent is Intent.unknown and req.objects and all(o.head in ("something", "anything") and o.purpose in uses
+                                                            for o in req.objects):
+        # "spilled my tea. need something to wipe it up": the part read is a need whose thing and use the rules
+        # read; only the verb "need" had no request of its own
+        req.kind = Kind.question if prefer is Kind.question else Kind.command
+        req.intent = Intent.where if prefer is Kind.question else Intent.fetch
+        req.recipient = "" if prefer is Kind.question else "speaker"
+        req.confidence = max(req.confidence, 0.8)
+        req.notes.append(f"a need said: something to {req.objects[0].purpose}")
+        return
     if req.intent in (Intent.inform, Intent.unknown) and (said_use or not [
             o for o in req.objects if o.head not in ("i", "we", "me", "us", "you")]):
         use = (said_use or said or [""])[0]

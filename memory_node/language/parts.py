@@ -26,7 +26,9 @@ _LEAD = r"(?:(?:and|so|but|oh|then|ok|okay|well|now|also|sorry|please)\b[,]?\s+)
 _PART_START = re.compile(
     _LEAD + r"(?:(?:what|which|where|when|who|whose|how)\b|"
     r"(?:can|could|would|will|do|does|did|is|are|was|were|have|has|had|should|any)\s+"
-    r"(?:you|i|we|it|they|he|she|there|the|my|this|that|a|an|idea)\b|(?:i|we)\s+mean\b)", re.I)
+    r"(?:you|i|we|it|they|he|she|there|the|my|this|that|a|an|idea)\b|(?:i|we)\s+mean\b|"
+    # a need after a remark ("spilled my water, need something to wipe it up")
+    r"(?:(?:i|we)\s+)?(?:really\s+)?(?:need|want)\s+(?:something|anything|a\s+thing)\s+(?:to|for)\b)", re.I)
 _BOUNDARY = re.compile(r"(?<=[,;:.!?])\s+(?!then\s+what\b)|"
                        # a question run on after a remark without a break ("i need the remote where was it before"):
                        # a question word then a helping verb and its subject, not an embedded "where it was"
@@ -183,6 +185,9 @@ _QUESTION_FORM = re.compile(
 
 def _rank(req: Request, text: str, prefer: Kind | None, tagged: bool = False) -> int:
     words = re.findall(r"[a-z']+", text.lower())
+    if req.intent is Intent.unknown and any(o.purpose and o.head in ("something", "anything") for o in req.objects) \
+            and not negated_command(text):
+        return 2  # "need something to wipe it up" said without "I": a need, as strong as "I need the lime"
     if req.intent is Intent.unknown or words and set(words) <= _TAG_WORDS or negated_command(text):
         return 0  # nothing asked, a tag, or a thing said not to be done
     if req.intent in (Intent.greeting, Intent.inform):

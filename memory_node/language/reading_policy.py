@@ -325,6 +325,12 @@ def decide(rule: Request, reading: Any, doc: Any, parts: int, prefer: Kind | Non
             if taken is not None:
                 taken.notes.append(BORROWED_NOTE)
         if taken is not None:
+            uses = [o for o in rule.objects if o.purpose and o.head in ("something", "anything")]
+            if uses and taken.intent in (Intent.fetch, Intent.where, Intent.find):
+                # "spilled my water. need something to wipe it up": the rules read the use the thing is for;
+                # the model's span ("my water") is what it is for, not what to bring
+                taken.objects = uses
+                taken.notes.append("the thing is the use the rules read, not the reader's span")
             return taken, "took_over"
     _name_pronoun(rule, reading, doc)
     if rules_failed(rule):

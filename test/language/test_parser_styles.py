@@ -803,3 +803,17 @@ def test_more_spoken_questions_read_as_asked(text, intent, head) -> None:
 def test_what_he_did_in_a_learner_s_order_asks_what_happened_after() -> None:
     req = parse("And after Ben sat down on the sofa, what he did?", prefer=Kind.question)
     assert req.intent in (Intent.around, Intent.person_did) and req.time is not None and req.time.relation == "after"
+
+
+@pytest.mark.parametrize("text", ["spilled my tea... need something to wipe it up",
+                                  "I spilled my tea, need something to wipe it up",
+                                  "spilled tea. need something to wipe it up"])
+def test_a_need_after_a_remark_is_what_to_bring_not_the_thing_the_remark_names(text: str) -> None:
+    req = parse(text, prefer=Kind.command)
+    assert req.intent is Intent.fetch and [o.head for o in req.objects] == ["something"], (req.objects, req.notes)
+    assert req.objects[0].purpose.startswith("wipe")
+
+
+def test_a_list_said_with_also_is_every_thing_in_it() -> None:
+    req = parse("Bring me kettle and also tea towel.", prefer=Kind.command)
+    assert req.intent is Intent.fetch and [o.head for o in req.objects] == ["kettle", "towel"], req.objects
