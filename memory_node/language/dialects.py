@@ -177,6 +177,9 @@ def _the(phrase: str) -> str:
 # "remote color is what?", "bathroom, towels how many?", "next to radio, which bowl?", "toy bring to me please"
 _DETERMINED = re.compile(r"(?:a|an|the|any|some|my|our)\s", re.I)
 _WORD_ORDER_LEARNER = _rules(
+    # "sponge on the worktop: which one?", "the mug by the sink - which one?": which of that kind is there
+    (r"^" + _THING + r"\s+(on|in|next\s+to|beside|by|near|under|behind)\s+(?:the\s+)?([a-z][\w-]*(?:\s+[a-z][\w-]*)?)\s*[:,-]+\s*"
+     r"which\s+one\s*\?*\s*$", r"which \1 is \2 the \3?"),
     (r"^" + _THING + r"\s*,?\s+(colou?r|size|material|shape)\s+(?:is\s+)?what\s*\?*\s*$", r"what \2 is the \1?"),
     (r"^" + _THING + r"\s*,\s*([a-z][\w-]*(?:\s+[a-z][\w-]*)?)\s+how\s+many\s*\?*\s*$", r"how many \2 are in the \1?"),
     (r"^(next\s+to|beside|near|behind|under|on|in)\s+" + _THING + r"\s*,\s*which\s+([a-z][\w-]*(?:\s+[a-z][\w-]*)?)\s*\?*\s*$",

@@ -316,13 +316,29 @@ _NOT_REFERENTS = frozenset({"spot", "place", "area", "way", "word", "idea", "clu
 _PLACE_PREPS = frozenset(lx.SPATIAL_PREPS) | lx.DESTINATION_PREPS | {"for"}
 
 
+def _split_compound(first: Any, second: Any) -> bool:
+    """Two nouns side by side that the tagger made two objects of one verb ("put my TV remote down": "TV" and
+    "remote" both its objects): one name, whose last noun is the thing."""
+    return first.pos_ in ("NOUN", "PROPN") and second.pos_ == "NOUN" and first.dep_ == second.dep_ == "dobj" and \
+        first.head.i == second.head.i
+
+
 def _things_in(doc: Any) -> list[ObjectRef]:
     """The things a part names, in the order said, each read with what was said of it."""
     out, placed = [], []
     nouns = {t.i for t in _p.thing_nouns(doc, roots=True) if _can_be_it(t)}
     for tok in doc:
+        if tok.i in nouns and tok.i + 1 < len(doc) and _split_compound(tok, doc[tok.i + 1]):
+            continue  # "I put my TV remote down": the tagger made "TV" and "remote" two things; the next is the one
         if tok.i in nouns:
-            out.append(Clause(tok.sent, doc.text)._object(tok))
+            ref = Clause(tok.sent, doc.text)._object(tok)
+            if tok.i >= 1 and _split_compound(doc[tok.i - 1], tok):
+                first = doc[tok.i - 1]
+                ref.compound = [first.lower_, *ref.compound]
+                ref.owner = ref.owner or next((("speaker" if _low(c) in ("my", "our") else "") for c in first.children
+                                               if c.dep_ == "poss"), "")
+                ref.text = f"{first.text} {ref.text}" if first.text not in ref.text else ref.text
+            out.append(ref)
             # a place: after a preposition of place or a path ("in the fridge", "to the table"); not "done with
             # the magazine", "a story about the radio"
             placed.append(tok.dep_ == "pobj" and _low(tok.head) in _PLACE_PREPS)
@@ -417,6 +433,11 @@ def _there_from(main: Request, text: str, before: list[Any]) -> None:
     places = [p for d in before for t in d if t.dep_ == "prep" and _low(t) in _INTO
               for p in t.children if p.dep_ == "pobj" and p.pos_ in ("NOUN", "PROPN")]
     places = places or _rooms_said_alone(before)  # "the bathroom - is there a ball in there?"
+    if not places:  # "Not the whole flat, just the bathroom: any chairs in there?": the room a verbless part names
+        from . import lexicon as lx
+
+        places = [t for d in before if not any(x.pos_ in ("VERB", "AUX") for x in d) for t in d
+                  if t.pos_ in ("NOUN", "PROPN") and (_low(t) in lx.ROOM_WORDS or _room_words(t) in lx.ROOM_WORDS)]
     if places:
         place = places[-1]
         rel = {"inside": "in"}.get(m.group(1).lower(), m.group(1).lower())
@@ -548,6 +569,11 @@ def _fill_from(main: Request, before: list[list[ObjectRef]], after: list[list[Ob
                 if o.determiner and not ref.determiner:
                     ref.determiner = o.determiner
                 filled.append(ref)
+        if main.intent is Intent.count and len(main.objects) == 1 and _only_a_room(main.objects[0]) and \
+                nearest[0].head and not _only_a_room(nearest[0]):
+            # "I'm short of towels. How many are in the bathroom?": the towels, counted in the bathroom
+            room = main.objects[0].words()
+            filled = [nearest[0].model_copy(deep=True, update={"room": room, "anchor": None})]
         if not main.objects and main.intent in _ASKS_OF_A_THING and nearest[0].head:
             # "Let's count the forks! One, two... how many are there?": the question names no thing; the part
             # before did
@@ -579,6 +605,12 @@ def _fill_from(main: Request, before: list[list[ObjectRef]], after: list[list[Ob
         main.actor = people[-1].lower()
     if people and main.recipient in ("him", "her", "them"):
         main.recipient = people[-1].lower()
+
+
+def _only_a_room(o: ObjectRef) -> bool:
+    from . import lexicon as lx
+
+    return not o.pronoun and o.head in lx.ROOM_WORDS and (o.anchor is None or o.anchor.ref.head == o.head)
 
 
 _OWNING_PRONOUNS = {"mine": "speaker", "ours": "speaker", "yours": "robot"}

@@ -396,3 +396,26 @@ def test_a_moment_in_a_clause_of_its_own_is_not_the_question_s() -> None:
     # "before I went out" says when the speaker did something; the question is where it is now
     req = parse("I had the stapler before I went out. Where is it?", prefer=Kind.question)
     assert req.intent is Intent.where and (req.time is None or req.time.moment != "previous"), req.time
+
+
+def test_a_compound_the_tagger_split_into_two_objects_is_one_thing_for_it() -> None:
+    req = parse("I put my TV remote down somewhere. Where did I leave it?", prefer=Kind.question)
+    assert req.intent is Intent.where and req.objects[0].head == "remote" and "tv" in req.objects[0].compound, \
+        req.objects
+
+
+def test_a_count_of_the_room_after_a_thing_said_counts_the_thing_there() -> None:
+    req = parse("I'm short of spoons. How many are in the den?", prefer=Kind.question)
+    assert req.intent is Intent.count and req.objects[0].head == "spoon" and "den" in req.objects[0].room, req.objects
+
+
+def test_in_there_is_the_room_a_verbless_part_names() -> None:
+    req = parse("Not the whole flat, just the den: are there any chairs in there?", prefer=Kind.question)
+    o = req.objects[0]
+    assert req.intent is Intent.exists and o.head == "chair" and (o.room == "den" or o.anchor is not None and
+                                                                   o.anchor.ref.head == "den"), o
+
+
+def test_a_thing_on_a_place_then_which_one_asks_which_of_that_kind() -> None:
+    req = parse("sponge on the worktop: which one?", prefer=Kind.question)
+    assert req.intent is Intent.which and req.objects[0].head == "sponge" and req.objects[0].anchor.ref.head == "worktop"
