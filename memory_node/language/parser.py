@@ -154,6 +154,7 @@ def parse(text: str, names: tuple[str, ...] | frozenset[str] = (), prefer: Kind 
     if ids:
         _restore_ids(best, ids)
     _need_said(best, doc, prefer)
+    _before_said_apart(best)
     _lost_thing_said(best, prefer)
     _put_said_too(best, doc, prefer)
     _put_place_from_anchor(best)
@@ -388,6 +389,16 @@ def time_said(text: str) -> TimeRef | None:
 
 
 _NEED_SERVED = frozenset({Intent.fetch, Intent.where, Intent.exists, Intent.find})
+
+
+# "The remote, before, where it was?", "where was it, originally?": the place before, said apart from the clause
+_BEFORE_APART = re.compile(r"(?:^|[,;:]|\.{2,}|…)\s*(?:before|previously|originally)\s*(?:[,;:?!]|\.{2,}|…|$)", re.I)
+
+
+def _before_said_apart(req: Request) -> None:
+    if req.intent in (Intent.where, Intent.what_room) and req.time is None and _BEFORE_APART.search(req.text[:500]):
+        req.time = TimeRef(moment="previous")
+        req.notes.append("'before' said apart: the place before")
 
 
 def _need_said(req: Request, doc: Any, prefer: Kind | None = None) -> None:

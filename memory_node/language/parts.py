@@ -364,6 +364,10 @@ def _things_in(doc: Any) -> list[ObjectRef]:
         # "it" is that thing, said further back, not the place
         return []
     out = [out[i] for i in kept]
+    # a phrase inside a longer one said of the same words ("no TV" in "no TV remote anywhere", the tagger having
+    # made "remote" a verb) is that longer phrase's start, not a thing of its own
+    out = [o for o in out if not any(p is not o and p.text.lower().startswith(o.text.lower() + " ") and p.head != o.head
+                                     and p.head not in lx.ROOM_WORDS for p in out)]
     if not out:
         # "I need to get into the cupboard. Will it open?": a thing said as where to go is still the thing a
         # later "it" means; the last such noun, not a room or the home

@@ -419,3 +419,13 @@ def test_in_there_is_the_room_a_verbless_part_names() -> None:
 def test_a_thing_on_a_place_then_which_one_asks_which_of_that_kind() -> None:
     req = parse("sponge on the worktop: which one?", prefer=Kind.question)
     assert req.intent is Intent.which and req.objects[0].head == "sponge" and req.objects[0].anchor.ref.head == "worktop"
+
+
+def test_before_said_apart_asks_the_place_before() -> None:
+    req = parse("The stapler, before, where it was? Please.", prefer=Kind.question)
+    assert req.intent is Intent.where and req.time is not None and req.time.moment == "previous", req
+
+
+def test_a_name_the_tagger_cut_with_a_verb_is_still_one_thing_for_it() -> None:
+    req = parse("Been looking all over and no TV remote anywhere. Where'd it end up?", prefer=Kind.question)
+    assert req.intent is Intent.where and req.objects[0].head == "remote", req.objects
