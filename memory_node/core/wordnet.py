@@ -410,13 +410,13 @@ class WordNet:
         are at most ``max_below`` of them (a broad word's narrower kinds are too many and too varied to
         say what it is, and counting them is what costs)."""
         out = sorted(((s, d, False) for s, d in self._ancestors(synset).items() if d <= up),
-                     key=lambda x: x[1])
+                     key=lambda x: (x[1], x[0].name()))  # (by name within a step: WordNet's reader has no order)
         below: list[tuple[Any, int, bool]] = []
         frontier, d = [synset], 0
         with self._lock:
             while frontier and d < down:
                 d += 1
-                frontier = [h for s in frontier for h in s.hyponyms()]
+                frontier = [h for s in frontier for h in sorted(s.hyponyms(), key=lambda x: x.name())]
                 below.extend((h, d, True) for h in frontier)
                 if len(below) > max_below:
                     return out

@@ -164,7 +164,10 @@ class Uses:
             defs = [s.definition() for s in senses]
             # the kind it is says what it is for where its own gloss is narrow ("a refrigerator in which the
             # coolant is pumped around ...": a refrigerator is "white goods in which food can be stored ...")
-            kind = [h.definition() for h in senses[0].hypernyms()[:1]] if senses else []
+            # (only where it has one kind: "toothbrush" is a brush and a toiletry, which WordNet's reader returns
+            # in no fixed order; taking the first made a use's answer change with the process's hash seed)
+            kinds = senses[0].hypernyms() if senses else []
+            kind = [kinds[0].definition()] if len(kinds) == 1 else []
             cached = (f"{words}: " + "; ".join(defs) if defs else words,
                       f"{words}: " + "; ".join(defs + kind) if defs else words)
             with self._lock:

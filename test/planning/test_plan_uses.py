@@ -125,3 +125,30 @@ def test_a_kind_reached_only_through_a_rare_sense_serves_nothing() -> None:
     assert names.serves("wipe", "toiletpaper") == 1.0
     assert names.serves("sit", "chips") == 0.0 and names.serves("read", "folder") == 0.0
     assert names.serves("cook", "toilet") == 0.0
+
+
+def test_a_kind_is_added_to_a_gloss_only_where_wordnet_gives_one() -> None:
+    # a toothbrush is a brush and a toiletry; WordNet's reader returns the two in an order that changes with the
+    # process's hash seed, so taking "the first" made what a use is served by change from run to run
+    from memory_node.language.uses import default_uses
+    from memory_node.core.wordnet import default_wordnet
+
+    wn = default_wordnet()
+    if wn is None:
+        pytest.skip("WordNet is not installed")
+    u = default_uses()
+    own, with_kind = u._texts("toothbrush")
+    assert own == with_kind
+    own, with_kind = u._texts("fridge")
+    assert with_kind.startswith(own) and len(with_kind) > len(own)
+
+
+def test_neighbouring_kinds_come_in_one_order() -> None:
+    from memory_node.core.wordnet import default_wordnet
+
+    wn = default_wordnet()
+    if wn is None:
+        pytest.skip("WordNet is not installed")
+    near = wn.neighbours(wn.label_senses("toothbrush")[0], up=2, down=1, max_below=50)
+    keys = [(d, narrower, s.name()) for s, d, narrower in near]
+    assert keys == sorted(keys, key=lambda k: (k[1], k[0], k[2]))
