@@ -222,7 +222,9 @@ class Grounder:
                     cands = [_boost(c, POSSESSION_SCORE, f"{owned.owner}'s: {owned.said}") for c in keep]
             elif ref.owner != "speaker" and not self.people_called(ref.owner) and \
                     not resolve_entities(ref.owner, self._pool()) and \
-                    not resolve_rooms(ref.owner, self.world.entities.values()):
+                    not resolve_rooms(ref.owner, self.world.entities.values()) and \
+                    not any(re.search(rf"\b{re.escape(ref.owner)}\b", c.entity.name or "", re.I) for c in cands):
+                # (a thing named for its owner, "Ann's cup", says whose it is though memory knows no Ann)
                 # whose it is names no one memory knows ("Carol's glass", a name heard wrong): any glass would be
                 # a guess about whose it is, and acting on a guess is the wrong thing confidently
                 return Grounding(ref, "none", [], how=how, problem=(

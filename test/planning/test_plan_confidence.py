@@ -342,3 +342,14 @@ def test_a_thing_of_someone_memory_does_not_know_is_not_guessed(flat, vega) -> N
     assert not r.success and "Carol" in r.error, r
     a = answer_question(flat, "where is my mug?")  # the speaker is known: the mug memory holds is theirs to ask
     assert a.answer_ids, a.answer
+
+
+def test_a_thing_named_for_its_owner_says_whose_it_is_without_knowing_them(mem) -> None:
+    e = mem.ent
+    mem.scene(1, [e("kitchen_201", "room", name="kitchen"),
+                  e("cup_7", "cup", name="Ann's cup", position=Point(x=1.0, y=0.0, z=0.8)),
+                  e("cup_8", "cup", position=Point(x=2.0, y=0.0, z=0.8))])
+    a = answer_question(mem.store, "where is Ann's cup?")
+    assert "cup_7" in a.answer_ids + a.evidence_ids or "cup_7" in a.answer, a
+    a = answer_question(mem.store, "where is Carol's cup?")
+    assert "Carol" in a.answer and "cup_8" not in a.answer_ids, a
