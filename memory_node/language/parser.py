@@ -423,22 +423,14 @@ def _need_said(req: Request, doc: Any, prefer: Kind | None = None) -> None:
                                                             for o in req.objects):
         # "spilled my tea. need something to wipe it up": the part read is a need whose thing and use the rules
         # read; only the verb "need" had no request of its own
-        req.kind = Kind.question if prefer is Kind.question else Kind.command
-        req.intent = Intent.where if prefer is Kind.question else Intent.fetch
-        req.recipient = "" if prefer is Kind.question else "speaker"
-        req.confidence = max(req.confidence, 0.8)
-        req.notes.append(f"a need said: something to {req.objects[0].purpose}")
+        _read_as_need(req, req.objects[0].purpose, prefer)
         return
     if req.intent in (Intent.inform, Intent.unknown) and (said_use or not [
             o for o in req.objects if o.head not in ("i", "we", "me", "us", "you")]):
         use = (said_use or said or [""])[0]
         if use and (said_use or _said_by_speaker(doc)):
-            req.kind = Kind.question if prefer is Kind.question else Kind.command
-            req.intent = Intent.where if prefer is Kind.question else Intent.fetch
             req.objects = [ObjectRef(text=lx.need_text(use), head="something", purpose=use)]
-            req.recipient = "" if prefer is Kind.question else "speaker"
-            req.confidence = max(req.confidence, 0.8)
-            req.notes.append(f"a need said: something to {use}")
+            _read_as_need(req, use, prefer)
         return
     if prefer is Kind.question and req.intent is Intent.fetch and req.objects and all(
             o.head in ("something", "anything") and o.purpose for o in req.objects):
@@ -467,6 +459,15 @@ def _need_said(req: Request, doc: Any, prefer: Kind | None = None) -> None:
         for o in open_refs:
             o.purpose, o.text = said[0], lx.need_text(said[0])
         req.notes.append(f"for {said[0]}: the need said")
+
+
+def _read_as_need(req: Request, use: str, prefer: Kind | None) -> None:
+    """A need as the request it makes: where something for it is (~/ask), or fetch it to the speaker (~/plan)."""
+    req.kind = Kind.question if prefer is Kind.question else Kind.command
+    req.intent = Intent.where if prefer is Kind.question else Intent.fetch
+    req.recipient = "" if prefer is Kind.question else "speaker"
+    req.confidence = max(req.confidence, 0.8)
+    req.notes.append(f"a need said: something to {use}")
 
 
 _LIKING = frozenset({"like", "love", "enjoy", "prefer", "fancy", "adore"})

@@ -438,10 +438,7 @@ def _there_from(main: Request, text: str, before: list[Any]) -> None:
               for p in t.children if p.dep_ == "pobj" and p.pos_ in ("NOUN", "PROPN")]
     places = places or _rooms_said_alone(before)  # "the bathroom - is there a ball in there?"
     if not places:  # "Not the whole flat, just the bathroom: any chairs in there?": the room a verbless part names
-        from . import lexicon as lx
-
-        places = [t for d in before if not any(x.pos_ in ("VERB", "AUX") for x in d) for t in d
-                  if t.pos_ in ("NOUN", "PROPN") and (_low(t) in lx.ROOM_WORDS or _room_words(t) in lx.ROOM_WORDS)]
+        places = [t for d in before if not any(x.pos_ in ("VERB", "AUX") for x in d) for t in d if _names_a_room(t)]
     if places:
         place = places[-1]
         rel = {"inside": "in"}.get(m.group(1).lower(), m.group(1).lower())
@@ -468,10 +465,12 @@ def _described_place_from(main: Request, text: str, before: list[str]) -> None:
 
 def _rooms_said_alone(before: list[Any]) -> list[Any]:
     """Rooms a part before said on their own, as its whole ("bedroom.", "the bathroom -")."""
-    from . import lexicon as lx
+    return [t for d in before for t in d if t.dep_ == "ROOT" and _names_a_room(t)]
 
-    return [t for d in before for t in d if t.dep_ == "ROOT" and t.pos_ in ("NOUN", "PROPN") and (
-        _low(t) in lx.ROOM_WORDS or _room_words(t) in lx.ROOM_WORDS)]
+
+def _names_a_room(tok: Any) -> bool:
+    """A noun naming a room, alone or with its compounds ("kitchen", "living room")."""
+    return tok.pos_ in ("NOUN", "PROPN") and (_low(tok) in lx.ROOM_WORDS or _room_words(tok) in lx.ROOM_WORDS)
 
 
 def _room_words(tok: Any) -> str:
@@ -488,9 +487,7 @@ def _room_from(main: Request, before: list[Any]) -> None:
     rooms = _rooms_said_alone(before)
     if not rooms and main.intent in (Intent.count, Intent.exists):
         # "go through the bedroom in your head. count the pillows": the room a part before looks through
-        from . import lexicon as lx
-        rooms = [t for d in before for t in d if t.pos_ in ("NOUN", "PROPN") and t.dep_ in ("pobj", "dobj")
-                 and (_low(t) in lx.ROOM_WORDS or _room_words(t) in lx.ROOM_WORDS)]
+        rooms = [t for d in before for t in d if t.dep_ in ("pobj", "dobj") and _names_a_room(t)]
     if rooms:
         room = _room_words(rooms[-1])
         for o in main.objects:
@@ -612,8 +609,6 @@ def _fill_from(main: Request, before: list[list[ObjectRef]], after: list[list[Ob
 
 
 def _only_a_room(o: ObjectRef) -> bool:
-    from . import lexicon as lx
-
     return not o.pronoun and o.head in lx.ROOM_WORDS and (o.anchor is None or o.anchor.ref.head == o.head)
 
 

@@ -756,30 +756,6 @@ def test_a_named_person_doing_it_is_still_news_not_a_task() -> None:
     ("Where to keep the kettle? Its place is where?", Intent.goes_where, "kettle"),
     ("Where did the kettle live before someone tidied up?", Intent.where, "kettle"),  # where it was before
     ("um, which cup... the one next to the kettle?", Intent.which, "cup"),
-])
-def test_spoken_questions_read_as_asked(text, intent, head) -> None:
-    req = parse(text, prefer=Kind.question)
-    assert req.intent is intent, (req.intent, req.objects, req.notes)
-    if head:
-        assert req.objects and req.objects[0].head == head, req.objects
-    if "before" in text:  # the place before, or before the moving said
-        assert req.time is not None and (req.time.moment == "previous" or req.time.relation == "before"), req.time
-    if "next to" in text:
-        assert req.objects[0].anchor is not None and req.objects[0].anchor.ref.head == "kettle"
-
-
-def test_a_which_question_read_about_another_thing_than_it_names_is_asked_back() -> None:
-    from memory_node.language import reading_policy as rp
-    from memory_node.language.request import ObjectRef, Request
-
-    req = Request(text="which face cream... the one by the toothpaste?", kind=Kind.question, intent=Intent.which,
-                  objects=[ObjectRef(text="the toothpaste", head="toothpaste")])
-    assert rp._which_thing_left_out(req)
-    req.objects = [ObjectRef(text="which face cream", head="cream", compound=["face"])]
-    assert not rp._which_thing_left_out(req)
-
-
-@pytest.mark.parametrize("text, intent, head", [
     ("Which moisturiser is the one by the side of the kettle?", Intent.which, "moisturiser"),  # never the anchor
     ("Which cutting board, pray, is the one near the kettle?", Intent.which, "board"),
     ("How many spoons would you say there are in the den? I've lost count.", Intent.count, "spoon"),
@@ -791,13 +767,30 @@ def test_a_which_question_read_about_another_thing_than_it_names_is_asked_back()
     ("What is it that is on the bed?", Intent.contents, "bed"),
     ("Do we have a kettle on the premises?", Intent.exists, "kettle"),
 ])
-def test_more_spoken_questions_read_as_asked(text, intent, head) -> None:
+def test_spoken_questions_read_as_asked(text, intent, head) -> None:
     req = parse(text, prefer=Kind.question)
-    assert req.intent is intent and req.objects and req.objects[0].head == head, (req.intent, req.objects, req.notes)
-    if "near the kettle" in text or "side of the kettle" in text:
+    assert req.intent is intent, (req.intent, req.objects, req.notes)
+    if head:
+        assert req.objects and req.objects[0].head == head, req.objects
+    if "originally" in text:  # where it first was
+        assert req.time is not None and req.time.moment == "original", req.time
+    elif "before" in text:  # the place before, or before the moving said
+        assert req.time is not None and (req.time.moment == "previous" or req.time.relation == "before"), req.time
+    if any(w in text for w in ("next to the kettle", "near the kettle", "side of the kettle")):
         assert req.objects[0].anchor is not None and req.objects[0].anchor.ref.head == "kettle"
     if "in the den" in text:
         assert req.objects[0].room == "den" or req.objects[0].anchor is not None, req.objects
+
+
+def test_a_which_question_read_about_another_thing_than_it_names_is_asked_back() -> None:
+    from memory_node.language import reading_policy as rp
+    from memory_node.language.request import ObjectRef, Request
+
+    req = Request(text="which face cream... the one by the toothpaste?", kind=Kind.question, intent=Intent.which,
+                  objects=[ObjectRef(text="the toothpaste", head="toothpaste")])
+    assert rp._which_thing_left_out(req)
+    req.objects = [ObjectRef(text="which face cream", head="cream", compound=["face"])]
+    assert not rp._which_thing_left_out(req)
 
 
 def test_what_he_did_in_a_learner_s_order_asks_what_happened_after() -> None:
