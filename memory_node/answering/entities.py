@@ -253,7 +253,8 @@ def usable(ctx: Context) -> Answer:
                   answer_ids=[ent.id], evidence_ids=evidence, confidence=0.5 * max(ent.confidence, 0.01))
 
 
-_ASKS_LOCKED = re.compile(r"\blocked\b", re.I)  # not "unlocked": that asks the other way round
+# not "unlocked", nor "not locked" ("is it usable, i.e. not locked?"): those ask the other way round
+_ASKS_LOCKED = re.compile(r"(?<!\bnot\s)(?<!n't\s)\blocked\b", re.I)
 _OR = re.compile(r"\bor\b", re.I)
 _QUESTION_SENTENCE = re.compile(r"[^.?!]*\?")  # the sentences said as questions; the others tell, not ask
 

@@ -73,7 +73,7 @@ _GLOSS = _rules(
 _CARIBBEAN = _rules(
     (r"\ba\s+fi\s+(?:mi|me)\b", "is mine"), (r"\ba\s+fi\s+(?-i:([A-Z][a-z]+))\b", r"is \1's"),  # Jamaican "a fi mi"
     # "de remote", "pon de table" ("where de radio dey?" is read whole by ``normalise``)
-    (r"\bde\s+(?=[a-z])(?!(?:[\w-]+\s+){0,2}?[\w-]+\s+(?:dey|deh|de)\b)", "the "),
+    (r"\bde\s+(?=[a-z])(?!(?:[\w-]+\s+){0,2}?[\w-]+\s+(?:dey|deh)\b)", "the "),
     (r"\bfi\s+(?=me\b|mi\b|us\b|him\b|her\b|them\b)", "for "),  # "put it away fi me"
     (r"\bcaan\b", "can't"),
     # "me cyaan find it", "me nuh see it": "me" as the subject, before a verb group
@@ -84,6 +84,11 @@ _CARIBBEAN = _rules(
     # "fi" (to, for; "a fi mi": is mine; "fi go": is meant to go), "mi" (me, I), "afta", "tek", "gi", "an" (and),
     # "him" as a subject, "nuh" ending a request; a name before a thing is whose it is ("tek Anna glass to her")
     (r"\bdi\s+(?=[a-z])", "the "),
+    # Trinidadian "wha'" (what) and "it have" (there is): "wha' it have in de cupboard?", "wha' colour de ball is?"
+    (r"\bwha'(?=\s)", "what"),
+    (r"\bdat\s+(?=[a-z])(?!(?:is|are|was|were|one|ones|dey|deh|de)\b)", "that "),  # "get me dat juice"
+    (r"\bwhat\s+it\s+have\s+(in|on|inside)\b", r"what is \1"),
+    (r"(?:^|(?<=[,.!?]\s))(?:it|it's)\s+have\s+(?=(?:any|a|an|some)\s)", "is there "),
     (r"\b(put|tek|take|pack|tidy|clear)\s+(?!back\b)(.{1,40}?)\s+weh\b(?=\s*(?:fi\s+m[ei]|for\s+m[ei]|now|please|nuh|[.!?,]|$))",
      r"\1 \2 away"),
     (r"\bweh\s+(?=(?:it|mi|yu|you|him|her|dem|we|i)\s)", "where "),
@@ -413,6 +418,16 @@ _NIGERIAN = _rules(
 
 # Scots: verbs and adverbs the shortcuts in ``normalise`` do not cover ("pit it back", "is there e'er a ...")
 _SCOTS = _rules(
+    # Northern English reduces "the" to "t'" against the noun ("where's t'remote?", "put it on t'settee")
+    (r"(?:^|(?<=[\s(]))t'(?=[a-z])", "the "),
+    (r"\b(did|do|have|can|could|will|would)\s+tha\s+(?=[a-z])", r"\1 you "),  # "did tha see it?": thou
+    (r"\bgan\b", "go"), (r"\bganning\b", "going"),  # Geordie: "where does it gan?", "gan through to the kitchen"
+    # "get thissen over to t'stove", "get yourself over to the fridge": go there
+    (r"\bget\s+(?:thissen|thysen|yourself|yerself|y'self|yersel)\s+(?:over\s+|round\s+|across\s+)?(?=to\b)", "go "),
+    # Boston and other non-rhotic spellings of the words a request needs ("head ovah to the stove")
+    (r"(?:^|(?<=[\s,]))[Yy]e(?=\s+(?:haven't|have|had|seen|see|saw|know|want|put|left|can|could|will|would|did|do|are|were|got)\b|\s*[,?])",
+     "you"),  # Irish, Scots and Northern "ye": you ("ye haven't seen it, have ye?")
+    (r"\bovah\b", "over"), (r"\bheah\b", "here"), (r"\btheah\b", "there"), (r"\bwheah\b", "where"),
     (r"\bpit\s+(?=(?:it|them|the|that|this|my|yer|your|oor|our)\b)", "put "),
     (r"\bpit\s+(?=(?:back|doon|down|away)\b)", "put "),
     (r"\s+e'er\s+", " "), (r"\bwhit\b", "what"), (r"\bcannae\b", "can't"), (r"\bwee\s+", ""),
@@ -457,12 +472,36 @@ _CODE_SWITCH = _rules(
 # keyboard, over."): the call sign and the acknowledgements carry no request; "request" and "report" open one
 _RADIO = _rules(
     (r"^(?:(?:robot|unit|base|control|vega|g1)\s*,\s*)?this\s+is\s+[A-Za-z]+(?:\s+(?:speaking|calling|here))?\s*[.,!:;]\s*", ""),
+    # the station called, then who calls ("Robot, Anna, say ...", "Home unit, Anna here, ...", "Robot, Ben. Retrieve
+    # ..."): the caller's name is no part of the request (a name alone: "Robot, the mug, where is it" keeps the mug)
+    (r"^(?:(?:home\s+|base\s+)?(?:robot|unit|base|control|station)\s*,\s*)(?-i:[A-Z][a-z]+)(?:\s+here)?\s*[.,!:;]\s*(?=\w)", ""),
+    # "any sighting of the keyboard?", "have you had eyes on the juice?": whether it was seen
+    (r"^(?:any|had\s+any)\s+sightings?\s+of\s+", "have you seen "),
+    (r"\bhave\s+you\s+(?:had|got|kept|laid|set|clapped)\s+eyes\s+on\s+", "have you seen "),
+    (r"\b(?:clap|clapped|lay|laid|set)\s+eyes\s+on\s+", "see "),
+    (r"\byour\s+eyes\s+(first|last)\s+(?:fall|fell|land|landed|rest|rested)\s+(?:up)?on\s+", r"you \1 see "),
+    # "say number of bowls in the kitchen", "say colour of the mouse", "confirm hair gels present in the kitchen":
+    # radio verbs for asking
+    (r"^(?:say|give|report|state)\s+(?:me\s+)?(?:the\s+)?(?:number|count)\s+of\s+", "how many "),
+    (r"^(?:say|give|report|state)\s+(?:me\s+)?(?:the\s+)?colou?r\s+of\s+", "what colour is "),
+    (r"^(?:say|give|report|state)\s+(?:me\s+)?(?:the\s+)?(?:current\s+|present\s+|last\s+known\s+)?"
+     r"(?:location|position|whereabouts)\s+of\s+", "where is "),
+    (r"^confirm\s*:?\s+(?:any\s+|that\s+there\s+are\s+)?(.+?)\s+(?:are\s+)?present\s+(in|on|inside)\s+(.+?)\s*"
+     r"(?:[,.]\s*(?:affirm(?:ative)?\s+or\s+negative|yes\s+or\s+no)\b)?\s*[.?!]*$", r"are there any \1 \2 \3?"),
+    (r"\s*[,.]\s*affirm(?:ative)?\s+or\s+negative\s*[.?!]*\s*$", "?"),
     (r"^(?:copy(?:\s+that)?|roger(?:\s+that)?|affirm(?:ative)?|wilco|understood|received)\s*[.,!]\s*(?=\w)", ""),
     (r"^(?:(?:now|then|next)\s+)?(?:request(?:ing)?|report)\s+(?:the\s+)?(?:current\s+|present\s+|last\s+known\s+)?"
      r"(?:location|position|whereabouts)\s+of\s+", "where is "),
     (r"^(?:(?:now|then|next)\s+)?(?:request(?:ing)?|report)\s+(?:the\s+)?(?:time\s+of\s+)?(?:last|latest|most\s+recent)\s+"
      r"(?:sighting|visual|contact)\s+(?:of|on|with)\s+(?:the\s+)?(.+?)\s*(?:,\s*over(?:\s+and\s+out)?)?\s*([.?!]*)$",
      r"when did you last see the \1?"),
+    # "time of last sighting of the mug?", "say time of first sighting", "what's the timestamp of your most recent
+    # observation of the mug?"
+    (r"^(?:(?:say|give|state|report)\s+(?:me\s+)?|what(?:'s|\s+is|\s+was)\s+)?(?:the\s+)?(?:time(?:stamp)?|hour)\s+of\s+"
+     r"(?:your\s+|the\s+)?(last|latest|most\s+recent|first|earliest)\s+(?:sighting|observation|glimpse|visual)\s+(?:of|on)\s+",
+     lambda m: f"when did you {'first' if m.group(1).lower() in ('first', 'earliest') else 'last'} see "),
+    (r"(?:^|(?<=[.!,]\s))(?:say|give\s+me|report|state)\s+(?:its|their)\s+(?:current\s+|last\s+known\s+|present\s+)?"
+     r"(?:location|position|whereabouts)\b", "where is it"),
     # radio speech drops articles: "which room radio is in"
     (r"^(?:request(?:ing)?\s+|report\s+|tell\s+me\s+)?which\s+room\s+(?!(?:the|my|your|our|a|an|his|her|is|are)\b)"
      r"([a-z][\w'-]*(?:\s+[a-z][\w'-]*){0,2}?)\s+(?:is|are)\s+in\b", r"which room is the \1 in"),
@@ -480,12 +519,14 @@ _RADIO = _rules(
 
 # A possessive said as a name and a pronoun ("Anna her glass", Afrikaans and Dutch "Anna se glas", Singlish):
 # only at the start, where no verb can take the name as its person ("give Anna her glass" is left as said)
+# Japanese honorifics on a name ("take it to Ben-san"): the name
+_HONORIFIC = re.compile(r"(?-i:\b([A-Z][a-z]+))-(?:san|sama|kun|chan|sensei|ji|ssi|nim)\b")
 _NAME_HER = re.compile(r"^([A-Z][a-z]+)\s+(?:her|his|se)\s+(?=[a-z])")
 
 
 def standard_words(text: str) -> str:
     """``text`` with the closed-class words of other varieties of English written as the standard ones."""
-    t = _NAME_HER.sub(r"\1's ", text)
+    t = _NAME_HER.sub(r"\1's ", _HONORIFIC.sub(r"\1", text))
     for rules in (_GLOSS, _FORMAL, _CODE_SWITCH, _CARIBBEAN, _SINGLISH, _SOUTH_AFRICAN, _LITERARY, _NIGERIAN, _SCOTS, _FRENCH_LEARNER,
                   _RADIO, _INTERNET, _TAGS_AND_REGISTERS, _WORD_ORDER_LEARNER):
         for pattern, repl in rules:

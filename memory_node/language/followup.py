@@ -19,6 +19,8 @@ from .request import Intent, ObjectRef, Request
 _CORRECTION = re.compile(r"^\s*(?:(?:no+|nope|nah|wrong one|not (?:that|this|the) one|actually|sorry|oops)\b[\s,.!-]*)+"
                          r"(?:i\s+(?:meant|mean|said|wanted)\s+)?|^\s*i\s+(?:meant|mean|said|wanted)\s+|"
                          r"^\s*(?:and\s+)?(?:what|how)\s+about\s+", re.I)
+# the robot addressed again after the opener: what follows is a request of its own
+_READDRESSED = re.compile(r"(?:^|[.,!?\u2026]\s*|\b(?:ok|okay)\s+)robot\s*[,:]\s*\w", re.I)
 _POSSESSIVE = re.compile(r"^\s*([A-Za-z][\w-]*)'s\s*[.!?]?\s*$")
 MAX_FRAGMENT_WORDS = 8  # longer than this, a reply is a request of its own
 
@@ -37,6 +39,9 @@ def follow_up(req: Request, previous: Request | None) -> tuple[Request, bool] | 
         return None
     rest = text[opener.end():] if opener else text
     rest = rest.strip(" ,.!?-")
+    if opener and _READDRESSED.search(rest):
+        return None  # "sorry, Jen, one sec... OK robot, bring it to me": the apology was to someone else
+
     if not rest or len(rest.split()) > MAX_FRAGMENT_WORDS:
         return None
     ref = _fragment(rest)

@@ -28,6 +28,7 @@ _STATES = ("shut", "open", "closed", "locked", "unlocked", "on", "off", "empty",
 _OPENERS = frozenset({"could", "can", "would", "will", "please", "where", "what", "which", "when", "who", "how", "is",
                       "are", "do", "does", "did", "have", "has", "i", "we", "you", "um", "uh", "er", "erm", "so", "and",
                       "let", "let's", "hey", "ok", "okay", "robot"})
+_FILLERS = frozenset({"um", "umm", "uh", "uhh", "er", "erm", "hmm", "mm", "ah", "eh"})
 _LOST = re.compile(r"\b(?:lost|can'?t\s+find|cannot\s+find|missing|gone)\b", re.I)
 
 
@@ -60,11 +61,15 @@ def telegraphic(text: str) -> str:
     first = frags[0].split()[0].lower().strip(",")
     if first in _OPENERS or first in lx.COMMAND_VERBS:
         return text
-    # a determiner alone is the start of the next fragment's phrase ("Lost... the... mouse")
+    # a filler between pauses says nothing ("The... um... radio"); a fragment that ends on a determiner or a
+    # preposition is the start of the next one's phrase ("Lost... the... mouse", "on the... the sofa": said once)
+    frags = [f for f in frags if f.lower() not in _FILLERS]
     merged: list[str] = []
     for f in frags:
-        if merged and merged[-1].lower() in _DET:
-            merged[-1] = f"{merged[-1]} {f}"
+        last = merged[-1].lower().split()[-1] if merged else ""
+        if merged and (last in _DET or last in _PREPS and len(merged[-1].split()) <= 2):
+            first_word = f.split()[0].lower()
+            merged[-1] = f"{merged[-1]} {f.split(' ', 1)[1] if first_word == last and ' ' in f else f}"
         else:
             merged.append(f)
     frags = merged
@@ -85,6 +90,8 @@ def telegraphic(text: str) -> str:
     question = "?" in t
     room_place = places[0] if places else ""
     if question:
+        if {"which", "then", "next", "after"} & set(words):
+            return text  # which one, or what someone did next: read by the parser's own rules
         thing = things[0] if things else ""
         if "how many" in low:
             counted = next((b for b in bare if b.endswith("s")), "") or (thing.split(" ", 1)[1] if thing else "")
@@ -111,13 +118,20 @@ def telegraphic(text: str) -> str:
         return text
     if _LOST.search(low) and things:
         return f"I can't find {things[0]}."
-    verb = next((w for w in words if w in lx.COMMAND_VERBS and w not in ("stand", "hang", "pop", "look", "check")), "")
+    # the verb said on its own ("Bring.") before a word of a thing's name that can be one ("the loo roll")
+    alone = [f.lower().split()[0] for f in frags if f.lower().split()[0] in lx.COMMAND_VERBS and len(f.split()) <= 3]
+    verb = next((w for w in alone + words if w in lx.COMMAND_VERBS and w not in ("stand", "hang", "pop", "look", "check")
+                 and not any(w in t.split()[1:] for t in things)), "")
     particle = next((w for w in words if w in ("out", "back", "away")), "")
     if not verb and particle in ("back", "away"):
         verb = "put"
     if not verb or not things:
         return text
-    me = " me" if re.search(r"\b(?:bring|give|hand|pass|fetch|get)\s+me\b|\bfor\s+me\b", low) else ""
+    me = " me" if re.search(r"\b(?:bring|give|hand|pass|fetch|get)\s+me\b|\b(?:for|to)\s+me\b|^(?:i\s+)?need\b", low) else ""
+    # "The juice... to Ben. Give him.": a person said after "to" is who it goes to
+    person = next((m.group(1) for m in (re.fullmatch(r"to\s+([A-Z][a-z]+)", f) for f in frags) if m), "")
+    if person and verb in ("bring", "give", "hand", "pass", "take", "fetch", "get", "carry"):
+        return f"{verb} {' and '.join(things)} to {person}."
     if particle == "out" and len(things) >= 2:
         # "The microwave... the lime... out. Take out.": the thing out of the first, its container
         return f"take {things[-1]} out of {things[0]}{' for me' if me else ''}."

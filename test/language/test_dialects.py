@@ -130,6 +130,12 @@ def test_the_thing_said_instead_is_no_part_of_the_task() -> None:
     ("In the hall... umbrellas... how many?", "how many umbrellas are in the hall?"),
     ("The kettle... you saw... when? Last time?", "when did you last see the kettle?"),
     ("Lost... the... scissors. Can't... can't find.", "I can't find the scissors."),
+    # a filler between pauses, a place broken after its article, a person after "to", a verb said alone
+    ("The... um... kettle. Where... where is it?", "where is the kettle?"),
+    ("The kettle... on the... the shelf. Put it.", "put the kettle on the shelf."),
+    ("The kettle... to Ben. Give him.", "give the kettle to Ben."),
+    ("Need... the kettle. And... the dish rack. Bring. Both.", "bring me the kettle and the dish rack."),
+    ("The kettle... bring... to me. Please.", "bring me the kettle."),
 ])
 def test_speech_in_fragments_is_the_sentence_they_make(text: str, sentence: str) -> None:
     from memory_node.language.fragments import telegraphic
@@ -138,6 +144,8 @@ def test_speech_in_fragments_is_the_sentence_they_make(text: str, sentence: str)
 
 
 @pytest.mark.parametrize("text", ["Could you... um... bring me the... the kettle?", "The kettle... where?",
+                                  # which one, and what someone did next, are the parser's to read
+                                  "The mug... on the shelf. Which one?", "Ben... made tea... then? What then?",
                                   "Fetch the kettle. Then the scissors. Then the tray.", "kettle. open."])
 def test_a_sentence_with_pauses_or_too_few_fragments_is_left_as_said(text: str) -> None:
     from memory_node.language.fragments import telegraphic
@@ -357,3 +365,101 @@ def test_a_plural_compound_the_parser_reads_as_a_clause_is_one_thing() -> None:
     # the tagger is right ("face" NN, "creams" NNS) but the parse makes "face" the subject of "creams"
     req = parse("Do we have any face creams?", prefer=Q)
     assert req.intent is Intent.exists and (req.objects[0].head, req.objects[0].compound) == ("cream", ["face"]), req
+
+
+@pytest.mark.parametrize("text, intent, head", [
+    # a caller's name after the station called, radio verbs for asking, a sighting, eyes on a thing
+    ("Robot, Ben, say number of kettles in the kitchen, over.", Intent.count, "kettle"),
+    ("Robot, Ben. Say colour of the kettle, over.", Intent.attribute, "kettle"),
+    ("Home unit, Ben here, say position of the kettle, over.", Intent.where, "kettle"),
+    ("Robot, Ben, confirm kettles present in the kitchen, affirm or negative.", Intent.exists, "kettle"),
+    ("Any sighting of the kettle? Report location.", Intent.exists, "kettle"),
+    ("Have you had eyes on the kettle?", Intent.exists, "kettle"),
+    ("Time of last sighting of the kettle?", Intent.when_seen, "kettle"),
+    ("What's the timestamp of your most recent observation of the kettle?", Intent.when_seen, "kettle"),
+    ("When did your eyes first fall upon the kettle?", Intent.when_seen, "kettle"),
+    ("Could you give me the current location of the kettle, please?", Intent.where, "kettle"),
+    # Northern English "t'", Geordie "gan", Trinidadian "wha'" and "it have"
+    ("Where's t'kettle?", Intent.where, "kettle"),
+    ("Where does t'kettle gan, pet?", Intent.goes_where, "kettle"),
+    ("Wha' it have in de cupboard?", Intent.contents, "cupboard"),
+    # frames of the same questions
+    ("Where's the kettle's home position?", Intent.goes_where, "kettle"),
+    ("The kettle should put where?", Intent.goes_where, "kettle"),
+    ("The kettle was where before they moved it?", Intent.where, "kettle"),
+    ("Did somebody shut the oven properly?", Intent.state, "oven"),
+    ("Which room is our good friend the kettle in today?", Intent.where, "kettle"),
+    ("Of all the mugs here, which one is closest to the kettle?", Intent.which, "mug"),
+    ("Give me a quick inventory of what's sitting on the shelf.", Intent.contents, "shelf"),
+    ("Can you list everything you've observed in the drawer?", Intent.contents, "drawer"),
+    ("The kitchen: does it currently boast any kettles?", Intent.exists, "kettle"),
+    ("Might I find any kettles lurking in the bathroom, I wonder?", Intent.exists, "kettle"),
+])
+def test_more_frames_of_the_same_questions(text: str, intent: Intent, head: str) -> None:
+    req = parse(text, prefer=Kind.question)
+    assert req.intent is intent and req.objects and req.objects[0].head == head, req
+
+
+def test_the_room_said_with_a_verb_of_being_there_stays_a_filter() -> None:
+    req = parse("Might I find any kettles lurking in the bathroom, I wonder?", prefer=Kind.question)
+    assert req.objects[0].room == "bathroom" or (req.objects[0].anchor and req.objects[0].anchor.ref.head == "bathroom"), req
+
+
+@pytest.mark.parametrize("text, normal", [
+    # a question taken back for the one after keeps the thing it named
+    ("When did you last see the kettle? No, no, first. When did you first see it?",
+     "the kettle. When did you first see it?"),
+    ("Could you pop and grab the kettle for me?", "Could you grab the kettle for me?"),
+    ("Two things: bring me the kettle and the scissors. Go!", "bring me the kettle and the scissors."),
+    ("Let the kettle rest upon the table, if you please.", "put the kettle on the table."),
+    ("Please return the kettle to its original place.", "Please put the kettle back."),
+    ("Someone moved the kettle. I don't want to know where it is now. Where was it before?",
+     "Someone moved the kettle. Where was it before?"),
+    # what only looks like them stays
+    ("What colour, if you please, is the kettle?", "What color is the kettle?"),
+    ("Robot, the kettle, where is it?", "the kettle, where is it?"),  # (the thing named stays)
+    ("Did you close the oven?", "Did you close the oven?"),
+])
+def test_frames_written_as_the_parser_reads_them(text: str, normal: str) -> None:
+    assert normalise(text) == normal
+
+
+@pytest.mark.parametrize("text, normal", [
+    # a pause inside one clause is said without it; one before "robot," ends what was said to someone else
+    ("which room... is the kettle... in", "which room is the kettle in"),
+    ("The mug... on the shelf. Which one?", "which mug is on the shelf?"),
+    ("The mug... next to... the kettle. That one. Which?", "which mug is next to the kettle?"),
+    ("one sec Sam, I'm looking for something... robot, where's the kettle?", "where's the kettle?"),
+    ("when'd you last see the kettle... what time was that", "when did you last see the kettle?"),
+    # other frames: a time asked after the sighting, a record of where, remarks on the robot's cameras
+    ("Last time you saw the kettle, what time was it?", "when did you Last see the kettle?"),
+    ("When you saw the kettle last time?", "when did you last see the kettle?"),
+    ("I put my kettle down somewhere. You have the cameras, don't you? Do you have a record of where I left it?",
+     "I put my kettle down somewhere. can you tell me where I left it?"),
+    ("Have we got owt in the way of kettles?", "do we have got any kettles?"),
+    ("Colour of the kettle. Report.", "what color is the kettle?"),
+    ("How many mugs we got in the kitchen?", "how many mugs are there in the kitchen?"),
+    ("What hue adorns the kettle?", "what color is the kettle?"),
+    ("There are many mugs. The one beside the kettle, which one?", "which mug is beside the kettle?"),
+    ("kettle is in which room, please?", "which room is the kettle in?"),
+    ("Is the pantry sealed fast under lock and key?", "Is the pantry locked?"),
+    ("If I give the pantry a gentle pull, will it open for me?", "can the pantry be opened?"),
+    ("Tell me, does the oven stand open, its door flung wide?", "is the oven open?"),
+    ("Which mug has made its home on the shelf?", "Which mug is on the shelf?"),
+    ("Okay, quick one for you: where's the kettle hiding today?", "where is the kettle today?"),
+    ("Tell me, where does the kettle rest at this hour?", "Tell me, where is the kettle?"),
+    ("Are there any kettles in the hall? Apologies for the bother.", "Are there any kettles in the hall?"),
+    ("How was your day, champ? Tell me everything you got done!", "what did you do today?"),
+    ("What did you try to open earlier?", "what did you do earlier?"),
+    ("Has the kettle shown up in any of your recent observations?", "have you seen the kettle?"),
+    ("And what is the colour of it?", "what color is it?"),
+    ("Its current location?", "where is it?"),
+    ("What colour is the kettle? Is it red like an apple, or blue like the sky?", "What color is the kettle?"),
+    ("And once Ben had made tea, to what did he turn his hand next?", "what did he do next after Ben had made tea?"),
+    ("I need something to wipe up a spill. What's available?", "what can I use to wipe up a spill?"),
+    ("Ye haven't seen the kettle, have ye?", "have you seen the kettle?"),
+    # what only looks like them stays
+    ("I waited... and waited. Where is the kettle?", "I waited, and waited. Where is the kettle?"),
+])
+def test_pauses_and_more_frames_written_as_the_parser_reads_them(text: str, normal: str) -> None:
+    assert normalise(text) == normal

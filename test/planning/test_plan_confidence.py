@@ -118,6 +118,9 @@ def test_a_lock_question_is_answered_as_one(kitchen, mem) -> None:
     # "locked" said in a remark between two askings of "can I open it?" does not turn the question round
     a = answer_question(kitchen, "Can I open the cabinet? Somebody locked it once, I remember... can I open it now?")
     assert a.success and a.answer.startswith("No") and "cabinet_1" in a.answer_ids, a.answer
+    # "not locked" spells out what usable means: yes would mean usable, so the locked cabinet is a no
+    a = answer_question(kitchen, "Is the cabinet usable, i.e., not locked, so that it can be opened normally?")
+    assert a.success and a.answer.startswith("No") and "cabinet_1" in a.answer_ids, a.answer
 
 
 def test_a_thing_said_with_a_room_and_a_question_mark_asks_whether_it_is_there(flat, mem) -> None:
