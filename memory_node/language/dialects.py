@@ -24,6 +24,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from ..core.text import singular
 from .lexicon import ROOM_WORDS
 
 _Rule = tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]
@@ -241,9 +242,11 @@ _WORD_ORDER_LEARNER = _rules(
     (r"^" + _TOPIC + r"\s+(next\s+to|beside|near|behind|under|on|in)\s+" + _THING + r"\s*,\s*which\s+one\s*\?*\s*$",
      r"which \1 is \2 the \3?"),
     (r"^" + _TOPIC + r"\s*,?\s+which\s+one\s+is\s+(mine|yours|his|hers|ours|theirs|[A-Za-z]+'s)\s*\?*\s*$", r"which \1 is \2?"),
-    (r"^of\s+(?:the|all\s+the|these|those)\s+(?:several\s+|many\s+|various\s+|two\s+|three\s+)?([a-z][\w ]{1,30}?)s"
+    (r"\bwhich\s+one's\b(?!\s+(?:that|it|this|mine|yours|his|hers|ours|theirs)\b)", "which one is"),
+    # (the plural said as one: "glasses" is a glass, not a "glasse")
+    (r"^of\s+(?:the|all\s+the|these|those)\s+(?:several\s+|many\s+|various\s+|two\s+|three\s+)?([a-z][\w ]{1,30}?s)"
      r"(?:\s+in\s+(?:this|the)\s+(?:house|home|flat|place))?\s*,\s*(.{0,60}?)"
-     r"\bwhich\s+one\b", r"\2which \1"),
+     r"\bwhich\s+one\b", lambda m: f"{m.group(2)}which {' '.join(m.group(1).split()[:-1] + [singular(m.group(1).split()[-1])])}"),
     (r"^which\s+of\s+(?:the|these|those)\s+([a-z][\w ]{1,30}?)s\s+is\s+the\s+one\s+(?:at|by|next\s+to|beside|near)\s+", r"which \1 is next to "),
     (r"^there'?s\s+more\s+than\s+one\s+([a-z][\w ]{1,30}?)\s*(?:,|and)?\s*(?:um\s+|uh\s+)?,?\s*which\s+one\s+is\s+(?:the\s+one\s+)?",
      r"which \1 is "),
@@ -427,6 +430,7 @@ _SCOTS = _rules(
     # Boston and other non-rhotic spellings of the words a request needs ("head ovah to the stove")
     (r"(?:^|(?<=[\s,]))[Yy]e(?=\s+(?:haven't|have|had|seen|see|saw|know|want|put|left|can|could|will|would|did|do|are|were|got)\b|\s*[,?])",
      "you"),  # Irish, Scots and Northern "ye": you ("ye haven't seen it, have ye?")
+    (r"\bgonnae\s+(?=[a-z])", "will you "),  # Glaswegian "gonnae get us the radio?" (going to)
     (r"\bovah\b", "over"), (r"\bheah\b", "here"), (r"\btheah\b", "there"), (r"\bwheah\b", "where"),
     (r"\bpit\s+(?=(?:it|them|the|that|this|my|yer|your|oor|our)\b)", "put "),
     (r"\bpit\s+(?=(?:back|doon|down|away)\b)", "put "),

@@ -21,7 +21,11 @@ _SPACES = re.compile(r"\s+")
 # the rooms, longest first (ties by name, so every process compiles the same pattern)
 _ROOMS_RE = "|".join(sorted(lx.ROOM_WORDS | {"living room", "dining room"}, key=lambda r: (-len(r), r)))
 # Spoken shortcuts the tokenizer does not split ("where'd", "wanna"); standard English contractions it does.
-_SHORTCUTS = (  # a pause inside one clause, before its verb or place or after a word that cannot end it ("which
+_SHORTCUTS = (  # words to someone else between two pauses ("are there any mugs in the... sorry, go ahead, Raj... in the
+              # kitchen?"): the sentence goes on where it broke off
+              (re.compile(r"\s*(?:\.{2,}|\u2026)\s*(?:sorry|one\s+sec(?:ond)?|hang\s+on|hold\s+on|just\s+a\s+sec(?:ond)?)\s*,?\s*"
+                          r"(?:go\s+(?:ahead|on)\s*,?\s*)?(?:[A-Z][a-z]+)?\s*(?:\.{2,}|\u2026)\s*(?=[a-z])"), ", "),
+              # a pause inside one clause, before its verb or place or after a word that cannot end it ("which
               # room... is the radio... in", "the... um... radio", "put it... on the table"): said without the pause
               # (not before a restart: "how many bowls is there in the... are there in the kitchen")
               (re.compile(r"\b(the|a|an|my|your|our|which\s+room|what\s+colou?r)\s*(?:\.{2,}|\u2026)\s*(?:(?:um+|uh+|er+|erm+)\s*"
@@ -1208,7 +1212,8 @@ _CONFIRMED = re.compile(r"\b(" + _DET + r"\s+[\w' -]+?)\s*,?\s+(?:yeah|yes|yep)\
 # the mug, mate", "Unit, report ...", "what colour is it, oh wise one?", "seek, robot, seek!"): who is spoken
 # to, not a thing asked about. The head word must name a person (WordNet: its commonest sense, and no household
 # thing among its two commonest: a list "bread, butter, toast" addresses no one) or the robot.
-_ADDRESS_WORDS = frozenset({"robot", "bot", "droid", "android", "unit", "hon", "luv", "kiddo", "bro", "fam", "babe",
+_ADDRESS_WORDS = frozenset({"robot", "bot", "droid", "android", "unit", "hon", "luv", "kiddo", "bro", "fam", "babe", "bruh",
+                            "cher", "b'y", "hinny", "butt", "butty", "bach", "cuz", "lad", "lass",
                             "darlin", "darlin'", "sis", "bestie", "love", "honey", "sweetie", "petal", "poppet", "mum",
                             "nana", "guv", "matey", "everyone", "folks", "guys", "sugar", "dude", "buddy", "pal", "mate",
                             "bruv", "hun", "doll", "chief", "boss", "dearie", "darling", "sweetheart", "pet", "duck", "mun"})
@@ -1454,7 +1459,20 @@ _SAID_OTHERWISE: tuple[tuple[re.Pattern[str], Any], ...] = tuple((re.compile(p, 
     # "pop and grab the juice", "nip and get the milk": the second verb is the task
     (r"\b(?:pop|nip|dash|run|hop)\s+(?:and|an'|n)\s+(?=(?:grab|get|fetch|bring|take|pick)\b)", ""),
     # "Two things: bring me ...", "... Go!": framing and urgency around a command
-    (r"^(?:two|2|a\s+couple\s+of|three|3)\s+things\s*[:,\u2014-]\s*", ""),
+    (r"^(?:two|2|a\s+couple\s+of|three|3)\s+(?:things|items|pickups|objects)(?:\s+for\s+you)?\s*[:,\u2014-]\s*",
+     lambda m: "I want " if re.match(r"(?:the|my|a|an)\s", m.string[m.end():], re.I) else ""),
+    # "retrieve two items, the pear and the lotion, and hand both to me", "bring me A and B, two thing, please": the
+    # count says how many things the list names
+    (r"\b(retrieve|bring|fetch|get|grab)\s+(me\s+|us\s+)?(?:two|2|both|the\s+two)\s+(?:items|things|objects)\s*,\s*", r"\1 \2"),
+    (r"(\band\s+[\w -]{1,30}?)\s*,\s*(?:two|2)\s+(?:things?|items?)\s*(?=[,.!?]|$)", r"\1"),
+    # "the pear, then the lotion" in a list of things to bring: both
+    (r"(?<=\w),\s*then\s+(?=(?:the|my|a|an)\s+[\w -]{1,30}?\s*[.!]\s*(?:bring|fetch|get|hand|give)\s+(?:them\s+)?both\b)", " and "),
+    # "Both come to me.", "need A and B bring both", "bring the remote and the paper both for me"
+    (r"\bboth\s+(?:come|go)\s+to\s+me\b", "bring them both to me"),
+    (r"^(?:i\s+)?need\s+([\w -]{2,40}?)\s+and\s+([\w -]{2,40}?)\s*,?\s+bring\s+(?:them\s+)?both\b",
+     lambda m: f"bring me {_with_article(m.group(1))} and {_with_article(m.group(2))}"),
+    (r"(\band\s+(?!(?:hand|bring|give|take|get|fetch|pass|carry)\b)(?:the\s+|my\s+)?[\w-]+(?:\s+[\w-]+)?)\s+both\s+"
+     r"(?=(?:for|to)\s+me\b)", r"\1 "),
     (r"(?<=[.!?])\s*(?:go(?:\s*,?\s*go)*|quick(?:ly)?|hurry(?:\s+up)?|chop[\s-]+chop|move\s+it|on\s+the\s+double)\s*!+\s*$",
      lambda m: "" if re.search(r"\b(?:bring|fetch|get|grab|take|put|hand|give|carry)\b", m.string[:m.start()], re.I) else m.group(0)),
     # "let the pear rest upon the table": put it there
@@ -1522,7 +1540,7 @@ _SAID_OTHERWISE: tuple[tuple[re.Pattern[str], Any], ...] = tuple((re.compile(p, 
     # to the toothbrush?": which glass is there
     (r"^there\s+(?:are|is|'re|'s)\s+(?:so\s+)?(?:many|lots\s+of|several|a\s+few|more\s+than\s+one|two|2)\s+([a-z][\w -]{1,30}?)"
      r"(?:\s+(?:around|about|here|there|in\s+here))?\s*"
-     r"[.;,:!]\s*(?:which\s+one(?:'s|\s+is)\s+|the\s+one\s+)(next\s+to|beside|by|near|on|in|under)\s+([^,?.]{1,40}?)\s*"
+     r"(?:\s*,\s*i\s+(?:think|guess|believe))?\s*[.;,:!?]\s*(?:which\s+one(?:'s|\s+is)\s+|the\s+one\s+)(next\s+to|beside|by|near|on|in|under)\s+([^,?.]{1,40}?)\s*"
      r"(?:,\s*which\s+one)?\s*\?*\s*$",
      lambda m: f"which {' '.join(m.group(1).split()[:-1] + [singular(m.group(1).split()[-1])])} is {m.group(2)} {m.group(3)}?"),
     # "pear is in which room, please?", "the bottle of lotion in which room?": which room it is in
@@ -1552,8 +1570,9 @@ _SAID_OTHERWISE: tuple[tuple[re.Pattern[str], Any], ...] = tuple((re.compile(p, 
     (r"(?<=\w)\s*,?\s+where\s+(?:it|they)\s+(?:can|could|will|'ll|might)\s+(?:have\s+a\s+(?:rest|sit|lie\s+down)|rest|stay|sit|"
      r"be\s+safe|dry(?:\s+off)?|cool(?:\s+down)?|be\s+out\s+of\s+the\s+way)\s*(?=[.!?]|$)", ""),
     # "bring me the pear. And the lotion. The pear and the lotion, both of them.": one list
-    (r"^((?:please\s+)?(?:bring|fetch|get|grab|hand)\s+(?:me\s+|us\s+)?(?:the|my)\s+[\w -]{1,30}?)\s*[.!]\s+and\s+((?:the|my)\s+"
-     r"[\w -]{1,30}?)\s*[.!]\s*(?:(?:the|my)\s+[\w -]{1,30}?\s+and\s+(?:the|my)\s+[\w -]{1,30}?\s*,?\s*both(?:\s+of\s+them)?\s*[.!]*)?\s*$",
+    (r"^((?:(?:could|can|would|will)\s+you\s+)?(?:please\s+)?(?:bring|fetch|get|grab|hand)\s+(?:me\s+|us\s+)?(?:the|my)\s+[\w -]{1,30}?)"
+     r"\s*[.!?]\s+and\s*,?\s*(?:um+\s*,?\s*|uh+\s*,?\s*)?((?:the|my)\s+[\w -]{1,30}?)(?:\s+too|\s+as\s+well)?\s*(?:,\s*please)?\s*[.!?]\s*"
+     r"(?:(?:(?:the|my)\s+[\w -]{1,30}?\s+and\s+(?:the|my)\s+[\w -]{1,30}?\s*,?\s*)?both(?:\s+of\s+them)?\s*[.!]*)?\s*$",
      r"\1 and \2."),
     # "fetch 'em both", "can you bring me both?": the things said before, both of them
     (r"(?<=\s)'em\b", "them"),
@@ -1614,6 +1633,114 @@ _SAID_OTHERWISE: tuple[tuple[re.Pattern[str], Any], ...] = tuple((re.compile(p, 
     (r"\blast\s+time\s*,?\s*(it|they)\s+(?:was|were)\s+where\s*\?", r"where was \1 before?"),
     # "go get me that juice, ya heard?": the tag asks for no answer
     (r"\s*,?\s*(?:ya|you|y')\s+heard(?:\s+me)?\s*\?*\s*$", "."),
+    # when it was seen, in other words: "what time was the lime last sighted?", "what time was your last visual on the
+    # lime?", "what time did you first log the magazine?", "the lime you last see what time?", "when did you last see
+    # the mug? Around what time?", "at what time, to the minute, did you first observe it?"
+    (r"^what\s+time\s+(?:was|were)\s+((?:the|my|our|that)\s+[\w -]{1,30}?)\s+(last|first)\s+(?:sighted|seen|spotted|observed|logged)\b",
+     r"when did you \2 see \1"),
+    (r"^what\s+time\s+was\s+your\s+(last|first)\s+(?:visual|sighting|look|glimpse)\s+(?:on|of|at)\s+", r"when did you \1 see "),
+    (r"^what\s+time\s+did\s+you\s+(last|first)\s+(?:log|spot|observe|record|clock|notice)\s+", r"when did you \1 see "),
+    (r"^((?:the|my|our)\s+[\w -]{1,30}?)\s+you\s+(last|first)\s+(?:see|saw|seen)\s+what\s+time\b", r"when did you \2 see \1"),
+    (r"^(last|first)\s+time\s+(?:you|u)\s+(?:saw|seen|see)\s+(.+?)\s*,\s*what\s+time\s+(?:it\s+was|was\s+it)\b[^?]*\?*",
+     r"when did you \1 see \2?"),
+    (r"(\bwhen\s+did\s+you\s+(?:last|first)\s+see\s+[^?]{1,40}\?)\s*(?:around|about|roughly|at)?\s*what\s+time\s*\?*\s*$", r"\1"),
+    (r"\s*,\s*to\s+the\s+(?:minute|second|hour)\s*,\s*", " "),
+    # where it was before, in other words: "the lime got relocated. What was its original position?", "where did the
+    # lime reside before its unannounced relocation?", "where was it before it got moved"
+    (r"\bwhat\s+was\s+(its|their)\s+(?:original|previous|former|old|earlier|last)\s+(?:position|location|place|spot)\b",
+     lambda m: "where was it before" if m.group(1).lower() == "its" else "where were they before"),
+    (r"\bwhere\s+did\s+((?:the|my|our)\s+[\w -]{1,30}?)\s+(?:reside|rest|dwell)\s+before\b[^?]*", r"where was \1 before"),
+    (r"\bbefore\s+(?:it|they)\s+got\s+(?:moved|shifted|relocated)\b", "before it was moved"),
+    # "Ben, after turning on the TV, what was his next move?": what he did after it
+    (r"^([A-Z][a-z]+)\s*,\s*after\s+([\w ]{3,40}?)\s*,\s*what\s+(?:was|were)\s+(?:his|her|their)\s+next\s+(?:move|action|step)\b[^?]*",
+     r"what did \1 do after \2"),
+    (r"\bwhat\s+(?:was|were)\s+(his|her|their)\s+next\s+(?:move|action|step)\b",
+     lambda m: f"what did {dict(his='he', her='she', their='they')[m.group(1).lower()]} do next"),
+    # what the robot did: "what have you been busy with today?", "provide a log of the actions you performed today"
+    (r"\bwhat\s+have\s+you\s+been\s+(?:busy\s+with|up\s+to|doing)\b", "what did you do"),
+    (r"\b(?:provide|give\s+me|show\s+me|send\s+me)\s+(?:a\s+|the\s+)?(?:log|list|record|report|rundown)\s+of\s+(?:the\s+|all\s+(?:the\s+)?)?"
+     r"(?:actions|things|tasks)\s+(?:that\s+)?you\s+(?:performed|did|carried\s+out|attempted|tried)(?:\s+(today|this\s+morning))?[^.?!]*",
+     lambda m: f"what did you do {m.group(1) or 'today'}?"),
+    # where it is: "where, pray, has the radio taken itself off to?", "the mug's gone walkabout. Can't find it"
+    (r"\bwhere\s*,?\s*(?:pray\s*,?\s*)?has\s+((?:the|my|our)\s+[\w -]{1,30}?)\s+(?:taken\s+itself\s+off|got(?:ten)?\s+itself|"
+     r"wandered\s+off|run\s+off|disappeared|vanished)\s+to\b[^?]*", r"where is \1"),
+    (r"^((?:the|my|our)\s+[\w -]{1,30}?)'s\s+(?:gone\s+(?:walkabout|awol|missing)|disappeared|vanished)\s*[.!]\s*(?:i\s+)?(?:can't|cannot)\s+"
+     r"find\s+it\b", r"I can't find \1"),
+    # "location on the glass?", "a twenty on the mug": where it is
+    (r"^(?:location|position|whereabouts|(?:need\s+)?a\s+twenty)\s+(?:on|of)\s+(?=(?:the|my|our)\s)", "where is "),
+    # "just now I put my remote where ah?": where did I put it
+    (r"^(?:[\w,' ]{0,20}?\b)?i\s+put\s+((?:my|the|our)\s+[\w -]{1,30}?)\s+where\b", r"where did I put \1"),
+    # "can I get into the cupboard?", "mum wants to know if the cupboard opens okay": whether it can be opened
+    (r"^can\s+(?:i|we)\s+get\s+into\s+((?:the|that|my|our)\s+[\w -]{1,30}?)\s*(?=[,?.!]|$)", r"can \1 be opened"),
+    (r"\b(?:if|whether)\s+((?:the|my|our)\s+[\w -]{1,30}?)\s+opens(?:\s+(?:okay|ok|fine|alright|properly|all\s+right))?\s*[.?!]*\s*$",
+     r"can \1 be opened?"),
+    # someone else's question relayed: "mum wants to know if there's a mouse in the bedroom. Is there?", "... when you
+    # first saw the juice. Like what time."
+    # (not when the question says "her" or "his": "Anna wants to know where her glass is" is about Anna's glass)
+    (r"^(?:(?:my\s+)?(?:mum|mom|mam|dad|grandma|grandpa|nan|gran|wife|husband)|[A-Z][a-z]+)\s+wants\s+to\s+know\s+(?=(?:if|whether|when|where|"
+     r"what|which|how)\b)(?![^.?!]*\b(?:her|his|she|he|hers)\b)", ""),
+    (r"^(?:if|whether)\s+there(?:'s|\s+is|\s+are)\s+([^.?!]{2,50}?)\s*[.!?]\s*(?:(?:is|are)\s+there\s*\?*)?\s*$", r"is there \1?"),
+    (r"^when\s+(?:you|u)\s+(last|first)\s+saw\s+", r"when did you \1 see "),
+    (r"(?<=[.?!])\s*(?:like\s+)?(?:what|which)\s+time\s*[.?!]*\s*$", ""),
+    # "what all you got on the cooker?": what is on it
+    (r"^what\s+(?:all\s+)?(?:you|we)\s+(?:got|have)\s+(on|in|inside)\s+", r"what is \1 "),
+    # "which room dat lime in now", "which room mouse in": which room it is in
+    (r"^which\s+room\s+(?!is\b|are\b|was\b|were\b|do\b|does\b|did\b|has\b|have\b)(?:dat\s+|that\s+|the\s+)?([a-z][\w -]{1,30}?)\s+in\b"
+     r"(?:\s+now)?\s*(?=\?|$)", r"which room is the \1 in"),
+    # "which cutting board next to microwave": which one is there
+    (r"^which\s+(?!one\b)([a-z][\w-]*(?:\s+(?!is\b|are\b|was\b|were\b|dey\b)[a-z][\w-]*)?)\s+(next\s+to|beside|near|by)\s+(?!is\b)",
+     lambda m: f"which {m.group(1)} is {m.group(2)} "
+               + ("" if re.match(r"(?:the|my|a|an|our|your)\s", m.string[m.end():], re.I) else "the ")),
+    # emoji said as words, a "wait" before the question, a "sorry" after it
+    (r"\s*\b(?:skull|praying\s+hands|crying(?:\s+face)?|laughing(?:\s+face)?|thumbs\s+up|heart|fire|sob(?:bing)?|pleading(?:\s+face)?|"
+     r"eyes|100|smiley(?:\s+face)?)\s+emoji\b", ""),
+    (r"^wait\s*,?\s+(?=(?:is|are|where|what|did|do|does|can|could|was|were|which|how)\b)", ""),
+    (r"(?<=\w)\s+(?:bruh|bro|fam)\s+(?=i\s)", ". "),
+    (r"(?<=[?.!])\s*sorry\s*[.!]*\s*$", ""),
+    # "someplace", "anywheres": somewhere, anywhere
+    (r"\bsomeplace\b", "somewhere"), (r"\banywheres\b", "anywhere"), (r"\bsomewheres\b", "somewhere"),
+    # whether it was seen: "you had eyes on the lime at all?", "have you come across my juice on your travels?"
+    (r"^(?:have\s+|had\s+)?you\s+had\s+eyes\s+on\s+", "have you seen "),
+    (r"\b(?:have\s+)?you\s+come\s+across\s+((?:the|my|our)\s+[\w -]{1,30}?)\s+(?:on|in|during)\s+(?:your\s+)?(?:travels|rounds|round|"
+     r"patrol|wanderings)(?:\s+(?:around|round|about)\s+the\s+house)?(?:\s+today)?", r"have you seen \1"),
+    # "got any bookshelves? In the house?": the place said after the question
+    (r"^(?:got|have\s+we\s+got|do\s+we\s+have)\s+any\s+([\w -]{2,30}?)\s*\?\s*in\s+the\s+(?:house|home|flat|apartment)\s*\?\s*$",
+     r"do we have any \1?"),
+    # "is there, by some miracle, a kitchen cupboard in the kitchen?": an aside between commas
+    (r"^(is|are)\s+there\s*,\s*(?:by\s+(?:some|any)\s+(?:miracle|chance)|perchance|perhaps|possibly)\s*,\s*", r"\1 there "),
+    # "how many glasses are in the kitchen? Just the number is perfect.": how to answer
+    (r"(?<=\?)\s*(?:just|only)\s+(?:the\s+)?(?:number|count|room|colour|color|time)(?:\s+(?:is|would\s+be)\s+(?:perfect|fine|great|enough))?"
+     r"(?:\s*,?\s*please)?\s*[.!]*\s*$", ""),
+    # which one: "which one of dem bowls is sitting by the radio?", "among the glasses, which one is near the
+    # toothbrush?", "of the water glasses, which one's sitting by it?", "I need to ID the bowl on the TV stand. Which one?"
+    (r"\bwhich\s+one\s+of\s+(?:dem|them|those|these|the|our|my)\s+([\w -]{1,30}?)\s+(?=is\b|are\b|'s\b)",
+     lambda m: f"which {' '.join(m.group(1).split()[:-1] + [singular(m.group(1).split()[-1])])} "),
+    (r"^(?:among|of)\s+(?:the|our|my|all\s+the)\s+([\w-]+(?:\s+(?!here\b|there\b|in\b|on\b|we\b)[\w-]+)?)"
+     r"(?:\s+here|\s+there|\s+we\s+have)?\s*,\s*which\s+one(?:'s|\s+is)\s+",
+     lambda m: f"which {' '.join(m.group(1).split()[:-1] + [singular(m.group(1).split()[-1])])} is "),
+    (r"^i\s+need\s+to\s+(?:id|identify|find|know)\s+(the\s+[\w -]{1,30}?)\s+(on|in|next\s+to|by|near|beside|under)\s+([^.?!]{2,30}?)\s*[.!]\s*"
+     r"which\s+one\s+is\s+it\s*\?", lambda m: f"which {m.group(1)[4:]} is {m.group(2)} {m.group(3)}?"),
+    # colour: "need a colour on the magazine so I can ID it"
+    (r"^(?:i\s+)?need\s+(?:a|the)\s+colou?r\s+on\s+((?:the|my|our)\s+[\w -]{1,30}?)(?:\s+so\s+[^.?!]{1,40})?\s*[.!]*\s*$",
+     r"what colour is \1?"),
+    # state: "is the fridge left open, would ya check?", "status check on the microwave: is it secured, closed?",
+    # "the microwave. Left open?"
+    (r"\s*,\s*(?:would|could|can)\s+(?:ya|you|u)\s+check\s*(?=\?)", ""),
+    (r"^status\s+check\s+on\s+((?:the|my|our)\s+[\w -]{1,30}?)\s*:\s*is\s+it\s+(?:secured\s*,?\s*)?(open|closed|shut|locked|on|off)\b",
+     r"is \1 \2"),
+    (r"^((?:the|my|our)\s+[\w -]{1,30}?)\s*[.,:]\s*(?:left\s+|still\s+)?(open|closed|shut|locked|on|off)\s*\?\s*$", r"is \1 \2?"),
+    # contents: "give me a manifest on the stove. What's on it?", "list every item currently on the bed"
+    (r"^(?:give\s+me\s+)?(?:a\s+)?(?:manifest|inventory|rundown)\s+(?:on|of|for)\s+((?:the|my|our)\s+[\w -]{1,30}?)\s*[.!]\s*"
+     r"what(?:'s|\s+is)\s+(on|in|inside)\s+it\s*\?", r"what is \2 \1?"),
+    (r"^list\s+(?:every|each|all\s+the)\s+(?:items?|things?|objects?)\s+(?:currently\s+|that(?:'s|\s+is)\s+)?(on|in|inside)\s+([^;.?!]{2,30}?)"
+     r"\s*(?:[;.,].*)?$", r"what is \1 \2?"),
+    # what room: "in which room is the remote staying?", "which of our many stately rooms is the radio gracing today?"
+    (r"^in\s+which\s+room\s+(?:is|are)\s+((?:the|my|our)\s+[\w -]{1,30}?)\s+(?:staying|sitting|kept|living|hiding)\b",
+     r"which room is \1 in"),
+    (r"^which\s+of\s+(?:our|the|my)\s+(?:[a-z]+\s+){0,2}rooms\s+is\s+((?:the|my|our)\s+[\w -]{1,30}?)\s+(?:gracing|in|occupying|"
+     r"adorning)\b(?:\s+today)?", r"which room is \1 in"),
+    # where it goes: "where is the milk's home?"
+    (r"^where\s+is\s+((?:the|my|our)\s+[\w -]{1,30}?)'s\s+(?:home|place|spot)\s*\?", r"where does \1 go?"),
     # "is the fridge door shut nice and tight?"
     (r"\s+nice\s+and\s+(?:tight|snug|proper)\b", ""),
     # "of all the glasses here, which one is closest to the toothbrush?": which glass is next to it

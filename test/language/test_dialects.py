@@ -463,3 +463,59 @@ def test_frames_written_as_the_parser_reads_them(text: str, normal: str) -> None
 ])
 def test_pauses_and_more_frames_written_as_the_parser_reads_them(text: str, normal: str) -> None:
     assert normalise(text) == normal
+
+
+@pytest.mark.parametrize("text, intent, heads", [
+    # a count said with the list ("two items: A and B"), "then" in a list, "both" said before or after it
+    ("Two pickups: the kettle, then the mug. Bring both to me.", Intent.fetch, ["kettle", "mug"]),
+    ("Two items for you: the kettle and the mug. Both come to me.", Intent.fetch, ["kettle", "mug"]),
+    ("Retrieve two items, the kettle and the mug, and hand both to me.", Intent.fetch, ["kettle", "mug"]),
+    ("Bring me kettle and mug, two thing, please.", Intent.fetch, ["kettle", "mug"]),
+    ("need kettle and dish rack bring both", Intent.fetch, ["kettle", "rack"]),
+    ("Could you bring me the kettle? And, um, the mug too, please. Both of them.", Intent.fetch, ["kettle", "mug"]),
+    ("Bring the kettle and the mug both for me.", Intent.fetch, ["kettle", "mug"]),
+    ("I need the kettle and the mug! Can you bring me both?", Intent.fetch, ["kettle", "mug"]),
+])
+def test_two_things_listed_and_then_asked_for_are_both_fetched(text: str, intent: Intent, heads: list[str]) -> None:
+    req = parse(text, prefer=Kind.command)
+    assert req.intent is intent and [o.head for o in req.objects] == heads, req
+
+
+@pytest.mark.parametrize("text, normal", [
+    # when it was seen, where it was before, what someone did next, what the robot did
+    ("What time was the kettle last sighted?", "when did you last see the kettle?"),
+    ("What time was your last visual on the kettle?", "when did you last see the kettle?"),
+    ("What time did you first log the kettle today?", "when did you first see the kettle today?"),
+    ("The kettle you last see what time ah?", "when did you last see The kettle?"),
+    ("When did you last see the kettle? Around what time?", "When did you last see the kettle?"),
+    ("The kettle got relocated. What was its original position?", "where was The kettle got relocated before?"),
+    ("Where did the kettle reside before its unannounced relocation?", "where was the kettle before?"),
+    ("Ben, after making tea, what was his next move?", "what did Ben do after making tea?"),
+    ("So, what have you been busy with today?", "what did you do today?"),
+    ("Provide a log of the actions you performed today, including any that failed.", "what did you do today?."),
+    # where it is, whether it was seen, what is there, whether it is open, which one, which room
+    ("Where, pray, has the kettle taken itself off to this time?", "where is the kettle?"),
+    ("The kettle's gone walkabout. Can't find it anywhere.", "I can't find The kettle anywhere."),
+    ("Location on the kettle?", "where is the kettle?"),
+    ("You had eyes on the kettle at all? Where?", "have you seen the kettle at all? Where?"),
+    ("Have you come across my kettle on your travels around the house today?", "have you seen my kettle?"),
+    ("Got any kettles? In the house?", "do we have any kettles?"),
+    ("Mum wants to know if there's a kettle in the kitchen. Is there?", "is there a kettle in the kitchen?"),
+    ("What all you got on the cooker, cher?", "what is on the cooker?"),
+    ("Is the oven left open, would ya check?", "Is the oven left open?"),
+    ("Status check on the oven: is it secured, closed?", "is the oven closed?"),
+    ("Can I get into that pantry?", "can that pantry be opened?"),
+    ("Need a colour on the kettle so I can ID it.", "what color is the kettle?"),
+    ("Of the water glasses, which one's sitting by the kettle?", "which water glass is by the kettle?"),
+    ("Which one of dem mugs is sittin' right by the kettle?", "which mug is sitting right by the kettle?"),
+    ("which mug next to kettle", "which mug is next to the kettle"),
+    ("Which room dat kettle in now?", "which room is the kettle in?"),
+    ("In which room is the kettle staying?", "which room is the kettle in?"),
+    ("Where is the kettle's home? Where does it belong?", "where does the kettle go? Where does it belong?"),
+    ("wait is the pantry locked?? skull emoji", "is the pantry locked??"),
+    # what only looks like them stays
+    ("Anna wants to know where her glass is.", "where Anna's glass is."),  # (her glass: Anna's)
+    ("Which plate dey next to the sink?", "Which plate is next to the sink?"),
+])
+def test_more_frames_said_as_the_parser_reads_them(text: str, normal: str) -> None:
+    assert normalise(text) == normal
