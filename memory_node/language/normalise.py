@@ -1544,7 +1544,9 @@ _SAID_OTHERWISE: tuple[tuple[re.Pattern[str], Any], ...] = tuple((re.compile(p, 
      r"(?:,\s*which\s+one)?\s*\?*\s*$",
      lambda m: f"which {' '.join(m.group(1).split()[:-1] + [singular(m.group(1).split()[-1])])} is {m.group(2)} {m.group(3)}?"),
     # "pear is in which room, please?", "the bottle of lotion in which room?": which room it is in
-    (r"^((?:the\s+|my\s+)?[a-z][\w -]{1,30}?)\s+(?:is\s+|are\s+)?in\s+which\s+room(?:\s+(?:it|they)\s+(?:is|are))?\b",
+    (r"^(?:and\s+)?(it|they|that)\s+(?:is|are|'s)\s+in\s+which\s+room\b", r"which room is \1 in"),
+    (r"^(?!(?:and|so|but|it|they|he|she|that|this|which|what|where)\b)((?:the\s+|my\s+)?[a-z][\w -]{1,30}?)\s+(?:is\s+|are\s+)?"
+     r"in\s+which\s+room(?:\s+(?:it|they)\s+(?:is|are))?\b",
      lambda m: f"which room is {_with_article(m.group(1))} in"),
     # "is the cupboard sealed fast under lock and key?": locked
     (r"\b(?:(?:sealed|shut|closed|kept)\s+(?:fast\s+|tight\s+)?)?under\s+lock\s+and\s+key\b", "locked"),
@@ -1624,10 +1626,13 @@ _SAID_OTHERWISE: tuple[tuple[re.Pattern[str], Any], ...] = tuple((re.compile(p, 
     (r"\b(where\s+did\s+(?:i|we)\s+(?:put|leave|set|stash|drop|place)\s+[^?]{1,40}?)\s+(?:earlier|before|just\s+now|"
      r"a\s+(?:while|bit)\s+ago)\s*(?=\?)", r"\1"),
     # "the dishwasher open or not ah?": whether it is
-    (r"^((?:the|my|our)\s+[\w -]{1,30}?)\s+(open|closed|shut|locked|unlocked)\s+or\s+not\b\s*(?:ah|lah|leh|eh)?\s*\?",
-     r"is \1 \2?"),
+    (r"^((?:the|my|our)\s+[\w -]{1,30}?)\s+(?:can|could)\s+(?:be\s+)?open(?:ed)?\s+or\s+not\b\s*(?:ah|lah|leh|eh)?\s*\?",
+     r"can \1 be opened?"),
+    (r"^((?:the|my|our)\s+[\w -]{1,30}?)(?<!\bcan)(?<!\bcould)(?<!\bwill)\s+(open|closed|shut|locked|unlocked)\s+or\s+not\b\s*"
+     r"(?:ah|lah|leh|eh)?\s*\?", r"is \1 \2?"),
     # "is the cupboard usable, i.e., not locked, so that it can be opened normally?": what "usable" means, said again
-    (r"\s*,\s*(?:i\.\s*e\.?|ie|that\s+is(?:\s+to\s+say)?|meaning|in\s+other\s+words)\s*,?\s+[^,?]{1,40}(?:,|(?=\?))", ""),
+    (r"\s*,\s*(?:i\.\s*e\.?\s*,?|ie\s*,|that\s+is\s*,|that\s+is\s+to\s+say\s*,?|meaning|in\s+other\s+words\s*,?)\s+[^,?]{1,40}"
+     r"(?:,|(?=\?))", ""),
     (r"\s*,?\s*so\s+that\s+(?:it|they|i|we)\s+can\s+(?:be\s+)?[^?,]{1,30}(?=\?)", ""),
     # "somebody shifted the lime. Last time it was where?": where it was before it was moved
     (r"\blast\s+time\s*,?\s*(it|they)\s+(?:was|were)\s+where\s*\?", r"where was \1 before?"),

@@ -513,7 +513,11 @@ def test_two_things_listed_and_then_asked_for_are_both_fetched(text: str, intent
     ("In which room is the kettle staying?", "which room is the kettle in?"),
     ("Where is the kettle's home? Where does it belong?", "where does the kettle go? Where does it belong?"),
     ("wait is the pantry locked?? skull emoji", "is the pantry locked??"),
+    ("The pantry can open or not?", "can The pantry be opened?"),
+    ("The oven open or not ah?", "is The oven open?"),
+    ("And it is in which room?", "which room is it in?"),
     # what only looks like them stays
+    ("The mug which is on the shelf, that is which one?", "The mug which is on the shelf, that is which one?"),
     ("Anna wants to know where her glass is.", "where Anna's glass is."),  # (her glass: Anna's)
     ("Which plate dey next to the sink?", "Which plate is next to the sink?"),
 ])
