@@ -38,6 +38,8 @@ def _taken_back(m: re.Match[str]) -> str:
     return f"{np.group(1)}. " if np else ""
 
 
+# (a which-question is written with its capital: the small tagger reads "which cutting board is ..." with
+# "cutting" as the thing, "Which cutting board is ..." as the board)
 FRAMES: tuple[tuple[re.Pattern[str], Any], ...] = tuple((re.compile(p, re.I), r) for p, r in (
     # "can you give me the current location of the juice?", "tell me the whereabouts of the lime": where it is
     (r"(?:^|(?<=[.!?]\s))(?:(?:can|could|would|will)\s+you\s+)?(?:please\s+)?(?:give|tell|send)\s+(?:me\s+|us\s+)?"
@@ -152,7 +154,7 @@ FRAMES: tuple[tuple[re.Pattern[str], Any], ...] = tuple((re.compile(p, re.I), r)
      r"(?:\s+(?:around|about|here|there|in\s+here))?\s*"
      r"(?:\s*,\s*i\s+(?:think|guess|believe))?\s*[.;,:!?]\s*(?:which\s+one(?:'s|\s+is)\s+|the\s+one\s+)(next\s+to|beside|by|near|on|in|under)\s+([^,?.]{1,40}?)\s*"
      r"(?:,\s*which\s+one)?\s*\?*\s*$",
-     lambda m: f"which {_one_of(m.group(1))} is {m.group(2)} {m.group(3)}?"),
+     lambda m: f"Which {_one_of(m.group(1))} is {m.group(2)} {m.group(3)}?"),
     # "pear is in which room, please?", "the bottle of lotion in which room?": which room it is in
     (r"^(?:and\s+)?(it|they|that)\s+(?:is|are|'s)\s+in\s+which\s+room\b", r"which room is \1 in"),
     (r"^(?!(?:and|so|but|it|they|he|she|that|this|which|what|where)\b)((?:the\s+|my\s+)?[a-z][\w -]{1,30}?)\s+(?:is\s+|are\s+)?"
@@ -190,6 +192,8 @@ FRAMES: tuple[tuple[re.Pattern[str], Any], ...] = tuple((re.compile(p, re.I), r)
     (r"(?<=\s)'em\b", "them"),
     (r"\b(bring|get|fetch|grab|hand|give|take|carry)\s+(me\s+|us\s+)?both\b(?!\s+(?:the|of|my|your|our|these|those)\b)",
      r"\1 \2them both"),
+    # "could you bring me the mouse, and the teddy bear too?": one list
+    (r"(?<=\w)\s*,\s*and\s+((?:the|my|a|an)\s+[\w -]{1,30}?)\s+(?:too|as\s+well|also)\s*(?=[?.!]|$)", r" and \1"),
     # "bring me, I pray, the pear, and with it the lotion", "the radio — and what else — oh, the loo roll!": a list
     (r"\s*,\s*i\s+pray\s*,\s*", " "),
     (r"\s*,?\s+and\s+with\s+(?:it|that|them)\s+", " and "),
@@ -286,7 +290,9 @@ FRAMES: tuple[tuple[re.Pattern[str], Any], ...] = tuple((re.compile(p, re.I), r)
     # "just now I put my remote where ah?": where did I put it
     (r"^(?:[\w,' ]{0,20}?\b)?i\s+put\s+((?:my|the|our)\s+[\w -]{1,30}?)\s+where\b", r"where did I put \1"),
     # "can I get into the cupboard?", "mum wants to know if the cupboard opens okay": whether it can be opened
-    (r"^can\s+(?:i|we)\s+get\s+into\s+((?:the|that|my|our)\s+[\w -]{1,30}?)\s*(?=[,?.!]|$)", r"can \1 be opened"),
+    # (an either-or keeps its second half: "can I get into the cabinet or is it locked up?")
+    (r"^can\s+(?:i|we)\s+get\s+into\s+((?:the|that|my|our)\s+(?:(?!or\b)[\w-]+\s?){1,4}?)\s*(?=[,?.!]|$|or\b)",
+     lambda m: f"can {m.group(1).strip()} be opened" + (" " if m.string[m.end():].startswith("or") else "")),
     (r"\b(?:if|whether)\s+((?:the|my|our)\s+[\w -]{1,30}?)\s+opens(?:\s+(?:okay|ok|fine|alright|properly|all\s+right))?\s*[.?!]*\s*$",
      r"can \1 be opened?"),
     # someone else's question relayed: "mum wants to know if there's a mouse in the bedroom. Is there?", "... when you
@@ -304,7 +310,7 @@ FRAMES: tuple[tuple[re.Pattern[str], Any], ...] = tuple((re.compile(p, re.I), r)
      r"(?:\s+now)?\s*(?=\?|$)", r"which room is the \1 in"),
     # "which cutting board next to microwave": which one is there
     (r"^which\s+(?!one\b)([a-z][\w-]*(?:\s+(?!is\b|are\b|was\b|were\b|dey\b)[a-z][\w-]*)?)\s+(next\s+to|beside|near|by)\s+(?!is\b)",
-     lambda m: f"which {m.group(1)} is {m.group(2)} "
+     lambda m: f"Which {m.group(1)} is {m.group(2)} "
                + ("" if re.match(r"(?:the|my|a|an|our|your)\s", m.string[m.end():], re.I) else "the ")),
     # emoji said as words, a "wait" before the question, a "sorry" after it
     (r"\s*\b(?:skull|praying\s+hands|crying(?:\s+face)?|laughing(?:\s+face)?|thumbs\s+up|heart|fire|sob(?:bing)?|pleading(?:\s+face)?|"
@@ -329,12 +335,12 @@ FRAMES: tuple[tuple[re.Pattern[str], Any], ...] = tuple((re.compile(p, re.I), r)
     # which one: "which one of dem bowls is sitting by the radio?", "among the glasses, which one is near the
     # toothbrush?", "of the water glasses, which one's sitting by it?", "I need to ID the bowl on the TV stand. Which one?"
     (r"\bwhich\s+one\s+of\s+(?:dem|them|those|these|the|our|my)\s+([\w -]{1,30}?)\s+(?=is\b|are\b|'s\b)",
-     lambda m: f"which {_one_of(m.group(1))} "),
+     lambda m: f"Which {_one_of(m.group(1))} "),
     (r"^(?:among|of)\s+(?:the|our|my|all\s+the)\s+([\w-]+(?:\s+(?!here\b|there\b|in\b|on\b|we\b)[\w-]+)?)"
      r"(?:\s+here|\s+there|\s+we\s+have)?\s*,\s*which\s+one(?:'s|\s+is)\s+",
-     lambda m: f"which {_one_of(m.group(1))} is "),
+     lambda m: f"Which {_one_of(m.group(1))} is "),
     (r"^i\s+need\s+to\s+(?:id|identify|find|know)\s+(the\s+[\w -]{1,30}?)\s+(on|in|next\s+to|by|near|beside|under)\s+([^.?!]{2,30}?)\s*[.!]\s*"
-     r"which\s+one\s+is\s+it\s*\?", lambda m: f"which {m.group(1)[4:]} is {m.group(2)} {m.group(3)}?"),
+     r"which\s+one\s+is\s+it\s*\?", lambda m: f"Which {m.group(1)[4:]} is {m.group(2)} {m.group(3)}?"),
     # colour: "need a colour on the magazine so I can ID it"
     (r"^(?:i\s+)?need\s+(?:a|the)\s+colou?r\s+on\s+((?:the|my|our)\s+[\w -]{1,30}?)(?:\s+so\s+[^.?!]{1,40})?\s*[.!]*\s*$",
      r"what colour is \1?"),
@@ -361,7 +367,7 @@ FRAMES: tuple[tuple[re.Pattern[str], Any], ...] = tuple((re.compile(p, re.I), r)
     # "of all the glasses here, which one is closest to the toothbrush?": which glass is next to it
     (r"^of\s+all\s+the\s+([\w-]+(?:\s+(?!here\b|there\b|in\b|on\b|we\b)[\w-]+)?)(?:\s+here|\s+there|\s+we\s+have|\s+(?:in|on)\s+the\s+[\w-]+(?:\s+[\w-]+)?)?\s*,\s*"
      r"which\s+one\s+(?=is\b)",
-     lambda m: f"which {_one_of(m.group(1))} "),
+     lambda m: f"Which {_one_of(m.group(1))} "),
     (r"\b(?:is|are|sits|'s)\s+(?:the\s+)?(?:closest|nearest)\s+(?:to\s+)?(?=(?:the|my|our|a)\s)", "is next to "),
     # "my own glass, the one that is mine alone": mine
     (r"\s*,\s*the\s+one\s+(?:that(?:'s|\s+is)|which\s+is)\s+mine(?:\s+alone)?\s*(?=[.?!]*\s*$)", ""),

@@ -43,7 +43,7 @@ _SHORTCUTS = (  # words to someone else between two pauses ("are there any mugs 
               # "the bowl, next to, the frying pan. That one. Which?": which bowl is next to it
               (re.compile(r"^(?:the\s+)?([\w-]+(?:\s+[\w-]+)?)\s*,?\s+(next\s+to|near|by|beside|on|in|inside|under)\s*,?\s+"
                           r"((?:the\s+)?[\w-]+(?:\s+[\w-]+)?)\s*[.,:;]\s*(?:that\s+one\s*[.,!]\s*)?which(?:\s+one)?\s*\?*\s*$", re.I),
-               r"which \1 is \2 \3?"),
+               r"Which \1 is \2 \3?"),
               (re.compile(r"\s*(?:\.{2,}|\u2026)+\s*$"), ""),
               # searching for a word ("the, um, what's it called, the bedside table"): a pause
               (re.compile(r"\s*,?\s*\b(?:what'?s\s+it\s+called|what\s+(?:do|d')\s*(?:you|ye|ya)\s+call\s+(?:it|them)|"

@@ -427,8 +427,8 @@ def test_frames_written_as_the_parser_reads_them(text: str, normal: str) -> None
 @pytest.mark.parametrize("text, normal", [
     # a pause inside one clause is said without it; one before "robot," ends what was said to someone else
     ("which room... is the kettle... in", "which room is the kettle in"),
-    ("The mug... on the shelf. Which one?", "which mug is on the shelf?"),
-    ("The mug... next to... the kettle. That one. Which?", "which mug is next to the kettle?"),
+    ("The mug... on the shelf. Which one?", "Which mug is on the shelf?"),
+    ("The mug... next to... the kettle. That one. Which?", "Which mug is next to the kettle?"),
     ("one sec Sam, I'm looking for something... robot, where's the kettle?", "where's the kettle?"),
     ("when'd you last see the kettle... what time was that", "when did you last see the kettle?"),
     # other frames: a time asked after the sighting, a record of where, remarks on the robot's cameras
@@ -440,7 +440,7 @@ def test_frames_written_as_the_parser_reads_them(text: str, normal: str) -> None
     ("Colour of the kettle. Report.", "what color is the kettle?"),
     ("How many mugs we got in the kitchen?", "how many mugs are there in the kitchen?"),
     ("What hue adorns the kettle?", "what color is the kettle?"),
-    ("There are many mugs. The one beside the kettle, which one?", "which mug is beside the kettle?"),
+    ("There are many mugs. The one beside the kettle, which one?", "Which mug is beside the kettle?"),
     ("kettle is in which room, please?", "which room is the kettle in?"),
     ("Is the pantry sealed fast under lock and key?", "Is the pantry locked?"),
     ("If I give the pantry a gentle pull, will it open for me?", "can the pantry be opened?"),
@@ -474,6 +474,7 @@ def test_pauses_and_more_frames_written_as_the_parser_reads_them(text: str, norm
     ("need kettle and dish rack bring both", Intent.fetch, ["kettle", "rack"]),
     ("Could you bring me the kettle? And, um, the mug too, please. Both of them.", Intent.fetch, ["kettle", "mug"]),
     ("Bring the kettle and the mug both for me.", Intent.fetch, ["kettle", "mug"]),
+    ("sorry, could you bring me the kettle... and, um, the mug too? sorry", Intent.fetch, ["kettle", "mug"]),
     ("I need the kettle and the mug! Can you bring me both?", Intent.fetch, ["kettle", "mug"]),
 ])
 def test_two_things_listed_and_then_asked_for_are_both_fetched(text: str, intent: Intent, heads: list[str]) -> None:
@@ -505,10 +506,11 @@ def test_two_things_listed_and_then_asked_for_are_both_fetched(text: str, intent
     ("Is the oven left open, would ya check?", "Is the oven left open?"),
     ("Status check on the oven: is it secured, closed?", "is the oven closed?"),
     ("Can I get into that pantry?", "can that pantry be opened?"),
+    ("Can I get into the pantry or is it locked up?", "can the pantry be opened or is it locked up?"),
     ("Need a colour on the kettle so I can ID it.", "what color is the kettle?"),
     ("Of the water glasses, which one's sitting by the kettle?", "which water glass is by the kettle?"),
-    ("Which one of dem mugs is sittin' right by the kettle?", "which mug is sitting right by the kettle?"),
-    ("which mug next to kettle", "which mug is next to the kettle"),
+    ("Which one of dem mugs is sittin' right by the kettle?", "Which mug is sitting right by the kettle?"),
+    ("which mug next to kettle", "Which mug is next to the kettle"),
     ("Which room dat kettle in now?", "which room is the kettle in?"),
     ("In which room is the kettle staying?", "which room is the kettle in?"),
     ("Where is the kettle's home? Where does it belong?", "where does the kettle go? Where does it belong?"),
