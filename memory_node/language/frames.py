@@ -85,7 +85,10 @@ FRAMES: tuple[tuple[re.Pattern[str], Any], ...] = tuple((re.compile(p, re.I), r)
      lambda m: f"bring me {with_article(m.group(1))} and {with_article(m.group(2))}"),
     (r"(\band\s+(?!(?:hand|bring|give|take|get|fetch|pass|carry)\b)(?:the\s+|my\s+)?[\w-]+(?:\s+[\w-]+)?)\s+both\s+"
      r"(?=(?:for|to)\s+me\b)", r"\1 "),
-    (r"(?<=[.!?])\s*(?:go(?:\s*,?\s*go)*|quick(?:ly)?|hurry(?:\s+up)?|chop[\s-]+chop|move\s+it|on\s+the\s+double)\s*!+\s*$",
+    # "Pickup is the lotion, drop-off is me.": a dispatcher's bring
+    (r"^pick[\s-]?up\s*(?:is|:)\s*((?:the|my|our)\s+[\w -]{1,30}?)\s*[,;.]\s*drop[\s-]?off\s*(?:is|:)\s*(me|us|[A-Z][a-z]+)\s*(?=[.!]|$)",
+     r"bring \1 to \2"),
+    (r"(?<=[.!?])\s*(?:go(?:\s*,?\s*go)*|quick(?:ly)?|hurry(?:\s+up)?|chop[\s-]+chop|move\s+it|on\s+the\s+double)\s*[!.]+\s*$",
      lambda m: "" if re.search(r"\b(?:bring|fetch|get|grab|take|put|hand|give|carry)\b", m.string[:m.start()], re.I) else m.group(0)),
     # "let the pear rest upon the table": put it there
     (r"^(?:please\s+)?let\s+((?:the|my|our)\s+[\w -]{1,30}?)\s+(?:rest|sit|stay|lie|repose)\s+(?:up)?(on|in|inside)\s+",

@@ -474,6 +474,7 @@ def test_pauses_and_more_frames_written_as_the_parser_reads_them(text: str, norm
     ("need kettle and dish rack bring both", Intent.fetch, ["kettle", "rack"]),
     ("Could you bring me the kettle? And, um, the mug too, please. Both of them.", Intent.fetch, ["kettle", "mug"]),
     ("Bring the kettle and the mug both for me.", Intent.fetch, ["kettle", "mug"]),
+    ("Pickup is the kettle, drop-off is me. Go.", Intent.fetch, ["kettle"]),
     ("sorry, could you bring me the kettle... and, um, the mug too? sorry", Intent.fetch, ["kettle", "mug"]),
     ("I need the kettle and the mug! Can you bring me both?", Intent.fetch, ["kettle", "mug"]),
 ])
