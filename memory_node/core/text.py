@@ -50,6 +50,12 @@ def singular(word: str) -> str:
     return w[:-1]
 
 
+def singular_phrase(phrase: str) -> str:
+    """A noun phrase with its last word singular ("water glasses" -> "water glass")."""
+    words = phrase.split()
+    return " ".join(words[:-1] + [singular(words[-1])]) if words else phrase
+
+
 def tokens(text: str, join_hyphens: bool = True) -> list[str]:
     """Lower-case words (letters and digits, any script) in order. Apostrophes join ("chef's" -> "chefs"),
     and so do hyphens unless ``join_hyphens`` is False ("t-shirt" -> "tshirt" or "t", "shirt")."""

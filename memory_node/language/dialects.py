@@ -24,7 +24,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from ..core.text import singular
+from ..core.text import singular_phrase
 from .lexicon import ROOM_WORDS
 
 _Rule = tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]
@@ -246,7 +246,7 @@ _WORD_ORDER_LEARNER = _rules(
     # (the plural said as one: "glasses" is a glass, not a "glasse")
     (r"^of\s+(?:the|all\s+the|these|those)\s+(?:several\s+|many\s+|various\s+|two\s+|three\s+)?([a-z][\w ]{1,30}?s)"
      r"(?:\s+in\s+(?:this|the)\s+(?:house|home|flat|place))?\s*,\s*(.{0,60}?)"
-     r"\bwhich\s+one\b", lambda m: f"{m.group(2)}which {' '.join(m.group(1).split()[:-1] + [singular(m.group(1).split()[-1])])}"),
+     r"\bwhich\s+one\b", lambda m: f"{m.group(2)}which {singular_phrase(m.group(1))}"),
     (r"^which\s+of\s+(?:the|these|those)\s+([a-z][\w ]{1,30}?)s\s+is\s+the\s+one\s+(?:at|by|next\s+to|beside|near)\s+", r"which \1 is next to "),
     (r"^there'?s\s+more\s+than\s+one\s+([a-z][\w ]{1,30}?)\s*(?:,|and)?\s*(?:um\s+|uh\s+)?,?\s*which\s+one\s+is\s+(?:the\s+one\s+)?",
      r"which \1 is "),
@@ -427,10 +427,10 @@ _SCOTS = _rules(
     (r"\bgan\b", "go"), (r"\bganning\b", "going"),  # Geordie: "where does it gan?", "gan through to the kitchen"
     # "get thissen over to t'stove", "get yourself over to the fridge": go there
     (r"\bget\s+(?:thissen|thysen|yourself|yerself|y'self|yersel)\s+(?:over\s+|round\s+|across\s+)?(?=to\b)", "go "),
-    # Boston and other non-rhotic spellings of the words a request needs ("head ovah to the stove")
     (r"(?:^|(?<=[\s,]))[Yy]e(?=\s+(?:haven't|have|had|seen|see|saw|know|want|put|left|can|could|will|would|did|do|are|were|got)\b|\s*[,?])",
      "you"),  # Irish, Scots and Northern "ye": you ("ye haven't seen it, have ye?")
     (r"\bgonnae\s+(?=[a-z])", "will you "),  # Glaswegian "gonnae get us the radio?" (going to)
+    # Boston and other non-rhotic spellings of the words a request needs ("head ovah to the stove")
     (r"\bovah\b", "over"), (r"\bheah\b", "here"), (r"\btheah\b", "there"), (r"\bwheah\b", "where"),
     (r"\bpit\s+(?=(?:it|them|the|that|this|my|yer|your|oor|our)\b)", "put "),
     (r"\bpit\s+(?=(?:back|doon|down|away)\b)", "put "),

@@ -14,22 +14,15 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..core.text import singular
-from . import lexicon as lx
+from ..core.text import singular_phrase
+from .lexicon import ROOMS_RE
 
-_ROOMS_RE = "|".join(sorted(lx.ROOM_WORDS | {"living room", "dining room"}, key=lambda r: (-len(r), r)))
 _LAST_NP = re.compile(r"\b((?:the|my|your|our)\s+(?:[\w-]+\s+){0,2}?[\w-]+)\s*$", re.I)
 
 
 def with_article(phrase: str) -> str:
     """"ball" -> "the ball"; "my ball", "the ball" as they are."""
     return phrase if re.match(r"(?:the|my|your|our|his|her|their)\s", phrase, re.I) else f"the {phrase}"
-
-
-def _one_of(phrase: str) -> str:
-    """"water glasses" -> "water glass": the kind a which-question asks one of."""
-    words = phrase.split()
-    return " ".join(words[:-1] + [singular(words[-1])])
 
 
 def _taken_back(m: re.Match[str]) -> str:
@@ -112,7 +105,7 @@ FRAMES: tuple[tuple[re.Pattern[str], Any], ...] = tuple((re.compile(p, re.I), r)
     (r"(\b(?:any|some)\s+[\w -]{1,30}?)\s+(?:dwelling|lurking|hiding|residing|living|sitting|lying|hanging\s+(?:about|around)|"
      r"knocking\s+(?:about|around)|kicking\s+(?:about|around))\s+(?=(?:in|on|inside|at)\s+(?:the|my|our)\s)", r"\1 "),
     # "the living room: does it currently boast any bathtubs?": the room said first, then asked whether it has any
-    (r"^(?:in\s+)?(the\s+(?:" + _ROOMS_RE + r"))\s*[:,\u2014-]\s*(?:does|do)\s+(?:it|that|this)\s+(?:[a-z]+ly\s+|now\s+|still\s+)?"
+    (r"^(?:in\s+)?(the\s+(?:" + ROOMS_RE + r"))\s*[:,\u2014-]\s*(?:does|do)\s+(?:it|that|this)\s+(?:[a-z]+ly\s+|now\s+|still\s+)?"
      r"(?:have|hold|contain|boast|possess|got)\s+((?:any|a|an|some)\s+[^?.!]{1,40}?)\s*[?.!]*$", r"are there \2 in \1?"),
     (r"\b(does|do)\s+((?:the|this|our|my)\s+[\w ]{1,40}?)\s+(?:[a-z]+ly\s+)?(?:boast|possess)\s+(?=(?:any|a|an|some)\s)",
      r"\1 \2 have "),
@@ -157,7 +150,7 @@ FRAMES: tuple[tuple[re.Pattern[str], Any], ...] = tuple((re.compile(p, re.I), r)
      r"(?:\s+(?:around|about|here|there|in\s+here))?\s*"
      r"(?:\s*,\s*i\s+(?:think|guess|believe))?\s*[.;,:!?]\s*(?:which\s+one(?:'s|\s+is)\s+|the\s+one\s+)(next\s+to|beside|by|near|on|in|under)\s+([^,?.]{1,40}?)\s*"
      r"(?:,\s*which\s+one)?\s*\?*\s*$",
-     lambda m: f"Which {_one_of(m.group(1))} is {m.group(2)} {m.group(3)}?"),
+     lambda m: f"Which {singular_phrase(m.group(1))} is {m.group(2)} {m.group(3)}?"),
     # "pear is in which room, please?", "the bottle of lotion in which room?": which room it is in
     (r"^(?:and\s+)?(it|they|that)\s+(?:is|are|'s)\s+in\s+which\s+room\b", r"which room is \1 in"),
     (r"^(?!(?:and|so|but|it|they|he|she|that|this|which|what|where)\b)((?:the\s+|my\s+)?[a-z][\w -]{1,30}?)\s+(?:is\s+|are\s+)?"
@@ -338,10 +331,10 @@ FRAMES: tuple[tuple[re.Pattern[str], Any], ...] = tuple((re.compile(p, re.I), r)
     # which one: "which one of dem bowls is sitting by the radio?", "among the glasses, which one is near the
     # toothbrush?", "of the water glasses, which one's sitting by it?", "I need to ID the bowl on the TV stand. Which one?"
     (r"\bwhich\s+one\s+of\s+(?:dem|them|those|these|the|our|my)\s+([\w -]{1,30}?)\s+(?=is\b|are\b|'s\b)",
-     lambda m: f"Which {_one_of(m.group(1))} "),
+     lambda m: f"Which {singular_phrase(m.group(1))} "),
     (r"^(?:among|of)\s+(?:the|our|my|all\s+the)\s+([\w-]+(?:\s+(?!here\b|there\b|in\b|on\b|we\b)[\w-]+)?)"
      r"(?:\s+here|\s+there|\s+we\s+have)?\s*,\s*which\s+one(?:'s|\s+is)\s+",
-     lambda m: f"Which {_one_of(m.group(1))} is "),
+     lambda m: f"Which {singular_phrase(m.group(1))} is "),
     (r"^i\s+need\s+to\s+(?:id|identify|find|know)\s+(the\s+[\w -]{1,30}?)\s+(on|in|next\s+to|by|near|beside|under)\s+([^.?!]{2,30}?)\s*[.!]\s*"
      r"which\s+one\s+is\s+it\s*\?", lambda m: f"Which {m.group(1)[4:]} is {m.group(2)} {m.group(3)}?"),
     # colour: "need a colour on the magazine so I can ID it"
@@ -370,7 +363,7 @@ FRAMES: tuple[tuple[re.Pattern[str], Any], ...] = tuple((re.compile(p, re.I), r)
     # "of all the glasses here, which one is closest to the toothbrush?": which glass is next to it
     (r"^of\s+all\s+the\s+([\w-]+(?:\s+(?!here\b|there\b|in\b|on\b|we\b)[\w-]+)?)(?:\s+here|\s+there|\s+we\s+have|\s+(?:in|on)\s+the\s+[\w-]+(?:\s+[\w-]+)?)?\s*,\s*"
      r"which\s+one\s+(?=is\b)",
-     lambda m: f"Which {_one_of(m.group(1))} "),
+     lambda m: f"Which {singular_phrase(m.group(1))} "),
     (r"\b(?:is|are|sits|'s)\s+(?:the\s+)?(?:closest|nearest)\s+(?:to\s+)?(?=(?:the|my|our|a)\s)", "is next to "),
     # "my own glass, the one that is mine alone": mine
     (r"\s*,\s*the\s+one\s+(?:that(?:'s|\s+is)|which\s+is)\s+mine(?:\s+alone)?\s*(?=[.?!]*\s*$)", ""),

@@ -100,6 +100,8 @@ ROOM_WORDS = frozenset({"kitchen", "bedroom", "bathroom", "room", "hall", "hallw
                         "porch", "balcony", "laundry", "toilet", "washroom", "restroom", "kitchenette",
                         "livingroom", "diningroom", "entrance", "entryway", "foyer", "landing", "upstairs",
                         "downstairs", "patio", "terrace", "garden", "yard", "playroom", "library", "gym"})
+# the rooms as a regex alternation, longest first (ties by name, so every process compiles the same pattern)
+ROOMS_RE = "|".join(sorted(ROOM_WORDS | {"living room", "dining room"}, key=lambda r: (-len(r), r)))
 # The whole home: "are there any stoves in the house?" names no room.
 HOME_WORDS = frozenset({"house", "home", "apartment", "flat", "place", "building", "anywhere", "everywhere",
                         "somewhere"})

@@ -9,18 +9,16 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..core.text import singular
+from ..core.text import singular, singular_phrase
 from ..core.wordnet import default_wordnet
 from . import lexicon as lx
 from .fragments import telegraphic
-from .frames import FRAMES
+from .frames import FRAMES, with_article
 from .dialects import standard_words
 from .speech import dictation_fixes, edit_repairs, typing_fixes, without_symbols, word_searches
 
 
 _SPACES = re.compile(r"\s+")
-# the rooms, longest first (ties by name, so every process compiles the same pattern)
-_ROOMS_RE = "|".join(sorted(lx.ROOM_WORDS | {"living room", "dining room"}, key=lambda r: (-len(r), r)))
 # Spoken shortcuts the tokenizer does not split ("where'd", "wanna"); standard English contractions it does.
 _SHORTCUTS = (  # words to someone else between two pauses ("are there any mugs in the... sorry, go ahead, Raj... in the
               # kitchen?"): the sentence goes on where it broke off
@@ -219,7 +217,7 @@ _SHORTCUTS = (  # words to someone else between two pauses ("are there any mugs 
                           r"to\s+(?:find|locate)\b", re.I), "I can't find"),
               # "remote, current whereabouts please", "the present whereabouts of the mug": where it is
               (re.compile(r"^((?:the\s+|my\s+)?[\w-]+(?:\s+[\w-]+){0,3}?)\s*[,:]\s*(?:its\s+)?(?:current\s+|present\s+|last\s+known\s+)?"
-                          r"whereabouts\b[^?]*\?*\s*$", re.I), lambda m: f"where is {_with_article(m.group(1))}?"),
+                          r"whereabouts\b[^?]*\?*\s*$", re.I), lambda m: f"where is {with_article(m.group(1))}?"),
               (re.compile(r"^(?:(?:what\s+are|what's|tell\s+me|give\s+me)\s+)?(?:the\s+)?(?:current\s+|present\s+|last\s+known\s+)?"
                           r"whereabouts\s+of\s+", re.I), "where is "),
               # Scots and northern English "ma" before a thing's name is "my" ("where's ma glass")
@@ -460,7 +458,7 @@ _SHORTCUTS = (  # words to someone else between two pauses ("are there any mugs 
               (re.compile(r"^((?:the|my|your|our)\s+(?:[\w-]+\s+){0,3}?[\w-]+)\s*,?\s+what\s+(colou?r)(?:\s+(?:is\s+it|it\s+is))?\s*\??\s*$",
                           re.I), lambda m: f"what {m.group(2)} is {m.group(1)[0].lower()}{m.group(1)[1:]}?"),
               # "the bathroom got a coffee table or not?": is there one there
-              (re.compile(r"^(?:the\s+)?(" + _ROOMS_RE + r")\s+(?:got|has|have)\s+(?:any\s+|a\s+|an\s+)?(.+?)(?:\s*,?\s+(?:or\s+not|or\s+no)"
+              (re.compile(r"^(?:the\s+)?(" + lx.ROOMS_RE + r")\s+(?:got|has|have)\s+(?:any\s+|a\s+|an\s+)?(.+?)(?:\s*,?\s+(?:or\s+not|or\s+no)"
                           r"\s*\??|\s*\?)\s*$", re.I), r"is there a \2 in the \1?"),
               # "which part of the house is the mug in?": which room
               (re.compile(r"\b(which|what)\s+(?:part|area|bit|end)\s+of\s+the\s+(?:house|home|flat|apartment|place)\b", re.I),
@@ -514,7 +512,7 @@ _SHORTCUTS = (  # words to someone else between two pauses ("are there any mugs 
               (re.compile(r"\bkept\s+(?=(?:locked|unlocked|open|closed|shut)\b)", re.I), ""),
               (re.compile(r",?\s+these\s+days\s*(?=[?.!]*\s*$)", re.I), ""),
               # "kitchen: any kettles?", "kettles in the kitchen: how many?": the place or thing said first
-              (re.compile(r"^(?:the\s+)?(" + _ROOMS_RE + r")\s*[:,\u2014-]\s*any\s+(.+?)\s*\??\s*$", re.I),
+              (re.compile(r"^(?:the\s+)?(" + lx.ROOMS_RE + r")\s*[:,\u2014-]\s*any\s+(.+?)\s*\??\s*$", re.I),
                r"are there any \2 in the \1?"),
               (re.compile(r"^(?!how\b)(.+?)\s*[:,\u2014-]\s*how\s+many\s*\??\s*$", re.I), r"how many \1?"),
               # "I want a count of the plates", "I want to know what's on the bed": the question they introduce
@@ -562,7 +560,7 @@ _SHORTCUTS = (  # words to someone else between two pauses ("are there any mugs 
               # "remote control: previous location?", "the previous location of the mug": where it was before
               (re.compile(r"^((?:the\s+|my\s+)?[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2})\s*[:,\u2014-]\s*(?:its\s+)?"
                           r"(?:previous|former|prior|earlier|old|last)\s+(?:location|place|position|spot|whereabouts)\b"
-                          r"[^?]*(\??)\s*$", re.I), lambda m: f"where was {_with_article(m.group(1))} before{m.group(2)}"),
+                          r"[^?]*(\??)\s*$", re.I), lambda m: f"where was {with_article(m.group(1))} before{m.group(2)}"),
               (re.compile(r"\b(?:what\s+(?:is|was)\s+)?the\s+(?:previous|former|prior|earlier)\s+(?:location|place|position|spot)"
                           r"\s+of\s+(?=(?:the|my|your|our)\b)", re.I), "where was "),
               # "Ben: next thing he did after ...?", "what was the next thing Ben did": what he did next
@@ -667,7 +665,7 @@ _SHORTCUTS = (  # words to someone else between two pauses ("are there any mugs 
               (re.compile(r"\bis\s+((?:the|my)\s+[\w-]+(?:\s+[\w-]+)?)\s+opening(?:\s+at\s+all)?\s*\?", re.I), r"can \1 be opened?"),
               (re.compile(r"^(?:out\s+)?of\s+all\s+the\s+([a-z][\w-]*(?:\s+[a-z][\w-]*)?)(?:\s+in\s+(?:this|the)\s+(?:house|flat|place|home))?"
                           r"\s*,\s*which\s+(?:is\s+)?the\s+one\s+(?:that's|that\s+is|which\s+is)\s+(?:right\s+)?", re.I),
-               lambda m: f"which {' '.join([*m.group(1).split()[:-1], singular(m.group(1).split()[-1])])} is "),
+               lambda m: f"which {singular_phrase(m.group(1))} is "),
               # Filipino English particles ("close the fridge na, po")
               (re.compile(r"\s*,?\s*\b(?:na|po|naman|lang)\b(?=\s*[,.!?]|\s*$)", re.I), ""),
               (re.compile(r"\b(carry|take|bring)\s+((?:the|my)\s+[\w-]+(?:\s+[\w-]+)?)\s+go\s+to\s+", re.I), r"\1 \2 to "),
@@ -862,7 +860,7 @@ _SHORTCUTS = (  # words to someone else between two pauses ("are there any mugs 
               (re.compile(r"^(where\s+(?:is|was|are|were)\s+(?:the\s+|my\s+)?[\w-]+(?:\s+[\w-]+)?)\s+(?:lying|sitting|standing|"
                           r"located)\b(?=\s+before\b|\s*\?|\s*$)", re.I), r"\1"),
               (re.compile(r"^of\s+the\s+([a-z][\w-]*(?:\s+[a-z][\w-]*)?)\s*[:,]\s*which\s+one(?:'s|\s+is)\b", re.I),
-               lambda m: f"which {' '.join([*m.group(1).split()[:-1], singular(m.group(1).split()[-1])])} is"),
+               lambda m: f"which {singular_phrase(m.group(1))} is"),
               # ---- a request said in steps, or after a story ----
               # "..., so could you tell me ...": the story before "so" says why; the request is after it
               (re.compile(r"\s*,\s*so\s+(?=(?:could|can|would|will)\s+you\b|(?:please\s+)?(?:go|bring|take|put|get|fetch|tell)\b|"
@@ -1123,7 +1121,7 @@ _QUESTION_NOUNS: tuple[tuple[str, str], ...] = (
 )
 _QN = "|".join(f"(?:{q})" for q, _ in _QUESTION_NOUNS)
 _NOUN_OF = re.compile(r"^(?P<qn>" + _QN + r")\s+(?:of|for)\s+(?P<np>" + _DET_NP + r"?)"
-                      r"(?:(?:\s*,\s*|\s+)(?:in\s+)?(?:the\s+)?(?P<room>" + _ROOMS_RE + r"))?\s*[?.!]*(?:\s*(?:time|when)\s*[?.!]*)?$", re.I)
+                      r"(?:(?:\s*,\s*|\s+)(?:in\s+)?(?:the\s+)?(?P<room>" + lx.ROOMS_RE + r"))?\s*[?.!]*(?:\s*(?:time|when)\s*[?.!]*)?$", re.I)
 _NOUN_AFTER = re.compile(r"^(?P<np>" + _DET_NP + r"?)\s*(?P<sep>[.,:;\u2014-]?)\s+"
                          r"(?P<qn>" + _QN + r")\s*(?P<end>[?.!]*)$", re.I)
 
@@ -1152,7 +1150,7 @@ def _question_noun(t: str) -> str:
             room = m.groupdict().get("room")
             np = re.sub(r"^(the|my|your|our)\b", lambda d: d.group(1).lower(), m.group("np"), flags=re.I)
             return template.format(np=re.sub(r"^the\s+", "", np, flags=re.I) if "how many" in template
-                                   else _with_article(np),
+                                   else with_article(np),
                                    room=f" in the {room}" if room else "")
     return t
 
@@ -1290,8 +1288,7 @@ def _one_of(phrase: str, rest: str) -> str:
     """The last word of ``phrase`` in the singular when what follows is a singular verb ("is", "was", "sits")."""
     if not re.match(r"\s*(?:is|was|sits|stands|lies|has)\b", rest, re.I):
         return phrase
-    words = phrase.split()
-    return " ".join([*words[:-1], singular(words[-1])])
+    return singular_phrase(phrase)
 
 
 # "tell me whether the cupboard can be opened", "I'm wondering whether the living room has any lamps in it",
@@ -1307,7 +1304,7 @@ _WHETHER = re.compile(r"^(?:(?:please\s+|kindly\s+)?(?:tell\s+me|let\s+me\s+know
 
 
 # "does the living room have any lamps (in it)?": is there any lamp in the living room
-_ROOM_HAS = re.compile(r"^(?:(?:wait|so|and|oh|ok|okay)\s*,?\s+)?(?:does|do|did)\s+the\s+(" + _ROOMS_RE + r")\s+"
+_ROOM_HAS = re.compile(r"^(?:(?:wait|so|and|oh|ok|okay)\s*,?\s+)?(?:does|do|did)\s+the\s+(" + lx.ROOMS_RE + r")\s+"
                        r"(?:actually\s+|really\s+|even\s+|still\s+)?have\s+(any|a|an)\s+(.+?)"
                        r"(?:\s+in\s+(?:it|there))?\s*\??\s*$", re.I)
 
@@ -1532,7 +1529,7 @@ _SAID_OTHERWISE: tuple[tuple[re.Pattern[str], Any], ...] = tuple((re.compile(p, 
     # "where's the lime gone?": where has it gone ("'s" is "has" before a participle)
     (r"\bwhere(?:'s|\s+is)\s+" + _NP3 + r"\s+gone\b", r"where has \1 gone"),
     # "how many plates has the kitchen (got)?", "does the kitchen have": how many are in it
-    (r"^how\s+many\s+([\w\s-]+?)\s+(?:has|have|does|do)\s+(?:the|our|your|my)\s+(" + _ROOMS_RE + r")"
+    (r"^how\s+many\s+([\w\s-]+?)\s+(?:has|have|does|do)\s+(?:the|our|your|my)\s+(" + lx.ROOMS_RE + r")"
      r"(?:\s+(?:got|have|has|contain|hold))?\s*\?*\s*$", r"how many \1 are in the \2?"),
     # "where was the mug last time?", "the mug last time was where?": where it was before
     (r"^where\s+was\s+" + _NP3 + r"\s*,?\s+(?:the\s+)?last\s+time\s*\?*\s*$", r"where was \1 before?"),
@@ -1759,15 +1756,15 @@ def normalise(text: str) -> str:
     t = _WENT_AND.sub("", t)
     t = _SAID_AGAIN.sub(r"\1 ", t)
     t = _OUT_THE.sub(r"\1 out of the", t)
-    t = _TO_ONLY.sub(lambda m: f"go to {_with_article(m.group(1))}", t)
-    t = _OUT_OF.sub(lambda m: f"get {_with_article(m.group(1))} out of {_with_article(m.group(2))}", t)
+    t = _TO_ONLY.sub(lambda m: f"go to {with_article(m.group(1))}", t)
+    t = _OUT_OF.sub(lambda m: f"get {with_article(m.group(1))} out of {with_article(m.group(2))}", t)
     t = _PAIR_TO.sub(_pair_to, t)
     if _PUT_VERB.search(t):
         t = _NOT_THERE.sub("", t)
     t = _BUT_NOT.sub(lambda m: m.group(0) if re.search(r"\bones?\s*$", m.group(0).rstrip(" .!?"), re.I) else m.group(1), t)
     t = _PLACE_FIRST.sub(lambda m: f"{m.group(3).lower()} there {m.group(4)} {m.group(1).lower()} {m.group(2)}?", t)
     t = _OUT_OF_TO.sub(lambda m: m.group(0) if _not_a_thing(m.group(1)) else
-                       f"bring {_with_article(m.group(1))} out of {_with_article(m.group(2))} to {m.group(3)}", t)
+                       f"bring {with_article(m.group(1))} out of {with_article(m.group(2))} to {m.group(3)}", t)
     t = _RECKON_TAIL.sub("", t)
     t = _question_noun(t)
     short = _FOR_A_SEC.sub("", t)
@@ -1776,9 +1773,9 @@ def normalise(text: str) -> str:
     t = _CAN_I_OPEN.sub(lambda m: f"can {m.group(1).lower()} be opened?", t)
     t = _NOWHERE.sub(lambda m: f"where is {m.group(1)}?", t)
     t = _WOULD_YOU_SAY.sub(r"\1 ", t)
-    t = _SEEN_WHEN.sub(lambda m: f"when did you {m.group(2).lower()} see {_with_article(m.group(1))}?", t)
-    t = _ROOM_OF.sub(lambda m: f"what room is {_with_article(m.group(1))} in?", t)
-    t = _WHERE_BEFORE.sub(lambda m: f"where was {_with_article(m.group(1))} before?", t)
+    t = _SEEN_WHEN.sub(lambda m: f"when did you {m.group(2).lower()} see {with_article(m.group(1))}?", t)
+    t = _ROOM_OF.sub(lambda m: f"what room is {with_article(m.group(1))} in?", t)
+    t = _WHERE_BEFORE.sub(lambda m: f"where was {with_article(m.group(1))} before?", t)
     t = _GOT_TO.sub(r"where \1 is", t)
     t = _WHEREVER.sub(r"\1", t)
     t = _THING_AFTER.sub("", t)
@@ -1792,18 +1789,18 @@ def normalise(text: str) -> str:
     first = (re.findall(r"[A-Za-z']+", t)[:1] or [""])[0].lower()
     if not _NOT_A_THING.match(t) and first not in lx.COMMAND_VERBS:
         t = _TO_SOMEONE.sub(lambda m: m.group(0) if _not_a_thing(m.group(1)) else
-                            f"take {_with_article(m.group(1))} to "
-                            f"{m.group(2) if m.group(2)[:1].isupper() else _with_article(m.group(2))}", t)
+                            f"take {with_article(m.group(1))} to "
+                            f"{m.group(2) if m.group(2)[:1].isupper() else with_article(m.group(2))}", t)
         t = _NOW.sub(lambda m: m.group(0) if _not_a_thing(m.group(1)) or " to " in f" {m.group(1).lower()} " else
-                     f"bring me {_with_article(m.group(1))}", t)
-        t = _TO_ME.sub(lambda m: m.group(0) if _not_a_thing(m.group(1)) else f"bring me {_with_article(m.group(1))}",
+                     f"bring me {with_article(m.group(1))}", t)
+        t = _TO_ME.sub(lambda m: m.group(0) if _not_a_thing(m.group(1)) else f"bring me {with_article(m.group(1))}",
                        t)
-    t = _WHERE_BARE.sub(lambda m: f"where is {_with_article(m.group(1))}?", t)
-    t = _BARE_LOCATION.sub(lambda m: f"where is {_with_article(m.group(1))}?", t)
+    t = _WHERE_BARE.sub(lambda m: f"where is {with_article(m.group(1))}?", t)
+    t = _BARE_LOCATION.sub(lambda m: f"where is {with_article(m.group(1))}?", t)
     t = _HOW_MANY_LAST.sub(lambda m: f"how many {m.group(2)}" + (f" are there in the {m.group(1)}" if m.group(1)
                                                                  else "") + "?", t)
     t = _BOTH_OF.sub(lambda m: f"{(m.group(2) or m.group(3)).lower()} " + " and ".join(
-        _with_article(x.strip()) for x in re.split(r"\s+and\s+", m.group(1))), t)
+        with_article(x.strip()) for x in re.split(r"\s+and\s+", m.group(1))), t)
     stripped = _OPENERS.sub("", t)
     t = stripped if stripped.strip(" ?.!,") else t  # "hey" alone stays a greeting
     t = _WH_IS.sub(r"\1 is ", t)
@@ -1862,29 +1859,29 @@ _TO_PLACE_PREP = _PLACE_PREP.replace("(on|", "(on|to|", 1)  # ... and "to", wher
 _FOR_COMMANDS = (
     # "pear back to old spot.", "mug, back where it was": the thing, then "back", is put back
     (re.compile(r"^" + _NP2 + r"\s*[,.:;-]*\s+back(?:\s+(?:to|where|in|on|into|onto)\b[^.!?]*)?\s*[.!]*$", re.I), 1,
-     lambda m: f"put {_with_article(m.group(1))} back"),
+     lambda m: f"put {with_article(m.group(1))} back"),
     # "loo roll away.", "milk please put in its place": the thing, then "away" or its place, is put away
     (re.compile(r"^" + _NP2 + r"\s*[,.:;-]*\s+(?:please\s+)?(?:(?:put|go|goes)\s+)?(?:(?:it|them)\s+)?"
                 r"(?:away|(?:in|back\s+in|to)\s+(?:its|their)\s+(?:proper\s+|usual\s+|own\s+)?(?:place|places|spot|home))"
                 r"(?:\s+(?:please|pls|now))?\s*[.!]*$", re.I), 1,
-     lambda m: f"put {_with_article(m.group(1))} away"),
+     lambda m: f"put {with_article(m.group(1))} away"),
     # "glass. fetch.", "wine glass: bring": the thing, then the verb alone
     (re.compile(r"^" + _NP2 + r"\s*[.,:;!-]+\s*(fetch|bring|get|grab|find|open|close|shut)(?:\s+(?:it|them|please|pls|now))?\s*[.!]*$",
                 re.I), 1,
-     lambda m: f"{m.group(2).lower()} {_with_article(m.group(1))}"),
+     lambda m: f"{m.group(2).lower()} {with_article(m.group(1))}"),
     # "keyboard: take to the kitchen", "the mug - bring over to Ben": the thing, then a verb of carrying with no
     # thing of its own and where to (read alone, "take to the kitchen" is a walk there)
     (re.compile(r"^(?!(?:now|ok|okay|so|then|right|alright|well|please|robot|hey|and|but|yes|no|sure)\b)" + _NP2 +
                 r"\s*[.,:;!-]+\s*(take|bring|carry|move|put|place|bring\s+back|take\s+back)\s+"
                 r"(?:(?:over|down|up)\s+)?" + _TO_PLACE_PREP + r"\s+(.+?)\s*[.!]*$", re.I), 1,
-     lambda m: f"{m.group(2).lower()} {_with_article(m.group(1))} {m.group(3)} {m.group(4)}"),
+     lambda m: f"{m.group(2).lower()} {with_article(m.group(1))} {m.group(3)} {m.group(4)}"),
     # "that vase would look lovely on the shelf", "the towels would be better in the cupboard": where it goes
     (re.compile(r"^(?:i\s+think\s+|honestly,?\s+)?(?:(?:that|this|those|these)\s+)?((?:(?:the|my|our)\s+)?[\w-]+(?:\s+[\w-]+){0,2}?)\s+"
                 r"(?:would|'d|will)\s+"
                 r"(?:look|go|fit|sit|be|do)\s+(?:(?:so\s+|much\s+|a\s+lot\s+|far\s+)?(?:better|lovely|nicer|nice|great|good|"
                 r"best|grand|perfect)\s+)?(?:up\s+|down\s+|over\s+)?" + _PLACE_PREP + r"\s+((?:the|my|our|that|this|a|an)\s+[\w-]+"
                 r"(?:\s+[\w-]+)?)\s*[.!]*$", re.I), 1,
-     lambda m: f"put {_with_article(m.group(1))} {m.group(2)} {m.group(3)}"),
+     lambda m: f"put {with_article(m.group(1))} {m.group(2)} {m.group(3)}"),
     # "Anna could really use the glass", "I could do with my specs": bring it to them
     (re.compile(r"^(i|we|[A-Z][a-z]+)\s+could\s+(?:really\s+|sure\s+|just\s+)?(?:use|do\s+with)\s+((?:the|my|her|his|our|a|an|some)\s+"
                 r"[\w-]+(?:\s+[\w-]+){0,2}?)(?:\s+(?:right\s+)?(?:about\s+)?now)?\s*[.!]*$"), 2,
@@ -1892,16 +1889,16 @@ _FOR_COMMANDS = (
     # "juice on shelf.", "the radio on the desk, please", "remote - onto the bed": a thing and where it goes,
     # nothing else
     (re.compile(r"^" + _NP2 + r"\s*(?:\s|[-:]\s*)" + _PLACE_PREP + r"\s+" + _NP2 + r"\s*(?:,?\s*please)?\s*[.!]*$", re.I), 1,
-     lambda m: f"put {_with_article(m.group(1))} {m.group(2)} {_with_article(m.group(3))}"),
+     lambda m: f"put {with_article(m.group(1))} {m.group(2)} {with_article(m.group(3))}"),
     # "lime out of microwave.": the thing, then where to take it out of
     (re.compile(r"^" + _NP2 + r"\s+out\s+of\s+" + _NP2 + r"\s*[.!]*$", re.I), 1,
-     lambda m: f"get {_with_article(m.group(1))} out of {_with_article(m.group(2))}"),
+     lambda m: f"get {with_article(m.group(1))} out of {with_article(m.group(2))}"),
     # "the radio on the desk you put, please", "can you the keyboard into the kitchen bring?": the verb last
     (re.compile(r"^(?:(can|could|will|would)\s+you\s+)?" + _NP2 + r"\s+" + _TO_PLACE_PREP +
                 r"\s+" + _NP2 + r"\s+(?:you\s+)?(put|bring|take|carry|place|set|move|leave)\s*(?:,?\s*please)?\s*([.!?]*)$",
                 re.I), 2,
-     lambda m: f"{m.group(1) + ' you ' if m.group(1) else ''}{m.group(5)} {_with_article(m.group(2))} {m.group(3)} "
-               f"{_with_article(m.group(4))}{m.group(6)}"),
+     lambda m: f"{m.group(1) + ' you ' if m.group(1) else ''}{m.group(5)} {with_article(m.group(2))} {m.group(3)} "
+               f"{with_article(m.group(4))}{m.group(6)}"),
     # "Ben needs the radio.", "Ben's been asking for the juice all day": bring it to that person
     (re.compile(r"^([A-Z][a-z]+)\s+(?:needs|wants|would\s+like|(?:has|'s)\s+been\s+asking\s+for|is\s+asking\s+for|"
                 r"asked\s+for)\s+((?:the|his|her|a|an|some)\s+[\w-]+(?:\s+[\w-]+){0,2}?)(?:\s+all\s+(?:day|morning|"
@@ -1961,23 +1958,23 @@ _NEED_TO = re.compile(r"^(?:i|we)\s+(?:really\s+|just\s+)?(?:need|want|'d\s+like
 # keyword strings of people used to smart speakers, once the address is gone ("robot, microwave contents")
 _KW_NP = r"((?:the\s+|my\s+)?[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)"
 _KW_QUESTIONS = (
-    (re.compile(r"^" + _KW_NP + r"\s*,?\s+(colou?r)\s*\??\s*$", re.I), lambda m: f"what {m.group(2)} is {_with_article(m.group(1))}?"),
-    (re.compile(r"^" + _KW_NP + r"\s*,?\s+contents\s*\??\s*$", re.I), lambda m: f"what is in {_with_article(m.group(1))}?"),
+    (re.compile(r"^" + _KW_NP + r"\s*,?\s+(colou?r)\s*\??\s*$", re.I), lambda m: f"what {m.group(2)} is {with_article(m.group(1))}?"),
+    (re.compile(r"^" + _KW_NP + r"\s*,?\s+contents\s*\??\s*$", re.I), lambda m: f"what is in {with_article(m.group(1))}?"),
     (re.compile(r"^" + _KW_NP + r"\s*,\s*do\s+we\s+have\s+any\s*\??\s*$", re.I), lambda m: f"do we have any {m.group(1)}?"),
     (re.compile(r"^" + _KW_NP + r"\s*,\s*(open|closed|shut|locked|unlocked|on|off|empty|full)(?:\s+or\s+not)?\s*\??\s*$", re.I),
-     lambda m: f"is {_with_article(m.group(1))} {m.group(2)}?"),
-    (re.compile(r"^count\s+" + _KW_NP + r"\s*,\s*(?:in\s+)?(?:the\s+)?(" + _ROOMS_RE + r")\s*\??\s*$", re.I),
+     lambda m: f"is {with_article(m.group(1))} {m.group(2)}?"),
+    (re.compile(r"^count\s+" + _KW_NP + r"\s*,\s*(?:in\s+)?(?:the\s+)?(" + lx.ROOMS_RE + r")\s*\??\s*$", re.I),
      lambda m: f"how many {m.group(1)} are there in the {m.group(2)}?"),
 )
 _KW_COMMANDS = (
     (re.compile(r"^" + _KW_NP + r"\s*,\s*from\s+" + _KW_NP + r"\s*,\s*to\s+me(?:\s*,?\s*(?:now|asap|please|quick(?:ly)?))*\s*[.!]*$",
-                re.I), lambda m: f"bring me {_with_article(m.group(1))} from {_with_article(m.group(2))}"),
+                re.I), lambda m: f"bring me {with_article(m.group(1))} from {with_article(m.group(2))}"),
     (re.compile(r"^" + _KW_NP + r"\s*,\s*(?:to|over\s+to)\s+me(?:\s*,?\s*(?:now|asap|please|quick(?:ly)?))*\s*[.!]*$", re.I),
-     lambda m: f"bring me {_with_article(m.group(1))}"),
+     lambda m: f"bring me {with_article(m.group(1))}"),
     (re.compile(r"^" + _KW_NP + r"\s*,\s*(on|in|into|onto)\s+" + _KW_NP + r"(?:\s*,?\s*(?:now|asap|please))*\s*[.!]*$", re.I),
-     lambda m: f"put {_with_article(m.group(1))} {m.group(2)} {_with_article(m.group(3))}"),
-    (re.compile(r"^" + _KW_NP + r"\s+to\s+(?:the\s+)?(" + _ROOMS_RE + r")\s*,?\s*(?:now|asap|please)\s*[.!]*$", re.I),
-     lambda m: f"take {_with_article(m.group(1))} to the {m.group(2)}"),
+     lambda m: f"put {with_article(m.group(1))} {m.group(2)} {with_article(m.group(3))}"),
+    (re.compile(r"^" + _KW_NP + r"\s+to\s+(?:the\s+)?(" + lx.ROOMS_RE + r")\s*,?\s*(?:now|asap|please)\s*[.!]*$", re.I),
+     lambda m: f"take {with_article(m.group(1))} to the {m.group(2)}"),
 )
 
 
@@ -2140,7 +2137,7 @@ def _reordered_question(text: str) -> str | None:
         return f"where does {m.group(2)} {_BELONG_BASE.get(m.group(1).lower(), 'belong')}?"
     m = _CAN_OR_NOT.match(text.strip())
     if m is not None:
-        return f"can {_with_article(m.group(1))} be {_PARTICIPLE.get(m.group(2).lower(), 'used')}?"
+        return f"can {with_article(m.group(1))} be {_PARTICIPLE.get(m.group(2).lower(), 'used')}?"
     return None
 
 
@@ -2223,7 +2220,7 @@ def normalise_command(text: str) -> str:
     m = _NOT_JUST.match(text.strip())
     if m is not None and m.group(2).split()[0].lower() in lx.COMMAND_VERBS:
         # "not just the remote, bring me the toilet paper as well": both
-        text = f"{m.group(2)} and {_with_article(m.group(1))}{m.group(3)}"
+        text = f"{m.group(2)} and {with_article(m.group(1))}{m.group(3)}"
     if _PUT_VERB.search(text):
         # "take the radio out of the microwave, put it in the fridge, back in the microwave": where it goes next,
         # said without its verb
@@ -2256,7 +2253,7 @@ def _pair_to(m: re.Match) -> str:
     if any(_not_a_thing(part) or part.split()[0].lower() in lx.COMMAND_VERBS for part in (first, second)) or \
             re.search(r"\s(?:the|my|a|an|it|them)\b", f"{first} {second_rest}", re.I):
         return m.group(0)
-    return f"bring {_with_article(first)} and {_with_article(second)} to {whom}"
+    return f"bring {with_article(first)} and {with_article(second)} to {whom}"
 
 
 def _thing_then_place(text: str) -> str:
@@ -2277,7 +2274,7 @@ def _thing_then_place(text: str) -> str:
     portable = [wn.is_kind(thing.split()[-1].lower(), k, max_distance=6) for k in ("furniture", "appliance")]
     if not (inside or surface) or any(portable):
         return ""
-    return f"put {_with_article(thing)} {'in' if inside and not surface else 'on'} {_with_article(place)}"
+    return f"put {with_article(thing)} {'in' if inside and not surface else 'on'} {with_article(place)}"
 
 
 def _not_a_thing(phrase: str) -> bool:
@@ -2301,7 +2298,3 @@ def _verb_now(verb: str) -> str:
     bases = wn.verb_bases(verb) if wn is not None else ()
     return next((b for b in bases if b != verb.lower()), bases[0] if bases else verb)
 
-
-def _with_article(phrase: str) -> str:
-    """"ball" -> "the ball"; "my ball", "the ball" as they are."""
-    return phrase if re.match(r"(?:the|my|your|our|his|her|their)\s", phrase, re.I) else f"the {phrase}"

@@ -7,6 +7,7 @@ import pytest
 from memory_node.bench.request_cost import odd_utterances
 from memory_node.core.categories import CategoryMap, default_map, singular
 from memory_node.core.corrections import ParsedFact, parse_utterance
+from memory_node.core.text import singular_phrase
 
 
 def placements(text: str) -> list[tuple[str, str, str, bool]]:
