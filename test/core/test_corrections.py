@@ -130,6 +130,12 @@ def test_singular(word: str, one: str) -> None:
     assert singular(word) == one
 
 
+@pytest.mark.parametrize("phrase, one", [("water glasses", "water glass"), ("knives", "knife"),
+                                         ("cutting boards", "cutting board"), ("pants", "pants"), ("", "")])
+def test_singular_phrase_changes_only_the_last_word(phrase: str, one: str) -> None:
+    assert singular_phrase(phrase) == one
+
+
 @pytest.mark.parametrize("label, chain", [
     ("fork", ["fork", "cutlery", "kitchenware"]),
     ("cutleryfork", ["cutleryfork", "fork", "cutlery", "kitchenware"]),  # a VirtualHome class name
