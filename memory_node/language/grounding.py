@@ -56,6 +56,10 @@ DEFAULT_SPEAKER = "user"
 MATCH_CHARS = 256
 _OWNER_RE = re.compile(r"^(?:the\s+)?(?P<owner>my|our|mine|[a-z][a-z0-9_\-]*'s)\s+(?P<rest>.+)$")
 _PRONOUNS = frozenset({"it", "them", "that", "this", "him", "her"})
+# WordNet kinds of a word before "of" that holds, measures, is part of or groups what follows
+_HOLDER_KINDS = ("container", "containerful", "measure", "part", "piece", "portion", "collection")
+# how a match was made that names the thing surely (not a kind, a category or a likeness)
+_SURE_MATCHES = frozenset({"exact", "head noun", "everyday name", "wordnet synonym"})
 _ROBOT_WORDS = frozenset({"you", "the robot", "robot"})
 _MOVE_VERBS = frozenset({"move", "put", "take", "took", "moved", "placed", "place", "carry", "carried",
                          "left", "leave", "brought", "bring", "hid", "hide", "set", "dropped", "drop", "shift",
@@ -316,12 +320,27 @@ class Grounder:
         return [c.entity.id for c in resolve_entities(name, self.world.entities.values())
                 if self.world.is_person(c.entity.id)]
 
+    def _holds_what_follows(self, head: str) -> bool:
+        """"X of Y" names Y (or a label of both) when X is a part, a package, a container or its fill, a
+        portion, a measure or a group: "a carton of milk", "a slice of bread", "a bunch of bananas"."""
+        word = singular(norm(head))
+        if word in lx.PART_WORDS or word in PACKAGING:
+            return True
+        wn = self.names.wordnet
+        return wn is None or any(wn.is_kind(word, k) for k in _HOLDER_KINDS)
+
     def _pool(self, include_rooms: bool = False) -> list[Entity]:
         return [e for e in self.world.entities.values() if include_rooms or e.label != ROOM_LABEL]
 
     def _kind(self, ref: ObjectRef, every: bool = False) -> tuple[list[Candidate], str]:
         """Entities the noun names: exact label / name / id, then a part naming its whole, then head noun,
         everyday name, WordNet and kind (a category noun: every thing of it), then MiniLM similarity."""
+        if ref.of_noun and ref.head and not self._holds_what_follows(ref.head):
+            # "the teddy of lotion", "the remote of the tv": the word before "of" is no container, portion or
+            # group, so it names the thing itself when memory holds one (the words after say which, at most)
+            alone, how = self._kind(ref.model_copy(update={"of_noun": ""}), every)
+            if alone and how in _SURE_MATCHES:
+                return alone, how
         if ref.of_noun and ref.head:
             # "a carton of milk", "a bottle of water": the thing held, or a label naming both (milkcarton)
             held = ObjectRef(text=ref.of_noun, head=ref.of_noun.split()[-1], compound=ref.of_noun.split()[:-1])

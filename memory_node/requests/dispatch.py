@@ -21,6 +21,7 @@ from ..core.store import MemoryStore
 from ..core.text import clean_text, singular
 from ..language.conversation import Conversation
 from ..language.followup import follow_up
+from ..language.lexicon import ROOMS_RE
 from ..language.grounding import Grounder
 from ..language.names import GENERIC_NOUNS, PACKAGING, default_names
 from ..language.normalise import normalise, without_repairs
@@ -429,10 +430,18 @@ def _things_left_out(req: Request, world: WorldState, result: PlanResult) -> lis
     # words a self-repair took back ("the mug — sorry, the radio") are not left out: they were taken back
     # (and words another variety of English uses for a verb, "range the mug at its place", are that verb)
     words = re.findall(r"[a-z]+", standard_words(without_repairs(req.text or "")).lower())
+    # a put onto a place the sentence named may describe a spot, where the thing is, or where the place is by
+    # other things ("in the microwave under the sink", "between the knife and the ladle", "from the shelf of the
+    # stove"): a thing named right after such words is a landmark. Not when no such place was read (a fetch to
+    # the speaker from "... place it on the counter beside the chair" lost the counter: that stays asked)
+    spots = _put_at_a_named_place(req, result)
     for i, w in enumerate(words):
         base = w[:-1] if w.endswith("s") and w[:-1] in labels else w
         if base in labels and base not in used and w not in used and base not in out:
-            out.append(base)
+            # ("a magazine with a carton of milk": what is carried along, not where)
+            near = set(words[max(0, i - 3):i]) | ({"between"} & set(words[max(0, i - 6):i]))  # "between A and B"
+            if not (spots and near & _RELATIVE_CUES and "with" not in words[max(0, i - 5):i]):
+                out.append(base)
             continue
         # "put a mouse with a loo roll on the table", "... with a coffee pot in it": a thing memory holds, named
         # as people name it (its head noun, what it holds, an everyday name, two words glued as labels are)
@@ -446,6 +455,22 @@ def _things_left_out(req: Request, world: WorldState, result: PlanResult) -> lis
                 out.append(spoken)
                 break
     return out
+
+
+# words before a thing's name that say where something is by it, never where a thing goes
+_RELATIVE_CUES = frozenset({"of", "near", "beside", "behind", "by", "from", "under", "underneath", "beneath",
+                            "between", "above", "below", "next", "front", "left", "right", "off", "out", "past"})
+
+
+def _put_at_a_named_place(req: Request, result: PlanResult) -> bool:
+    """The plan sets the thing down on or in a place the request named, not a room and not a person."""
+    dest = req.destination
+    if dest is None or result.plan is None or req.intent not in (Intent.put, Intent.put_away, Intent.put_back):
+        return False
+    head = (dest.ref.head or "").lower()
+    if not head or re.fullmatch(ROOMS_RE, head) or head in {"me", "you", "here", "there"}:
+        return False
+    return any(step.skill == "place" for step in result.plan.steps)
 
 
 # words before a thing's name that make it a place or a landmark rather than something to carry
