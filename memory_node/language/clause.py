@@ -658,7 +658,12 @@ class Clause(PhraseReader):
             return self._req(Kind.question, Intent.usable, objects=things)  # "does the bin open?"
         # "can the drawer be opened", "can I use the oven", "does the microwave work", "is X usable"
         words = {_low(t) for t in root.subtree} | {_lemma(t) for t in root.subtree}
-        if (lemma in ("open", "use", "reach", "access", "work", "function", "operate") and
+        # "is the microwave (still) opened?" asks its state, as "is it open?" does; "can it be opened?" (a modal
+        # before the passive) asks whether it can be
+        opened_state = lemma == "open" and _low(root) == "opened" and \
+            any(c.dep_ == "auxpass" and _low(c) in ("is", "are", "'s", "am") for c in root.children) and \
+            not any(c.tag_ == "MD" for c in root.children) and not words & {"able", "possible", "can", "could"}
+        if not opened_state and (lemma in ("open", "use", "reach", "access", "work", "function", "operate") and
                 (self._passive_of(root, {lemma}) or subj in ("i", "we", "you", "one") or lemma in ("work",
                                                                                                     "function"))) \
                 or (words & {"usable", "available", "working", "accessible", "reachable", "openable",

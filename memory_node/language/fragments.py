@@ -51,6 +51,11 @@ def _place(frag: str) -> str:
     return ""
 
 
+# a fragment that is a whole question: a question word, its verb and a thing after it
+_WHOLE_QUESTION = re.compile(r"^(?:where|what|which|when|who|how\s+many)\s+(?:is|are|was|were|does|do|did|can|could|has|have|"
+                             r"should|would|will)\s+(?:the|my|your|our|a|an|any|they|you)\b\s*\w+", re.I)
+
+
 def telegraphic(text: str) -> str:
     t = " ".join(text.strip().split())
     if not _PAUSE.search(t) or len(t) > 300:
@@ -61,6 +66,8 @@ def telegraphic(text: str) -> str:
     first = frags[0].split()[0].lower().strip(",")
     if first in _OPENERS or first in lx.COMMAND_VERBS:
         return text
+    if any(_WHOLE_QUESTION.match(f) or f.lower() in ("can i", "could i", "can we", "may i") for f in frags):
+        return text  # "Nine, ten... where does the milk live, love? ...": a whole question, read as said
     # a filler between pauses says nothing ("The... um... radio"); a fragment that ends on a determiner or a
     # preposition is the start of the next one's phrase ("Lost... the... mouse", "on the... the sofa": said once)
     frags = [f for f in frags if f.lower() not in _FILLERS]

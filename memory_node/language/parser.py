@@ -27,6 +27,7 @@ from . import parts as _parts
 from . import reading_policy
 from .clause import Clause
 from .clock import read_clock
+from .dialects import standard_words
 from .normalise import normalise, normalise_command, normalise_question
 from .phrases import _lemma, _low
 from .request import Anchor, Intent, Kind, ObjectRef, Request, TimeRef
@@ -158,6 +159,9 @@ def parse(text: str, names: tuple[str, ...] | frozenset[str] = (), prefer: Kind 
     _lost_thing_said(best, prefer)
     _put_said_too(best, doc, prefer)
     _put_place_from_anchor(best)
+    _put_into_the_place_under(best)
+    _put_past_where_it_is(best, doc, nparts)
+    _for_me_is_on_my_behalf(best)
     _alternatives_said(best, doc)
     _owner_as_recipient(best)
     _done_by_someone_else(best, doc)
@@ -337,6 +341,78 @@ def _put_place_from_anchor(req: Request) -> None:
     req.notes.append("the place said after the thing is where it goes")
 
 
+def _put_into_the_place_under(req: Request) -> None:
+    """"put the toy in the cupboard under the sink": the tagger hung "in the cupboard" on the toy and made "under
+    the sink" where it goes. A robot sets things on or in a place, never under one, so the place said with "in" is
+    where it goes and "under ..." says where that place is; a place said with "on" ("put the cup on the table under
+    the window") may as well say which cup, so that reading is offered, not done."""
+    if req.intent is not Intent.put or req.destination is None or req.destination.relation != "under" \
+            or len(req.objects) != 1:
+        return
+    ref = req.objects[0]
+    if ref.anchor is None or ref.anchor.negated or ref.anchor.relation not in ("in", "inside", "on") or \
+            _SAYS_WHICH.search(req.text[:500]):
+        return
+    req.destination, ref.anchor = ref.anchor, None
+    if req.destination.relation == "on":
+        req.confidence = min(req.confidence, reading_policy.OFFER_BELOW - 0.05)
+    req.notes.append("the place said before 'under' is where it goes")
+
+
+_TAKE_THERE = re.compile(r"^(?:(?:please|pls|kindly)\s+|(?:can|could|would|will)\s+you\s+(?:please\s+)?)?(?:take|carry|move)\b"
+                         r"(?![^.?!]*\b(?:to|give|hand|bring)\s+(?:me|us)\b)[^.?!]*\bfor\s+(?:me|us)\b", re.I)
+
+
+_PUT_FOR_ME = re.compile(r"^(?:(?:please|pls|kindly|can\s+you|could\s+you|would\s+you|will\s+you)\s+)*(?:put|place|set|lay|stick|pop|"
+                         r"stow|store)\b(?![^.?!]*\b(?:to|give|hand|bring|pass)\s+(?:me|us)\b)[^.?!]*\bfor\s+(?:me|us)\b", re.I)
+
+
+def _for_me_is_on_my_behalf(req: Request) -> None:
+    """"take the juice in the kitchen for me": a place to take it to and "for me" (do it for me), not a fetch to the
+    speaker that drops the place ("bring the juice in the kitchen for me" stays a fetch from the kitchen)."""
+    if req.intent is Intent.fetch and req.recipient == "speaker" and req.destination is not None and \
+            req.destination.relation in ("in", "on", "at") and len(req.objects) == 1 and _TAKE_THERE.search(standard_words(req.text[:500])):
+        req.intent, req.recipient = Intent.put, ""
+        req.notes.append("'for me' with a place to take it to: done for the speaker, not brought to them")
+    elif req.intent is Intent.fetch and req.recipient == "speaker" and req.destination is None and \
+            _PUT_FOR_ME.search(standard_words(req.text[:500])):
+        # "put the coffee pot for me": a put said with no place, not a fetch to the speaker (asked where)
+        req.intent, req.recipient = Intent.put, ""
+        req.notes.append("'put ... for me' names no place: a put, not a fetch to the speaker")
+
+
+_PUT_INTO = {"in": "in", "into": "in", "inside": "in", "on": "on", "onto": "on", "to": "at"}
+
+
+def _put_past_where_it_is(req: Request, doc: Any, nparts: int) -> None:
+    """"put the teddy that is on the shelf in the fridge": the tagger hangs both places on "is", and the first
+    became where it goes (a put onto the shelf it is on). The first place says which thing; the next one after
+    it in the same clause is where it goes."""
+    if doc is None or nparts > 1 or req.intent is not Intent.put or req.destination is None or len(req.objects) != 1:
+        return
+    dest = req.destination
+    for verb in doc:
+        if verb.dep_ != "relcl" or verb.lemma_ not in ("be", "sit", "lie", "stand"):
+            continue
+        preps = [c for c in verb.children if c.dep_ == "prep" and any(g.dep_ == "pobj" for g in c.children)]
+        if len(preps) < 2 or preps[0].lower_ not in ("on", "in", "inside", "at"):
+            continue
+        where = next(g for g in preps[0].children if g.dep_ == "pobj")
+        if where.lemma_.lower() != dest.ref.head.lower() and where.lower_ != dest.ref.head.lower():
+            continue
+        goes = next((p for p in preps[1:] if p.lower_ in _PUT_INTO), None)
+        if goes is None:
+            continue
+        noun = next(g for g in goes.children if g.dep_ == "pobj")
+        words = [w.lower_ for w in noun.subtree if w.dep_ not in ("det", "poss", "predet") and not w.is_punct]
+        req.objects[0].anchor = dest.model_copy(update={"relation": "in" if dest.relation == "inside" else dest.relation})
+        req.destination = Anchor(relation=_PUT_INTO[goes.lower_], ref=ObjectRef(
+            text=f"the {' '.join(words)}", head=noun.lemma_.lower(), determiner="the",
+            compound=[c.lower_ for c in noun.children if c.dep_ == "compound"]))
+        req.notes.append("the place after the one that says which thing is where it goes")
+        return
+
+
 def _put_said_too(req: Request, doc: Any, prefer: Kind | None) -> None:
     """A fetch to the speaker read from words that also set the thing down somewhere ("pick up the milk from the
     table open the washer and place the milk inside", "grab it, after you close the fridge place it on the
@@ -362,7 +438,8 @@ def _put_said_too(req: Request, doc: Any, prefer: Kind | None) -> None:
 # put my keys down somewhere", "someone's run off with the scissors", "the remote was here a minute ago"
 _LOST_CUE = re.compile(r"\b(?:wander(?:ed|s)?\s+off|(?:run|ran|made|walked|gone)\s+off\s+with|hiding|(?:gone|went)\s+(?:astray|awol|"
                        r"missing|walkabout)|disappear\w*|vanish\w*|misplac\w*|mislaid|missing|lost|(?:was|were)\s+(?:right\s+)?here|"
-                       r"(?:put|left|set|dropped)\b.{0,40}\bsomewhere|no\s+sign\s+of)\b", re.I)
+                       r"(?:put|left|set|dropped)\b.{0,40}\bsomewhere|no\s+sign\s+of|(?:isn't|is\s+not|aren't|are\s+not)\s+where\s+I\s+"
+                       r"(?:put|left)\s+(?:it|them))\b", re.I)
 
 
 def _lost_thing_said(req: Request, prefer: Kind | None) -> None:

@@ -234,9 +234,10 @@ def from_parts(full: Request, parts: list[str], raw: str, prefer: Kind | None, w
         for r in reqs:  # "put it on the counter behind the first one": the place said first, in each part too
             _p._place_before_position(r)
         ranks = [_rank(r, p, prefer) for r, p in zip(reqs, parts)]
-        # a question whose "?" came after a tag ("Which cup is it on the counter, do you remember?") was asked
+        # a question whose "?" came after a tag ("Which cup is it on the counter, do you remember?") was asked,
+        # also when a remark follows ("Where does the milk belong, do you know? I should hate to put it wrong")
         ranks = [_rank(r, p + "?", prefer, tagged=True) if "?" not in p and any("?" in q for q in parts[i + 1:]) and
-                 not any(ranks[i + 1:]) else ranks[i] for i, (r, p) in enumerate(zip(reqs, parts))]
+                 all(x <= 1 for x in ranks[i + 1:]) else ranks[i] for i, (r, p) in enumerate(zip(reqs, parts))]
         k = max(range(len(reqs)), key=lambda i: (ranks[i], i))  # the strongest; among equals the last said
         full_rank = _rank(full, raw, prefer)
         if ranks[k] < full_rank:
