@@ -76,6 +76,7 @@ _CARIBBEAN = _rules(
     # "de remote", "pon de table" ("where de radio dey?" is read whole by ``normalise``)
     (r"\bde\s+(?=[a-z])(?!(?:[\w-]+\s+){0,2}?[\w-]+\s+(?:dey|deh)\b)", "the "),
     (r"\bfi\s+(?=me\b|mi\b|us\b|him\b|her\b|them\b)", "for "),  # "put it away fi me"
+    (r"\bfuh\s+(?=me\b|mi\b|us\b|him\b|her\b|them\b|you\b)", "for "),  # Bajan, Guyanese: "tek it fuh me"
     (r"\bcaan\b", "can't"),
     # "me cyaan find it", "me nuh see it": "me" as the subject, before a verb group
     (r"^(?:(?:oh|ah|eh|well)\s*,?\s+)?m[ei]\s+(?=cyaan\b|can't\b|cannot\b|don't\b|didn't\b|nuh\b|nah\b|need\b|want\b|lost\b)",
@@ -87,6 +88,12 @@ _CARIBBEAN = _rules(
     (r"\bdi\s+(?=[a-z])", "the "),
     # Trinidadian "wha'" (what) and "it have" (there is): "wha' it have in de cupboard?", "wha' colour de ball is?"
     (r"\bwha'(?=\s)", "what"),
+    # Bajan "wuh part" (where) and the habitual "does" after its subject: "wuh part de loo roll does go?"
+    (r"\b(?:wuh|wha|wah)\s+part\b(?!\s+of\b)", "where"),
+    (r"^where\s+((?:the|my|your|our|it)\b[\w ]{0,40}?)\s+does\s+(go|belong|stay|live)\b", r"where does \1 \2"),
+    (r"\bwuh\s+room\s+(it|he|she|they|the\s+[\w ]{1,30}?)\s+(?:is\s+)?in\b", r"which room is \1 in"),  # "wuh room it in?"
+    (r"\bpun\s+(?=(?:the|de|di|it|top|mi|my)\b)", "on "),  # Bajan "put it pun de counter"
+    (r"\bput\s+'way\b", "put away"),
     (r"\bdat\s+(?=[a-z])(?!(?:is|are|was|were|one|ones|dey|deh|de)\b)", "that "),  # "get me dat juice"
     (r"\bwhat\s+it\s+have\s+(in|on|inside)\b", r"what is \1"),
     (r"(?:^|(?<=[,.!?]\s))(?:it|it's)\s+have\s+(?=(?:any|a|an|some)\s)", "is there "),

@@ -48,6 +48,144 @@ FRAMES: tuple[tuple[re.Pattern[str], Any], ...] = tuple((re.compile(p, re.I), r)
     # what the speaker does not want to know is no part of the question ("I don't want to know where it is now.
     # I want to know where it was before it was moved.")
     (r"(?:^|(?<=[.!?]\s))i\s+(?:don't|do\s+not)\s+(?:want|need)\s+to\s+know\s+[^.?!]{1,80}[.!]\s+(?=\S)", ""),
+    # "can you verify that the fridge is properly closed?", "please check whether the cupboard is locked": whether it is
+    (r"(?:^|(?<=,\s))(?:(?:can|could|would|will)\s+you\s+)?(?:please\s+)?(?:verify|confirm|check|make\s+sure|double[- ]?check|see)\s+"
+     r"(?:for\s+me\s+)?(?:that|whether|if)\s+((?:the|my|our)\s+[\w -]{1,30}?)\s+(is|are)\s+(?:still\s+|properly\s+|really\s+|"
+     r"definitely\s+|actually\s+|fully\s+)*(open|opened|closed|shut|locked|unlocked|on|off|empty)\b[^?.!]*[?.!]*\s*$",
+     r"\2 \1 \3?"),
+    # Caribbean "the cupboard lock up?": whether it is locked
+    (r"^((?:the|my|our)\s+[\w -]{1,30}?)\s+lock(?:ed)?\s+up\s*\?", r"is \1 locked?"),
+    # "do a quick headcount of the glasses in the bedroom": how many
+    (r"^(?:(?:can|could|would|will)\s+you\s+)?(?:please\s+)?(?:do|run|take|give\s+me|request|get\s+me|provide)\s+(?:a\s+|the\s+)?(?:quick\s+|"
+     r"total\s+)?(?:head\s*count|tally|count|number)\s+of\s+(?:the\s+)?(?=[a-z])", "how many "),
+    (r"^(how\s+many\s+[\w -]{1,30}?)\s+(?:present|located|currently|there)\s+(in|on|inside)\b", r"\1 are \2"),
+    # "..., the kettle isn't where I put it and I can't find it. Any ideas?": the remark asks where it is
+    (r"(?<=[.!])\s*any\s+ideas?\s*\?\s*$", ""),
+    # "can you make the microwave open?", "get the fridge shut": open or close it
+    (r"^((?:(?:can|could|would|will)\s+you\s+)?(?:please\s+)?)(?:make|get)\s+((?:the|my|our)\s+[\w -]{1,30}?)\s+(?:(open|opened)|"
+     r"(closed|shut))\b", lambda m: f"{m.group(1)}{'open' if m.group(3) else 'close'} {m.group(2)}"),
+    # what a thing is called when the word will not come ("open the thingamajig there, the microwave", "where's the
+    # thingy, the, ah... the magazine"): the name said after it; "a thingy to eat": something to eat
+    (r"\b(?:the|that|this)\s+(?:thing(?:y|ie|amajig|amabob|umajig|umabob)|whatsit|doohickey|whatchamacallit|doodad|gizmo)"
+     r"(?:\s+(?:there|here))?\s*,\s*(?:(?:the|ah+|uh+|um+|erm|ugh)\s*(?:,|\.{2,}|…)?\s*)*(?=(?:the|my|your|our|[A-Z]?[a-z]+'s)\s)", ""),
+    (r"\b(?:a|some|one\s+of\s+(?:those|them|the))\s+(?:thing(?:y|ie|ies|amajig|amajigs|amabob)|whatsits?)\s+(?=to\s+(?:eat|drink|"
+     r"read|sit|wipe|dry|nibble|snack)\b)", "something "),
+    (r"\b(?:some\s+|any\s+)?reading\s+material\b", "something to read"),
+    # "with what can I cook here?": what it can be done with
+    (r"\bwith\s+what\s+(?:can|could)\s+I\s+(cook|write|eat|wash|dry|clean)\b", r"what can I \1 with"),
+    (r"\bwith\s+what\s+I\s+(?:can|could)\s+(cook|write|eat|wash|dry|clean)\b", r"what can I \1 with"),
+    (r"\b(what\s+(?:can|could|do|should)\s+I\s+(?:cook|write|eat|wash|dry|clean|sit)\s+with)\s+(?:in\s+)?(?:here|around\s+here)\b", r"\1"),
+    # "you ain't seen my magazine nowheres, have ya?": anywhere
+    (r"\b(seen|found|spotted)\s+((?:the|my|our|your)\s+[\w -]{1,30}?)\s+nowheres?\b", r"\1 \2 anywhere"),
+    # "I've turned the place upside down and the juice is still nowhere to be found": where it is
+    (r"^(?:[^.?!]{0,80}?\band\s+)?((?:the|my|our)\s+[\w -]{1,30}?)\s+(?:is|are)\s+(?:still\s+)?nowhere\s+to\s+be\s+(?:found|seen)\b[^?.!]*[.!]*\s*$",
+     r"where is \1?"),
+    # "I'm heading into the kitchen and not sure there's a towel in there": "there" is the room just said
+    (r"\b((?:in|into|to)\s+the\s+(" + ROOMS_RE + r")\b[^.?!]{0,80}?\b)in\s+there\b", r"\1in the \2"),
+    (r"^i'?m\s+(?:heading|going|walking|off)\s+(?:in)?to\s+the\s+(?:" + ROOMS_RE + r")\s+and\s+i'?m\s+(?:honestly\s+|really\s+|just\s+)?"
+     r"not\s+sure\s+(?:if\s+|whether\s+)?there(?:'s|\s+is|\s+are)\s+((?:a|an|any|some)\s+[^.?!]{1,60}?)(?:\s+at\s+all)?\s*[.!?]*\s*$",
+     r"is there \1?"),
+    # "where would I sit down", "where can I go to sleep", "direct me to a place where I can sleep": where one can
+    (r"\bwhere\s+(?:would|should|could)\s+I\s+(sit|sleep|lie|rest|nap|wash|cook|eat)\b", r"where can I \1"),
+    (r"\bwhere\s+(?:can|could|should|do)\s+I\s+go\s+(?:to\s+|and\s+)?(sleep|sit|rest|lie\s+down|nap|wash)\b", r"where can I \1"),
+    (r"^(?:(?:can|could|would|will)\s+you\s+)?(?:please\s+)?(?:direct|point|show)\s+me\s+(?:to\s+)?(?:a|the|some)\s+(?:place|spot)\s+"
+     r"(?:where\s+)?I\s+(?:can|could|might)\s+", "where can I "),
+    # "walk me through what you did this afternoon", "provide a summary of your actions during this shift": what it did
+    (r"^(?:(?:can|could|would|will)\s+you\s+)?(?:please\s+)?walk\s+me\s+through\s+what\s+you\s+(?=did\b|have\s+done\b|tried\b|"
+     r"opened\b|were\s+doing\b)", "tell me what you "),
+    (r"^(?:(?:can|could|would|will)\s+you\s+)?(?:please\s+)?(?:provide|give)\s+(?:me\s+|us\s+)?(?:a\s+)?(?:brief\s+|short\s+|quick\s+)?"
+     r"(?:summary|rundown|recap|report|log|account)\s+of\s+(?:your\s+(?:actions|activities|activity|work)|what\s+you\s+(?:did|have\s+done))\b",
+     "what did you do"),
+    # "is the door on the microwave closed?": the microwave's door is the microwave's state
+    (r"^(is|was|are)\s+the\s+(?:door|lid|doors)\s+(?:on|of)\s+(the\s+[\w -]{1,30}?)\s+(?:still\s+)?(open|opened|closed|shut|locked|unlocked)\b",
+     r"\1 \2 \3"),
+    # "has the kettle come across your radar today?", "I don't suppose it crossed your path", "lay eyes on": seen
+    (r"\b(?:has|have)\s+((?:the|my|our)\s+[\w -]{1,30}?)\s+(?:come\s+across|crossed)\s+your\s+(?:radar|path|screen|sensors)\b",
+     r"have you seen \1"),
+    (r"\bI\s+don't\s+suppose\s+(it|they)\s+(?:crossed|came\s+across)\s+your\s+(?:path|radar)\b[^?.!]*", r"have you seen \1"),
+    (r"\b(did|do|have|has|when\s+did)\s+you\s+((?:first|last|ever)\s+)?lay\s+eyes\s+on\b", r"\1 you \2see"),
+    (r"\b(haven't|have\s+not|hadn't|never)\s+laid\s+eyes\s+on\b", r"\1 seen"),
+    # the place a thing is stored: "identify the designated storage location for the milk"
+    (r"^(?:please\s+)?(?:identify|name|state|tell\s+me)\s+the\s+(?:designated\s+|proper\s+|usual\s+)?storage\s+(?:location|place|spot)\s+"
+     r"(?:for|of)\s+((?:the|my|our)\s+[\w -]{1,30}?)\s*[.?!]*\s*$", r"where does \1 go?"),
+    (r"\b(?:I'd\s+like\s+to|I\s+want\s+to|I\s+need\s+to|let's)\s+confirm\s+the\s+(?:current\s+|exact\s+|present\s+)?(?:location|whereabouts|"
+     r"position)\s+of\s+", "where is "),
+    # a hope said as an order: "tell me the microwave is closed, I can't face another mess": whether it is
+    (r"^tell\s+me\s+((?:the|my|our)\s+[\w -]{1,30}?)\s+(is|are)\s+(?:still\s+)?(open|closed|shut|locked|unlocked|off|on|empty)\b[^?]*[.!?]*\s*$",
+     r"\2 \1 \3?"),
+    # a note with an arrow: "glass -> bring", "toy -> bathroom", "radio -> on desk"
+    (r"^([a-z][\w ]{1,30}?)\s*(?:->|→|=>)\s*bring(?:\s+(?:to\s+)?me)?\s*[.!]*\s*$", r"bring me the \1"),
+    (r"^([a-z][\w ]{1,30}?)\s*(?:->|→|=>)\s*(on|in|into|onto)\s+(?:the\s+)?([a-z][\w ]{1,30}?)\s*[.!]*\s*$", r"put the \1 \2 the \3"),
+    (r"^([a-z][\w ]{1,30}?)\s*(?:->|→|=>)\s*(?:to\s+)?(?:the\s+)?(" + ROOMS_RE + r")\s*[.!]*\s*$", r"take the \1 to the \2"),
+    # a learner's "I will be able to open the cupboard, no?": can I open it; Norwegian "when saw you": when did you see
+    (r"^I\s+will\s+be\s+able\s+to\s+open\s+((?:the|my|our)\s+[\w -]{1,30}?)\s*,?\s*(?:no|right|yes|yeah|eh|isn't\s+it|won't\s+I)\s*\?",
+     r"can I open \1?"),
+    (r"\bwhen\s+saw\s+you\b", "when did you see"),
+    # "could I become the remote?": a German speaker's "bekommen" (get)
+    (r"\b(can|could|may)\s+I\s+become\s+(?=(?:the|my|a|an|some|your)\b)", r"\1 I have "),
+    # "return it there": put it back there; "go to where the remote is": go to the remote
+    (r"\breturn\s+(it|them)\s+there\b", r"put \1 back there"),
+    (r"\bgo\s+(?:over\s+)?to\s+where\s+((?:the|my|our)\s+[\w -]{1,30}?)\s+is\b", r"go to \1"),
+    # "the keyboard to Ben. Now.": take it to him
+    (r"^((?:the|my|our)\s+[\w -]{1,30}?)\s+to\s+((?-i:[A-Z][a-z]+))\s*[.!]+\s*(?:now|please|quick(?:ly)?|asap)?[.!]*\s*$", r"bring \1 to \2."),
+    # "tell me one thing, where is ...": an opener
+    (r"^(?:tell\s+me\s+(?:one|a)\s+thing|one\s+(?:quick\s+)?question)\s*[,:]\s*", ""),
+    # pauses around the thing in a question ("where does... the loo roll... go", "which bowl... next to... the pan")
+    (r"^(where|when|what)\s+(does|did|do|is|was)(?:\s*(?:,|\.{2,}|…)\s*)+((?:the|my|our)\s+[\w -]{1,30}?)(?:\s*(?:,|\.{2,}|…)\s*)+"
+     r"(go|goes|belong|belongs|live|lives|gone|left|kept)\b", r"\1 \2 \3 \4"),
+    (r"^which\s+([\w -]{1,30}?)(?:\s*(?:,|\.{2,}|…)\s*)+(next\s+to|beside|near|behind|under|on|in)(?:\s*(?:,|\.{2,}|…)\s*)+((?:the|my|our)\s+)",
+     r"which \1 is \2 \3"),
+    (r"^which\s+from\s+(?=the\s)", "which of "),
+    # "milk -> goes where?", "mug -> where?": a note with an arrow asking
+    (r"^([a-z][\w ]{1,30}?)\s*(?:->|→|=>)\s*(?:goes|go|belongs)\s+where\s*\?*\s*$", r"where does the \1 go?"),
+    (r"^([a-z][\w ]{1,30}?)\s*(?:->|→|=>)\s*where\s*\?*\s*$", r"where is the \1?"),
+    # "someone's shifted the lime and I can't for the life of me remember where it used to be": where it was before
+    (r"^[^.?!]{0,40}?\b(?:shifted|moved|relocated|taken|swiped|nicked)\s+((?:the|my|our)\s+[\w -]{1,30}?)\s*,?\s+and\s+(?:now\s+)?(?:I\s+)?"
+     r"(?:can't|cannot|can\s+not|don't|do\s+not)\s+(?:for\s+the\s+life\s+of\s+me\s+)?(?:remember|recall|know)\s+where\s+(?:it|they)\s+"
+     r"used\s+to\s+(?:be|sit|live|go)\b[^?.!]*[.!]*", r"where was \1 before?"),
+    (r"\b(?:I\s+)?(?:can't|cannot|can\s+not|don't|do\s+not)\s+(?:for\s+the\s+life\s+of\s+me\s+)?(?:remember|recall|know)\s+where\s+"
+     r"(it|they)\s+used\s+to\s+(?:be|sit|live|go)\b[^?.!]*[.!]*", lambda m: f"where {'was' if m.group(1).lower() == 'it' else 'were'} "
+     f"{m.group(1)} before?"),
+    (r"^before\s*,\s*where\s+((?:the|my|our)\s+[\w -]{1,30}?)\s+(?:was|were)\s+(?:kept|put|left|sitting|standing)\s*\?", r"where was \1 before?"),
+    # "the kitchen holds a modest collection of mugs. How many pieces does it comprise?": how many of those
+    (r"^the\s+(" + ROOMS_RE + r")\s+(?:holds|has|contains|keeps)\s+(?:a\s+|an\s+)?(?:[\w-]+\s+)?(?:collection|number|set|bunch|assortment|"
+     r"few)\s+of\s+([\w -]{1,30}?)\s*\.\s*how\s+many\s+(?:pieces|items|units|are\s+there|of\s+them)\b[^?]*\?", r"how many \2 are in the \1?"),
+    # "how many mugs our in the kitchen": speech to text's "our" for "are"
+    (r"^(how\s+many\s+[\w -]{1,30}?)\s+our\s+(in|on|inside|there)\b", r"\1 are \2"),
+    # "I can't find me TV remote": "me" for "my" before a thing
+    (r"\b(can't\s+find|cannot\s+find|lost|misplaced|where's|where\s+is|where\s+are)\s+me\s+(?!(?:the|a|an|some|any|my|your|it|them|one|"
+     r"something|anything|this|that|those|these|to|and|or|please|now|here|there)\b)(?=[a-z])", r"\1 my "),
+    (r"\b(find|found)\s+((?:the|my|our|your)\s+[\w -]{1,30}?)\s+nowheres?\b", r"\1 \2 anywhere"),
+    (r"\b(saw|see|seen|spotted|find|found|last\s+saw|last\s+seen)\s+(tv|television)\s+remote\b", r"\1 the \2 remote"),
+    # hints instead of questions: "I'd get the remote myself if only I knew which room it was in", "I've no idea what's
+    # been left in the microwave", "I'd rather not wrestle with the cupboard if it's gone and locked itself again"
+    (r"^I'?d\s+(?:go\s+and\s+)?(?:get|fetch|grab|find)\s+((?:the|my|our)\s+[\w -]{1,30}?)\s+myself\s+if\s+only\s+I\s+knew\s+"
+     r"(which\s+room|where)\s+(?:it|they)\s+(?:was|were|is|are)(?:\s+in)?\b[^?.!]*[.!]*",
+     lambda m: f"which room is {m.group(1)} in?" if m.group(2).lower().startswith("which") else f"where is {m.group(1)}?"),
+    (r"\b(?:I've|I\s+have|I've\s+got)\s+no\s+idea\s+what's\s+(?:been\s+)?(?:left\s+|put\s+)?(in|on|inside)\s+"
+     r"((?:the|my|our)\s+[\w -]{1,30}?)\s*[.!]*\s*$", r"what is \1 \2?"),
+    (r"^I'?d\s+rather\s+not\s+(?:wrestle|fight|struggle|bother)\s+with\s+((?:the|my|our)\s+[\w -]{1,30}?)\s+if\s+"
+     r"(?:it's|it\s+has|it\s+is)\s+(?:gone\s+and\s+)?(locked)\b[^?.!]*[.!]*", r"is \1 \2?"),
+    # "did y'all leave that microwave a-standin' open?": whether it is open; "will that wardrobe open up if I give it a
+    # tug?": whether it can be opened
+    (r"\bdid\s+(?:you|y'all|you\s+all|anyone|anybody|someone|somebody)\s+leave\s+(?:that|the|this|my)\s+([\w -]{1,30}?)\s+"
+     r"(?:a-)?(?:standin'?g?\s+|sittin'?g?\s+|hangin'?g?\s+)?(open|unlocked|on)\s*\?", r"is the \1 \2?"),
+    (r"^will\s+(?:that|the|this)\s+([\w -]{1,30}?)\s+open(?:\s+up)?\s+if\s+I\b[^?]*\?", r"can the \1 be opened?"),
+    (r"^((?:the|my|our)\s+[\w -]{1,30}?)(?:\s*(?:,|\.{2,}|…)\s*)+can\s+I(?:\s*(?:,|\.{2,}|…)\s*)+open\s+it\s*\?*\s*$", r"can I open \1?"),
+    (r"^(do|did|have)\s+(we|you)(?:\s*(?:,|\.{2,}|…)\s*)+(have|got|see|seen)\s+(any|a|an)(?:\s*(?:,|\.{2,}|…)\s*)+", r"\1 \2 \3 \4 "),
+    (r"^we\s+got\s+us\s+(any|a|an|some)\b", r"do we have \1"),
+    (r"\s+a?round\s+here\s*\?\s*$", "?"),
+    # speech to text: "watts on the stove", "witch room is the mouse inn"
+    (r"^watts?\s+(?=(?:in|on|inside|under)\b)", "what's "),
+    (r"\b(is|are)\s+((?:the|my|our)\s+[\w -]{1,30}?)\s+inn\b", r"\1 \2 in"),
+    # a question said again in pieces ("where was the pear before, before it moved, where was it before, where?"): once
+    (r"^(where\s+(?:was|were)\s+(?:the|my|our)\s+[\w -]{1,30}?\s+before)(?:\s*,\s*(?:before\s+(?:it|they)\s+(?:was\s+|were\s+|"
+     r"got\s+)?moved?|where\s+(?:was|were)\s+(?:it|they)(?:\s+before)?|where|before))+\s*\?", r"\1?"),
+    # why it goes there, after saying where ("put it back there, because that's where it lives"): no part of the task
+    (r"\s*,?\s+(?:because|since|as|cause|'cause|cos)\s+(?:that's|that\s+is|this\s+is|it's|it\s+is)\s+where\s+(?:it|they)\s+"
+     r"(?:lives?|belongs?|goes|go|stays?|sits?)\b[^?.!]*", ""),
+    # a bare "colour?" after a question about a thing: its colour
+    (r"^\s*(?:and\s+)?(?:the\s+|its\s+)?(colou?r)\s*\?\s*$", r"what \1 is it?"),
     # "did somebody close the fridge properly?": whether it is closed now (what someone did is not on record)
     (r"^did\s+(?:some(?:one|body)|any(?:one|body)|i|we)\s+(?:close|shut)\s+((?:the|my|our)\s+[\w -]{1,30}?)"
      r"(?:\s+(?:properly|right|all\s+the\s+way|fully|again))?\s*\?", r"is \1 closed?"),
@@ -258,11 +396,19 @@ FRAMES: tuple[tuple[re.Pattern[str], Any], ...] = tuple((re.compile(p, re.I), r)
     (r"^((?:the|my|our)\s+[\w -]{1,30}?)\s+you\s+(last|first)\s+(?:see|saw|seen)\s+what\s+time\b", r"when did you \2 see \1"),
     (r"^(last|first)\s+time\s+(?:you|u)\s+(?:saw|seen|see)\s+(.+?)\s*,\s*what\s+time\s+(?:it\s+was|was\s+it)\b[^?]*\?*",
      r"when did you \1 see \2?"),
-    (r"(\bwhen\s+did\s+you\s+(?:last|first)\s+see\s+[^?]{1,40}\?)\s*(?:around|about|roughly|at)?\s*what\s+time\s*\?*\s*$", r"\1"),
+    (r"(\bwhen\s+did\s+you\s+(?:last|first)\s+see\s+[^?]{1,40}\?)\s*(?:around|about|roughly|at)?\s*what\s+time(?:\s+(?:was|is)\s+"
+     r"(?:that|it))?\s*\?*\s*$", r"\1"),
     (r"\s*,\s*to\s+the\s+(?:minute|second|hour)\s*,\s*", " "),
     # where it was before, in other words: "the lime got relocated. What was its original position?", "where did the
     # lime reside before its unannounced relocation?", "where was it before it got moved"
-    (r"\bwhat\s+was\s+(its|their)\s+(?:original|previous|former|old|earlier|last)\s+(?:position|location|place|spot)\b",
+    (r"\bwhat\s+was\s+(its|their)\s+(?:original|previous|former|old|earlier|last|prior)\s+(?:position|location|place|spot)\b",
+     lambda m: "where was it before" if m.group(1).lower() == "its" else "where were they before"),
+    # "what was the original position of the remote", "state its prior location", "give me the lime's previous
+    # spot": where it was before
+    (r"\bwhat\s+(?:was|were|is)\s+the\s+(?:original|previous|former|earlier|prior)\s+(?:position|location|place|spot)\s+of\s+"
+     r"((?:the|my|our)\s+[\w -]{1,30}?)(?=\s*[,?.!]|\s+before\b|$)", r"where was \1 before"),
+    (r"(?:^|(?<=[.!?]\s))(?:(?:can|could|would|will)\s+you\s+)?(?:please\s+)?(?:state|give|tell|report|name)\s+(?:me\s+|us\s+)?"
+     r"(its|their)\s+(?:original|previous|former|earlier|prior)\s+(?:position|location|place|spot)\b",
      lambda m: "where was it before" if m.group(1).lower() == "its" else "where were they before"),
     (r"\bwhere\s+did\s+((?:the|my|our)\s+[\w -]{1,30}?)\s+(?:reside|rest|dwell)\s+before\b[^?]*", r"where was \1 before"),
     (r"\bbefore\s+(?:it|they)\s+got\s+(?:moved|shifted|relocated)\b", "before it was moved"),

@@ -90,6 +90,8 @@ _SHORTCUTS = (  # words to someone else between two pauses ("are there any mugs 
               (re.compile(r"\bgotta\b", re.I), "have to"), (re.compile(r"\blemme\b", re.I), "let me"),
               # "where c'n I sleep", "I c'd use a towel": a vowel dropped in fast speech
               (re.compile(r"\bc'n\b", re.I), "can"), (re.compile(r"\bc'd\b", re.I), "could"),
+              (re.compile(r"\bs'?pos(?:ed|'d)\b", re.I), "supposed"),  # "where's it s'posed to go"
+              (re.compile(r"\bd'ya\b", re.I), "do you"),
               (re.compile(r"\bw'd\b", re.I), "would"),
               # "where is the — um — the radio?", "on the, on the b-bed": a word said again across a pause once
               (re.compile(r"\b(the|a|an|my|your|our|to|in|on|of)\s*(?:(?:[—–,-]|\.{2,}|…)\s*(?:(?:um+|uh+|erm|er|mm+|hm+)\b\s*)?)+"
