@@ -81,7 +81,8 @@ FRAMES: tuple[tuple[re.Pattern[str], Any], ...] = tuple((re.compile(p, re.I), r)
     (r"^(?:[^.?!]{0,80}?\band\s+)?((?:the|my|our)\s+[\w -]{1,30}?)\s+(?:is|are)\s+(?:still\s+)?nowhere\s+to\s+be\s+(?:found|seen)\b[^?.!]*[.!]*\s*$",
      r"where is \1?"),
     # "I'm heading into the kitchen and not sure there's a towel in there": "there" is the room just said
-    (r"\b((?:in|into|to)\s+the\s+(" + ROOMS_RE + r")\b[^.?!]{0,80}?\b)in\s+there\b", r"\1in the \2"),
+    (r"\b((?:in|into|to)\s+the\s+(" + ROOMS_RE + r")\b[^.?!]{0,80}?\b(?:there's|there\s+is|there\s+are|is\s+there|are\s+there|any)\b"
+     r"[^.?!]{0,40}?\b)in\s+there\b", r"\1in the \2"),
     (r"^i'?m\s+(?:heading|going|walking|off)\s+(?:in)?to\s+the\s+(?:" + ROOMS_RE + r")\s+and\s+i'?m\s+(?:honestly\s+|really\s+|just\s+)?"
      r"not\s+sure\s+(?:if\s+|whether\s+)?there(?:'s|\s+is|\s+are)\s+((?:a|an|any|some)\s+[^.?!]{1,60}?)(?:\s+at\s+all)?\s*[.!?]*\s*$",
      r"is there \1?"),

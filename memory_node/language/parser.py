@@ -345,16 +345,20 @@ def _put_into_the_place_under(req: Request) -> None:
     """"put the toy in the cupboard under the sink": the tagger hung "in the cupboard" on the toy and made "under
     the sink" where it goes. A robot sets things on or in a place, never under one, so the place said with "in" is
     where it goes and "under ..." says where that place is; a place said with "on" ("put the cup on the table under
-    the window") may as well say which cup, so that reading is offered, not done."""
-    if req.intent is not Intent.put or req.destination is None or req.destination.relation != "under" \
-            or len(req.objects) != 1:
+    the window") may as well say which cup, so that reading is offered, not done. "in front of you" after the place
+    ("put the lime on the coffee table in front of you") says where the place is as the robot sees it: done."""
+    if req.intent is not Intent.put or req.destination is None or len(req.objects) != 1:
+        return
+    # "put the lime on the coffee table in front of you": where the table is as the robot sees it
+    viewer = req.destination.ref.head.lower() in ("you", "me", "us")
+    if req.destination.relation != "under" and not viewer:
         return
     ref = req.objects[0]
     if ref.anchor is None or ref.anchor.negated or ref.anchor.relation not in ("in", "inside", "on") or \
             _SAYS_WHICH.search(req.text[:500]):
         return
     req.destination, ref.anchor = ref.anchor, None
-    if req.destination.relation == "on":
+    if req.destination.relation == "on" and not viewer:
         req.confidence = min(req.confidence, reading_policy.OFFER_BELOW - 0.05)
     req.notes.append("the place said before 'under' is where it goes")
 
@@ -372,7 +376,11 @@ def _for_me_is_on_my_behalf(req: Request) -> None:
     speaker that drops the place ("bring the juice in the kitchen for me" stays a fetch from the kitchen)."""
     if req.intent is Intent.fetch and req.recipient == "speaker" and req.destination is not None and \
             req.destination.relation in ("in", "on", "at") and len(req.objects) == 1 and _TAKE_THERE.search(standard_words(req.text[:500])):
-        req.intent, req.recipient = Intent.put, ""
+        if re.fullmatch(lx.ROOMS_RE, req.destination.ref.head.lower()):
+            # a room is carried to as "take it to the kitchen" is: a fetch there, set down on a surface of it
+            req.recipient, req.destination = "", req.destination.model_copy(update={"relation": "at"})
+        else:
+            req.intent, req.recipient = Intent.put, ""
         req.notes.append("'for me' with a place to take it to: done for the speaker, not brought to them")
     elif req.intent is Intent.fetch and req.recipient == "speaker" and req.destination is None and \
             _PUT_FOR_ME.search(standard_words(req.text[:500])):

@@ -610,13 +610,17 @@ def test_a_summary_of_its_actions_is_what_the_robot_did(text: str) -> None:
     ("Put de kettle pun de counter.", Intent.put, "kettle", ("on", "counter")),
     ("Put 'way de kettle fuh me.", Intent.put_away, "kettle", None),
     ("The kettle to Ben. Now.", Intent.fetch, "kettle", None),
+    # what was done to it before a two-word name is no part of the name
+    ("Put a washed coffee pot in the sink.", Intent.put, "pot", ("in", "sink")),
     # "put ... for me" with no place is a put (asked where), never a fetch to the speaker
     ("put the kettle for me", Intent.put, "kettle", None),
     # "for me" with a place to take it to is done for the speaker, not brought to them
-    ("Take the kettle in the kitchen for me.", Intent.put, "kettle", ("in", "kitchen")),
+    ("Take the kettle in the kitchen for me.", Intent.fetch, "kettle", ("at", "kitchen")),
+    ("Carry the kettle in the cupboard for me.", Intent.put, "kettle", ("in", "cupboard")),
     # the place that says which thing is not where it goes; the place before "under" is
     ("put the kettle that is on the shelf in the sink", Intent.put, "kettle", ("in", "sink")),
     ("Put the kettle in the cupboard under the sink.", Intent.put, "kettle", ("in", "cupboard")),
+    ("Place the kettle on top of the counter in front of you.", Intent.put, "kettle", ("on", "counter")),
     # why it goes there is no part of the task
     ("Where was the kettle before somebody moved it? Put it back there, because that's where it lives.", Intent.put_back,
      "kettle", None),
