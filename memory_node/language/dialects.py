@@ -93,6 +93,7 @@ _CARIBBEAN = _rules(
     (r"^where\s+((?:the|my|your|our|it)\b[\w ]{0,40}?)\s+does\s+(go|belong|stay|live)\b", r"where does \1 \2"),
     (r"\bwuh\s+room\s+(it|he|she|they|the\s+[\w ]{1,30}?)\s+(?:is\s+)?in\b", r"which room is \1 in"),  # "wuh room it in?"
     (r"\bpun\s+(?=(?:the|de|di|it|top|mi|my)\b)", "on "),  # Bajan "put it pun de counter"
+    (r"^wuh\s+(?=(?:I|you|we|Ben|Anna|he|she)\b)", "what "), (r"\bwid\b", "with"),  # "wuh I could cook wid in here?"
     (r"\bput\s+'way\b", "put away"),
     (r"\bdat\s+(?=[a-z])(?!(?:is|are|was|were|one|ones|dey|deh|de)\b)", "that "),  # "get me dat juice"
     (r"\bwhat\s+it\s+have\s+(in|on|inside)\b", r"what is \1"),

@@ -179,6 +179,23 @@ FRAMES: tuple[tuple[re.Pattern[str], Any], ...] = tuple((re.compile(p, re.I), r)
     # speech to text: "watts on the stove", "witch room is the mouse inn"
     (r"^watts?\s+(?=(?:in|on|inside|under)\b)", "what's "),
     (r"\b(is|are)\s+((?:the|my|our)\s+[\w -]{1,30}?)\s+inn\b", r"\1 \2 in"),
+    # "where can a body set down for a spell?" (Appalachian: where can I sit a while); "the reporting party" is the
+    # speaker in a report's words; "identify a location where I can sit down": where I can
+    (r"\bwhere\s+(?:can|could|might)\s+a\s+(?:body|fella|feller|person)\s+(?:set|sit)\b(?:\s+down)?(?:\s+for\s+a\s+(?:spell|while|bit|minute))?",
+     "where can I sit down"),
+    (r"\bthe\s+reporting\s+party\b", "I"),
+    (r"^(?:please\s+)?(?:identify|name|find|suggest)\s+(?:a|the)\s+(?:location|place|spot)\s+where\s+I\s+(?:can|could|may|might)\s+",
+     "where can I "),
+    # "with what might one dry one's hands?", "what I could cook with": what it can be done with
+    (r"\bwith\s+what\s+(?:might|may|should|would)\s+(?:one|I|we)\s+(cook|write|eat|wash|dry|clean|wipe)\b(\s+(?:one's|my|our)\s+"
+     r"(?:hands|face|feet|hair))?", lambda m: f"what can I {m.group(1)}{(m.group(2) or '').replace(chr(39) + 's', '').replace(' one', ' my')} with"),
+    # "get me... something... to wipe this sweat": the pauses around "something"
+    (r"\b(get|bring|fetch|grab|find)\s+me(?:\s*(?:,|\.{2,}|…)\s*)+(something|anything)(?:\s*(?:,|\.{2,}|…)\s*)+(?=to\s)", r"\1 me \2 "),
+    (r"\bone's\s+(hands|face|feet|hair)\b", r"my \1"),
+    (r"^what\s+I\s+(can|could)\s+(cook|write|eat|wash|dry|clean|wipe)\s+with\b", r"what \1 I \2 with"),
+    # "which glass is my own / my one?", "my glass is which one?": which one is mine
+    (r"\b(which\s+[\w -]{1,30}?)\s+is\s+my\s+(?:own|one)\b", r"\1 is mine"),
+    (r"^my\s+([\w -]{1,30}?)\s+is\s+which\s+one\s*\?", r"which \1 is mine?"),
     # a question said again in pieces ("where was the pear before, before it moved, where was it before, where?"): once
     (r"^(where\s+(?:was|were)\s+(?:the|my|our)\s+[\w -]{1,30}?\s+before)(?:\s*,\s*(?:before\s+(?:it|they)\s+(?:was\s+|were\s+|"
      r"got\s+)?moved?|where\s+(?:was|were)\s+(?:it|they)(?:\s+before)?|where|before))+\s*\?", r"\1?"),

@@ -578,6 +578,13 @@ def test_two_things_listed_and_then_asked_for_are_both_fetched(text: str, intent
     ("We got us any kettles round here?", Intent.exists, "kettle", ""),
     ("watts on the stove", Intent.contents, "stove", ""),
     ("witch room is the kettle inn", Intent.what_room, "kettle", ""),
+    # where one can sit or what one can use, said otherwise; which one is mine
+    ("Where can a body set down for a spell?", Intent.where, "somewhere", ""),
+    ("Identify a location where the reporting party can lie down.", Intent.where, "somewhere", ""),
+    ("For guests: with what might one wash one's hands?", Intent.exists, "something", ""),
+    ("Wuh I could cook wid in here?", Intent.exists, "something", ""),
+    ("Which kettle is my own?", Intent.which, "kettle", ""),
+    ("My kettle is which one?", Intent.which, "kettle", ""),
 ])
 def test_frames_of_questions_from_the_twentieth_session(text: str, intent: Intent, head: str, said: str) -> None:
     req = parse(text, prefer=Kind.question)
@@ -610,6 +617,7 @@ def test_a_summary_of_its_actions_is_what_the_robot_did(text: str) -> None:
     ("Put de kettle pun de counter.", Intent.put, "kettle", ("on", "counter")),
     ("Put 'way de kettle fuh me.", Intent.put_away, "kettle", None),
     ("The kettle to Ben. Now.", Intent.fetch, "kettle", None),
+    ("fetch me... something... to dry my hands", Intent.fetch, "something", None),
     # what was done to it before a two-word name is no part of the name
     ("Put a washed coffee pot in the sink.", Intent.put, "pot", ("in", "sink")),
     # "put ... for me" with no place is a put (asked where), never a fetch to the speaker
