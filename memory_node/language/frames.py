@@ -158,6 +158,10 @@ FRAMES: tuple[tuple[re.Pattern[str], Any], ...] = tuple((re.compile(p, re.I), r)
      r"something|anything|this|that|those|these|to|and|or|please|now|here|there)\b)(?=[a-z])", r"\1 my "),
     (r"\b(find|found)\s+((?:the|my|our|your)\s+[\w -]{1,30}?)\s+nowheres?\b", r"\1 \2 anywhere"),
     (r"\b(saw|see|seen|spotted|find|found|last\s+saw|last\s+seen)\s+(tv|television)\s+remote\b", r"\1 the \2 remote"),
+    # "I set my TV remote down earlier": the tagger reads "remote" before a particle as a word about the TV
+    (r"\b(?:tv|television)\s+remote\b(?!\s+control)(?=\s+(?:down|up|somewhere|away|back|earlier|off)\b)", "remote control"),
+    # "any bathroom counters in the kitchen" (no verb): whether there are
+    (r"^any\s+(?=[a-z][\w -]{1,40}?\s+(?:in|on|inside)\s+the\s+[\w ]{2,30}\??\s*$)", "are there any "),
     # hints instead of questions: "I'd get the remote myself if only I knew which room it was in", "I've no idea what's
     # been left in the microwave", "I'd rather not wrestle with the cupboard if it's gone and locked itself again"
     (r"^I'?d\s+(?:go\s+and\s+)?(?:get|fetch|grab|find)\s+((?:the|my|our)\s+[\w -]{1,30}?)\s+myself\s+if\s+only\s+I\s+knew\s+"

@@ -585,6 +585,9 @@ def test_two_things_listed_and_then_asked_for_are_both_fetched(text: str, intent
     ("Wuh I could cook wid in here?", Intent.exists, "something", ""),
     ("Which kettle is my own?", Intent.which, "kettle", ""),
     ("My kettle is which one?", Intent.which, "kettle", ""),
+    # "TV remote" before a particle; "any X in the room" with no verb
+    ("I put my TV remote down somewhere. Where did I leave it?", Intent.where, "control", ""),
+    ("any bathroom counters in the kitchen", Intent.exists, "counter", ""),
 ])
 def test_frames_of_questions_from_the_twentieth_session(text: str, intent: Intent, head: str, said: str) -> None:
     req = parse(text, prefer=Kind.question)
