@@ -128,6 +128,8 @@ _CARIBBEAN = _rules(
 
 # Singapore and Malaysian English: sentence-final particles, "got ... or not?", "can?"
 _SINGLISH = _rules(
+    # a particle opening the sentence ("Lo the kitchen table bring to me ah", "Aiyah, where's the remote?")
+    (r"^(?:lo|lor|leh|aiya+h?|alamak|wah\s+lau)\s*,?\s+(?=(?:the|my|can|you|where|what|which|dis|this)\b)", ""),
     # "you got see the lime anot?": did you see it
     (r"^(?:you\s+)?got\s+(?:see|seen|spot|spotted|saw)\s+(.+?)\s*,?\s+(?:or\s+not|anot|not)\s*\?*\s*$",
      r"have you seen \1?"),

@@ -621,6 +621,7 @@ def test_a_summary_of_its_actions_is_what_the_robot_did(text: str) -> None:
     ("Put 'way de kettle fuh me.", Intent.put_away, "kettle", None),
     ("The kettle to Ben. Now.", Intent.fetch, "kettle", None),
     ("fetch me... something... to dry my hands", Intent.fetch, "something", None),
+    ("Lo the kettle bring to me ah", Intent.fetch, "kettle", None),
     # what was done to it before a two-word name is no part of the name
     ("Put a washed coffee pot in the sink.", Intent.put, "pot", ("in", "sink")),
     # "put ... for me" with no place is a put (asked where), never a fetch to the speaker
