@@ -156,7 +156,6 @@ FRAMES: tuple[tuple[re.Pattern[str], Any], ...] = tuple((re.compile(p, re.I), r)
     # "I can't find me TV remote": "me" for "my" before a thing
     (r"\b(can't\s+find|cannot\s+find|lost|misplaced|where's|where\s+is|where\s+are)\s+me\s+(?!(?:the|a|an|some|any|my|your|it|them|one|"
      r"something|anything|this|that|those|these|to|and|or|please|now|here|there)\b)(?=[a-z])", r"\1 my "),
-    (r"\b(find|found)\s+((?:the|my|our|your)\s+[\w -]{1,30}?)\s+nowheres?\b", r"\1 \2 anywhere"),
     (r"\b(saw|see|seen|spotted|find|found|last\s+saw|last\s+seen)\s+(tv|television)\s+remote\b", r"\1 the \2 remote"),
     # "I set my TV remote down earlier": the tagger reads "remote" before a particle as a word about the TV
     (r"\b(?:tv|television)\s+remote\b(?!\s+control)(?=\s+(?:down|up|somewhere|away|back|earlier|off)\b)", "remote control"),
@@ -174,7 +173,7 @@ FRAMES: tuple[tuple[re.Pattern[str], Any], ...] = tuple((re.compile(p, re.I), r)
     # "did y'all leave that microwave a-standin' open?": whether it is open; "will that wardrobe open up if I give it a
     # tug?": whether it can be opened
     (r"\bdid\s+(?:you|y'all|you\s+all|anyone|anybody|someone|somebody)\s+leave\s+(?:that|the|this|my)\s+([\w -]{1,30}?)\s+"
-     r"(?:a-)?(?:standin'?g?\s+|sittin'?g?\s+|hangin'?g?\s+)?(open|unlocked|on)\s*\?", r"is the \1 \2?"),
+     r"a-(?:standin'?g?|sittin'?g?|hangin'?g?)\s+(open|unlocked|on)\s*\?", r"is the \1 \2?"),
     (r"^will\s+(?:that|the|this)\s+([\w -]{1,30}?)\s+open(?:\s+up)?\s+if\s+I\b[^?]*\?", r"can the \1 be opened?"),
     (r"^((?:the|my|our)\s+[\w -]{1,30}?)(?:\s*(?:,|\.{2,}|…)\s*)+can\s+I(?:\s*(?:,|\.{2,}|…)\s*)+open\s+it\s*\?*\s*$", r"can I open \1?"),
     (r"^(do|did|have)\s+(we|you)(?:\s*(?:,|\.{2,}|…)\s*)+(have|got|see|seen)\s+(any|a|an)(?:\s*(?:,|\.{2,}|…)\s*)+", r"\1 \2 \3 \4 "),

@@ -56,8 +56,10 @@ DEFAULT_SPEAKER = "user"
 MATCH_CHARS = 256
 _OWNER_RE = re.compile(r"^(?:the\s+)?(?P<owner>my|our|mine|[a-z][a-z0-9_\-]*'s)\s+(?P<rest>.+)$")
 _PRONOUNS = frozenset({"it", "them", "that", "this", "him", "her"})
-# WordNet kinds of a word before "of" that holds, measures, is part of or groups what follows
-_HOLDER_KINDS = ("container", "containerful", "measure", "part", "piece", "portion", "collection")
+# WordNet kinds of a word before "of" that holds, measures, is part of or groups what follows, or says where or what
+# it is ("the home of the loo roll", "the colour of the mug"): X of Y is then about Y
+_HOLDER_KINDS = ("container", "containerful", "measure", "part", "piece", "portion", "collection", "location", "attribute")
+_ABOUT_WORDS = frozenset({"name", "kind", "type", "sort", "brand", "make", "model", "owner"})
 # how a match was made that names the thing surely (not a kind, a category or a likeness)
 _SURE_MATCHES = frozenset({"exact", "head noun", "everyday name", "wordnet synonym"})
 _ROBOT_WORDS = frozenset({"you", "the robot", "robot"})
@@ -322,9 +324,10 @@ class Grounder:
 
     def _holds_what_follows(self, head: str) -> bool:
         """"X of Y" names Y (or a label of both) when X is a part, a package, a container or its fill, a
-        portion, a measure or a group: "a carton of milk", "a slice of bread", "a bunch of bananas"."""
+        portion, a measure, a group, or where or what Y is: "a carton of milk", "a slice of bread", "a bunch of
+        bananas", "the home of the loo roll"."""
         word = singular(norm(head))
-        if word in lx.PART_WORDS or word in PACKAGING:
+        if word in lx.PART_WORDS or word in PACKAGING or word in _ABOUT_WORDS:
             return True
         wn = self.names.wordnet
         return wn is None or any(wn.is_kind(word, k) for k in _HOLDER_KINDS)

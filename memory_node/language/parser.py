@@ -367,8 +367,9 @@ _TAKE_THERE = re.compile(r"^(?:(?:please|pls|kindly)\s+|(?:can|could|would|will)
                          r"(?![^.?!]*\b(?:to|give|hand|bring)\s+(?:me|us)\b)[^.?!]*\bfor\s+(?:me|us)\b", re.I)
 
 
-_PUT_FOR_ME = re.compile(r"^(?:(?:please|pls|kindly|can\s+you|could\s+you|would\s+you|will\s+you)\s+)*(?:put|place|set|lay|stick|pop|"
-                         r"stow|store)\b(?![^.?!]*\b(?:to|give|hand|bring|pass)\s+(?:me|us)\b)[^.?!]*\bfor\s+(?:me|us)\b", re.I)
+_PUT_FOR_ME = re.compile(r"^(?:(?:please|pls|kindly|can\s+you|could\s+you|would\s+you|will\s+you)\s+)*(?:put|place|set|lay|"
+                         r"stow|store)\b(?!\s+(?:and|over|round|out)\b)(?![^.?!]*\b(?:to|give|hand|bring|pass|grab|get|fetch)\s+"
+                         r"(?:me|us|the|it)\b)[^.?!]*\bfor\s+(?:me|us)\b", re.I)
 
 
 def _for_me_is_on_my_behalf(req: Request) -> None:

@@ -236,8 +236,8 @@ def from_parts(full: Request, parts: list[str], raw: str, prefer: Kind | None, w
         ranks = [_rank(r, p, prefer) for r, p in zip(reqs, parts)]
         # a question whose "?" came after a tag ("Which cup is it on the counter, do you remember?") was asked,
         # also when a remark follows ("Where does the milk belong, do you know? I should hate to put it wrong")
-        ranks = [_rank(r, p + "?", prefer, tagged=True) if "?" not in p and any("?" in q for q in parts[i + 1:]) and
-                 all(x <= 1 for x in ranks[i + 1:]) else ranks[i] for i, (r, p) in enumerate(zip(reqs, parts))]
+        ranks = [_rank(r, p + "?", prefer, tagged=True) if "?" not in p and _tag_then_remarks(ranks, parts, i) else ranks[i]
+                 for i, (r, p) in enumerate(zip(reqs, parts))]
         k = max(range(len(reqs)), key=lambda i: (ranks[i], i))  # the strongest; among equals the last said
         full_rank = _rank(full, raw, prefer)
         if ranks[k] < full_rank:
@@ -275,6 +275,12 @@ def from_parts(full: Request, parts: list[str], raw: str, prefer: Kind | None, w
     main.notes.append(f"read {parts[k]!r}, the part that asks; the rest said what it is about")
     main.part = parts[k]
     return main
+
+
+def _tag_then_remarks(ranks: list[int], parts: list[str], i: int) -> bool:
+    """After part i, a tag that carries the "?" and asks nothing ("do you know?"), then at most remarks."""
+    j = next((k for k in range(i + 1, len(parts)) if "?" in parts[k]), None)
+    return j is not None and not any(ranks[i + 1:j + 1]) and all(x <= 1 for x in ranks[j + 1:])
 
 
 def detail(req: Request) -> int:

@@ -588,6 +588,8 @@ def test_two_things_listed_and_then_asked_for_are_both_fetched(text: str, intent
     # "TV remote" before a particle; "any X in the room" with no verb
     ("I put my TV remote down somewhere. Where did I leave it?", Intent.where, "control", ""),
     ("any bathroom counters in the kitchen", Intent.exists, "counter", ""),
+    # "the home of X" is where X goes, not a thing of its own before "of"
+    ("Where is the rightful home of the kettle, the place it ought to rest?", Intent.goes_where, "", ""),
 ])
 def test_frames_of_questions_from_the_twentieth_session(text: str, intent: Intent, head: str, said: str) -> None:
     req = parse(text, prefer=Kind.question)
@@ -622,6 +624,7 @@ def test_a_summary_of_its_actions_is_what_the_robot_did(text: str) -> None:
     ("The kettle to Ben. Now.", Intent.fetch, "kettle", None),
     ("fetch me... something... to dry my hands", Intent.fetch, "something", None),
     ("Lo the kettle bring to me ah", Intent.fetch, "kettle", None),
+    ("Could you pop and grab the kettle for me? I'm run off my feet.", Intent.fetch, "kettle", None),
     # what was done to it before a two-word name is no part of the name
     ("Put a washed coffee pot in the sink.", Intent.put, "pot", ("in", "sink")),
     # "put ... for me" with no place is a put (asked where), never a fetch to the speaker
