@@ -199,6 +199,8 @@ FRAMES: tuple[tuple[re.Pattern[str], Any], ...] = tuple((re.compile(p, re.I), r)
     # "which glass is my own / my one?", "my glass is which one?": which one is mine
     (r"\b(which\s+[\w -]{1,30}?)\s+is\s+my\s+(?:own|one)\b", r"\1 is mine"),
     (r"^my\s+([\w -]{1,30}?)\s+is\s+which\s+one\s*\?", r"which \1 is mine?"),
+    # "which one is the one sitting next to the toothbrush?": which one is next to it
+    (r"\bwhich\s+one\s+is\s+the\s+one\s+(?:that's\s+|that\s+is\s+|which\s+is\s+)?(?:sitting\s+|standing\s+|lying\s+|placed\s+)?", "which one is "),
     # a question said again in pieces ("where was the pear before, before it moved, where was it before, where?"): once
     (r"^(where\s+(?:was|were)\s+(?:the|my|our)\s+[\w -]{1,30}?\s+before)(?:\s*,\s*(?:before\s+(?:it|they)\s+(?:was\s+|were\s+|"
      r"got\s+)?moved?|where\s+(?:was|were)\s+(?:it|they)(?:\s+before)?|where|before))+\s*\?", r"\1?"),

@@ -647,3 +647,9 @@ def test_frames_of_tasks_from_the_twentieth_session(text: str, intent: Intent, h
         assert req.destination is not None and (req.destination.relation, req.destination.ref.head) == dest, req
     # a "for me" with nothing to take it to stays a fetch to the speaker
     assert parse("bring the kettle in the kitchen for me", prefer=Kind.command).intent is Intent.fetch
+
+
+def test_which_one_is_the_one_next_to_keeps_the_anchor() -> None:
+    req = parse("Of the mugs we've got, which one is the one sitting next to the kettle?", prefer=Kind.question)
+    assert req.intent is Intent.which and req.objects[0].head == "mug", req
+    assert req.objects[0].anchor is not None and req.objects[0].anchor.ref.head == "kettle", req
