@@ -157,8 +157,10 @@ FRAMES: tuple[tuple[re.Pattern[str], Any], ...] = tuple((re.compile(p, re.I), r)
     (r"\b(can't\s+find|cannot\s+find|lost|misplaced|where's|where\s+is|where\s+are)\s+me\s+(?!(?:the|a|an|some|any|my|your|it|them|one|"
      r"something|anything|this|that|those|these|to|and|or|please|now|here|there)\b)(?=[a-z])", r"\1 my "),
     (r"\b(saw|see|seen|spotted|find|found|last\s+saw|last\s+seen)\s+(tv|television)\s+remote\b", r"\1 the \2 remote"),
-    # "I set my TV remote down earlier": the tagger reads "remote" before a particle as a word about the TV
-    (r"\b(?:tv|television)\s+remote\b(?!\s+control)(?=\s+(?:down|up|somewhere|away|back|earlier|off)\b)", "remote control"),
+    # "I set my TV remote down earlier": the tagger reads "remote" before a particle as a word about the TV; with the
+    # particle first ("set down my TV remote") the two words are one name
+    (r"\b(set|put|leave|left|lay|laid|stick|stuck|pop|popped|dump|dumped)\s+((?:my|the|our|your)\s+(?:tv|television)\s+remote)\s+"
+     r"(down|away|back)\b(?!\s+(?:somewhere|there|here)\b)", r"\1 \3 \2"),
     # "any bathroom counters in the kitchen" (no verb): whether there are
     (r"^any\s+(?=[a-z][\w -]{1,40}?\s+(?:in|on|inside)\s+the\s+[\w ]{2,30}\??\s*$)", "are there any "),
     # hints instead of questions: "I'd get the remote myself if only I knew which room it was in", "I've no idea what's

@@ -586,7 +586,7 @@ def test_two_things_listed_and_then_asked_for_are_both_fetched(text: str, intent
     ("Which kettle is my own?", Intent.which, "kettle", ""),
     ("My kettle is which one?", Intent.which, "kettle", ""),
     # "TV remote" before a particle; "any X in the room" with no verb
-    ("I put my TV remote down somewhere. Where did I leave it?", Intent.where, "control", ""),
+    ("I set my TV remote down earlier. Where did I leave it?", Intent.where, "remote", ""),
     ("any bathroom counters in the kitchen", Intent.exists, "counter", ""),
     # "the home of X" is where X goes, not a thing of its own before "of"
     ("Where is the rightful home of the kettle, the place it ought to rest?", Intent.goes_where, "", ""),
