@@ -161,6 +161,8 @@ FRAMES: tuple[tuple[re.Pattern[str], Any], ...] = tuple((re.compile(p, re.I), r)
     # particle first ("set down my TV remote") the two words are one name
     (r"\b(set|put|leave|left|lay|laid|stick|stuck|pop|popped|dump|dumped)\s+((?:my|the|our|your)\s+(?:tv|television)\s+remote)\s+"
      r"(down|away|back)\b(?!\s+(?:somewhere|there|here)\b)", r"\1 \3 \2"),
+    # "the remote and the toilet paper": the tagger reads "remote" before "and" as a word about the next thing
+    (r"\b(the|my|your|our)\s+remote\s+(?=and\s+(?:the|my|your|our|a|an|some)\b)", r"\1 remote control "),
     # "any bathroom counters in the kitchen" (no verb): whether there are
     (r"^any\s+(?=[a-z][\w -]{1,40}?\s+(?:in|on|inside)\s+the\s+[\w ]{2,30}\??\s*$)", "are there any "),
     # hints instead of questions: "I'd get the remote myself if only I knew which room it was in", "I've no idea what's

@@ -624,6 +624,8 @@ def test_a_summary_of_its_actions_is_what_the_robot_did(text: str) -> None:
     ("The kettle to Ben. Now.", Intent.fetch, "kettle", None),
     ("fetch me... something... to dry my hands", Intent.fetch, "something", None),
     ("Lo the kettle bring to me ah", Intent.fetch, "kettle", None),
+    ("I'm going to need two items from you: the remote and the kettle. Can you bring both over?", Intent.fetch, "control",
+     None),
     ("Could you pop and grab the kettle for me? I'm run off my feet.", Intent.fetch, "kettle", None),
     # what was done to it before a two-word name is no part of the name
     ("Put a washed coffee pot in the sink.", Intent.put, "pot", ("in", "sink")),
