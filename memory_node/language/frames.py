@@ -17,6 +17,9 @@ from typing import Any
 from ..core.text import singular_phrase
 from .lexicon import ROOMS_RE
 
+# one pause or more said between words ("where does... the loo roll... go", "the cupboard, can I, open it"): the
+# ellipsis is still written as said when these frames run (``normalise``'s shortcuts make it a comma later)
+_PAUSES = r"(?:\s*(?:,|\.{2,}|…)\s*)+"
 _LAST_NP = re.compile(r"\b((?:the|my|your|our)\s+(?:[\w-]+\s+){0,2}?[\w-]+)\s*$", re.I)
 
 
@@ -132,9 +135,9 @@ FRAMES: tuple[tuple[re.Pattern[str], Any], ...] = tuple((re.compile(p, re.I), r)
     # "tell me one thing, where is ...": an opener
     (r"^(?:tell\s+me\s+(?:one|a)\s+thing|one\s+(?:quick\s+)?question)\s*[,:]\s*", ""),
     # pauses around the thing in a question ("where does... the loo roll... go", "which bowl... next to... the pan")
-    (r"^(where|when|what)\s+(does|did|do|is|was)(?:\s*(?:,|\.{2,}|…)\s*)+((?:the|my|our)\s+[\w -]{1,30}?)(?:\s*(?:,|\.{2,}|…)\s*)+"
+    (r"^(where|when|what)\s+(does|did|do|is|was)" + _PAUSES + r"((?:the|my|our)\s+[\w -]{1,30}?)" + _PAUSES +
      r"(go|goes|belong|belongs|live|lives|gone|left|kept)\b", r"\1 \2 \3 \4"),
-    (r"^which\s+([\w -]{1,30}?)(?:\s*(?:,|\.{2,}|…)\s*)+(next\s+to|beside|near|behind|under|on|in)(?:\s*(?:,|\.{2,}|…)\s*)+((?:the|my|our)\s+)",
+    (r"^which\s+([\w -]{1,30}?)" + _PAUSES + r"(next\s+to|beside|near|behind|under|on|in)" + _PAUSES + r"((?:the|my|our)\s+)",
      r"which \1 is \2 \3"),
     (r"^which\s+from\s+(?=the\s)", "which of "),
     # "milk -> goes where?", "mug -> where?": a note with an arrow asking
@@ -179,8 +182,8 @@ FRAMES: tuple[tuple[re.Pattern[str], Any], ...] = tuple((re.compile(p, re.I), r)
     (r"\bdid\s+(?:you|y'all|you\s+all|anyone|anybody|someone|somebody)\s+leave\s+(?:that|the|this|my)\s+([\w -]{1,30}?)\s+"
      r"a-(?:standin'?g?|sittin'?g?|hangin'?g?)\s+(open|unlocked|on)\s*\?", r"is the \1 \2?"),
     (r"^will\s+(?:that|the|this)\s+([\w -]{1,30}?)\s+open(?:\s+up)?\s+if\s+I\b[^?]*\?", r"can the \1 be opened?"),
-    (r"^((?:the|my|our)\s+[\w -]{1,30}?)(?:\s*(?:,|\.{2,}|…)\s*)+can\s+I(?:\s*(?:,|\.{2,}|…)\s*)+open\s+it\s*\?*\s*$", r"can I open \1?"),
-    (r"^(do|did|have)\s+(we|you)(?:\s*(?:,|\.{2,}|…)\s*)+(have|got|see|seen)\s+(any|a|an)(?:\s*(?:,|\.{2,}|…)\s*)+", r"\1 \2 \3 \4 "),
+    (r"^((?:the|my|our)\s+[\w -]{1,30}?)" + _PAUSES + r"can\s+I" + _PAUSES + r"open\s+it\s*\?*\s*$", r"can I open \1?"),
+    (r"^(do|did|have)\s+(we|you)" + _PAUSES + r"(have|got|see|seen)\s+(any|a|an)" + _PAUSES, r"\1 \2 \3 \4 "),
     (r"^we\s+got\s+us\s+(any|a|an|some)\b", r"do we have \1"),
     (r"\s+a?round\s+here\s*\?\s*$", "?"),
     # speech to text: "watts on the stove", "witch room is the mouse inn"
@@ -195,9 +198,9 @@ FRAMES: tuple[tuple[re.Pattern[str], Any], ...] = tuple((re.compile(p, re.I), r)
      "where can I "),
     # "with what might one dry one's hands?", "what I could cook with": what it can be done with
     (r"\bwith\s+what\s+(?:might|may|should|would)\s+(?:one|I|we)\s+(cook|write|eat|wash|dry|clean|wipe)\b(\s+(?:one's|my|our)\s+"
-     r"(?:hands|face|feet|hair))?", lambda m: f"what can I {m.group(1)}{(m.group(2) or '').replace(chr(39) + 's', '').replace(' one', ' my')} with"),
+     r"(?:hands|face|feet|hair))?", r"what can I \1\2 with"),  # ("one's hands": the rule after it says "my hands")
     # "get me... something... to wipe this sweat": the pauses around "something"
-    (r"\b(get|bring|fetch|grab|find)\s+me(?:\s*(?:,|\.{2,}|…)\s*)+(something|anything)(?:\s*(?:,|\.{2,}|…)\s*)+(?=to\s)", r"\1 me \2 "),
+    (r"\b(get|bring|fetch|grab|find)\s+me" + _PAUSES + r"(something|anything)" + _PAUSES + r"(?=to\s)", r"\1 me \2 "),
     (r"\bone's\s+(hands|face|feet|hair)\b", r"my \1"),
     (r"^what\s+I\s+(can|could)\s+(cook|write|eat|wash|dry|clean|wipe)\s+with\b", r"what \1 I \2 with"),
     # "which glass is my own / my one?", "my glass is which one?": which one is mine

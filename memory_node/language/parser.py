@@ -327,6 +327,13 @@ _SAYS_WHICH = re.compile(r"\b(?:that|which)\s+(?:is|was|are|were|'s|sits|stands|
 _PUT_RELATIONS = frozenset({"on", "in", "inside", "under", "next_to", "beside", "behind", "near"})
 
 
+def _anchor_may_be_the_place(req: Request, relations: Any) -> bool:
+    """The one thing's place ("the lotion on the table") may be where it goes: said with one of ``relations``, not
+    negated, and not said as which one it is ("the mug that is on the table")."""
+    a = req.objects[0].anchor
+    return a is not None and not a.negated and a.relation in relations and not _SAYS_WHICH.search(req.text[:500])
+
+
 def _put_place_from_anchor(req: Request) -> None:
     """"lay the lotion on the table": the tagger hung "on the table" on the lotion, which then read as which lotion
     is meant; a put with no place but a place said after its one thing sets the thing there (a thing said with
@@ -334,8 +341,7 @@ def _put_place_from_anchor(req: Request) -> None:
     if req.intent is not Intent.put or req.destination is not None or len(req.objects) != 1:
         return
     ref = req.objects[0]
-    if ref.anchor is None or ref.anchor.negated or ref.anchor.relation not in _PUT_RELATIONS or \
-            _SAYS_WHICH.search(req.text[:500]):
+    if not _anchor_may_be_the_place(req, _PUT_RELATIONS):
         return  # ("put the mug that is on the table": which mug, and no place yet)
     req.destination, ref.anchor = ref.anchor, None
     req.notes.append("the place said after the thing is where it goes")
@@ -354,8 +360,7 @@ def _put_into_the_place_under(req: Request) -> None:
     if req.destination.relation != "under" and not viewer:
         return
     ref = req.objects[0]
-    if ref.anchor is None or ref.anchor.negated or ref.anchor.relation not in ("in", "inside", "on") or \
-            _SAYS_WHICH.search(req.text[:500]):
+    if not _anchor_may_be_the_place(req, ("in", "inside", "on")):
         return
     req.destination, ref.anchor = ref.anchor, None
     if req.destination.relation == "on" and not viewer:
@@ -377,7 +382,7 @@ def _for_me_is_on_my_behalf(req: Request) -> None:
     speaker that drops the place ("bring the juice in the kitchen for me" stays a fetch from the kitchen)."""
     if req.intent is Intent.fetch and req.recipient == "speaker" and req.destination is not None and \
             req.destination.relation in ("in", "on", "at") and len(req.objects) == 1 and _TAKE_THERE.search(standard_words(req.text[:500])):
-        if re.fullmatch(lx.ROOMS_RE, req.destination.ref.head.lower()):
+        if req.destination.ref.head.lower() in lx.ROOM_WORDS:
             # a room is carried to as "take it to the kitchen" is: a fetch there, set down on a surface of it
             req.recipient, req.destination = "", req.destination.model_copy(update={"relation": "at"})
         else:

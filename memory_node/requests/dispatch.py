@@ -21,7 +21,7 @@ from ..core.store import MemoryStore
 from ..core.text import clean_text, singular
 from ..language.conversation import Conversation
 from ..language.followup import follow_up
-from ..language.lexicon import ROOMS_RE
+from ..language.lexicon import ROOM_WORDS
 from ..language.grounding import Grounder
 from ..language.names import GENERIC_NOUNS, PACKAGING, default_names
 from ..language.normalise import normalise, without_repairs
@@ -468,7 +468,7 @@ def _put_at_a_named_place(req: Request, result: PlanResult) -> bool:
     if dest is None or result.plan is None or req.intent not in (Intent.put, Intent.put_away, Intent.put_back):
         return False
     head = (dest.ref.head or "").lower()
-    if not head or re.fullmatch(ROOMS_RE, head) or head in {"me", "you", "here", "there"}:
+    if not head or head in ROOM_WORDS or head in {"me", "you", "here", "there"}:
         return False
     return any(step.skill == "place" for step in result.plan.steps)
 
