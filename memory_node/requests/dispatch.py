@@ -19,6 +19,7 @@ from ..core.limits import check_time_ns
 from ..core.models import Answer, InvalidInput, PlanResult
 from ..core.store import MemoryStore
 from ..core.text import clean_text, singular
+from ..core.wordnet import default_wordnet
 from ..language.conversation import Conversation
 from ..language.followup import follow_up
 from ..language.lexicon import ROOM_WORDS
@@ -434,27 +435,58 @@ def _things_left_out(req: Request, world: WorldState, result: PlanResult) -> lis
     # other things ("in the microwave under the sink", "between the knife and the ladle", "from the shelf of the
     # stove"): a thing named right after such words is a landmark. Not when no such place was read (a fetch to
     # the speaker from "... place it on the counter beside the chair" lost the counter: that stays asked)
-    spots = _put_at_a_named_place(req, result)
+    spots = _put_at_a_named_place(req, result, world)
+
+    def said_where(i: int) -> bool:
+        # ("a magazine with a carton of milk": what is carried along, not where)
+        near = set(words[max(0, i - 3):i]) | ({"between"} & set(words[max(0, i - 6):i]))  # "between A and B"
+        same_as = "as" in near and "same" in words[max(0, i - 6):i]  # "on the same bed as the laptop"
+        return spots and bool(near & _RELATIVE_CUES or same_as) and "with" not in words[max(0, i - 5):i]
+
     for i, w in enumerate(words):
         base = w[:-1] if w.endswith("s") and w[:-1] in labels else w
+        pair = w + words[i + 1] if i + 1 < len(words) else ""
+        if base in labels and pair and (pair in said_as or pair in labels):
+            # "the coffee table", "the tv stand": the two words name another thing memory holds, judged as one
+            spoken = f"{w} {words[i + 1]}"
+            if said_as.get(pair, pair) not in involved and not ({w, words[i + 1]} & used) and spoken not in out \
+                    and not said_where(i):
+                out.append(spoken)
+            continue
+        if base in labels and _modifies_next(words, i, labels | set(said_as)) and base not in out:
+            continue  # "the TV unit", "the sink cabinet": a word before a noun says which thing, it is none itself
         if base in labels and base not in used and w not in used and base not in out:
-            # ("a magazine with a carton of milk": what is carried along, not where)
-            near = set(words[max(0, i - 3):i]) | ({"between"} & set(words[max(0, i - 6):i]))  # "between A and B"
-            if not (spots and near & _RELATIVE_CUES and "with" not in words[max(0, i - 5):i]):
+            if not said_where(i):
                 out.append(base)
             continue
         # "put a mouse with a loo roll on the table", "... with a coffee pot in it": a thing memory holds, named
         # as people name it (its head noun, what it holds, an everyday name, two words glued as labels are)
-        if set(words[max(0, i - 3):i]) & _LANDMARK_CUES:
-            continue  # "to the left of the laptop", "in the refrigerator", "open the fridge": a place, not a thing
-        pair = w + words[i + 1] if i + 1 < len(words) else ""
-        for said, span in ((pair, [w, words[i + 1]] if pair else []), (singular(w), [w])):
-            label = said_as.get(said)
-            spoken = " ".join(span)
-            if label and not (set(span) & used) and label not in involved and spoken not in out:
-                out.append(spoken)
-                break
+        if set(words[max(0, i - 3):i]) & _LANDMARK_CUES or "as" in words[max(0, i - 3):i] and \
+                "same" in words[max(0, i - 6):i]:
+            continue  # "to the left of the laptop", "in the refrigerator", "open the fridge", "on the same bed as
+            # the laptop": a place, not a thing
+        if pair and (pair in said_as or pair in labels):
+            label, span = said_as.get(pair, pair), [w, words[i + 1]]  # the two words name it, not the first alone
+        else:
+            label, span = said_as.get(singular(w)), [w]
+        spoken = " ".join(span)
+        if label and not (set(span) & used) and label not in involved and spoken not in out:
+            out.append(spoken)
     return out
+
+
+def _modifies_next(words: list[str], i: int, names: set[str]) -> bool:
+    """``words[i]`` stands right before a noun that names no thing memory holds and no part of one: a noun
+    compound whose head is that noun ("TV unit", "sink cabinet"), so the word says which thing and names none.
+    Only a word WordNet lists as a noun alone ("unit"; not "back" or "too"), and not a part ("the fridge door" is
+    still the fridge)."""
+    if i + 1 >= len(words):
+        return False
+    nxt = words[i + 1]
+    if nxt in names or singular(nxt) in names:
+        return False
+    wn = default_wordnet()
+    return wn is not None and wn.only_noun(nxt) and not wn.is_part(nxt)
 
 
 # words before a thing's name that say where something is by it, never where a thing goes
@@ -462,15 +494,21 @@ _RELATIVE_CUES = frozenset({"of", "near", "beside", "behind", "by", "from", "und
                             "between", "above", "below", "next", "front", "left", "right", "off", "out", "past"})
 
 
-def _put_at_a_named_place(req: Request, result: PlanResult) -> bool:
+def _put_at_a_named_place(req: Request, result: PlanResult, world: WorldState) -> bool:
     """The plan sets the thing down on or in a place the request named, not a room and not a person."""
     dest = req.destination
     if dest is None or result.plan is None or req.intent not in (Intent.put, Intent.put_away, Intent.put_back):
         return False
     head = (dest.ref.head or "").lower()
-    if not head or head in ROOM_WORDS or head in {"me", "you", "here", "there"}:
+    if not head or head in {"me", "you", "here", "there"}:
         return False
-    return any(step.skill == "place" for step in result.plan.steps)
+    onto = [world.entities[s.args[1]].label.lower() for s in result.plan.steps
+            if s.skill == "place" and len(s.args) > 1 and s.args[1] in world.entities]
+    if head in ROOM_WORDS:
+        # a word that names a room to some and a fixture to others ("in the toilet under the sink"): a named
+        # place only when the plan sets the thing in the fixture of that name, not somewhere in a room
+        return any(head in _words(label) for label in onto)
+    return bool(onto)
 
 
 # words before a thing's name that make it a place or a landmark rather than something to carry
