@@ -43,13 +43,19 @@ _PREPARING_VERBS = frozenset({"clean", "wash", "rinse", "heat", "warm", "cool", 
 # the notes of a first verb read as a step of the request the second verb makes (``reading_policy`` reads them)
 STEP_NOTE = "first {verb}: planned as part of it"
 PREPARING_NOTE = "I cannot {verb} things: only the {intent} is planned"
-STEP_NOTE_STARTS = (STEP_NOTE.split("{")[0], PREPARING_NOTE.split("{")[0])
+# ... and of a put into what another part of the utterance opened ("open the fridge. put the milk in it": parts.py)
+OPENED_BEFORE_NOTE = "put inside {thing}, opened before"
+STEP_NOTE_STARTS = (STEP_NOTE.split("{")[0], PREPARING_NOTE.split("{")[0], OPENED_BEFORE_NOTE.split("{")[0])
+
+
 def _inner_part(ref: ObjectRef) -> bool:
     """A shelf, rack or tray named bare ("the top shelf"): no other word says whose."""
     return ref.head in lx.INNER_PARTS and ref.anchor is None and not ref.room and not ref.of_noun \
         and not ref.compound and not ref.owner
 
 
+# words that stand for a place said before ("open the microwave and put the lime in it")
+_PLACE_PRONOUNS = frozenset({"it", "there", "that", "this"})
 _OWN_PLACE_WORDS = frozenset({"place", "spot", "position", "home", "location", "where"})
 # "did you open the fridge?", "did you manage to put the mug on the shelf?": a question about how an action of
 # the robot's went, not a command; the note carries the action's intent and verb ("did you: fetch pick")
@@ -811,9 +817,12 @@ class Clause(PhraseReader):
                 req.notes.append(PREPARING_NOTE.format(verb=lemma, intent=ci.value) if lemma in _PREPARING_VERBS
                                  else STEP_NOTE.format(verb=lemma))
                 if intent is Intent.open and req.intent is Intent.put and objs and (
-                        req.destination is None or _inner_part(req.destination.ref)):
+                        req.destination is None or _inner_part(req.destination.ref)
+                        or (req.destination.ref.pronoun or req.destination.ref.head) in _PLACE_PRONOUNS
+                        and req.destination.ref.anchor is None):
                     # "open the cupboard and put the jug inside", "open the fridge and put the lime on the top
-                    # shelf": inside what was opened (a shelf, rack or tray named bare is the opened thing's own)
+                    # shelf", "open the microwave and put the lime in it": inside what was opened (a shelf, rack
+                    # or tray named bare is the opened thing's own; "it" is the thing just opened)
                     req.destination = Anchor(relation="in", ref=objs[0])
                 went = self._destination(root, objs) if intent is Intent.go else None
                 if went is not None and went.ref.head in lx.ROOM_WORDS and req.objects and \

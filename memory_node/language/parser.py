@@ -274,7 +274,8 @@ _NOT_THERE = re.compile(r"\b(?:which|how\s+many)\s+(?:[\w-]+\s+){1,3}?(?:is|are|
 _NOT_COMPARING = frozenset({"earlier", "later", "sooner", "more", "less", "fewer", "rather", "other", "else", "longer"})
 
 # commands whose things, said with "or", are alternatives: one is fetched, put, found, opened
-_EITHER_INTENTS = frozenset({Intent.fetch, Intent.put, Intent.put_away, Intent.find, Intent.open, Intent.close})
+_EITHER_INTENTS = frozenset({Intent.fetch, Intent.put, Intent.put_away, Intent.put_back, Intent.find, Intent.open,
+                             Intent.close})
 
 
 def _alternatives_said(req: Request, doc: Any) -> None:
@@ -852,8 +853,9 @@ def thing_nouns(doc: Any, roots: bool = False) -> list[Any]:
     """The nouns that name things (not places they are at, rooms, people or "something")."""
     deps = ("nsubj", "dobj", "pobj", "attr", "nsubjpass", "conj", "appos") + (("ROOT",) if roots else ())
     return [t for t in doc if (t.pos_ in ("NOUN", "PROPN") or t.pos_ == "ADJ" and t.dep_ in ("nsubj", "dobj"))
-            and (t.dep_ in deps or t.dep_ == "npadvmod" and t.head.pos_ == "VERB" and any(  # "Cool a lime and put
-                c.dep_ == "det" for c in t.children))  # it in the fridge": the object parsed as an adverb
+            and (t.dep_ in deps or t.dep_ in ("npadvmod", "dep") and t.head.pos_ == "VERB" and any(  # "Cool a lime
+                c.dep_ == "det" for c in t.children))  # and put it in the fridge": the object parsed as an adverb;
+            # "I'll need two items: the face cream and the keyboard": a list hung loosely after a colon
             and _low(t) not in lx.HOME_WORDS | lx.ROOM_WORDS | lx.INDEFINITE_PRONOUNS | _parts.PRONOUN_HEADS
             and (t.pos_ != "PROPN" or any(c.dep_ == "det" for c in t.children)  # "the teddy" is no name
                  or roots and t.text.islower())  # "teddy, where does it go?", "I can't find teddy bear"

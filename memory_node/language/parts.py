@@ -14,7 +14,7 @@ from typing import Any
 
 from . import lexicon as lx
 from . import parser as _p
-from .clause import _PREPARING_VERBS, Clause
+from .clause import OPENED_BEFORE_NOTE, _PREPARING_VERBS, Clause
 from .names import GENERIC_NOUNS
 from .phrases import _lemma, _low
 from .request import Anchor, Intent, Kind, ObjectRef, Request, TimeRef
@@ -263,6 +263,9 @@ def from_parts(full: Request, parts: list[str], raw: str, prefer: Kind | None, w
         main.destination is not None and full.destination.ref.head != main.destination.ref.head
     # "get the pear. Find the lotion. Bring them both to me": the part's "them" gathers things the whole lost
     mixed = mixed or full.intent is main.intent and {o.head for o in full.objects} < {o.head for o in main.objects}
+    # "I'll need a couple of things: the pencil case and the stapler. Fetch both?": the whole's thing names nothing
+    mixed = mixed or full.intent is main.intent and bool(full.objects) and all(map(_names_nothing, full.objects)) \
+        and bool(main.objects) and not any(map(_names_nothing, main.objects))
     if any(negated_command(p) for p in parts):
         mixed = True  # "don't give it to me, take it to the bathroom": the whole reads the command not wanted
     if whole_may_stand and ranks[k] == full_rank and not mixed and (
@@ -405,8 +408,11 @@ _INSIDE = re.compile(r"\b(?:in|inside|into)\s*(?:it|there)?\s*[.!,;]*\s*$|\binsi
 
 def _opened_from(main: Request, before: list[Request], text: str) -> None:
     """"Open the coffee machine from the left, and place the radio inside", "open the bin. put the ball in": a put
-    into no place said goes into the thing a part before it opened."""
-    if main.intent is not Intent.put or main.destination is not None or not _INSIDE.search(text):
+    into no place said, or into "it" ("open the fridge, put the milk in it, and close it"), goes into the thing a
+    part before it opened."""
+    dest = main.destination
+    if main.intent is not Intent.put or dest is not None and not (
+            dest.ref.pronoun in ("it", "there") and dest.ref.anchor is None) or not _INSIDE.search(text):
         return
     opened = [r for r in before if r.intent is Intent.open and r.objects and not _open(r.objects[0])]
     if opened:
@@ -414,7 +420,7 @@ def _opened_from(main: Request, before: list[Request], text: str) -> None:
         if ref.anchor is not None and ref.anchor.ref.head in lx.SPOT_WORDS:
             ref.anchor = None  # "open the coffee machine from the left": how it was opened, not which
         main.destination = Anchor(relation="in", ref=ref)
-        main.notes.append(f"put inside {main.destination.ref.text!r}, opened before")
+        main.notes.append(OPENED_BEFORE_NOTE.format(thing=repr(main.destination.ref.text)))
 
 
 _THERE = re.compile(r"\b(in|on|inside|under)\s+there\b", re.I)
@@ -534,12 +540,25 @@ def _use_from(main: Request, before: list[Any]) -> None:
         main.notes.append(f"for {said[-1]}: said before")
 
 
+# nouns that count or group what follows "of" ("a couple of things", "a pair of items")
+_COUNTING_NOUNS = frozenset({"couple", "pair", "few", "bunch", "handful", "number", "lot", "load", "set"})
+
+
+def _names_nothing(o: ObjectRef) -> bool:
+    """Said only as a kind of anything ("I can never remember these things", "a couple of things"): nothing a
+    later "it" or "both" could mean."""
+    if o.head in _COUNTING_NOUNS and not o.modifiers:
+        of = (o.of_noun or "").split()[-1:] or [""]
+        return of[0] in GENERIC_NOUNS or of[0].rstrip("s") in GENERIC_NOUNS
+    return o.head in GENERIC_NOUNS and not o.modifiers
+
+
 def _fill_from(main: Request, before: list[list[ObjectRef]], after: list[list[ObjectRef]], texts: list[str]) -> None:
     """Give ``main``'s pronouns the things the other parts named (the nearest part before it first; for
     "them" / "both" every thing named before it)."""
     # a thing said only as a kind of anything ("I can never remember these things") names nothing to refer to
-    before = [[o for o in things if o.head not in GENERIC_NOUNS or o.modifiers] for things in before]
-    after = [[o for o in things if o.head not in GENERIC_NOUNS or o.modifiers] for things in after]
+    before = [[o for o in things if not _names_nothing(o)] for things in before]
+    after = [[o for o in things if not _names_nothing(o)] for things in after]
     nearest = next((things for things in before[::-1] + after if things), [])
     ones = [o for o in nearest if o.pronoun == "one" and o.anchor is not None]
     if ones and nearest[0].pronoun != "one":

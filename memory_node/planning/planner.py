@@ -160,16 +160,29 @@ class _PlanBuilder:
             # "put the apple away in a drawer": the place is said, so it is a put there
             self.ctx.request = req.model_copy(update={"intent": Intent.put})
             self.run()
-        elif intent == "put_away":
-            obj = self._object_id()
-            why = not_graspable(self.world, obj)
-            if why:  # "tidy up the kitchen table": furniture has no place to go
-                raise PlanningError(f"{describe(self.world, obj)} is not something I can put away: {why}")
-            self.put_away(obj, self.store, self.world.as_of_ns)
-        elif intent == "put_back":
-            self.put_back(self._object_id())
+        elif intent in ("put_away", "put_back"):
+            # "put the lime and the remote away / back": each in turn, each to its own place (the first alone
+            # would be a plan for less than was asked, sent as if it were all)
+            objs = self._each_object()
+            done: list[str] = []
+            for obj in objs:
+                if intent == "put_back":
+                    self.put_back(obj)
+                else:
+                    why = not_graspable(self.world, obj)
+                    if why:  # "tidy up the kitchen table": furniture has no place to go
+                        raise PlanningError(f"{describe(self.world, obj)} is not something I can put away: {why}")
+                    self.put_away(obj, self.store, self.world.as_of_ns)
+                done.append(self.summary)
+            self.summary = "; ".join(done)
         elif intent in ("open", "close"):
-            self.open_or_close(self._object_id(want="any" if self._indefinite() else None), intent == "open")
+            done = []
+            for target in self._each_object(want="any" if self._indefinite() else None):
+                self.open_or_close(target, intent == "open")
+                done.append(self.summary)
+            self.summary = "; ".join(done)
+            if self.plan.steps and "nothing to do" in self.notes:
+                self.notes.remove("nothing to do")  # one of them was already so; the others are done
         elif intent == "drink" and self.library.by_role("pour") is None and not req.objects and _asks_for_drink(req.text):
             # "I'm gasping for a drink" to a robot that cannot pour: a drink it can carry, brought
             self.ctx.request = req.model_copy(update={
@@ -180,7 +193,11 @@ class _PlanBuilder:
         elif intent == "drink":
             self.prepare_drink(req.recipient)
         elif intent == "find":
-            self.find(self._object_id(want="any" if self._indefinite() else None))
+            done = []
+            for obj in self._each_object(want="any" if self._indefinite() else None):
+                self.find(obj)
+                done.append(self.summary)
+            self.summary = "; then ".join(done)
         elif intent == "go":
             self.go()
         else:
@@ -261,6 +278,17 @@ class _PlanBuilder:
         if self.ctx.request.either:
             return self._either_id(want)
         return self._pick_id(objs[0], want)
+
+    def _each_object(self, want: str | None = None) -> list[str]:
+        """The things a task on things one at a time is for: each of "the fridge and the microwave" in the order
+        said (the first alone would be a plan for less than was asked, sent as if it were all); one of them when
+        they were said as alternatives."""
+        req = self.ctx.request
+        many = len(req.objects) > 1 or any((r.quantity or 1) > 1 or r.plural and r.determiner in ("all", "both", "every")
+                                           for r in req.objects)
+        if not many or req.either:
+            return [self._object_id(want)]
+        return self._objects()  # ("put both mugs back": each; "the two mugs" when memory knows one is refused)
 
     def _either_id(self, want: str | None = None) -> str:
         """"The remote or the keyboard": the first of the things said that memory singles out, with a note of
@@ -366,7 +394,9 @@ class _PlanBuilder:
         where = self.world.furniture(obj) or (loc[1] if loc else None) or self.world.room_of(obj)
         if where is None:
             raise PlanningError(f"I have seen {describe(self.world, obj)} but do not know where it is")
-        self._add("navigate", where)
+        last = self.plan.steps[-1] if self.plan.steps else None
+        if last is None or last.skill != self._skill("navigate").name or list(last.args) != [where]:
+            self._add("navigate", where)  # ("find the lime and the remote", both on the table: one trip)
         seen = "last saw it" if ent.present else "last saw it (it was gone when I looked again)"
         self.summary = f"go to {describe(self.world, where)}, where I {seen}: {describe(self.world, obj)}"
 
@@ -465,7 +495,8 @@ class _PlanBuilder:
         already = "open" in states if opening else "closed" in states
         if already:
             self.summary = f"{describe(self.world, target)} is already {'open' if opening else 'closed'}"
-            self.notes.append("nothing to do")
+            if "nothing to do" not in self.notes:
+                self.notes.append("nothing to do")
             return
         self._check_openable(self.state.closed_containers(target) + ([target] if opening else []))
         state = "open" if opening else "closed"

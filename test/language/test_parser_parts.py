@@ -429,3 +429,18 @@ def test_before_said_apart_asks_the_place_before() -> None:
 def test_a_name_the_tagger_cut_with_a_verb_is_still_one_thing_for_it() -> None:
     req = parse("Been looking all over and no TV remote anywhere. Where'd it end up?", prefer=Kind.question)
     assert req.intent is Intent.where and req.objects[0].head == "remote", req.objects
+
+
+def test_things_listed_after_a_colon_are_what_both_means() -> None:
+    # the tagger hangs "the pencil case and the stapler" loosely on the first verb; "both" is the two of them, not
+    # the last one alone (a fetch of the stapler alone was a plan for less than was asked)
+    r = parse("I'll be needing a couple of things from you: the pencil case and the stapler. Could you fetch both?",
+              prefer=Kind.command)
+    assert r.intent is Intent.fetch and [o.head for o in r.objects] == ["case", "stapler"], r
+
+
+def test_a_put_into_it_after_an_opening_is_into_what_was_opened() -> None:
+    for text in ("open the oven and put the tray in it", "open the oven. put the tray in it",
+                 "Open the oven, put the tray in it, and shut it."):
+        r = parse(text, prefer=Kind.command)
+        assert r.intent is Intent.put and r.destination.ref.head == "oven" and r.confidence >= 0.7, (text, r)

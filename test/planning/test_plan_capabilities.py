@@ -102,3 +102,35 @@ def test_a_room_no_such_thing_is_in_is_where_it_is_brought(store, mem, vega) -> 
     assert r.success and ("pick", ["book_2"]) in _steps(r) and ("pick", ["book_1"]) not in _steps(r)
     # the room as a filter still refuses a thing nowhere in memory
     assert not plan_request(store, vega, "bring the vase in the bedroom").success
+
+
+def test_a_task_on_several_things_is_done_for_each(store, mem, vega) -> None:
+    """"Put the mug and the lime back", "open the fridge and the microwave": each thing in turn. The first alone
+    was sent as if it were all that was asked (a plan for less than was asked, with no word of it)."""
+    mem.scene(1 * S, [mem.ent("table_1", "table"), mem.ent("shelf_1", "shelf"), mem.ent("counter_1", "kitchencounter"),
+                      mem.ent("fridge_1", "fridge", states=["closed"]), mem.ent("microwave_1", "microwave",
+                                                                              states=["closed"]),
+                      mem.ent("mug_1", "mug"), mem.ent("lime_1", "lime")],
+              [("mug_1", "on", "table_1"), ("lime_1", "on", "shelf_1")])
+    mem.scene(2 * S, [mem.ent("mug_1", "mug"), mem.ent("lime_1", "lime")],
+              [("mug_1", "on", "counter_1"), ("lime_1", "on", "counter_1")])
+    r = plan_request(store, vega, "put the mug and the lime back")
+    assert r.success, r.error
+    assert ("place", ["mug_1", "table_1"]) in _steps(r) and ("place", ["lime_1", "shelf_1"]) in _steps(r)
+    # said as alternatives, one of them will do
+    r = plan_request(store, vega, "put the mug or the lime back")
+    assert r.success and len([s for s in _steps(r) if s[0] == "place"]) == 1, r.error
+    r = plan_request(store, vega, "open the fridge and the microwave")
+    assert r.success and ("open", ["fridge_1"]) in _steps(r) and ("open", ["microwave_1"]) in _steps(r), r.error
+    # both on the counter: one trip to find them
+    r = plan_request(store, vega, "find the mug and the lime")
+    assert r.success and _steps(r) == [("navigate_to", ["counter_1"])], r.error
+
+
+def test_a_put_into_it_after_an_opening_goes_into_what_was_opened(store, mem, vega) -> None:
+    mem.scene(1 * S, [mem.ent("counter_1", "kitchencounter"), mem.ent("fridge_1", "fridge", states=["closed"]),
+                      mem.ent("lime_1", "lime")], [("lime_1", "on", "counter_1")])
+    for text in ("open the fridge and put the lime in it", "Open the fridge, put the lime in it, and close it.",
+                 "open the fridge. put the lime in it"):
+        r = plan_request(store, vega, text)
+        assert r.success and ("place", ["lime_1", "fridge_1"]) in _steps(r), (text, r.error)
