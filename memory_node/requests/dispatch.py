@@ -378,7 +378,7 @@ def _plan_request(store: MemoryStore, library: SkillLibrary, instruction: str, r
         result = PlanResult(success=False, error=str(e) or "no plan")
     except Reply as r:  # "which mug do you mean?": the answer may finish this request (see _follow_up)
         result = PlanResult(success=False, error=r.answer.answer or r.problem)
-    left_out = (_things_left_out(req, world, result) + _people_left_out(req, world, result, ctx.grounder.speaker)
+    left_out = (_things_left_out(req, world, result, ctx.grounder) + _people_left_out(req, world, result, ctx.grounder.speaker)
                 + _rooms_left_out(req, world, result) + _stitched(req)
                 if result.success and result.plan is not None else [])
     offer_why = builder.offer_why
@@ -410,10 +410,12 @@ def _offer_lead(req: Request) -> tuple[str, str]:
     return "I am not sure I understood.", ""
 
 
-def _things_left_out(req: Request, world: WorldState, result: PlanResult) -> list[str]:
+def _things_left_out(req: Request, world: WorldState, result: PlanResult, grounder: Grounder | None = None
+                     ) -> list[str]:
     """Words of the sentence that are the label of a thing memory holds, which the plan that carries things
     neither carries nor uses as a place, a person or a reference: a list the parser read as one thing ("bring
-    pear, lime", "the pear and the lime, bring them"). Exact single-word labels only, so what is found is sure."""
+    pear, lime", "the pear and the lime, bring them"). Exact single-word labels only, so what is found is sure;
+    and after "with", what ``grounder`` surely grounds ("put the lotion with the teddy on the desk")."""
     if req.intent not in CARRYING_INTENTS or result.plan is None:
         return []
     used = {w for ref in req.objects for w in _words(ref.text) | _anchor_words(ref)}
@@ -472,6 +474,42 @@ def _things_left_out(req: Request, world: WorldState, result: PlanResult) -> lis
         spoken = " ".join(span)
         if label and not (set(span) & used) and label not in involved and spoken not in out:
             out.append(spoken)
+    if grounder is not None:
+        ids = {i for step in result.plan.steps for i in step.args}
+        out += [w for w in _carried_along(words, used | set(out), grounder, ids) if w not in out]
+    return out
+
+
+# what comes along with a thing ("put the lotion with the teddy on the desk", "a TV remote with a ball")
+_WITH_DETERMINERS = frozenset({"a", "an", "the", "my", "your", "our", "his", "her", "their", "its", "some", "that",
+                               "this", "these", "those"})
+# matches that name a thing surely (a WordNet synonym, what a bottle holds); not a kind ("batteries" is no pile of
+# clothes, though WordNet's "battery" is a kind of collection)
+_SURE_HOW = frozenset({"exact", "head noun", "everyday name", "wordnet synonym", "contents"})
+
+
+def _carried_along(words: list[str], used: set[str], grounder: Grounder, involved: set[str]) -> list[str]:
+    """Things said after "with" that memory surely holds and the plan does not touch: moving the one thing
+    without them is less than was asked. Names the label table does not list are grounded as the grounder
+    grounds any phrase (a "teddy" is the teddy bear; "lotion" what the lotion bottle holds)."""
+    out: list[str] = []
+    for i, w in enumerate(words[:-1]):
+        if w != "with":
+            continue
+        j = i + 1 + (words[i + 1] in _WITH_DETERMINERS)
+        if j >= len(words) or words[j] in used or singular(words[j]) in used or words[j] in GENERIC_NOUNS:
+            continue
+        span = words[j:j + 1]
+        if j + 1 < len(words) and _modifies_next(words, j, set()):
+            span = words[j:j + 2]  # "with the tv remote": the remote
+        said = " ".join(span)
+        try:
+            g = grounder.ground(ObjectRef(text=f"the {said}", head=singular(span[-1]), determiner="the",
+                                          compound=span[:-1]), "all")
+        except Exception:  # noqa: BLE001 - a phrase that cannot be grounded names nothing sure
+            continue
+        if g.status != "none" and g.how in _SURE_HOW and not {c.entity.id for c in g.candidates} & involved:
+            out.append(said)
     return out
 
 
