@@ -503,6 +503,8 @@ class PhraseReader:
                 if c.dep_ == "prep":
                     objs = [p for p in c.children if p.dep_ == "pobj" and _low(p) not in lx.WH_WORDS]
                     if objs:
+                        if _low(c) in _BESIDE_PREPS:
+                            relation = "next_to"  # "in between the pen and the spatula" is beside them, not in
                         break
         if not objs:
             return None
@@ -542,6 +544,8 @@ class PhraseReader:
                 relation = "on"
             elif _lemma(part) in lx.SIDE_WORDS:
                 relation = "next_to"
+            elif _lemma(part) == "front" and not any(c.dep_ in ("det", "poss") for c in part.children):
+                relation = "in_front_of"  # "in front of the mug" (not in the mug); "in the front of the fridge" is in
         ref = self._object(objs[0])
         doc = objs[0].doc
         nxt = doc[objs[0].i + 1] if objs[0].i + 1 < len(doc) else None
@@ -554,6 +558,10 @@ class PhraseReader:
         if ref.head in lx.HOME_WORDS and ref.anchor is None:
             return None  # "in the house": everywhere memory has been
         return Anchor(relation=relation, ref=ref)  # type: ignore[arg-type]
+
+
+# prepositions that say a place beside things, whatever word comes before them ("in between", "in among")
+_BESIDE_PREPS = frozenset({"between", "among", "amongst", "amid", "amidst"})
 
 
 def _own_clause_words(root: Any) -> set[int]:

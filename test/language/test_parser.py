@@ -89,3 +89,17 @@ def test_odd_input_never_raises() -> None:
     for text in ("", "   ", "asdf qwerty", "?!?", "a" * 3000, "🙂🙂", "DROP TABLE entities;"):
         req = parse(text)
         assert req.kind in (Kind.question, Kind.command, Kind.statement)
+
+
+@pytest.mark.parametrize("text, relation, head", [
+    ("put the pear in front of the kettle", "in_front_of", "kettle"),
+    ("set the pear down in front of the toaster", "in_front_of", "toaster"),
+    # the place said first is where it goes; what follows is a spot on it
+    ("put the pear on the shelf in front of the kettle", "on", "shelf"),
+    ("put the pear on the shelf, in between the kettle and the toaster", "on", "shelf"),
+    # with a determiner, the front is a part of the thing: inside it
+    ("put the pear in the front of the cupboard", "in", "cupboard")])
+def test_in_front_of_and_in_between_are_beside_never_inside(text: str, relation: str, head: str) -> None:
+    # "in front of the kettle" read as "in the kettle" put the pear inside what it was to stand before
+    d = parse(text, prefer=Kind.command).destination
+    assert d is not None and (d.relation, d.ref.head) == (relation, head), d
