@@ -654,18 +654,29 @@ def _inner_part_of_container(req: Request) -> None:
     req.notes.append(f"a {part} of a container: the put goes in {req.destination.ref.text!r}")
 
 
+_BESIDE = frozenset({"next_to", "near", "behind", "in_front_of", "above"})  # relations that say a spot by a thing
+
+
 def _place_before_position(req: Request) -> None:
     """"Put the radio on the bed, to the right of the keys", "put the mug on the counter next to the sink": the
     tagger hangs the first place on the thing ("the radio on the bed") and reads the spot on it as where it
     goes. The place said first is where it goes; a spot on it ("the right", "beside the laptop") only
     says where on it, which the robot's place skill chooses itself."""
     d = req.destination
+    if req.intent is Intent.put and d is not None and d.relation in _BESIDE and d.ref.anchor is not None and \
+            d.ref.anchor.relation in ("on", "in") and d.ref.anchor.ref.head not in lx.ROOM_WORDS | lx.HOME_WORDS:
+        # "put the magazine behind the tomato in the washer", "next to the kettle on the counter": the thing it
+        # goes by says where on or in the place; the place is where it goes (the skill chooses the spot)
+        a = d.ref.anchor
+        req.destination = Anchor(relation=a.relation, ref=a.ref)
+        req.notes.append(f"where it goes: {a.ref.text!r}; {d.ref.text!r} is a spot {a.relation} it")
+        return
     if req.intent is not Intent.put or d is None or not req.objects or req.objects[0].anchor is None:
         return
     a = req.objects[0].anchor
     if a.ref.anchor is not None or a.relation not in ("on", "in", "at"):
         return
-    if d.ref.head in lx.SPOT_WORDS or d.relation in ("next_to", "near", "behind", "in_front_of", "above"):
+    if d.ref.head in lx.SPOT_WORDS or d.relation in _BESIDE:
         req.objects[0] = req.objects[0].model_copy(update={"anchor": None})
         req.destination = Anchor(relation="on" if a.relation == "at" else a.relation, ref=a.ref)
         req.notes.append(f"where it goes: {a.ref.text!r}, said first; {d.ref.text!r} is a spot on it")

@@ -546,6 +546,8 @@ class PhraseReader:
                 relation = "next_to"
             elif _lemma(part) == "front" and not any(c.dep_ in ("det", "poss") for c in part.children):
                 relation = "in_front_of"  # "in front of the mug" (not in the mug); "in the front of the fridge" is in
+        if _low(objs[0]) in ("you", "yourself", "u") and relation not in ("at", "from"):
+            return None  # "on the counter in front of you", "to the right of you": where the robot stands now
         ref = self._object(objs[0])
         doc = objs[0].doc
         nxt = doc[objs[0].i + 1] if objs[0].i + 1 < len(doc) else None

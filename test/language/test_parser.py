@@ -103,3 +103,19 @@ def test_in_front_of_and_in_between_are_beside_never_inside(text: str, relation:
     # "in front of the kettle" read as "in the kettle" put the pear inside what it was to stand before
     d = parse(text, prefer=Kind.command).destination
     assert d is not None and (d.relation, d.ref.head) == (relation, head), d
+
+
+@pytest.mark.parametrize("text, relation, head", [
+    # the thing it goes by says where in or on the place; the place is where it goes (the tomato may be unknown)
+    ("put the pear behind the kettle in the cupboard", "in", "cupboard"),
+    ("set the pear next to the toaster on the worktop", "on", "worktop"),
+    # a room is no place to set a thing on: the thing it goes by stays
+    ("put the pear next to the kettle in the kitchen", "next_to", "kettle"),
+    # where the robot stands is no place of its own
+    ("put the pear on the worktop in front of you", "on", "worktop"),
+    ("place the pear on the worktop to the right of you", "on", "worktop"),
+    ("Take the pear from the table in front of you. Place the pear on top of the worktop in front of you.", "on",
+     "worktop")])
+def test_a_spot_by_a_thing_in_a_place_is_that_place(text: str, relation: str, head: str) -> None:
+    d = parse(text, prefer=Kind.command).destination
+    assert d is not None and (d.relation, d.ref.head) == (relation, head), d
