@@ -1206,6 +1206,15 @@ _OUT_OF_TO = re.compile(r"^" + _SHORT_NP + r"\s*[.,]?\s*out\s+of\s+" + _SHORT_NP
 # "grab the ball out the microwave": "out the" for "out of the" after a thing taken
 _OUT_THE = re.compile(r"\b((?:grab|get|take|fetch|pull|bring)\s+(?:the|my|your)\s+[\w-]+(?:\s+[\w-]+)?)\s+out\s+the\b",
                       re.I)
+# "on the counter right of the spatula", "put the mug left of the sink": a side said without "to the" (the tagger
+# makes "right" a thing of its own); not what is left of something ("what's left of the cake", "nothing left of it")
+_BARE_SIDE = re.compile(r"\b(?<!\bto the )(?<!\bthe )(?<!\bwhat's )(?<!\bwhats )(?<!\bwhat )(?<!\bis )(?<!\bare )"
+                        r"(?<!\bwas )(?<!\bnothing )(?<!\banything )(?<!\bsomething )(?<!\bmuch )(?<!\blittle )"
+                        r"(?<!\ball )(?<!\bsome )(?<!\bnone )(?<!\bthat's )(?<!\bit's )(?<!'s )(?<!\bgot )(?<!\bhave )"
+                        r"(?<!\bbe )(?<!\bbeen )(?<!\bi )(?<!\bwe )(?<!\byou )(?<!\bthey )(?<!\bhe )(?<!\bshe )"
+                        r"(?<!\bwho )(?<!\bto )(?<!\bfar )(?<!\bvery )(?<!\bfront )(?<!\bback )(?<!\bbottom )"
+                        r"(?<!\btop )(?<!\bupper )(?<!\blower )(?<!\brear )(?<!\bextreme )(?<!\bmiddle )"
+                        r"(?<!\bcentre )(?<!\bcenter )(?<!\bdirectly )(?<!\bjust )(left|right)\s+of\s+(?=(?:the|a|an|my|your|that|this)\b)", re.I)
 # "stick the radio - the radio, yes - on the counter": a thing said again to confirm it, said once
 _SAID_AGAIN = re.compile(r"(\b(?:the|my|your)\s+[\w-]+(?:\s+[\w-]+)?)\s*[\u2014\u2013-]+\s*\1\s*,?\s*(?:yes|yeah|yep)?\s*"
                          r"[\u2014\u2013-]+\s*", re.I)
@@ -1762,6 +1771,7 @@ def normalise(text: str) -> str:
     t = _WENT_AND.sub("", t)
     t = _SAID_AGAIN.sub(r"\1 ", t)
     t = _OUT_THE.sub(r"\1 out of the", t)
+    t = _BARE_SIDE.sub(lambda m: f"to the {m.group(1).lower()} of ", t)
     t = _TO_ONLY.sub(lambda m: f"go to {with_article(m.group(1))}", t)
     t = _OUT_OF.sub(lambda m: f"get {with_article(m.group(1))} out of {with_article(m.group(2))}", t)
     t = _PAIR_TO.sub(_pair_to, t)

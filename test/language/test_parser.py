@@ -119,3 +119,19 @@ def test_in_front_of_and_in_between_are_beside_never_inside(text: str, relation:
 def test_a_spot_by_a_thing_in_a_place_is_that_place(text: str, relation: str, head: str) -> None:
     d = parse(text, prefer=Kind.command).destination
     assert d is not None and (d.relation, d.ref.head) == (relation, head), d
+
+
+def test_a_side_said_without_to_the_is_a_spot_not_a_thing() -> None:
+    from memory_node.language.normalise import normalise
+
+    # "right of the sink" said bare: the tagger made "right" a thing of its own to put on the counter too
+    r = parse("put the pear on the worktop right of the sink", prefer=Kind.command)
+    assert [o.head for o in r.objects] == ["pear"] and (r.destination.relation, r.destination.ref.head) == (
+        "on", "worktop"), r
+    d = parse("put the pear left of the sink", prefer=Kind.command).destination
+    assert (d.relation, d.ref.head) == ("next_to", "sink"), d
+    # what is left of something, and a side already said, stay as they were
+    for text in ("what's left of the cake?", "is there anything left of the milk?", "nothing left of it",
+                 "on the far right of the counter", "put it to left of the sink", "I left of my own accord"):
+        assert "to the left of" not in normalise(text).replace("to left of", "") and \
+            "to the right of" not in normalise(text), text
