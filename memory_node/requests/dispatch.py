@@ -488,14 +488,23 @@ _WITH_DETERMINERS = frozenset({"a", "an", "the", "my", "your", "our", "his", "he
 _SURE_HOW = frozenset({"exact", "head noun", "everyday name", "wordnet synonym", "contents"})
 
 
+# verbs whose "with" says what a thing is done with ("cut a lime with a knife"), not what comes along
+# (not words said as often of a thing as of a doing: "the open box", "the clean plate", "the water")
+_DONE_WITH = frozenset({"cut", "slice", "chop", "dice", "peel", "wash", "rinse", "scrub", "wipe", "stir", "heat",
+                        "cook", "chill", "crack", "pour"})
+
+
 def _carried_along(words: list[str], used: set[str], grounder: Grounder, involved: set[str]) -> list[str]:
     """Things said after "with" that memory surely holds and the plan does not touch: moving the one thing
     without them is less than was asked. Names the label table does not list are grounded as the grounder
     grounds any phrase (a "teddy" is the teddy bear; "lotion" what the lotion bottle holds)."""
     out: list[str] = []
+    wn = default_wordnet()
     for i, w in enumerate(words[:-1]):
         if w != "with":
             continue
+        if wn is not None and any(wn.verb_base(v) in _DONE_WITH for v in words[max(0, i - 4):i]):
+            continue  # "cut the lime with a knife, wash it, put it on the bed": what it is done with, not carried
         j = i + 1 + (words[i + 1] in _WITH_DETERMINERS)
         if j >= len(words) or words[j] in used or singular(words[j]) in used or words[j] in GENERIC_NOUNS:
             continue

@@ -284,6 +284,9 @@ def test_a_thing_to_come_along_named_as_people_name_it_is_asked_about(mem, vega,
                ("sportsball_6", "on", "shelf_2")])
     r = plan_request(mem.store, vega, text, speaker="anna")
     assert not r.success and "Say yes" in r.error and "you also said" in r.error, r.error
+    # what it is done with is not carried along
+    r = plan_request(mem.store, vega, "wipe the remote with the teddy, then put the remote on the desk", speaker="anna")
+    assert r.success and _steps(r)[-1] == ("place", ["remotecontrol_5", "desk_1"]), r.error
     # what the thing has or looks like names nothing memory holds: done
     r = plan_request(mem.store, vega, "put the remote with the red buttons on the desk", speaker="anna")
     assert r.success and _steps(r)[-1] == ("place", ["remotecontrol_5", "desk_1"]), r.error
