@@ -860,11 +860,24 @@ def _antecedents(req: Request, doc: Any, ref: ObjectRef) -> list[ObjectRef]:
     return out
 
 
+def _verb_said(tok: Any) -> bool:
+    """A verb, or the first word of a sentence that English uses as one (the small tagger reads "Slice a lime,
+    cook it and set it on the bed" as a noun "Slice" with "a lime" hung on it)."""
+    if tok.pos_ == "VERB":
+        return True
+    if tok.i != tok.sent.start or tok.pos_ not in ("NOUN", "PROPN"):
+        return False
+    from ..core.wordnet import default_wordnet
+
+    wn = default_wordnet()
+    return wn is not None and bool(wn.verb_base(tok.lower_))
+
+
 def thing_nouns(doc: Any, roots: bool = False) -> list[Any]:
     """The nouns that name things (not places they are at, rooms, people or "something")."""
     deps = ("nsubj", "dobj", "pobj", "attr", "nsubjpass", "conj", "appos") + (("ROOT",) if roots else ())
     return [t for t in doc if (t.pos_ in ("NOUN", "PROPN") or t.pos_ == "ADJ" and t.dep_ in ("nsubj", "dobj"))
-            and (t.dep_ in deps or t.dep_ in ("npadvmod", "dep") and t.head.pos_ == "VERB" and any(  # "Cool a lime
+            and (t.dep_ in deps or t.dep_ in ("npadvmod", "dep") and _verb_said(t.head) and any(  # "Cool a lime
                 c.dep_ == "det" for c in t.children))  # and put it in the fridge": the object parsed as an adverb;
             # "I'll need two items: the face cream and the keyboard": a list hung loosely after a colon
             and _low(t) not in lx.HOME_WORDS | lx.ROOM_WORDS | lx.INDEFINITE_PRONOUNS | _parts.PRONOUN_HEADS

@@ -135,3 +135,12 @@ def test_a_side_said_without_to_the_is_a_spot_not_a_thing() -> None:
                  "on the far right of the counter", "put it to left of the sink", "I left of my own accord"):
         assert "to the left of" not in normalise(text).replace("to left of", "") and \
             "to the right of" not in normalise(text), text
+
+
+@pytest.mark.parametrize("text", ["Slice a lime, cook it and set it on the plate",
+                                  "Slice a pear, cook it and set it on the plate"])
+def test_it_after_a_first_verb_the_tagger_read_as_a_noun_is_the_thing(text: str) -> None:
+    # the small tagger reads a sentence's first "Slice" as a noun with "a lime" hung on it; "it" is the lime
+    r = parse(text, prefer=Kind.command)
+    assert r.intent is Intent.put and len(r.objects) == 1 and r.objects[0].head in ("lime", "pear") and \
+        r.destination.ref.head == "plate", r
