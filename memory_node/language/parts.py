@@ -547,6 +547,8 @@ _COUNTING_NOUNS = frozenset({"couple", "pair", "few", "bunch", "handful", "numbe
 def _names_nothing(o: ObjectRef) -> bool:
     """Said only as a kind of anything ("I can never remember these things", "a couple of things"): nothing a
     later "it" or "both" could mean."""
+    if o.purpose:
+        return False  # "something to eat": a use names what is meant
     if o.head in _COUNTING_NOUNS and not o.modifiers:
         of = (o.of_noun or "").split()[-1:] or [""]
         return of[0] in GENERIC_NOUNS or of[0].rstrip("s") in GENERIC_NOUNS

@@ -284,11 +284,21 @@ class _PlanBuilder:
         said (the first alone would be a plan for less than was asked, sent as if it were all); one of them when
         they were said as alternatives."""
         req = self.ctx.request
-        many = len(req.objects) > 1 or any((r.quantity or 1) > 1 or r.plural and r.determiner in ("all", "both", "every")
-                                           for r in req.objects)
-        if not many or req.either:
-            return [self._object_id(want)]
-        return self._objects()  # ("put both mugs back": each; "the two mugs" when memory knows one is refused)
+        if len(req.objects) < 2 and any((r.quantity or 1) > 1 or r.plural and r.determiner in ("all", "both", "every")
+                                        for r in req.objects):
+            return self._objects()  # "put both mugs back": each; "the two mugs" when memory knows one is refused
+        out = [self._object_id(want)]
+        if req.either:
+            return out
+        for ref in req.objects[1:]:
+            if _open_thing(ref) or self.ctx.ground(ref, "all").status == "none":
+                # a word the reading took for another thing that memory knows nothing by ("put it away so mummy
+                # isn't cross", "put it back same place as before"): the task is the first thing's, as said
+                continue
+            got = self._pick_id(ref, want or ("any" if ref.determiner in ("a", "any", "some") else None))
+            if got not in out:
+                out.append(got)
+        return out
 
     def _either_id(self, want: str | None = None) -> str:
         """"The remote or the keyboard": the first of the things said that memory singles out, with a note of

@@ -476,7 +476,8 @@ def _things_left_out(req: Request, world: WorldState, result: PlanResult, ground
             out.append(spoken)
     if grounder is not None:
         ids = {i for step in result.plan.steps for i in step.args}
-        out += [w for w in _carried_along(words, used | set(out), grounder, ids) if w not in out]
+        things = {w for ref in req.objects for w in _words(ref.text)}
+        out += [w for w in _carried_along(words, used | set(out), grounder, ids, things) if w not in out]
     return out
 
 
@@ -494,7 +495,8 @@ _DONE_WITH = frozenset({"cut", "slice", "chop", "dice", "peel", "wash", "rinse",
                         "cook", "chill", "crack", "pour"})
 
 
-def _carried_along(words: list[str], used: set[str], grounder: Grounder, involved: set[str]) -> list[str]:
+def _carried_along(words: list[str], used: set[str], grounder: Grounder, involved: set[str],
+                   things: set[str]) -> list[str]:
     """Things said after "with" that memory surely holds and the plan does not touch: moving the one thing
     without them is less than was asked. Names the label table does not list are grounded as the grounder
     grounds any phrase (a "teddy" is the teddy bear; "lotion" what the lotion bottle holds)."""
@@ -503,6 +505,9 @@ def _carried_along(words: list[str], used: set[str], grounder: Grounder, involve
     for i, w in enumerate(words[:-1]):
         if w != "with":
             continue
+        if not set(words[max(0, i - 3):i]) & things:
+            continue  # "X with Y": said right after the thing carried ("carry the juice in there ... with the
+            # blinds down" says how the room is)
         if wn is not None and any(wn.verb_base(v) in _DONE_WITH for v in words[max(0, i - 4):i]):
             continue  # "cut the lime with a knife, wash it, put it on the bed": what it is done with, not carried
         j = i + 1 + (words[i + 1] in _WITH_DETERMINERS)

@@ -444,3 +444,9 @@ def test_a_put_into_it_after_an_opening_is_into_what_was_opened() -> None:
                  "Open the oven, put the tray in it, and shut it."):
         r = parse(text, prefer=Kind.command)
         assert r.intent is Intent.put and r.destination.ref.head == "oven" and r.confidence >= 0.7, (text, r)
+
+
+def test_something_for_a_use_said_first_is_what_it_means() -> None:
+    # "a couple of things" names nothing; "something to eat" names what is meant by its use
+    r = parse("Something to eat, can you bring me?", prefer=Kind.command)
+    assert r.intent is Intent.fetch and r.objects and r.objects[0].purpose, r

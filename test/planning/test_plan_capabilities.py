@@ -122,6 +122,10 @@ def test_a_task_on_several_things_is_done_for_each(store, mem, vega) -> None:
     assert r.success and len([s for s in _steps(r) if s[0] == "place"]) == 1, r.error
     r = plan_request(store, vega, "open the fridge and the microwave")
     assert r.success and ("open", ["fridge_1"]) in _steps(r) and ("open", ["microwave_1"]) in _steps(r), r.error
+    # a word the reading took for another thing that memory knows nothing by is no second thing
+    for text in ("put the mug back same place as before", "Put the mug back, so mummy isn't cross."):
+        r = plan_request(store, vega, text)
+        assert r.success and ("place", ["mug_1", "table_1"]) in _steps(r), (text, r.error)
     # both on the counter: one trip to find them
     r = plan_request(store, vega, "find the mug and the lime")
     assert r.success and _steps(r) == [("navigate_to", ["counter_1"])], r.error
