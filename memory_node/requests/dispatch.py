@@ -456,7 +456,7 @@ def _things_left_out(req: Request, world: WorldState, result: PlanResult, ground
                 out.append(spoken)
             continue
         if base in labels and _modifies_next(words, i, labels | set(said_as)) and base not in out:
-            continue  # "the TV unit", "the sink cabinet": a word before a noun says which thing, it is none itself
+            continue  # "the TV unit": a word before a noun says which thing, it is none itself
         if base in labels and base not in used and w not in used and base not in out:
             if not said_where(i):
                 out.append(base)
@@ -529,16 +529,19 @@ def _carried_along(words: list[str], used: set[str], grounder: Grounder, involve
 
 def _modifies_next(words: list[str], i: int, names: set[str]) -> bool:
     """``words[i]`` stands right before a noun that names no thing memory holds and no part of one: a noun
-    compound whose head is that noun ("TV unit", "sink cabinet"), so the word says which thing and names none.
-    Only a word WordNet lists as a noun alone ("unit"; not "back" or "too"), and not a part ("the fridge door" is
-    still the fridge)."""
+    compound whose head is that noun ("TV unit", "TV stand"), so the word says which thing and names none.
+    Only a physical noun WordNet lists as a noun alone or as a household thing ("unit", "stand"; not "back",
+    "lah", "sir"), and not a part ("the fridge door" is still the fridge)."""
     if i + 1 >= len(words):
         return False
     nxt = words[i + 1]
     if nxt in names or singular(nxt) in names:
         return False
     wn = default_wordnet()
-    return wn is not None and wn.only_noun(nxt) and not wn.is_part(nxt)
+    # a thing's noun, by WordNet's physical senses: not a particle or an address that happens to be a noun
+    # ("get me the milk lah", "the radio, sir"), nor a word also said as an adverb ("the tv back")
+    return wn is not None and bool(wn.senses(nxt)) and (wn.only_noun(nxt) or wn.household(nxt)) \
+        and not wn.is_part(nxt)
 
 
 # words before a thing's name that say where something is by it, never where a thing goes

@@ -272,6 +272,19 @@ def test_a_thing_named_alone_is_still_a_thing_left_out(bathroom_things, vega, te
     assert not r.success or len(picked) == 2, (r.error, picked)
 
 
+def test_a_word_after_a_name_says_which_thing_only_when_it_is_a_thing_noun() -> None:
+    from memory_node.requests.dispatch import _modifies_next
+
+    names = {"milk", "teddybear"}
+    # "the TV unit", "the TV stand": the first word says which thing
+    assert _modifies_next(["the", "tv", "unit"], 1, names) and _modifies_next(["the", "tv", "stand"], 1, names)
+    # a particle, an address or an adverb after a thing's name is no head noun: "the milk lah" is the milk
+    for after in ("lah", "sir", "madam", "back", "please", "too"):
+        assert not _modifies_next(["the", "tv", after], 1, names), after
+    # a part is still the thing's ("the fridge door"), and a name of its own is a second thing ("tv milk")
+    assert not _modifies_next(["the", "fridge", "door"], 1, names) and not _modifies_next(["tv", "milk"], 0, names)
+
+
 @pytest.mark.parametrize("text", ["put the lotion with the teddy on the desk", "put lotion with teddy on desk",
                                   "put the remote with a ball on the desk"])
 def test_a_thing_to_come_along_named_as_people_name_it_is_asked_about(mem, vega, text: str) -> None:
