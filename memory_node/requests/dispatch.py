@@ -422,14 +422,13 @@ def _things_left_out(req: Request, world: WorldState, result: PlanResult, ground
     if req.destination is not None:
         used |= _words(req.destination.ref.text)
     used |= _words(req.recipient)
-    involved = {i for step in result.plan.steps for i in step.args}
-    used |= {w for i in involved if i in world.entities for w in _words(world.entities[i].label)}
+    ids = {i for step in result.plan.steps for i in step.args}
+    used |= {w for i in ids if i in world.entities for w in _words(world.entities[i].label)}
     labels = {e.label.lower() for e in world.entities.values() if e.present and not world.is_room(e.id)
               and not world.is_person(e.id)}
     out: list[str] = []
     said_as = _everyday_names(labels)
-    involved = {world.entities[i].label.lower() for step in result.plan.steps for i in step.args
-                if i in world.entities}
+    involved = {world.entities[i].label.lower() for i in ids if i in world.entities}
     # words a self-repair took back ("the mug — sorry, the radio") are not left out: they were taken back
     # (and words another variety of English uses for a verb, "range the mug at its place", are that verb)
     words = re.findall(r"[a-z]+", standard_words(without_repairs(req.text or "")).lower())
@@ -439,11 +438,13 @@ def _things_left_out(req: Request, world: WorldState, result: PlanResult, ground
     # the speaker from "... place it on the counter beside the chair" lost the counter: that stays asked)
     spots = _put_at_a_named_place(req, result, world)
 
+    def same_as(i: int) -> bool:  # "on the same bed as the laptop": which place, by another thing on it
+        return "as" in words[max(0, i - 3):i] and "same" in words[max(0, i - 6):i]
+
     def said_where(i: int) -> bool:
         # ("a magazine with a carton of milk": what is carried along, not where)
         near = set(words[max(0, i - 3):i]) | ({"between"} & set(words[max(0, i - 6):i]))  # "between A and B"
-        same_as = "as" in near and "same" in words[max(0, i - 6):i]  # "on the same bed as the laptop"
-        return spots and bool(near & _RELATIVE_CUES or same_as) and "with" not in words[max(0, i - 5):i]
+        return spots and bool(near & _RELATIVE_CUES or same_as(i)) and "with" not in words[max(0, i - 5):i]
 
     for i, w in enumerate(words):
         base = w[:-1] if w.endswith("s") and w[:-1] in labels else w
@@ -463,8 +464,7 @@ def _things_left_out(req: Request, world: WorldState, result: PlanResult, ground
             continue
         # "put a mouse with a loo roll on the table", "... with a coffee pot in it": a thing memory holds, named
         # as people name it (its head noun, what it holds, an everyday name, two words glued as labels are)
-        if set(words[max(0, i - 3):i]) & _LANDMARK_CUES or "as" in words[max(0, i - 3):i] and \
-                "same" in words[max(0, i - 6):i]:
+        if set(words[max(0, i - 3):i]) & _LANDMARK_CUES or same_as(i):
             continue  # "to the left of the laptop", "in the refrigerator", "open the fridge", "on the same bed as
             # the laptop": a place, not a thing
         if pair and (pair in said_as or pair in labels):
@@ -475,7 +475,6 @@ def _things_left_out(req: Request, world: WorldState, result: PlanResult, ground
         if label and not (set(span) & used) and label not in involved and spoken not in out:
             out.append(spoken)
     if grounder is not None:
-        ids = {i for step in result.plan.steps for i in step.args}
         things = {w for ref in req.objects for w in _words(ref.text)}
         out += [w for w in _carried_along(words, used | set(out), grounder, ids, things) if w not in out]
     return out
