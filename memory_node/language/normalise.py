@@ -1206,6 +1206,9 @@ _OUT_OF_TO = re.compile(r"^" + _SHORT_NP + r"\s*[.,]?\s*out\s+of\s+" + _SHORT_NP
 # "grab the ball out the microwave": "out the" for "out of the" after a thing taken
 _OUT_THE = re.compile(r"\b((?:grab|get|take|fetch|pull|bring)\s+(?:the|my|your)\s+[\w-]+(?:\s+[\w-]+)?)\s+out\s+the\b",
                       re.I)
+# "on the left near corner of the bed": "near" between a side and a part is the part's, not a preposition (read as
+# one, the place became "the left" and the bed a thing beside it); said first, it is read as one spot
+_SIDE_NEAR_PART = re.compile(r"\b(left|right)\s+(near)\s+(corner|edge|side|end)\b", re.I)
 # "on the counter right of the spatula", "put the mug left of the sink": a side said without "to the" (the tagger
 # makes "right" a thing of its own); not what is left of something ("what's left of the cake", "nothing left of it")
 _BARE_SIDE = re.compile(r"\b(?<!\bto the )(?<!\bthe )(?<!\bwhat's )(?<!\bwhats )(?<!\bwhat )(?<!\bis )(?<!\bare )"
@@ -1771,6 +1774,7 @@ def normalise(text: str) -> str:
     t = _WENT_AND.sub("", t)
     t = _SAID_AGAIN.sub(r"\1 ", t)
     t = _OUT_THE.sub(r"\1 out of the", t)
+    t = _SIDE_NEAR_PART.sub(r"\2 \1 \3", t)
     t = _BARE_SIDE.sub(lambda m: f"to the {m.group(1).lower()} of ", t)
     t = _TO_ONLY.sub(lambda m: f"go to {with_article(m.group(1))}", t)
     t = _OUT_OF.sub(lambda m: f"get {with_article(m.group(1))} out of {with_article(m.group(2))}", t)

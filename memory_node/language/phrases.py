@@ -540,8 +540,19 @@ class PhraseReader:
             # "on top of the fridge", "on the foot of the bed", "in the middle of the room": the whole is the place;
             # "to the left of the jug" is beside it
             objs = whole
-            if _lemma(part) == "top":
+            inner = _spot_of(whole[0])
+            if inner is not None:
+                # "to the left of the back of the table", "on top of the back of the counter": a spot on a part
+                # of the thing is on the thing
+                objs, relation = [inner], "on"
+            elif _lemma(part) == "top":
                 relation = "on"
+            elif _lemma(part) in lx.SIDE_WORDS and word != "to" and any(
+                    c.dep_ in ("amod", "compound", "nmod", "advmod") and _low(c) in _ON_SIDE_WORDS
+                    for c in part.children):
+                # "on the front right of the counter", "at the far left of the table": a spot on it named by two
+                # of its parts; the bare "on the right of the sink" is as often beside it and stays so
+                relation = "in" if relation == "in" else "on"
             elif _lemma(part) in lx.SIDE_WORDS:
                 relation = "next_to"
             elif _lemma(part) == "front" and not any(c.dep_ in ("det", "poss") for c in part.children):
@@ -561,6 +572,18 @@ class PhraseReader:
             return None  # "in the house": everywhere memory has been
         return Anchor(relation=relation, ref=ref)  # type: ignore[arg-type]
 
+
+def _spot_of(tok: Any) -> Any:
+    """The thing a spot word belongs to ("the back of the table" -> "table"), else None."""
+    if _lemma(tok) not in lx.PART_NOUNS:
+        return None
+    return next((p for c in tok.children if c.dep_ == "prep" and _low(c) == "of"
+                 for p in c.children if p.dep_ == "pobj" and _lemma(p) not in lx.SPOT_WORDS), None)
+
+
+# the words that make a side a spot on a thing ("the front right of the counter", "the far left of the table")
+_ON_SIDE_WORDS = frozenset({"front", "back", "rear", "far", "near", "top", "bottom", "middle", "centre", "center",
+                            "upper", "lower"})
 
 # prepositions that say a place beside things, whatever word comes before them ("in between", "in among")
 _BESIDE_PREPS = frozenset({"between", "among", "amongst", "amid", "amidst"})

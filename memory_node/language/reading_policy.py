@@ -236,6 +236,19 @@ def _ruled_out_by_structure(reading: Any, rule: Request, doc: Any) -> Any:
             # "open the fridge and put the milk in": the rules read the first verb as a step of the second; the
             # model's words lean to the first verb
             out |= {"open", "close", "go", "find"}
+        if rule.part and rule.intent in CARRYING_INTENTS and rule.objects and \
+                rule.part.strip() != (rule.text or "").strip():
+            # "Open the door and take the milk from the table. Place the milk in the washer": of several commands
+            # the rules took the one that moves a thing as the task (parts.py); opening, closing, going and looking
+            # are its steps, and the model, reading the words whole, leans to the verb said first
+            out |= {"open", "close", "go", "find"}
+        if rule.close_after and rule.intent in CARRYING_INTENTS:
+            # "put the mug in the fridge and close it": the closing is done once the task is (language/closing.py)
+            out.add("close")
+        for w, forms in _STATE_SAID.items() if rule.intent in CARRYING_INTENTS and rule.objects else ():
+            if any(t.lower_ in forms and (any(c.dep_ == "neg" for c in t.children) or t.dep_ in ("xcomp", "ccomp")
+                                          and any(c.dep_ == "neg" for c in t.head.children)) for t in doc):
+                out.add(w)  # "put it in the fridge but don't close it": said not to be done beside the task
         if rule.objects and rule.intent in CARRYING_INTENTS and any(
                 t.dep_ == "dobj" and t.head.pos_ == "VERB" and t.pos_ in ("NOUN", "PROPN") for t in doc):
             out.add("go")  # a thing as the verb's direct object is carried, not walked to

@@ -151,6 +151,9 @@ class Request(BaseModel):
         "one meant (language/reading_policy.py); below "
         "reading_policy.ASK_BACK_BELOW the robot should ask back rather than act; 1.0 when nothing measured it"))
     alternatives: list[Alternative] = Field(default_factory=list, description="other readings, most likely first")
+    close_after: list[ObjectRef] = Field(default_factory=list, description=(
+        "things the words say to close once the task is done ('put the milk in the fridge and close it', 'then shut "
+        "the microwave'): 'it' or a bare 'the door' is what the plan opened (language/closing.py)"))
     part: str = Field(default="", description=(
         "of several parts said, the one read as the request (language/parts.py); '' when it was read whole"))
 

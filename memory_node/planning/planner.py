@@ -20,9 +20,10 @@ from ..answering.drink import remembered_drink
 from ..language.grounding import Grounder
 from ..language.confidence import ASK_BELOW
 from ..language import lexicon as lx
-from ..language.request import Anchor, Intent, ObjectRef, Request
+from ..language.request import CARRYING_INTENTS, Anchor, Intent, ObjectRef, Request
 from ..language.resolve import resolve_entities, resolve_rooms, rooms_said
 from .affordances import not_graspable
+from .closing import close_said
 from ..answering.context import Context, Reply
 from ..answering.when import clock
 from ..world.phrasing import describe, name_of, step_text
@@ -108,7 +109,13 @@ class _PlanBuilder:
             self.ctx.request = req.model_copy(update={"objects": [anchored, *req.objects[1:]]})
 
     def run(self) -> None:
-        """Plan the request's intent (``language.Intent``) from its typed parts."""
+        """Plan the request's intent (``language.Intent``) from its typed parts, then close what the words said to
+        close once it is done (``closing.close_said``)."""
+        self._plan_intent()
+        if self.plan.steps and self.ctx.request.close_after and self.ctx.request.intent in CARRYING_INTENTS:
+            close_said(self)
+
+    def _plan_intent(self) -> None:
         self._room_filter()
         req = self.ctx.request
         if req.intent is Intent.fetch and req.destination is not None and req.destination.relation != "at" and \
@@ -159,7 +166,7 @@ class _PlanBuilder:
         elif intent == "put_away" and req.destination is not None:
             # "put the apple away in a drawer": the place is said, so it is a put there
             self.ctx.request = req.model_copy(update={"intent": Intent.put})
-            self.run()
+            self._plan_intent()
         elif intent in ("put_away", "put_back"):
             # "put the lime and the remote away / back": each in turn, each to its own place (the first alone
             # would be a plan for less than was asked, sent as if it were all)
@@ -189,7 +196,7 @@ class _PlanBuilder:
                 "intent": Intent.fetch, "recipient": req.recipient or "speaker",
                 "objects": [ObjectRef(text=lx.need_text("drink"), head="something", purpose="drink")]})
             self.notes.append(f"robot {self.library.robot} cannot pour: bringing something to drink")
-            self.run()
+            self._plan_intent()
         elif intent == "drink":
             self.prepare_drink(req.recipient)
         elif intent == "find":

@@ -422,6 +422,7 @@ def _things_left_out(req: Request, world: WorldState, result: PlanResult, ground
     if req.destination is not None:
         used |= _words(req.destination.ref.text)
     used |= _words(req.recipient)
+    used |= {w for ref in req.close_after for w in _words(ref.text)}  # "... then shut the fridge": closed, or said so
     ids = {i for step in result.plan.steps for i in step.args}
     used |= {w for i in ids if i in world.entities for w in _words(world.entities[i].label)}
     labels = {e.label.lower() for e in world.entities.values() if e.present and not world.is_room(e.id)
@@ -441,9 +442,16 @@ def _things_left_out(req: Request, world: WorldState, result: PlanResult, ground
     def same_as(i: int) -> bool:  # "on the same bed as the laptop": which place, by another thing on it
         return "as" in words[max(0, i - 3):i] and "same" in words[max(0, i - 6):i]
 
+    # where memory has each thing the plan moves ("pick up the coffee pot on the plate, put it in the microwave":
+    # the plate is where it is taken from, said in the part before the task)
+    now_on = {world.entities[s].label.lower() for i in ids if i in world.locations
+              for s in world_support(world, i) if s in world.entities}
+
     def said_where(i: int) -> bool:
         # ("a magazine with a carton of milk": what is carried along, not where)
         near = set(words[max(0, i - 3):i]) | ({"between"} & set(words[max(0, i - 6):i]))  # "between A and B"
+        if words[i] in now_on and set(words[max(0, i - 3):i]) & _SOURCE_CUES:
+            return True  # "off the plate", "from the desk": where it is now, as memory has it (not "the plate and")
         return spots and bool(near & _RELATIVE_CUES or same_as(i)) and "with" not in words[max(0, i - 5):i]
 
     for i, w in enumerate(words):
@@ -566,6 +574,15 @@ def _put_at_a_named_place(req: Request, result: PlanResult, world: WorldState) -
 
 
 # words before a thing's name that make it a place or a landmark rather than something to carry
+# words before where a thing is now ("the coffee pot on the plate", "off the desk")
+_SOURCE_CUES = frozenset({"on", "in", "from", "off", "of", "inside", "at", "out", "atop"})
+
+
+def world_support(world: WorldState, obj: str) -> list[str]:
+    """What memory has ``obj`` on or in, outward, up to its furniture (rooms left out)."""
+    return [c for c in world.chain(obj) if not world.is_room(c)][:3]
+
+
 _LANDMARK_CUES = frozenset({"of", "to", "near", "beside", "behind", "by", "from", "under", "between", "in", "on", "at",
                             "into", "onto", "inside", "above", "below", "next", "front", "off", "out", "open", "close",
                             "shut", "same", "than", "where", "toward", "towards"})
