@@ -129,6 +129,7 @@ class WordNet:
         self._wn = _reader(root)
         self._root = root
         self._other_words: tuple[frozenset[str], frozenset[str]] | None = None
+        self._adverbs: frozenset[str] | None = None
         self._lock = threading.RLock()
         self._senses: dict[str, tuple[Any, ...]] = {}
         self._up: dict[Any, dict[Any, int]] = {}
@@ -280,6 +281,18 @@ class WordNet:
                 return bool(self._wn._lemma_pos_offset_map.get(k, {}).get("n")) or bool(self._wn.morphy(k, "n"))
             except Exception:  # noqa: BLE001 - a malformed word is simply not in WordNet
                 return False
+
+    def adverb(self, word: str) -> bool:
+        """WordNet lists the word as an adverb ("still", "back", "counter"): after a noun it may say how or when."""
+        with self._lock:
+            if self._adverbs is None:  # the reader loads the noun and verb indexes only: read once on first use
+                try:
+                    text = (Path(self._root) / "index.adv").read_text(encoding="utf-8", errors="replace")
+                except OSError:
+                    text = ""
+                self._adverbs = frozenset(line.split(" ", 1)[0] for line in text.splitlines()
+                                          if line and not line.startswith(" "))
+            return word.lower() in self._adverbs
 
     def is_word(self, word: str) -> bool:
         """The word is a WordNet lemma of any part of speech, inflected or not ("chopped", "bigger",

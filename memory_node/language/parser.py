@@ -73,8 +73,9 @@ def read_many(texts: list[str], batch_size: int = 256) -> list[Any]:
     nlp = pipeline()
     docs = list(nlp.pipe(texts, batch_size=batch_size)) if len(texts) > 1 else [nlp(texts[0])]
     for k, doc in enumerate(docs):
-        if _misread_room_compound(doc):
-            doc = _join_room_compounds(nlp.make_doc(texts[k]))
+        things = _misread_thing_compound(doc)
+        if _misread_room_compound(doc) or things:
+            doc = _join_room_compounds(nlp.make_doc(texts[k]), things)
             for _, proc in nlp.pipeline:
                 doc = proc(doc)
             docs[k] = doc
@@ -85,6 +86,36 @@ def _misread_room_compound(doc: Any) -> bool:
     return any(t.lower_ in lx.ROOM_WORDS and (nxt.tag_ in ("NN", "NNS", "NNP", "VBP", "VB") or _thing_as_modifier(nxt))
                and nxt.is_alpha and not nxt.is_stop and nxt.lower_ not in _NOT_AFTER_ROOM | lx.ROOM_WORDS | lx.HOME_WORDS
                and not (t.dep_ == "compound" and t.head == nxt) for t, nxt in zip(doc, doc[1:]))
+
+
+def _misread_thing_compound(doc: Any) -> list[tuple[int, int]]:
+    """Spans (start, end) of two nouns the tagger split: before "back", "next to" and the like it reads the second
+    noun of a name as an adjective or adverb ("put the heated TV remote back in the fridge": "remote" an adverb,
+    the TV the thing). Only a word whose commonest noun sense is a household thing ("remote") and that is no
+    adverb ("still", "back"), never a spot or a particle ("down", "left")."""
+    out = []
+    for t, nxt in zip(doc, doc[1:]):
+        misread = nxt.tag_ in ("JJ", "RB") and nxt.dep_ != "amod" or nxt.tag_ == "NN" and \
+            nxt.dep_ in ("advcl", "advmod", "npadvmod") and t.dep_ != "compound"
+        if t.tag_ in ("NN", "NNP") and t.lower_ not in lx.ROOM_WORDS and misread and nxt.is_alpha and nxt.lower_ not in lx.SPOT_WORDS | _NOT_A_HEAD and \
+                nxt.lower_ not in lx.COLOUR_WORDS and _household_first(nxt.lower_):
+            out.append((t.i, nxt.i + 1))
+    return out
+
+
+# words after a thing's name that are no second noun of it, whatever WordNet also lists them as
+_NOT_A_HEAD = frozenset({"please", "too", "again", "now", "here", "there", "away", "down", "up", "out", "off", "over",
+                         "back", "first", "then", "also", "instead", "already", "quickly", "carefully", "gently",
+                         "open", "closed", "shut", "clean", "dirty", "hot", "cold", "warm", "empty", "full", "together"})
+
+
+def _household_first(word: str) -> bool:
+    from ..core.wordnet import HOUSEHOLD_LEXNAMES, default_wordnet
+    wn = default_wordnet()
+    if wn is None:
+        return False
+    senses = wn.noun_senses(word)
+    return bool(senses) and senses[0].lexname() in HOUSEHOLD_LEXNAMES and not wn.adverb(word)
 
 
 def _thing_as_modifier(tok: Any) -> bool:
@@ -101,7 +132,7 @@ _NOT_AFTER_ROOM = frozenset({"please", "kindly", "now", "too", "again", "right",
                              "today", "tonight", "earlier", "later", "yesterday", "area"})
 
 
-def _join_room_compounds(doc: Any) -> Any:
+def _join_room_compounds(doc: Any, things: list[tuple[int, int]] = ()) -> Any:
     """"on the bathroom counter": the small tagger often reads a room word before a noun as the place and
     the noun as a stray word (and then the whole sentence wrong); as one token ("bathroom counter") it
     parses as the noun phrase it is, and ``phrases`` reads it back as compound + head."""
@@ -109,6 +140,8 @@ def _join_room_compounds(doc: Any) -> Any:
              if doc[i].lower_ in lx.ROOM_WORDS and doc[i + 1].is_alpha and not doc[i + 1].is_stop
              and doc[i + 1].lower_ not in _NOT_AFTER_ROOM | lx.ROOM_WORDS | lx.HOME_WORDS
              and (i == 0 or not doc[i - 1].lower_ in ("living", "dining", "laundry", "utility", "guest"))]
+    taken = {j for s in spans for j in range(s.start, s.end)}
+    spans += [doc[a:b] for a, b in things if not taken & set(range(a, b))]  # ("TV remote" split before "back")
     if spans:
         with doc.retokenize() as r:
             for s in spans:
