@@ -560,6 +560,13 @@ class PhraseReader:
         if _low(objs[0]) in ("you", "yourself", "u") and relation not in ("at", "from"):
             return None  # "on the counter in front of you", "to the right of you": where the robot stands now
         ref = self._object(objs[0])
+        if objs is whole and ref.anchor is None:
+            # "to the right of the knife on the bathroom counter": the tagger hangs the place on the spot word; it
+            # says where the knife is, so where on the counter (parser._place_before_position)
+            on = next((c for c in part.children if c.dep_ == "prep" and _low(c) in ("on", "in", "inside")), None)
+            said = self._anchor(on) if on is not None else None
+            if said is not None and said.relation in ("on", "in"):
+                ref.anchor = said
         doc = objs[0].doc
         nxt = doc[objs[0].i + 1] if objs[0].i + 1 < len(doc) else None
         if nxt is not None and nxt.pos_ == "NOUN" and nxt.tag_ in ("NN", "NNS") and nxt.head != objs[0] and \
@@ -570,6 +577,8 @@ class PhraseReader:
             ref.text = f"{ref.text} {nxt.text}"
         if ref.head in lx.HOME_WORDS and ref.anchor is None:
             return None  # "in the house": everywhere memory has been
+        if ref.head == "room" and not (ref.compound or ref.modifiers or ref.owner or ref.anchor):
+            return None  # "move the limes in the room to the bed": the room they are in, which is no filter
         return Anchor(relation=relation, ref=ref)  # type: ignore[arg-type]
 
 

@@ -104,3 +104,40 @@ def test_a_bare_side_of_a_place_is_still_beside_it() -> None:
     # "on the right of the sink" is as often beside it as on it: it stays a spot beside (offered for furniture)
     assert parse("leave the banana on the right of the sink", prefer=Kind.command).destination.relation == "next_to"
     assert parse("leave the banana to the far right of the sink", prefer=Kind.command).destination.relation == "next_to"
+
+
+def test_two_commands_run_together_without_articles_are_read_in_parts() -> None:
+    # the tagger splits them only once the articles are added; the reading with them was taken, its parts too
+    req = parse("grab tv remote off sofa put tv remote in drawer", prefer=Kind.command)
+    assert req.part.startswith("put") and req.destination.ref.head == "drawer", (req.part, req.notes)
+    assert [o.anchor for o in req.objects] == [None]
+
+
+def test_the_room_they_are_in_is_no_filter() -> None:
+    req = parse("move bananas in the room over to the bed", prefer=Kind.command)
+    assert req.objects[0].anchor is None
+    assert parse("move the bananas in the living room to the bed", prefer=Kind.command).objects[0].anchor is not None
+
+
+@pytest.mark.parametrize("text, thing, where", [
+    ("grab kettle off plate put kettle in sink", "kettle_6", "sink_8"),
+    # the place hung on the spot word says where the landmark is: on the table
+    ("leave the banana to the left of the plate on the kitchen table", "banana_11", "kitchentable_4"),
+    ("move bananas in the room over to the bed", "banana_11", "bed_7")])
+def test_places_said_around_the_thing_leave_where_it_goes(galley, vega, text: str, thing: str, where: str) -> None:
+    r = plan_request(galley, vega, text, speaker="anna")
+    assert r.success and _steps(r)[-1] == ("place", [thing, where]), r.error
+
+
+def test_a_place_said_once_is_not_also_where_the_thing_must_be() -> None:
+    from memory_node.language.parser import _place_said_once
+    from memory_node.language.request import Anchor, Intent, ObjectRef, Request
+
+    table = ObjectRef(text="the dining table", head="table", compound=["dining"])
+    req = Request(text="x", kind=Kind.command, intent=Intent.put, destination=Anchor(relation="on", ref=table),
+                  objects=[ObjectRef(text="tv remote", head="remote", anchor=Anchor(relation="on", ref=table))])
+    _place_said_once(req)
+    assert req.objects[0].anchor is None
+    req.objects[0].anchor = Anchor(relation="on", ref=ObjectRef(text="the sofa", head="sofa"))
+    _place_said_once(req)
+    assert req.objects[0].anchor is not None  # where it is now, said apart: kept
