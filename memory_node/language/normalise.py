@@ -1208,6 +1208,10 @@ _OUT_THE = re.compile(r"\b((?:grab|get|take|fetch|pull|bring)\s+(?:the|my|your)\
                       re.I)
 # "on the left near corner of the bed": "near" between a side and a part is the part's, not a preposition (read as
 # one, the place became "the left" and the bed a thing beside it); said first, it is read as one spot
+# "on the front, left corner of the table": a comma between two spot words cuts the phrase for the tagger ("left"
+# became a verb, "the front" the place)
+_PART_COMMA_SIDE = re.compile(r"\b(front|back|rear|far|near|top|bottom)\s*,\s*(left|right)\b(?=\s+(?:corner|edge|side|"
+                              r"end|part|half|of)\b)", re.I)
 _SIDE_NEAR_PART = re.compile(r"\b(left|right)\s+(near)\s+(corner|edge|side|end)\b", re.I)
 # "on the counter right of the spatula", "put the mug left of the sink": a side said without "to the" (the tagger
 # makes "right" a thing of its own); not what is left of something ("what's left of the cake", "nothing left of it")
@@ -1775,6 +1779,7 @@ def normalise(text: str) -> str:
     t = _SAID_AGAIN.sub(r"\1 ", t)
     t = _OUT_THE.sub(r"\1 out of the", t)
     t = _SIDE_NEAR_PART.sub(r"\2 \1 \3", t)
+    t = _PART_COMMA_SIDE.sub(r"\1 \2", t)
     t = _BARE_SIDE.sub(lambda m: f"to the {m.group(1).lower()} of ", t)
     t = _TO_ONLY.sub(lambda m: f"go to {with_article(m.group(1))}", t)
     t = _OUT_OF.sub(lambda m: f"get {with_article(m.group(1))} out of {with_article(m.group(2))}", t)

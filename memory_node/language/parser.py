@@ -387,13 +387,17 @@ def _put_place_from_anchor(req: Request) -> None:
 def _place_said_once(req: Request) -> None:
     """"place rinsed TV remote on top of the dining table": a reading that hangs the place on the thing too (the
     learned reader's span took it) would look for a remote already on the table; the place said once is where it
-    goes."""
+    goes, and no thing to carry."""
     d = req.destination
     if req.intent is not Intent.put or d is None or not req.objects:
         return
     a = req.objects[0].anchor
     if a is not None and a.relation == d.relation and a.ref.text.lower() == d.ref.text.lower():
         req.objects[0] = req.objects[0].model_copy(update={"anchor": None})
+    # ... and a noun the tagger cut loose from the place ("in the right worktop": "worktop" read as a second thing
+    # as well as the place) is the place only
+    req.objects = req.objects[:1] + [o for o in req.objects[1:] if not (
+        o.head == d.ref.head and not o.determiner and not o.anchor and o.text.lower() in d.ref.text.lower())]
 
 
 def _put_into_the_place_under(req: Request) -> None:
@@ -724,7 +728,10 @@ def _place_before_position(req: Request) -> None:
     if req.intent is not Intent.put or d is None or not req.objects or req.objects[0].anchor is None:
         return
     a = req.objects[0].anchor
-    if a.ref.anchor is not None or a.relation not in ("on", "in", "at"):
+    # ("in the washing machine below the sink to the right": a bare side said last is where in the place said
+    # first, whatever that place's own landmark)
+    bare_spot = d.ref.head in lx.SPOT_WORDS and not d.ref.of_noun and d.ref.anchor is None
+    if a.ref.anchor is not None and not bare_spot or a.relation not in ("on", "in", "at"):
         return
     if d.ref.head in lx.SPOT_WORDS or d.relation in _BESIDE:
         req.objects[0] = req.objects[0].model_copy(update={"anchor": None})
@@ -780,9 +787,15 @@ def _noun_taken_for_verb(tok: Any, prev: Any) -> bool:
     """"Where is pear?": a word after "is" / "was" that the tagger made a passive verb, last in its clause
     (before "?" or "before"), which WordNet knows as a noun and not as a past participle. "Go to stove": a word
     after "to" of a verb of going, last in its clause, that WordNet knows as a physical thing (the tagger read
-    "to stove" as an infinitive; "go to sleep" stays a verb: sleep is no thing)."""
-    if tok.pos_ == "VERB" and prev is not None and prev.lower_ == "to" and prev.i >= 1 and \
-            lx.COMMAND_VERBS.get(_lemma(prev.doc[prev.i - 1])) is Intent.go:
+    "to stove" as an infinitive; "go to sleep" stays a verb: sleep is no thing); so too after a verb that carries a
+    thing from somewhere ("move teddy from TV unit to desk")."""
+    if tok.pos_ == "VERB" and prev is not None and prev.lower_ == "to" and prev.i >= 1 and (
+            lx.COMMAND_VERBS.get(_lemma(prev.doc[prev.i - 1])) is Intent.go or
+            # "move teddy from TV unit to desk": after a verb that carries a thing from somewhere, "to" says where
+            # to ("take the mug to wash" says why)
+            any(lx.COMMAND_VERBS.get(_lemma(t)) in (Intent.fetch, Intent.put) and t.pos_ == "VERB"
+                for t in prev.doc[:prev.i - 1]) and any(t.lower_ == "from" for t in prev.doc[:prev.i])
+            and _household_first(tok.lower_)):
         nxt = tok.doc[tok.i + 1] if tok.i + 1 < len(tok.doc) else None
         if nxt is None or nxt.is_punct or nxt.lower_ in ("please", "now", "and", "then", "pls"):
             from ..core.wordnet import default_wordnet

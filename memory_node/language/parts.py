@@ -231,6 +231,17 @@ def from_parts(full: Request, parts: list[str], raw: str, prefer: Kind | None, w
             parts = split
             docs = _p.read_many(parts)
         reqs = [_p.read_doc(d, p) for d, p in zip(docs, parts)]
+        for i, (d, r) in enumerate(zip(docs, reqs)):
+            if r.intent is Intent.put and r.destination is None:
+                # "put radio inside coffee maker": a part said without articles is read again with them, as the
+                # whole is (parser.rules_reading), when its put found no place
+                with_the = _p._add_articles(d)
+                if with_the == d.text:
+                    continue
+                doc = _p.read(with_the)
+                again = _p.read_doc(doc, parts[i])
+                if again.intent is Intent.put and again.destination is not None:
+                    docs[i], reqs[i] = doc, again
         for r in reqs:  # "put it on the counter behind the first one": the place said first, in each part too
             _p._place_before_position(r)
         ranks = [_rank(r, p, prefer) for r, p in zip(reqs, parts)]

@@ -529,7 +529,11 @@ class PhraseReader:
             while k < len(doc) and doc[k].pos_ in ("NOUN", "PROPN") and doc[k].is_alpha | (" " in doc[k].text):
                 run.append(doc[k])
                 k += 1
-            if run and k > part.i + 1 + len(run):
+            # (one spot word is enough when the noun after it was cut loose from the phrase: "in the right
+            # worktop" read as "in the right" and a second "worktop"; not a person said to: "on the left, mate")
+            loose = run and part.dep_ == "pobj" and run[0].head != part and run[0].dep_ in ("conj", "dep", "appos",
+                                                                                            "npadvmod", "dobj")
+            if run and (k > part.i + 1 + len(run) or loose and k == part.i + 1 + len(run) and not _said_to(run[-1])):
                 last = run[-1]
                 words = [w for u in run for w in _low(u).split()]
                 ref = ObjectRef(text="the " + " ".join(u.text for u in run), head=singular(words[-1]),
@@ -580,6 +584,13 @@ class PhraseReader:
         if ref.head == "room" and not (ref.compound or ref.modifiers or ref.owner or ref.anchor):
             return None  # "move the limes in the room to the bed": the room they are in, which is no filter
         return Anchor(relation=relation, ref=ref)  # type: ignore[arg-type]
+
+
+def _said_to(tok: Any) -> bool:
+    from ..core.wordnet import default_wordnet
+
+    wn = default_wordnet()
+    return wn is not None and wn.names_a_person(_low(tok))
 
 
 def _spot_of(tok: Any) -> Any:

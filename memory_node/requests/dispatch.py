@@ -419,8 +419,8 @@ def _things_left_out(req: Request, world: WorldState, result: PlanResult, ground
     if req.intent not in CARRYING_INTENTS or result.plan is None:
         return []
     used = {w for ref in req.objects for w in _words(ref.text) | _anchor_words(ref)}
-    if req.destination is not None:
-        used |= _words(req.destination.ref.text)
+    if req.destination is not None:  # (and what says which place: "on the plate on the kitchen table")
+        used |= _words(req.destination.ref.text) | _anchor_words(req.destination.ref)
     used |= _words(req.recipient)
     used |= {w for ref in req.close_after for w in _words(ref.text)}  # "... then shut the fridge": closed, or said so
     ids = {i for step in result.plan.steps for i in step.args}

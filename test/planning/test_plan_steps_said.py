@@ -141,3 +141,34 @@ def test_a_place_said_once_is_not_also_where_the_thing_must_be() -> None:
     req.objects[0].anchor = Anchor(relation="on", ref=ObjectRef(text="the sofa", head="sofa"))
     _place_said_once(req)
     assert req.objects[0].anchor is not None  # where it is now, said apart: kept
+
+
+@pytest.mark.parametrize("text, thing, where", [
+    # "to" after a thing carried from somewhere is where to, though the tagger read "to bed" as a verb
+    ("move banana from sofa to bed", "banana_11", "bed_7"),
+    ("carry kettle from plate to sink", "kettle_6", "sink_8"),
+    # a comma between two spot words
+    ("leave the banana on the back, right corner of the kitchen table", "banana_11", "kitchentable_4"),
+    # a part said without articles whose put found no place is read again with them
+    ("grab kettle from plate. pop kettle inside microwave", "kettle_6", "microwave_3")])
+def test_places_said_in_other_words_are_where_it_goes(galley, vega, text: str, thing: str, where: str) -> None:
+    r = plan_request(galley, vega, text, speaker="anna")
+    assert r.success and _steps(r)[-1] == ("place", [thing, where]), r.error
+
+
+def test_a_noun_cut_loose_from_a_spot_is_the_place() -> None:
+    req = parse("put the kettle in the left worktop", prefer=Kind.command)
+    assert [o.head for o in req.objects] == ["kettle"] and req.destination.ref.head == "worktop", req
+    # not a person said to
+    assert parse("stick the kettle on the left, mate", prefer=Kind.command).destination.ref.head != "mate"
+
+
+def test_to_after_a_carrying_verb_without_from_may_say_why() -> None:
+    assert parse("take the mug to wash", prefer=Kind.command).destination is None
+
+
+def test_a_bare_side_said_after_the_place_is_where_in_it() -> None:
+    # whatever landmark the place has: "the left" of nothing is no place to put a thing
+    req = parse("stick the kettle in the dishwasher below the counter to the left", prefer=Kind.command)
+    assert (req.destination.relation, req.destination.ref.head) == ("in", "dishwasher"), req.destination
+    assert req.objects[0].anchor is None
