@@ -1215,13 +1215,24 @@ _PART_COMMA_SIDE = re.compile(r"\b(front|back|rear|far|near|top|bottom)\s*,\s*(l
 _SIDE_NEAR_PART = re.compile(r"\b(left|right)\s+(near)\s+(corner|edge|side|end)\b", re.I)
 # "on the counter right of the spatula", "put the mug left of the sink": a side said without "to the" (the tagger
 # makes "right" a thing of its own); not what is left of something ("what's left of the cake", "nothing left of it")
-_BARE_SIDE = re.compile(r"\b(?<!\bto the )(?<!\bthe )(?<!\bwhat's )(?<!\bwhats )(?<!\bwhat )(?<!\bis )(?<!\bare )"
-                        r"(?<!\bwas )(?<!\bnothing )(?<!\banything )(?<!\bsomething )(?<!\bmuch )(?<!\blittle )"
-                        r"(?<!\ball )(?<!\bsome )(?<!\bnone )(?<!\bthat's )(?<!\bit's )(?<!'s )(?<!\bgot )(?<!\bhave )"
-                        r"(?<!\bbe )(?<!\bbeen )(?<!\bi )(?<!\bwe )(?<!\byou )(?<!\bthey )(?<!\bhe )(?<!\bshe )"
-                        r"(?<!\bwho )(?<!\bto )(?<!\bfar )(?<!\bvery )(?<!\bfront )(?<!\bback )(?<!\bbottom )"
-                        r"(?<!\btop )(?<!\bupper )(?<!\blower )(?<!\brear )(?<!\bextreme )(?<!\bmiddle )"
-                        r"(?<!\bcentre )(?<!\bcenter )(?<!\bdirectly )(?<!\bjust )(left|right)\s+of\s+(?=(?:the|a|an|my|your|that|this)\b)", re.I)
+_BARE_SIDE = re.compile(r"\b(left|right)\s+of\s+(?=(?:the|a|an|my|your|that|this)\b)", re.I)
+# ... the word before it, when it already says where ("to the", "far", "front", "directly") or what is left
+# ("what's", "nothing", "all", "have", "you")
+_NOT_BARE_AFTER = frozenset({
+    "the", "what's", "whats", "what", "is", "are", "was", "nothing", "anything", "something", "much", "little", "all",
+    "some", "none", "that's", "it's", "got", "have", "be", "been", "i", "we", "you", "they", "he", "she", "who", "to",
+    "far", "very", "front", "back", "bottom", "top", "upper", "lower", "rear", "extreme", "middle", "centre", "center",
+    "directly", "just"})
+
+
+def _bare_side(m: re.Match[str]) -> str:
+    before = m.string[max(0, m.start() - 60):m.start()]
+    word = re.search(r"(?:^|(?<=[^\w']))([\w']+) $", before)
+    if word is None or word.group(1).lower() not in _NOT_BARE_AFTER and not word.group(1).endswith("'s"):
+        return f"to the {m.group(1).lower()} of "
+    return m.group(0)
+
+
 # "stick the radio - the radio, yes - on the counter": a thing said again to confirm it, said once
 _SAID_AGAIN = re.compile(r"(\b(?:the|my|your)\s+[\w-]+(?:\s+[\w-]+)?)\s*[\u2014\u2013-]+\s*\1\s*,?\s*(?:yes|yeah|yep)?\s*"
                          r"[\u2014\u2013-]+\s*", re.I)
@@ -1780,7 +1791,7 @@ def normalise(text: str) -> str:
     t = _OUT_THE.sub(r"\1 out of the", t)
     t = _SIDE_NEAR_PART.sub(r"\2 \1 \3", t)
     t = _PART_COMMA_SIDE.sub(r"\1 \2", t)
-    t = _BARE_SIDE.sub(lambda m: f"to the {m.group(1).lower()} of ", t)
+    t = _BARE_SIDE.sub(_bare_side, t)
     t = _TO_ONLY.sub(lambda m: f"go to {with_article(m.group(1))}", t)
     t = _OUT_OF.sub(lambda m: f"get {with_article(m.group(1))} out of {with_article(m.group(2))}", t)
     t = _PAIR_TO.sub(_pair_to, t)
