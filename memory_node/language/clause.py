@@ -43,6 +43,17 @@ _PREPARING_VERBS = frozenset({"clean", "wash", "rinse", "heat", "warm", "cool", 
 # the notes of a first verb read as a step of the request the second verb makes (``reading_policy`` reads them)
 STEP_NOTE = "first {verb}: planned as part of it"
 PREPARING_NOTE = "I cannot {verb} things: only the {intent} is planned"
+_BESIDE_RELATIONS = frozenset({"next_to", "near", "behind", "in_front_of", "above"})
+
+
+def _inside_said(verb: Any) -> bool:
+    """The put verb says "in" / "inside" with nothing after it but a spot ("put the radio in directly behind the
+    bottle", "place the globe inside to the left of the globe")."""
+    return any(_low(c) in ("in", "inside") and c.dep_ in ("prt", "advmod") or
+               _low(c) in ("in", "inside") and c.dep_ == "prep" and not any(p.dep_ == "pobj" for p in c.children)
+               for c in verb.children)
+
+
 # ... and of a put into what another part of the utterance opened ("open the fridge. put the milk in it": parts.py)
 OPENED_BEFORE_NOTE = "put inside {thing}, opened before"
 STEP_NOTE_STARTS = (STEP_NOTE.split("{")[0], PREPARING_NOTE.split("{")[0], OPENED_BEFORE_NOTE.split("{")[0])
@@ -819,7 +830,9 @@ class Clause(PhraseReader):
                 if intent is Intent.open and req.intent is Intent.put and objs and (
                         req.destination is None or _inner_part(req.destination.ref)
                         or (req.destination.ref.pronoun or req.destination.ref.head) in _PLACE_PRONOUNS
-                        and req.destination.ref.anchor is None):
+                        and req.destination.ref.anchor is None
+                        # "open the toilet, put the radio in directly behind the bottle": in it, the spot where
+                        or req.destination.relation in _BESIDE_RELATIONS and _inside_said(c)):
                     # "open the cupboard and put the jug inside", "open the fridge and put the lime on the top
                     # shelf", "open the microwave and put the lime in it": inside what was opened (a shelf, rack
                     # or tray named bare is the opened thing's own; "it" is the thing just opened)

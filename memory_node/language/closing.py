@@ -30,12 +30,23 @@ def closing_said(req: Request, doc: Any) -> None:
     out: list[ObjectRef] = []
     try:
         for tok in doc:
-            if _lemma(tok) not in _CLOSE_VERBS or not tok.tag_.startswith("VB") or len(out) >= _MAX_CLOSINGS:
+            if _lemma(tok) not in _CLOSE_VERBS and _low(tok) not in _CLOSE_VERBS or len(out) >= _MAX_CLOSINGS:
+                continue
+            prev = doc[tok.i - 1] if tok.i else None
+            # a command said bare after a comma or "and" ("..., close toilet."): the tagger reads "close" as an
+            # adjective of the noun after it
+            bare = not tok.tag_.startswith("VB") and prev is not None and (
+                prev.is_punct or _low(prev) in ("and", "then", "also")) and _low(tok) in _CLOSE_VERBS
+            if not tok.tag_.startswith("VB") and not bare:
                 continue
             if any(c.dep_ == "neg" for c in tok.children) or any(c.dep_ == "neg" for c in tok.head.children) \
                     and tok.dep_ in ("xcomp", "ccomp"):
                 continue  # "don't close it", "no need to shut it"
             obj = next((c for c in tok.children if c.dep_ in ("dobj", "obj")), None)
+            if obj is None and bare:
+                obj = next((t for t in doc[tok.i + 1:tok.i + 4] if t.pos_ in ("NOUN", "PROPN")), None)
+                while obj is not None and obj.dep_ == "compound" and obj.head.i > obj.i:
+                    obj = obj.head
             if obj is None:
                 nxt = doc[tok.i + 1] if tok.i + 1 < len(doc) else None
                 obj = nxt if nxt is not None and _low(nxt) in _PRONOUNS else None

@@ -417,13 +417,23 @@ def _place_from(main: Request, before: list[Any], text: str = "") -> None:
 _INSIDE = re.compile(r"\b(?:in|inside|into)\s*(?:it|there)?\s*[.!,;]*\s*$|\binside\b", re.I)
 
 
+_BESIDE_RELATIONS = frozenset({"next_to", "near", "behind", "in_front_of", "above"})
+_INSIDE_A_SPOT = re.compile(r"\b(?:in|inside)\s*,?\s+(?:(?:directly|right|just|somewhere)\s+)?(?:behind|beside|next\s+to|"
+                            r"near|in\s+front\s+of|to\s+the\s+(?:left|right)\s+of|on\s+the\s+(?:left|right)\s+of)\b",
+                            re.I)
+
+
 def _opened_from(main: Request, before: list[Request], text: str) -> None:
     """"Open the coffee machine from the left, and place the radio inside", "open the bin. put the ball in": a put
     into no place said, or into "it" ("open the fridge, put the milk in it, and close it"), goes into the thing a
     part before it opened."""
     dest = main.destination
+    # ("open the toilet, put the radio in directly behind the bottle", "... place the globe inside to the left of
+    # the globe": in what was opened, and the spot after it says where in it)
+    spot_inside = dest is not None and dest.relation in _BESIDE_RELATIONS and _INSIDE_A_SPOT.search(text)
     if main.intent is not Intent.put or dest is not None and not (
-            dest.ref.pronoun in ("it", "there") and dest.ref.anchor is None) or not _INSIDE.search(text):
+            dest.ref.pronoun in ("it", "there") and dest.ref.anchor is None) and not spot_inside or \
+            not _INSIDE.search(text) and not spot_inside:
         return
     opened = [r for r in before if r.intent is Intent.open and r.objects and not _open(r.objects[0])]
     if opened:

@@ -172,3 +172,15 @@ def test_a_bare_side_said_after_the_place_is_where_in_it() -> None:
     req = parse("stick the kettle in the dishwasher below the counter to the left", prefer=Kind.command)
     assert (req.destination.relation, req.destination.ref.head) == ("in", "dishwasher"), req.destination
     assert req.objects[0].anchor is None
+
+
+@pytest.mark.parametrize("text", ["open the cupboard, put the kettle in just behind the plate, close cupboard",
+                                  "open the cupboard and set the kettle inside to the left of the plate"])
+def test_a_spot_said_after_in_goes_in_what_was_opened(galley, vega, text: str) -> None:
+    # "in" with nothing after it but a spot: in what was opened, the spot where in it (beside the plate on the
+    # table would be the wrong place)
+    r = plan_request(galley, vega, text, speaker="anna")
+    steps = _steps(r)
+    assert ("place", ["kettle_6", "cupboard_9"]) in steps, (r.error, steps)
+    if "close" in text:
+        assert steps[-1] == ("close", ["cupboard_9"]), steps
