@@ -1206,6 +1206,10 @@ _OUT_OF_TO = re.compile(r"^" + _SHORT_NP + r"\s*[.,]?\s*out\s+of\s+" + _SHORT_NP
 # "grab the ball out the microwave": "out the" for "out of the" after a thing taken
 _OUT_THE = re.compile(r"\b((?:grab|get|take|fetch|pull|bring)\s+(?:the|my|your)\s+[\w-]+(?:\s+[\w-]+)?)\s+out\s+the\b",
                       re.I)
+# "Turn left and open the dishwasher": a direction to turn before the next step is the robot's own to find ("left"
+# was read as a verb, "leave", so the task as a set-down); said alone ("turn left") it stays
+_TURN_THEN = re.compile(r"\b(?:turn|veer|swing)\s+(?:to\s+(?:the|your)\s+)?(?:left|right|around|round)\s*(?:,\s*(?:and\s+|then\s+)?|"
+                        r"and\s+(?:then\s+)?|then\s+)(?=[a-z])", re.I)
 # "on the left near corner of the bed": "near" between a side and a part is the part's, not a preposition (read as
 # one, the place became "the left" and the bed a thing beside it); said first, it is read as one spot
 # "on the front, left corner of the table": a comma between two spot words cuts the phrase for the tagger ("left"
@@ -1789,6 +1793,7 @@ def normalise(text: str) -> str:
     t = _WENT_AND.sub("", t)
     t = _SAID_AGAIN.sub(r"\1 ", t)
     t = _OUT_THE.sub(r"\1 out of the", t)
+    t = _TURN_THEN.sub("", t)
     t = _SIDE_NEAR_PART.sub(r"\2 \1 \3", t)
     t = _PART_COMMA_SIDE.sub(r"\1 \2", t)
     t = _BARE_SIDE.sub(_bare_side, t)

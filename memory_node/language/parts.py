@@ -414,7 +414,7 @@ def _place_from(main: Request, before: list[Any], text: str = "") -> None:
             return
 
 
-_INSIDE = re.compile(r"\b(?:in|inside|into)\s*(?:it|there)?\s*[.!,;]*\s*$|\binside\b", re.I)
+_INSIDE = re.compile(r"\b(?:in|inside|into)\s*(?:it|there)?\s*(?:[.!,;]*\s*$|[.!,;]*\s*\b(?:and|then)\b)|\binside\b", re.I)
 
 
 _BESIDE_RELATIONS = frozenset({"next_to", "near", "behind", "in_front_of", "above"})

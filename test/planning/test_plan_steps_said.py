@@ -184,3 +184,12 @@ def test_a_spot_said_after_in_goes_in_what_was_opened(galley, vega, text: str) -
     assert ("place", ["kettle_6", "cupboard_9"]) in steps, (r.error, steps)
     if "close" in text:
         assert steps[-1] == ("close", ["cupboard_9"]), steps
+
+
+def test_a_turn_before_the_next_step_is_the_robots_own_to_find(galley, vega) -> None:
+    # "left" had been read as "leave" (a set-down), and "put it in and close it" found no "in"
+    r = plan_request(galley, vega, "Take the kettle off the plate. Turn right and open the cupboard, set the kettle in "
+                                    "and shut it.", speaker="anna")
+    steps = _steps(r)
+    assert ("place", ["kettle_6", "cupboard_9"]) in steps and steps[-1] == ("close", ["cupboard_9"]), (r.error, steps)
+    assert parse("turn left", prefer=Kind.command).intent.value != "put"
