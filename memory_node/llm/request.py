@@ -278,7 +278,7 @@ def _refs(req: Request) -> list[ObjectRef]:
         if ref.anchor is not None and depth < 4:
             walk(ref.anchor.ref, depth + 1)
 
-    for obj in req.objects:
+    for obj in [*req.objects, *req.close_after]:  # (what is closed after the task is checked as what is carried)
         walk(obj)
     anchor: Anchor | None = req.destination
     if anchor is not None:
@@ -287,8 +287,9 @@ def _refs(req: Request) -> list[ObjectRef]:
 
 
 def _check_bounds(req: Request) -> None:
-    if len(req.objects) > MAX_OBJECTS:
-        raise RequestRejected(f"malformed output: {len(req.objects)} objects (at most {MAX_OBJECTS})")
+    if len(req.objects) > MAX_OBJECTS or len(req.close_after) > MAX_OBJECTS:
+        raise RequestRejected(f"malformed output: {len(req.objects)} objects, {len(req.close_after)} to close "
+                              f"(at most {MAX_OBJECTS} each)")
     strings = [req.recipient, req.actor, req.verb, req.attribute, req.state]
     if req.time is not None:
         strings.append(req.time.clause)

@@ -187,6 +187,9 @@ def test_a_server_without_json_schema_is_asked_for_a_json_object(cups: MemorySto
     (content({**FETCH_MY_CUP, "objects": [{"text": "the knife", "head": "knife"}]}), "does not say 'the knife'"),
     (content({**FETCH_MY_CUP, "objects": [{"text": "", "head": "knife"}]}), "does not say 'knife'"),
     (content({**FETCH_MY_CUP, "objects": [{"text": "my cup", "head": "cup"}] * 13}), "13 objects"),
+    # a thing to close once done is checked as a thing to carry: said, and bounded
+    (content({**FETCH_MY_CUP, "close_after": [{"text": "the safe", "head": "safe"}]}), "does not say 'the safe'"),
+    (content({**FETCH_MY_CUP, "close_after": [{"text": "my cup", "head": "cup"}] * 13}), "13 to close"),
 ])
 def test_bad_requests_fall_back_to_the_parser(cups: MemoryStore, vega: SkillLibrary, llm_server, bad, why) -> None:
     llm_server.script = [bad]
