@@ -17,7 +17,7 @@ from . import parser as _p
 from .clause import OPENED_BEFORE_NOTE, _PREPARING_VERBS, Clause
 from .names import GENERIC_NOUNS
 from .phrases import _lemma, _low
-from .request import Anchor, Intent, Kind, ObjectRef, Request, TimeRef
+from .request import CARRYING_INTENTS, Anchor, Intent, Kind, ObjectRef, Request, TimeRef
 
 log = logging.getLogger(__name__)
 
@@ -254,6 +254,7 @@ def from_parts(full: Request, parts: list[str], raw: str, prefer: Kind | None, w
         if ranks[k] < full_rank:
             return full
         main = reqs[k]
+        _carried_on(main, reqs[k + 1:], docs[k + 1:])
         _fill_from(main, [_things_in(d) for d in docs[:k]], [_things_in(d) for d in docs[k + 1:]], parts[:k])
         _use_from(main, docs[:k])
         _there_from(main, parts[k], docs[:k])
@@ -270,7 +271,9 @@ def from_parts(full: Request, parts: list[str], raw: str, prefer: Kind | None, w
     says_as_much = same_things and detail(full) >= detail(main)
     # "grab the milk on the table Open the washer and put it in", "put it on the shelf ... Put it on the counter":
     # a whole that puts the thing somewhere else than the part that puts it mixes the parts
-    mixed = full.intent is Intent.put and main.intent is Intent.put and full.destination is not None and \
+    # ... and so does one that takes it elsewhere than the last part that carries it ("take the mug to the sink,
+    # rinse it, then carry it to the table": the table)
+    mixed = full.intent in CARRYING_INTENTS and main.intent in CARRYING_INTENTS and full.destination is not None and \
         main.destination is not None and full.destination.ref.head != main.destination.ref.head
     # "get the pear. Find the lotion. Bring them both to me": the part's "them" gathers things the whole lost
     mixed = mixed or full.intent is main.intent and {o.head for o in full.objects} < {o.head for o in main.objects}
@@ -289,6 +292,26 @@ def from_parts(full: Request, parts: list[str], raw: str, prefer: Kind | None, w
     main.notes.append(f"read {parts[k]!r}, the part that asks; the rest said what it is about")
     main.part = parts[k]
     return main
+
+
+# verbs that carry a thing, said with no thing after a part that carries one ("..., move to the dining table")
+_CARRY_ON_VERBS = frozenset({"move", "take", "carry", "bring", "bear", "transfer", "shift"})
+
+
+def _carried_on(main: Request, after: list[Request], docs: list[Any]) -> None:
+    """"Move the radio to the microwave and heat, move to the dining table": a later part that carries nothing
+    named to a place, with a verb of carrying, carries on the thing the task carries: that place is where it ends
+    (the task had been planned to the microwave, the last place said dropped)."""
+    if main.intent not in CARRYING_INTENTS or not main.objects or main.recipient not in ("",):
+        return  # (brought to someone: where the robot goes afterwards is no place for the thing)
+    for r, d in zip(after, docs):
+        first = next((t for t in d if not t.is_punct and _low(t) not in ("then", "and", "now", "next", "finally")),
+                     None)
+        if r.intent is Intent.go and r.destination is not None and not r.objects and first is not None and \
+                _lemma(first) in _CARRY_ON_VERBS:
+            main.intent = Intent.put if main.intent is Intent.fetch else main.intent
+            main.destination = Anchor(relation="at", ref=r.destination.ref)
+            main.notes.append(f"carried on to {r.destination.ref.text!r}, said after")
 
 
 def _tag_then_remarks(ranks: list[int], parts: list[str], i: int) -> bool:
