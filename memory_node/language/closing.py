@@ -4,8 +4,8 @@ the lime in, shut the microwave", "after you have closed the fridge door, place 
 Of several commands in one utterance the rules take the one that moves a thing as the task (``parts.py``); opening
 and going are its steps, which the planner finds itself. Closing is not: no plan needs it, so a plan built from the
 task alone leaves open what the words said to close, and says nothing of it. This reads every close / shut verb
-of the utterance beside a carrying task into ``Request.close_after``; the planner closes each thing last, right
-after the step that used it where the robot can (``planning/planner.py``).
+of the utterance beside a carrying task into ``Request.close_after``; the planner closes each thing right after
+the step that used it where the plan stays valid so, else last (``planning/closing.py``).
 """
 
 from __future__ import annotations
