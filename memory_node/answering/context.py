@@ -143,6 +143,9 @@ class Context:
         best = g.candidates[0].entity
         others = [c.entity.id for c in g.candidates[1:3]]
         said = (g.ref.text.strip() or _the(g.ref.noun())).replace(" 's ", "'s ")
+        a = g.ref.anchor
+        if a is not None and a.ref.text and a.ref.text not in said:  # "the microwave above the stove": all of it
+            said = f"{said} {'not ' if a.negated else ''}{a.relation.replace('_', ' ')} {a.ref.text}"
         text = f"I am not sure what you mean by {said}. Do you mean {self.place_of(best.id)}?"
         if others:
             text += " Or " + "; or ".join(self.place_of(i) for i in others) + "?"

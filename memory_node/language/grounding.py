@@ -763,6 +763,14 @@ class Grounder:
                 keep.append(_boost(c, extra, why))
         if not keep and prep in NEAR_WORDS:
             keep = self._clearly_nearest(cands, anchor_ids, by_id)
+        if not keep and len(cands) == 1 and relation in _SEEN_BY_POSITION_ONLY:
+            # "the microwave above the stove" when memory knows one microwave, not above it: a place memory judges
+            # from positions alone (no scene graph says "above") is weak evidence against the only one there is;
+            # it is asked about ("Do you mean the microwave ... ?"), neither refused nor taken
+            c = cands[0]
+            return [Candidate(entity=c.entity, score=c.score, hint_holds=False, how=c.how,
+                              reasons=(*c.reasons, f"not seen {relation.replace('_', ' ')} {anchor.noun()}"),
+                              confidence=min(c.confidence, LANDMARK_UNSEEN_CONFIDENCE))], ""
         if not keep:
             return [], (f"I know {indefinite(ref.noun())}, but none {relation.replace('_', ' ')} "
                         f"{_definite(anchor.noun())}")
@@ -1006,6 +1014,12 @@ def wanted(ref: ObjectRef) -> Want:
     if ref.determiner in ("a", "any", "some", "no") or ref.head in ("something", "anything"):
         return "any"
     return "one"
+
+
+# relations memory judges from positions alone; "in" and "on" are what scene graphs say, so a mismatch there stands
+_SEEN_BY_POSITION_ONLY = frozenset({"under", "above", "behind", "in_front_of", "near", "next_to"})
+# below ASK_BELOW (language/confidence.py): the only candidate, its landmark not seen, is asked about
+LANDMARK_UNSEEN_CONFIDENCE = 0.45
 
 
 def _boost(c: Candidate, extra: float, why: str) -> Candidate:

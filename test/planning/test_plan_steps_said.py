@@ -205,3 +205,22 @@ def test_the_last_place_the_thing_is_carried_to_is_where_it_ends(galley, vega, t
         assert _steps(r)[-1] == ("place", ["kettle_6", "bed_7"]), _steps(r)
     else:
         assert "Say yes" in r.error and "on the bed (bed_7)" in r.error, r.error
+
+
+def test_the_only_one_whose_landmark_memory_has_not_seen_is_asked_about(galley, mem, vega) -> None:
+    # memory knows one microwave and nothing above the sink: "above" is judged from positions alone, so
+    # the only microwave is asked about (it was refused: "I know a microwave, but none above the sink")
+    from memory_node.core.models import Point
+    from memory_node.language.conversation import Conversation
+
+    mem.scene(2, [mem.ent("microwave_3", "microwave", states=["closed"], position=Point(x=4.0, y=0.0, z=1.0)),
+                  mem.ent("sink_8", "sink", position=Point(x=0.0, y=2.0, z=0.9))])
+    conv = Conversation()
+    asked = plan_request(galley, vega, "set the kettle in the microwave that is above the sink", speaker="anna",
+                         conversation=conv)
+    assert not asked.success and "the microwave above the sink" in asked.error and "microwave_3" in asked.error, asked
+    done = plan_request(galley, vega, "yes", speaker="anna", conversation=conv)
+    assert _steps(done)[-1] == ("place", ["kettle_6", "microwave_3"]), done.error
+    # "in" and "on" are what scene graphs say: the kettle memory holds on the plate is none in the fridge
+    r = plan_request(galley, vega, "put the kettle in the fridge on the bed", speaker="anna")
+    assert not r.success and "Do you mean" not in r.error, r.error
