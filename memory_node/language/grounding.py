@@ -91,6 +91,10 @@ class Grounder:
         self.conversation = conversation
         self._names = names
         self.excluded: set[str] = set()  # "no, the other one": what was chosen before is not meant
+        # a task names things to act on: the only one of a kind whose landmark memory judges from positions alone
+        # and did not see there is asked about (``_anchored``); a question about it is answered ("is the mug next
+        # to the sink?": no)
+        self.for_a_task = False
 
     # ---- whose ---------------------------------------------------------------------------------------
 
@@ -763,7 +767,7 @@ class Grounder:
                 keep.append(_boost(c, extra, why))
         if not keep and prep in NEAR_WORDS:
             keep = self._clearly_nearest(cands, anchor_ids, by_id)
-        if not keep and len(cands) == 1 and relation in _SEEN_BY_POSITION_ONLY:
+        if not keep and len(cands) == 1 and relation in _SEEN_BY_POSITION_ONLY and self.for_a_task:
             # "the microwave above the stove" when memory knows one microwave, not above it: a place memory judges
             # from positions alone (no scene graph says "above") is weak evidence against the only one there is;
             # it is asked about ("Do you mean the microwave ... ?"), neither refused nor taken

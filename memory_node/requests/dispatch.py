@@ -370,6 +370,7 @@ def _plan_request(store: MemoryStore, library: SkillLibrary, instruction: str, r
         return PlanResult(success=False, error=f"I did not understand '{instruction.strip()}' as a task ({why}). "
                           f"I can plan: {'; '.join(SUPPORTED_INSTRUCTIONS)}")
     ctx.request = req = _bring_to_a_thing(req, world)
+    ctx.grounder.for_a_task = True
     builder = new_builder(store, library, ctx, robot)
     try:
         builder.run()

@@ -224,3 +224,13 @@ def test_the_only_one_whose_landmark_memory_has_not_seen_is_asked_about(galley, 
     # "in" and "on" are what scene graphs say: the kettle memory holds on the plate is none in the fridge
     r = plan_request(galley, vega, "put the kettle in the fridge on the bed", speaker="anna")
     assert not r.success and "Do you mean" not in r.error, r.error
+
+
+def test_a_question_about_the_only_one_by_a_landmark_it_is_not_at_is_answered(galley, mem) -> None:
+    from memory_node.core.models import Point
+    from memory_node.requests.dispatch import answer_question
+
+    mem.scene(2, [mem.ent("microwave_3", "microwave", states=["closed"], position=Point(x=4.0, y=0.0, z=1.0)),
+                  mem.ent("sink_8", "sink", position=Point(x=0.0, y=2.0, z=0.9))])
+    a = answer_question(galley, "is there a microwave above the sink?", speaker="anna")
+    assert "Do you mean" not in a.answer, a.answer
