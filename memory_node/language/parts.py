@@ -273,8 +273,10 @@ def from_parts(full: Request, parts: list[str], raw: str, prefer: Kind | None, w
     # a whole that puts the thing somewhere else than the part that puts it mixes the parts
     # ... and so does one that takes it elsewhere than the last part that carries it ("take the mug to the sink,
     # rinse it, then carry it to the table": the table)
-    mixed = full.intent in CARRYING_INTENTS and main.intent in CARRYING_INTENTS and full.destination is not None and \
+    mixed = full.intent is Intent.put and main.intent is Intent.put and full.destination is not None and \
         main.destination is not None and full.destination.ref.head != main.destination.ref.head
+    mixed = mixed or full.intent in CARRYING_INTENTS and main.intent in CARRYING_INTENTS and \
+        _a_thing_to_set_on(full) and _a_thing_to_set_on(main) and full.destination.ref.head != main.destination.ref.head
     # "get the pear. Find the lotion. Bring them both to me": the part's "them" gathers things the whole lost
     mixed = mixed or full.intent is main.intent and {o.head for o in full.objects} < {o.head for o in main.objects}
     # "I'll need a couple of things: the pencil case and the stapler. Fetch both?": the whole's thing names nothing
@@ -292,6 +294,13 @@ def from_parts(full: Request, parts: list[str], raw: str, prefer: Kind | None, w
     main.notes.append(f"read {parts[k]!r}, the part that asks; the rest said what it is about")
     main.part = parts[k]
     return main
+
+
+def _a_thing_to_set_on(req: Request) -> bool:
+    """The request carries its thing to a thing named with "the" (no person, room or "there"): "to the sink"."""
+    d = req.destination
+    return d is not None and not req.recipient and d.ref.determiner == "the" and not d.ref.pronoun and \
+        d.ref.head not in lx.ROOM_WORDS | lx.HOME_WORDS | PRONOUN_HEADS | {"there", "here"}
 
 
 # verbs that carry a thing, said with no thing after a part that carries one ("..., move to the dining table")

@@ -240,10 +240,12 @@ def _ruled_out_by_structure(reading: Any, rule: Request, doc: Any) -> Any:
                 rule.part.strip() != (rule.text or "").strip():
             # "Open the door and take the milk from the table. Place the milk in the washer": of several commands
             # the rules took the one that moves a thing as the task (parts.py); opening, closing, going and looking
-            # are its steps, and the model, reading the words whole, leans to the verb said first
-            out |= {"open", "close", "go", "find"}
-        if rule.close_after and rule.intent in CARRYING_INTENTS:
-            # "put the mug in the fridge and close it": the closing is done once the task is (language/closing.py)
+            # said as verbs of the other parts are its steps, and the model, reading the words whole, leans to the
+            # verb said first (a step it reads from no verb said apart is left to weigh)
+            out |= _steps_said_apart(doc, rule.part)
+        if rule.close_after and rule.intent in CARRYING_INTENTS and _said_before_closing(doc):
+            # "put the mug in the fridge and close it": the closing is done once the task is (language/closing.py);
+            # a closing said first may be what is asked ("close the fridge, I left it open when I got the milk")
             out.add("close")
         for w, forms in _STATE_SAID.items() if rule.intent in CARRYING_INTENTS and rule.objects else ():
             if any(t.lower_ in forms and (any(c.dep_ == "neg" for c in t.children) or t.dep_ in ("xcomp", "ccomp")
@@ -283,6 +285,27 @@ def _ruled_out_by_structure(reading: Any, rule: Request, doc: Any) -> Any:
     except AttributeError:
         return reading
     return _without(reading, out)
+
+
+def _said_before_closing(doc: Any) -> bool:
+    """A verb that carries a thing is said before the first close / shut."""
+    closing = [t.i for t in doc if t.lemma_.lower() in ("close", "shut") or t.lower_ in ("close", "shut")]
+    carrying = [t.i for t in doc if t.pos_ == "VERB" and lx.COMMAND_VERBS.get(t.lemma_.lower()) in CARRYING_INTENTS]
+    return bool(closing and carrying) and min(carrying) < min(closing)
+
+
+def _steps_said_apart(doc: Any, part: str) -> set[str]:
+    """The step intents (open, close, go, find) whose verb is said outside ``part`` of ``doc``."""
+    start = doc.text.find(part.strip()[:60])
+    end = start + len(part.strip()) if start >= 0 else -1
+    out: set[str] = set()
+    for t in doc:
+        if start <= t.idx < end:
+            continue
+        intent = lx.COMMAND_VERBS.get(t.lemma_.lower())
+        if t.pos_ == "VERB" and intent in (Intent.open, Intent.close, Intent.go, Intent.find):
+            out.add(intent.value)
+    return out
 
 
 _STATE_SAID = {"open": frozenset({"open", "opened", "opening", "unlock"}),

@@ -234,3 +234,13 @@ def test_a_question_about_the_only_one_by_a_landmark_it_is_not_at_is_answered(ga
                   mem.ent("sink_8", "sink", position=Point(x=0.0, y=2.0, z=0.9))])
     a = answer_question(galley, "is there a microwave above the sink?", speaker="anna")
     assert "Do you mean" not in a.answer, a.answer
+
+
+def test_a_closing_said_first_may_be_the_task() -> None:
+    from memory_node.language.reading_policy import _said_before_closing
+    from memory_node.language.parser import read
+
+    # the closing done once the task is: the model's "close" is the step, not the task
+    assert _said_before_closing(read("put the kettle in the fridge and close it"))
+    # said first, the closing may be what is asked; the model is left to weigh it
+    assert not _said_before_closing(read("close the fridge, I left it open when I took the milk"))
