@@ -43,7 +43,6 @@ _PREPARING_VERBS = frozenset({"clean", "wash", "rinse", "heat", "warm", "cool", 
 # the notes of a first verb read as a step of the request the second verb makes (``reading_policy`` reads them)
 STEP_NOTE = "first {verb}: planned as part of it"
 PREPARING_NOTE = "I cannot {verb} things: only the {intent} is planned"
-_BESIDE_RELATIONS = frozenset({"next_to", "near", "behind", "in_front_of", "above"})
 
 
 def _inside_said(verb: Any) -> bool:
@@ -832,7 +831,7 @@ class Clause(PhraseReader):
                         or (req.destination.ref.pronoun or req.destination.ref.head) in _PLACE_PRONOUNS
                         and req.destination.ref.anchor is None
                         # "open the toilet, put the radio in directly behind the bottle": in it, the spot where
-                        or req.destination.relation in _BESIDE_RELATIONS and _inside_said(c)):
+                        or req.destination.relation in lx.BESIDE_RELATIONS and _inside_said(c)):
                     # "open the cupboard and put the jug inside", "open the fridge and put the lime on the top
                     # shelf", "open the microwave and put the lime in it": inside what was opened (a shelf, rack
                     # or tray named bare is the opened thing's own; "it" is the thing just opened)

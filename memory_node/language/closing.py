@@ -15,11 +15,18 @@ from typing import Any
 from .phrases import PhraseReader, _lemma, _low
 from .request import CARRYING_INTENTS, ObjectRef, Request
 
-_CLOSE_VERBS = frozenset({"close", "shut"})
+CLOSE_VERBS = frozenset({"close", "shut"})
 # a closing said of the part that opens, not of a thing: "close the door" after putting in the bin is the bin's
 DOOR_WORDS = frozenset({"door", "doors", "lid", "hatch", "cover", "flap"})
 _PRONOUNS = frozenset({"it", "them", "that", "this", "everything", "all"})
 _MAX_CLOSINGS = 4  # words are bounded: an utterance listing more closings than this is not read for more
+
+
+def said_not_to(tok: Any) -> bool:
+    """The verb is said not to be done: negated itself ("don't close it") or under a negated verb ("there's no
+    need to shut it")."""
+    return any(c.dep_ == "neg" for c in tok.children) or tok.dep_ in ("xcomp", "ccomp") and any(
+        c.dep_ == "neg" for c in tok.head.children)
 
 
 def closing_said(req: Request, doc: Any) -> None:
@@ -30,17 +37,16 @@ def closing_said(req: Request, doc: Any) -> None:
     out: list[ObjectRef] = []
     try:
         for tok in doc:
-            if _lemma(tok) not in _CLOSE_VERBS and _low(tok) not in _CLOSE_VERBS or len(out) >= _MAX_CLOSINGS:
+            if _lemma(tok) not in CLOSE_VERBS and _low(tok) not in CLOSE_VERBS or len(out) >= _MAX_CLOSINGS:
                 continue
             prev = doc[tok.i - 1] if tok.i else None
             # a command said bare after a comma or "and" ("..., close toilet."): the tagger reads "close" as an
             # adjective of the noun after it
             bare = not tok.tag_.startswith("VB") and prev is not None and (
-                prev.is_punct or _low(prev) in ("and", "then", "also")) and _low(tok) in _CLOSE_VERBS
+                prev.is_punct or _low(prev) in ("and", "then", "also")) and _low(tok) in CLOSE_VERBS
             if not tok.tag_.startswith("VB") and not bare:
                 continue
-            if any(c.dep_ == "neg" for c in tok.children) or any(c.dep_ == "neg" for c in tok.head.children) \
-                    and tok.dep_ in ("xcomp", "ccomp"):
+            if said_not_to(tok):
                 continue  # "don't close it", "no need to shut it"
             obj = next((c for c in tok.children if c.dep_ in ("dobj", "obj")), None)
             if obj is None and bare:

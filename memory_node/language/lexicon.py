@@ -122,6 +122,8 @@ PART_NOUNS = frozenset({"top", "side", "front", "back", "bottom", "middle", "edg
 # ... and the sides of a thing ("to the left of the jug": beside it); together the words for a spot on or by a thing
 SIDE_WORDS = frozenset({"left", "right"})
 SPOT_WORDS = PART_NOUNS | SIDE_WORDS | {"rear"}
+# the relations that say a spot by a thing rather than a place to set it on or in ("next to the mug")
+BESIDE_RELATIONS = frozenset({"next_to", "near", "behind", "in_front_of", "above"})
 # Colour words (closed class as far as a home robot's memory goes): a colour said before a noun is a modifier
 # even where the tagger made it part of a compound ("the silver key", "the grey blanket").
 COLOUR_WORDS = frozenset("""red orange yellow green blue purple violet pink brown black white grey gray silver gold

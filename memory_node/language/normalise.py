@@ -1208,14 +1208,14 @@ _OUT_THE = re.compile(r"\b((?:grab|get|take|fetch|pull|bring)\s+(?:the|my|your)\
                       re.I)
 # "Turn left and open the dishwasher": a direction to turn before the next step is the robot's own to find ("left"
 # was read as a verb, "leave", so the task as a set-down); said alone ("turn left") it stays
-_TURN_THEN = re.compile(r"\b(?:turn|veer|swing)\s+(?:to\s+(?:the|your)\s+)?(?:left|right|around|round)\s*(?:,\s*(?:and\s+|then\s+)?|"
-                        r"and\s+(?:then\s+)?|then\s+)(?=[a-z])", re.I)
-# "on the left near corner of the bed": "near" between a side and a part is the part's, not a preposition (read as
-# one, the place became "the left" and the bed a thing beside it); said first, it is read as one spot
+_TURN_THEN = re.compile(r"\b(?:turn|veer|swing)\s+(?:to\s+(?:the|your)\s+)?(?:left|right|around|round)\s*"
+                        r"(?:,\s*(?:and\s+|then\s+)?|and\s+(?:then\s+)?|then\s+)(?=[a-z])", re.I)
 # "on the front, left corner of the table": a comma between two spot words cuts the phrase for the tagger ("left"
 # became a verb, "the front" the place)
 _PART_COMMA_SIDE = re.compile(r"\b(front|back|rear|far|near|top|bottom)\s*,\s*(left|right)\b(?=\s+(?:corner|edge|side|"
                               r"end|part|half|of)\b)", re.I)
+# "on the left near corner of the bed": "near" between a side and a part is the part's, not a preposition (read as
+# one, the place became "the left" and the bed a thing beside it); said first, it is read as one spot
 _SIDE_NEAR_PART = re.compile(r"\b(left|right)\s+(near)\s+(corner|edge|side|end)\b", re.I)
 # "on the counter right of the spatula", "put the mug left of the sink": a side said without "to the" (the tagger
 # makes "right" a thing of its own); not what is left of something ("what's left of the cake", "nothing left of it")

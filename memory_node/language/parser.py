@@ -97,16 +97,18 @@ def _misread_thing_compound(doc: Any) -> list[tuple[int, int]]:
     for t, nxt in zip(doc, doc[1:]):
         misread = nxt.tag_ in ("JJ", "RB") and nxt.dep_ != "amod" or nxt.tag_ == "NN" and \
             nxt.dep_ in ("advcl", "advmod", "npadvmod") and t.dep_ != "compound"
-        if t.tag_ in ("NN", "NNP") and t.lower_ not in lx.ROOM_WORDS and misread and nxt.is_alpha and nxt.lower_ not in lx.SPOT_WORDS | _NOT_A_HEAD and \
-                nxt.lower_ not in lx.COLOUR_WORDS and _household_first(nxt.lower_):
+        if t.tag_ in ("NN", "NNP") and t.lower_ not in lx.ROOM_WORDS and misread and nxt.is_alpha and \
+                nxt.lower_ not in _NOT_A_HEAD and _household_first(nxt.lower_):
             out.append((t.i, nxt.i + 1))
     return out
 
 
-# words after a thing's name that are no second noun of it, whatever WordNet also lists them as
-_NOT_A_HEAD = frozenset({"please", "too", "again", "now", "here", "there", "away", "down", "up", "out", "off", "over",
-                         "back", "first", "then", "also", "instead", "already", "quickly", "carefully", "gently",
-                         "open", "closed", "shut", "clean", "dirty", "hot", "cold", "warm", "empty", "full", "together"})
+# words after a thing's name that are no second noun of it, whatever WordNet also lists them as (with every spot
+# and colour word)
+_NOT_A_HEAD = lx.SPOT_WORDS | lx.COLOUR_WORDS | {
+    "please", "too", "again", "now", "here", "there", "away", "down", "up", "out", "off", "over", "back", "first",
+    "then", "also", "instead", "already", "quickly", "carefully", "gently", "open", "closed", "shut", "clean",
+    "dirty", "hot", "cold", "warm", "empty", "full", "together"}
 
 
 def _household_first(word: str) -> bool:
@@ -708,7 +710,7 @@ def _inner_part_of_container(req: Request) -> None:
     req.notes.append(f"a {part} of a container: the put goes in {req.destination.ref.text!r}")
 
 
-_BESIDE = frozenset({"next_to", "near", "behind", "in_front_of", "above"})  # relations that say a spot by a thing
+_BESIDE = lx.BESIDE_RELATIONS
 
 
 def _place_before_position(req: Request) -> None:

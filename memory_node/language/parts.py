@@ -311,7 +311,7 @@ def _carried_on(main: Request, after: list[Request], docs: list[Any]) -> None:
     """"Move the radio to the microwave and heat, move to the dining table": a later part that carries nothing
     named to a place, with a verb of carrying, carries on the thing the task carries: that place is where it ends
     (the task had been planned to the microwave, the last place said dropped)."""
-    if main.intent not in CARRYING_INTENTS or not main.objects or main.recipient not in ("",):
+    if main.intent not in CARRYING_INTENTS or not main.objects or main.recipient:
         return  # (brought to someone: where the robot goes afterwards is no place for the thing)
     for r, d in zip(after, docs):
         first = next((t for t in d if not t.is_punct and _low(t) not in ("then", "and", "now", "next", "finally")),
@@ -446,10 +446,9 @@ def _place_from(main: Request, before: list[Any], text: str = "") -> None:
             return
 
 
-_INSIDE = re.compile(r"\b(?:in|inside|into)\s*(?:it|there)?\s*(?:[.!,;]*\s*$|[.!,;]*\s*\b(?:and|then)\b)|\binside\b", re.I)
+_INSIDE = re.compile(r"\b(?:in|inside|into)\s*(?:it|there)?\s*[.!,;]*\s*(?:$|\b(?:and|then)\b)|\binside\b", re.I)
 
 
-_BESIDE_RELATIONS = frozenset({"next_to", "near", "behind", "in_front_of", "above"})
 _INSIDE_A_SPOT = re.compile(r"\b(?:in|inside)\s*,?\s+(?:(?:directly|right|just|somewhere)\s+)?(?:behind|beside|next\s+to|"
                             r"near|in\s+front\s+of|to\s+the\s+(?:left|right)\s+of|on\s+the\s+(?:left|right)\s+of)\b",
                             re.I)
@@ -462,7 +461,7 @@ def _opened_from(main: Request, before: list[Request], text: str) -> None:
     dest = main.destination
     # ("open the toilet, put the radio in directly behind the bottle", "... place the globe inside to the left of
     # the globe": in what was opened, and the spot after it says where in it)
-    spot_inside = dest is not None and dest.relation in _BESIDE_RELATIONS and _INSIDE_A_SPOT.search(text)
+    spot_inside = dest is not None and dest.relation in lx.BESIDE_RELATIONS and _INSIDE_A_SPOT.search(text)
     if main.intent is not Intent.put or dest is not None and not (
             dest.ref.pronoun in ("it", "there") and dest.ref.anchor is None) and not spot_inside or \
             not _INSIDE.search(text) and not spot_inside:

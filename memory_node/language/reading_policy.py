@@ -67,6 +67,7 @@ from typing import Any
 
 from . import lexicon as lx
 from .clause import STEP_NOTE_STARTS
+from .closing import CLOSE_VERBS, said_not_to
 from .request import (CARRYING_INTENTS, COMMAND_INTENTS, QUESTION_INTENTS, Alternative, Anchor, Intent, Kind, ObjectRef,
                       Request)
 
@@ -248,8 +249,7 @@ def _ruled_out_by_structure(reading: Any, rule: Request, doc: Any) -> Any:
             # a closing said first may be what is asked ("close the fridge, I left it open when I got the milk")
             out.add("close")
         for w, forms in _STATE_SAID.items() if rule.intent in CARRYING_INTENTS and rule.objects else ():
-            if any(t.lower_ in forms and (any(c.dep_ == "neg" for c in t.children) or t.dep_ in ("xcomp", "ccomp")
-                                          and any(c.dep_ == "neg" for c in t.head.children)) for t in doc):
+            if any(t.lower_ in forms and said_not_to(t) for t in doc):
                 out.add(w)  # "put it in the fridge but don't close it": said not to be done beside the task
         if rule.objects and rule.intent in CARRYING_INTENTS and any(
                 t.dep_ == "dobj" and t.head.pos_ == "VERB" and t.pos_ in ("NOUN", "PROPN") for t in doc):
@@ -289,7 +289,7 @@ def _ruled_out_by_structure(reading: Any, rule: Request, doc: Any) -> Any:
 
 def _said_before_closing(doc: Any) -> bool:
     """A verb that carries a thing is said before the first close / shut."""
-    closing = [t.i for t in doc if t.lemma_.lower() in ("close", "shut") or t.lower_ in ("close", "shut")]
+    closing = [t.i for t in doc if t.lemma_.lower() in CLOSE_VERBS or t.lower_ in CLOSE_VERBS]
     carrying = [t.i for t in doc if t.pos_ == "VERB" and lx.COMMAND_VERBS.get(t.lemma_.lower()) in CARRYING_INTENTS]
     return bool(closing and carrying) and min(carrying) < min(closing)
 

@@ -49,16 +49,20 @@ def close_said(b: _PlanBuilder) -> None:
         b.summary = f"{b.summary}; then {' and '.join(done)}" if b.summary else "; ".join(done)
 
 
+def _steps(b: _PlanBuilder, role: str) -> list[SkillCall]:
+    """The plan's steps of the library's skill for ``role``, in order."""
+    skill = b.library.by_role(role)
+    return [s for s in b.plan.steps if skill is not None and s.skill == skill.name]
+
+
 def _opened(b: _PlanBuilder) -> list[str]:
     """What the plan opened, in order."""
-    name = b.library.by_role("open").name if b.library.by_role("open") else ""
-    return [s.args[0] for s in b.plan.steps if s.skill == name and s.args]
+    return [s.args[0] for s in _steps(b, "open") if s.args]
 
 
 def _put_into(b: _PlanBuilder) -> str | None:
     """What the plan's last place step put the thing in or on."""
-    name = b.library.by_role("place").name if b.library.by_role("place") else ""
-    return next((s.args[-1] for s in reversed(b.plan.steps) if s.skill == name and len(s.args) > 1), None)
+    return next((s.args[-1] for s in reversed(_steps(b, "place")) if len(s.args) > 1), None)
 
 
 def _target(b: _PlanBuilder, ref: ObjectRef) -> str | None:

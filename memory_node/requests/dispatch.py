@@ -446,7 +446,7 @@ def _things_left_out(req: Request, world: WorldState, result: PlanResult, ground
     # where memory has each thing the plan moves ("pick up the coffee pot on the plate, put it in the microwave":
     # the plate is where it is taken from, said in the part before the task)
     now_on = {world.entities[s].label.lower() for i in ids if i in world.locations
-              for s in world_support(world, i) if s in world.entities}
+              for s in _supports(world, i) if s in world.entities}
 
     def said_where(i: int) -> bool:
         # ("a magazine with a carton of milk": what is carried along, not where)
@@ -574,16 +574,16 @@ def _put_at_a_named_place(req: Request, result: PlanResult, world: WorldState) -
     return bool(onto)
 
 
-# words before a thing's name that make it a place or a landmark rather than something to carry
 # words before where a thing is now ("the coffee pot on the plate", "off the desk")
 _SOURCE_CUES = frozenset({"on", "in", "from", "off", "of", "inside", "at", "out", "atop"})
 
 
-def world_support(world: WorldState, obj: str) -> list[str]:
+def _supports(world: WorldState, obj: str) -> list[str]:
     """What memory has ``obj`` on or in, outward, up to its furniture (rooms left out)."""
     return [c for c in world.chain(obj) if not world.is_room(c)][:3]
 
 
+# words before a thing's name that make it a place or a landmark rather than something to carry
 _LANDMARK_CUES = frozenset({"of", "to", "near", "beside", "behind", "by", "from", "under", "between", "in", "on", "at",
                             "into", "onto", "inside", "above", "below", "next", "front", "off", "out", "open", "close",
                             "shut", "same", "than", "where", "toward", "towards"})
