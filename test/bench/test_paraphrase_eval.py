@@ -153,7 +153,8 @@ def test_the_other_writers_sets_are_well_formed() -> None:
     files = sorted(str(p) for p in (pe.HERE / "writers").glob("*.yaml"))
     later = ("d", "e", "f", "g", "h", "i", "j", "k", "l", "m", "n", "o", "p", "q", "r", "s", "t", "u", "v", "w", "x",
              "y", "z", "aa", "ab", "ac", "ad", "ae", "af", "ag", "ah", "ai", "aj", "ak", "al", "am", "an", "ao", "ap", "aq",
-             "ar", "as", "at", "au", "av", "aw", "ax", "ay", "az", "ba", "bb", "bc", "bd", "be", "bf", "bg", "bh")
+             "ar", "as", "at", "au", "av", "aw", "ax", "ay", "az", "ba", "bb", "bc", "bd", "be", "bf", "bg", "bh",
+             "bi", "bj", "bk", "bl")
     assert len(files) == 2 + 2 * len(later)
     records = pe.load_files(files)
     assert len(records) >= 1480 and not pe.check_records(records)
