@@ -64,8 +64,9 @@ FRAMES: tuple[tuple[re.Pattern[str], Any], ...] = tuple((re.compile(p, re.I), r)
     (r"^(how\s+many\s+[\w -]{1,30}?)\s+(?:present|located|currently|there)\s+(in|on|inside)\b", r"\1 are \2"),
     # "..., the kettle isn't where I put it and I can't find it. Any ideas?": the remark asks where it is
     (r"(?<=[.!])\s*any\s+ideas?\s*\?\s*$", ""),
-    # "can you make the microwave open?", "get the fridge shut": open or close it
-    (r"^((?:(?:can|could|would|will)\s+you\s+)?(?:please\s+)?)(?:make|get)\s+((?:the|my|our)\s+[\w -]{1,30}?)\s+(?:(open|opened)|"
+    # "can you make the microwave open?", "get the fridge shut": open or close it (a name of a few words: "get the
+    # milk out of the fridge and shut it" is a fetch and a closing, not "get <the milk ... and> shut")
+    (r"^((?:(?:can|could|would|will)\s+you\s+)?(?:please\s+)?)(?:make|get)\s+((?:the|my|our)\s+(?:(?!(?:and|then|out|of|from|off|to|in|into|on|with)\b)[\w-]+\s+){0,3}?[\w-]+)\s+(?:(open|opened)|"
      r"(closed|shut))\b", lambda m: f"{m.group(1)}{'open' if m.group(3) else 'close'} {m.group(2)}"),
     # what a thing is called when the word will not come ("open the thingamajig there, the microwave", "where's the
     # thingy, the, ah... the magazine"): the name said after it; "a thingy to eat": something to eat

@@ -27,6 +27,7 @@ from . import parts as _parts
 from . import reading_policy
 from .clause import Clause
 from .closing import closing_said
+from .going_after import going_said
 from .clock import read_clock
 from .dialects import standard_words
 from .normalise import normalise, normalise_command, normalise_question
@@ -181,6 +182,7 @@ def parse(text: str, names: tuple[str, ...] | frozenset[str] = (), prefer: Kind 
             return best
     best, doc, nparts, ids = rules_reading(text, names, prefer)
     closing_said(best, doc)  # before the model weighs it: "put it in the fridge and close it" is no closing alone
+    going_said(best, doc)  # ... nor "put the mug in the sink, then go to the bedroom" a go alone
     if doc is not None:
         # the model weighs the part the rules read when the rest asks a question ("Where's the mug? Bring it
         # here." on ~/plan: the command, not the question that says which mug). Steps of one task ("Find my glass.

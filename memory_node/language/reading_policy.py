@@ -248,6 +248,8 @@ def _ruled_out_by_structure(reading: Any, rule: Request, doc: Any) -> Any:
             # "put the mug in the fridge and close it": the closing is done once the task is (language/closing.py);
             # a closing said first may be what is asked ("close the fridge, I left it open when I got the milk")
             out.add("close")
+        if rule.go_after is not None and rule.intent in CARRYING_INTENTS:
+            out.add("go")  # "bring me the juice, then go to the kitchen": the go is done once the task is (going_after.py)
         for w, forms in _STATE_SAID.items() if rule.intent in CARRYING_INTENTS and rule.objects else ():
             if any(t.lower_ in forms and said_not_to(t) for t in doc):
                 out.add(w)  # "put it in the fridge but don't close it": said not to be done beside the task
@@ -850,7 +852,11 @@ def _name_pronoun(rule: Request, reading: Any, doc: Any) -> None:
     open_ref = o is not None and (o.pronoun in ("it", "that", "this") or o.pronoun == "one" and o.anchor is None
                                   and not o.modifiers and not o.owner)
     if open_ref and not any("said before" in n for n in rule.notes):
-        things = [t for t in _things(reading, doc) if not t.pronoun]
+        # (a span whose words hold no noun names no thing: "that's a long walk, so would you fetch it" tagged "long")
+        spans = [sp for sp in reading.slot("object") + reading.slot("object2")
+                 if any(t.pos_ in ("NOUN", "PROPN") for t in doc[sp.start:sp.end])]
+        things = [t for t in (_ref(sp, doc, doc.text) for sp in spans)
+                  if (t.head or t.pronoun) and not _own_body(t) and not t.pronoun]
         if len(things) == 1:
             rule.objects = things
             rule.notes = [n for n in rule.notes if "no thing named" not in n] + [
@@ -873,6 +879,8 @@ def _add_room(req: Request, reading: Any, doc: Any) -> None:
     if req.destination is not None and req.intent is not Intent.go and \
             room.split()[-1] in req.destination.ref.words().lower().split():
         return  # the room is where the thing goes ("put the magazine in the bathroom"), not where it is
+    if req.go_after is not None and room.split()[-1] in req.go_after.words().lower().split():
+        return  # where to go once the task is done ("put it on the plate, then go to the garage")
     target = req.destination.ref if req.intent is Intent.go and req.destination else \
         req.objects[0] if req.objects else None
     if target is None or target.room or (target.anchor is not None and room in target.anchor.ref.text.lower()) \

@@ -154,6 +154,9 @@ class Request(BaseModel):
     close_after: list[ObjectRef] = Field(default_factory=list, description=(
         "things the words say to close once the task is done ('put the milk in the fridge and close it', 'then shut "
         "the microwave'): 'it' or a bare 'the door' is what the plan opened (language/closing.py)"))
+    go_after: ObjectRef | None = Field(default=None, description=(
+        "a place the words say to go once the task is done ('put the mug in the sink and then go to the bedroom'): "
+        "a room or a thing memory knows, driven to last (language/going_after.py)"))
     part: str = Field(default="", description=(
         "of several parts said, the one read as the request (language/parts.py); '' when it was read whole"))
 

@@ -278,7 +278,8 @@ def _refs(req: Request) -> list[ObjectRef]:
         if ref.anchor is not None and depth < 4:
             walk(ref.anchor.ref, depth + 1)
 
-    for obj in [*req.objects, *req.close_after]:  # (what is closed after the task is checked as what is carried)
+    # (what is closed, and where to go, after the task is checked as what is carried)
+    for obj in [*req.objects, *req.close_after, *([req.go_after] if req.go_after is not None else [])]:
         walk(obj)
     anchor: Anchor | None = req.destination
     if anchor is not None:

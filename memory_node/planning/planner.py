@@ -24,6 +24,7 @@ from ..language.request import CARRYING_INTENTS, Anchor, Intent, ObjectRef, Requ
 from ..language.resolve import resolve_entities, resolve_rooms, rooms_said
 from .affordances import not_graspable
 from .closing import close_said
+from .going_after import go_said
 from ..answering.context import Context, Reply
 from ..answering.when import clock
 from ..world.phrasing import describe, name_of, step_text
@@ -110,10 +111,12 @@ class _PlanBuilder:
 
     def run(self) -> None:
         """Plan the request's intent (``language.Intent``) from its typed parts, then close what the words said to
-        close once it is done (``closing.close_said``)."""
+        close once it is done (``closing.close_said``) and go where they said to go after (``going_after.go_said``)."""
         self._plan_intent()
         if self.plan.steps and self.ctx.request.close_after and self.ctx.request.intent in CARRYING_INTENTS:
             close_said(self)
+        if self.plan.steps and self.ctx.request.go_after is not None and self.ctx.request.intent in CARRYING_INTENTS:
+            go_said(self)
 
     def _plan_intent(self) -> None:
         self._room_filter()

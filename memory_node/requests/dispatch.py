@@ -424,6 +424,8 @@ def _things_left_out(req: Request, world: WorldState, result: PlanResult, ground
         used |= _words(req.destination.ref.text) | _anchor_words(req.destination.ref)
     used |= _words(req.recipient)
     used |= {w for ref in req.close_after for w in _words(ref.text)}  # "... then shut the fridge": closed, or said so
+    if req.go_after is not None:  # "... then go to the bedroom": gone to last, or said why not
+        used |= _words(req.go_after.text)
     ids = {i for step in result.plan.steps for i in step.args}
     used |= {w for i in ids if i in world.entities for w in _words(world.entities[i].label)}
     labels = {e.label.lower() for e in world.entities.values() if e.present and not world.is_room(e.id)

@@ -238,3 +238,36 @@ def test_a_closing_said_first_may_be_the_task() -> None:
     assert _said_before_closing(read("put the kettle in the fridge and close it"))
     # said first, the closing may be what is asked; the model is left to weigh it
     assert not _said_before_closing(read("close the fridge, I left it open when I took the milk"))
+
+
+def test_getting_a_thing_out_and_shutting_it_closes_what_it_came_out_of(galley, vega) -> None:
+    # "get <the milk ... and> shut" is no "get the fridge shut": a fetch, then the fridge closed
+    r = plan_request(galley, vega, "get the milk out of the fridge and shut it", speaker="anna")
+    steps = _steps(r)
+    assert ("pick", ["milk_12"]) in steps and ("close", ["fridge_2"]) in steps, (r.error, steps)
+
+
+@pytest.mark.parametrize("text, task_step, there", [
+    ("put the banana on the plate and then go to the bed", ("place", ["banana_11", "plate_5"]), "bed_7"),
+    ("leave the banana in the sink, then head over to the sofa", ("place", ["banana_11", "sink_8"]), "sofa_10"),
+    ("bring me the banana and go back to the kitchen", ("pick", ["banana_11"]), "kitchen_1"),
+    ("fetch the banana for me and then go to the bed", ("pick", ["banana_11"]), "bed_7")])
+def test_a_go_said_after_the_task_is_the_plans_last_step(galley, vega, text: str, task_step, there: str) -> None:
+    r = plan_request(galley, vega, text, speaker="anna")
+    steps = _steps(r)
+    assert task_step in steps, (r.error, steps)
+    assert steps[-1] == ("navigate_to", [there]), steps
+    assert "then go to" in r.plan.explanation, r.plan.explanation
+
+
+def test_a_go_said_first_or_not_to_be_done_is_no_last_step(galley, vega) -> None:
+    # said not to be done: never driven to (the reply may ask about the words it did not use)
+    r = plan_request(galley, vega, "put the banana on the plate but don't go to the bed", speaker="anna")
+    assert ("navigate_to", ["bed_7"]) not in _steps(r) and (r.success or "Say yes" in r.error), (r.error, _steps(r))
+    assert parse("go to the sink and put the banana on the plate", prefer=Kind.command).go_after is None
+
+
+def test_a_go_after_to_a_place_memory_lacks_is_said_and_the_task_still_planned(galley, vega) -> None:
+    r = plan_request(galley, vega, "put the banana on the plate, then go to the garage", speaker="anna")
+    assert r.success and _steps(r)[-1] == ("place", ["banana_11", "plate_5"]), (r.error, _steps(r))
+    assert "not gone to 'the garage'" in r.plan.explanation, r.plan.explanation

@@ -1,0 +1,43 @@
+"""Going where the words said once the task is done (``Request.go_after``, read by ``language/going_after.py``):
+"put the mug in the sink and then go to the bedroom", "bring me the juice and head back to the kitchen".
+
+The place is a room or a thing memory knows, grounded as ``go`` grounds it; the drive is the plan's last step,
+after any closing. A place memory cannot ground ("then go to the garage") is said in the plan's explanation and the
+task is still planned: the task was the request, the go what follows it.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..answering.context import Reply
+from ..language.resolve import resolve_rooms
+from ..world.phrasing import describe
+
+if TYPE_CHECKING:  # the builder imports this module
+    from .planner import _PlanBuilder
+
+
+def go_said(b: _PlanBuilder) -> None:
+    ref = b.ctx.request.go_after
+    if ref is None:
+        return
+    from .planner import PlanningError  # noqa: PLC0415 - the builder's module imports this one
+
+    rooms = resolve_rooms(ref.words(), b.world.entities.values()) or resolve_rooms(ref.noun(), b.world.entities.values())
+    try:
+        target = rooms[0].id if rooms else b._pick_id(ref, "any" if ref.determiner in ("a", "any") else None)
+    except (PlanningError, Reply) as e:
+        why = e.answer.answer if isinstance(e, Reply) else str(e)
+        b.notes.append(f"not gone to '{ref.text}' after: {why}")
+        return
+    navigate = b.library.by_role("navigate")
+    last = b.plan.steps[-1] if b.plan.steps else None
+    if navigate is None:
+        b.notes.append(f"robot {b.library.robot} has no navigate skill: not gone to {describe(b.world, target)}")
+        return
+    if last is not None and last.skill == navigate.name and list(last.args) == [target]:
+        return  # the task already ended there
+    b._add("navigate", target)
+    said = f"go to {describe(b.world, target)}"
+    b.summary = f"{b.summary}; then {said}" if b.summary else said
