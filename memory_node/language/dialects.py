@@ -197,6 +197,7 @@ _WORD_ORDER_LEARNER = _rules(
     (r"^" + _THING + r"\s+(on|in|next\s+to|beside|by|near|under|behind)\s+(?:the\s+)?([a-z][\w-]*(?:\s+[a-z][\w-]*)?)\s*[:,-]+\s*"
      r"which\s+one\s*\?*\s*$", r"which \1 is \2 the \3?"),
     (r"^" + _THING + r"\s*,?\s+(colou?r|size|material|shape)\s+(?:is\s+)?what\s*\?*\s*$", r"what \2 is the \1?"),
+    (r"^what\s+(colou?r)\s+(?:has|have)\s+(?:the\s+)?(?=[a-z])", r"what \1 is the "),  # "What colour has remote?"
     (r"^" + _THING + r"\s*,\s*([a-z][\w-]*(?:\s+[a-z][\w-]*)?)\s+how\s+many\s*\?*\s*$", r"how many \2 are in the \1?"),
     (r"^(next\s+to|beside|near|behind|under|on|in)\s+" + _THING + r"\s*,\s*which\s+([a-z][\w-]*(?:\s+[a-z][\w-]*)?)\s*\?*\s*$",
      lambda m: f"which {m.group(3)} is {m.group(1).lower()} the {m.group(2)}?"),
@@ -236,9 +237,13 @@ _WORD_ORDER_LEARNER = _rules(
     # "the remote used to sit somewhere else ... where was that?": where it was before
     (r"(?:^|(?<=[.!?]\s))(?:the\s+)?([a-z][\w ]{1,40}?)\s+used\s+to\s+(?:be|sit|live|stay|lie|stand|be\s+kept)\s+"
      r"(?:somewhere\s+else|elsewhere)\b[^?]*?\bwhere\s+(?:was|is)\s+(?:that|it)\s*\?", r"where was the \1 before?"),
-    # a serial verb for where to ("bring the teddy go bathroom"): to it
-    (r"\b(bring|take|carry)\s+([^,.;!?]{2,40}?)\s+go\s+(?:to\s+)?(?:the\s+)?(?!(?:and|get|find|fetch|back|away|over|there|here|"
+    # a serial verb for where to ("bring the teddy go bathroom"): to it; not a second command after "and" / "then"
+    # ("bring me the juice and then go to the sofa": a go once it is handed over)
+    (r"\b(bring|take|carry)\s+((?:(?!\b(?:and|then)\b)[^,.;!?]){2,40}?)\s+go\s+(?:to\s+)?(?:the\s+)?(?!(?:and|get|find|fetch|back|away|over|there|here|"
      r"round|around|up|down|on|please)\b)(?=[a-z])", r"\1 \2 to the "),
+    # ... and "give" for whom ("bring the radio give Ben"): to them
+    (r"\b(bring|take|carry)\s+((?:(?!\b(?:and|then)\b)[^,.;!?]){2,40}?)\s+give\s+(?=(?:[A-Z][a-z]+|him|her|me|us|them)\b)",
+     r"\1 \2 to "),
     # "how many pillows does the living room hoard?": the room is where to count
     (r"^how\s+many\s+(.+?)\s+(?:does|do|did)\s+(?:the\s+|my\s+|our\s+)?(" + _ROOM + r")\s+(?:have|hold|contain|hoard|keep|"
      r"store|house|boast|got)\b", r"how many \1 are in the \2"),
@@ -318,6 +323,17 @@ _LITERARY = _rules(
     (r"\b(?:out|over|up|down)\s+yonder\b", "over there"), (r"\byonder\b", "over there"),
     (r"\bbeheld\b", "saw"), (r"\bbehold\b", "see"), (r"\bunto\s+me\b", "me"),
     (r"^pray\s*,?\s+(?:(?:good|kind|dear)\s+\w+\s*,\s*)?", ""), (r"\s*,\s*pray\s*,\s*", " "),
+    # "canst thou recall", "hast thou seen", "thy mug": the older second person
+    (r"\b(can|could|will|would|do|did|have|has|art|are)(?:st|est)?\s+thou\b",
+     lambda m: f"{ {'art': 'are', 'has': 'have'}.get(m.group(1).lower(), m.group(1))} you"),
+    (r"\bthou\b", "you"), (r"\bthee\b", "you"), (r"\bthy\b", "your"), (r"\bthine\b", "your"),
+    (r"\b(?:go\s+(?:forth|out|off)\s+)?in\s+search\s+of\b", "find"),  # "go forth in search of the magazine"
+    # "restore the mug to the place from whence it was taken", "... to its former position": put it back
+    (r"\brestore\s+(.{2,40}?)\s+to\s+(?:the\s+place\s+(?:from\s+)?whence\s+it\s+(?:was\s+taken|came)|(?:its|their)\s+"
+     r"(?:original|former|previous|old|rightful)\s+(?:place|spot|position|location))\b", r"put \1 back"),
+    # "(enumerate) whatever rests in the wardrobe": what is in it (the verb before it is read as a wrapper)
+    (r"(?:\b(?:enumerate|list|name|itemi[sz]e|catalogue)\s+(?:for\s+me\s+)?)?\b(?:whatever|everything\s+that|all\s+that)\s+"
+     r"(?:rests|sits|lies|stands|may\s+be|happens\s+to\s+be)\s+(in|on|inside|upon)\s+", r"what is \1 "),
 )
 
 # A formal register's idioms for the everyday words ("have you caught sight of", "did you set eyes upon", "at what
@@ -326,6 +342,32 @@ _FORMAL = _rules(
     # a label before the request ("Timestamp request: ...", "Problem report: ..."), a parenthetical qualification
     # ("(HH:MM is adequate)", "(within roughly half a metre)"), but not a list's numbers ("(1) the radio")
     (r"^[a-z][\w ]{2,30}?\s+(?:request|report|query|enquiry|inquiry)\s*:\s*", ""),
+    # a request in a report's passive ("It is requested that the magazine be brought to me", "... be sought out and
+    # that the robot proceed to its location", "The colour of the magazine is requested to be stated")
+    (r"^it\s+is\s+(?:requested|asked|desired|required)\s+that\s+(.{2,60}?)\s+be\s+(?:brought|fetched|delivered|carried)\s+",
+     r"bring \1 "),
+    (r"^it\s+is\s+(?:requested|asked|desired|required)\s+that\s+(.{2,60}?)\s+be\s+(?:sought(?:\s+out)?|found|located)\b.*$",
+     r"find \1."),
+    (r"^it\s+is\s+(?:requested|asked|desired|required)\s+that\s+(.{2,60}?)\s+be\s+(?:returned|put\s+back|restored)\b.*$",
+     r"put \1 back."),
+    (r"^it\s+is\s+(?:requested|asked|desired|required)\s+that\s+(.{2,60}?)\s+be\s+(placed|put|set|moved|taken|opened|closed|shut)\b",
+     lambda m: f"{ {'placed': 'put', 'moved': 'move', 'taken': 'take', 'opened': 'open', 'closed': 'close'}.get(m.group(2).lower(), m.group(2))} {m.group(1)}"),
+    (r"^it\s+is\s+(?:requested|asked|desired|required)\s+that\s+(?:the\s+activity|what\s+was\s+done|the\s+action)\s+"
+     r"(?:undertaken|done|performed|taken)\s+by\s+([A-Za-z]+)\s+(after|before)\s+(.+?)\s+be\s+(?:reported|stated|given)\b.*$",
+     r"what did \1 do \2 \3?"),
+    (r"^it\s+is\s+requested\s+that\s+(?:the\s+)?(.{2,40}?)\s+(?:found|located|lying|sitting)\s+(on|in|next\s+to|beside)\s+(.+?)\s+be\s+"
+     r"identified\s*[.?]*$", r"which \1 is \2 \3?"),
+    (r"^it\s+is\s+(?:asked|queried|wondered)\s+whether\s+(.{2,60}?)\s+(?:is|are)\s+to\s+be\s+found\s+(.+?)\s*[.?]*$", r"are there \1 \2?"),
+    (r"^(?:the\s+)?colou?r\s+of\s+(.{2,40}?)\s+is\s+(?:requested|asked)(?:\s+to\s+be\s+(?:stated|given|reported))?\s*[.?]*$",
+     r"what colour is \1?"),
+    (r"^(?:the\s+)?(?:location|whereabouts|position)\s+of\s+(.{2,60}?)\s+(?:is|are)\s+(?:requested|asked)(?:\s+to\s+be\s+"
+     r"(?:stated|given|reported))?\s*[.?]*$", r"where is \1?"),
+    (r"\bprior\s+to\s+(?:its|their)\s+being\s+moved\b", "before it was moved"),
+    (r"^the\s+place\s+(?:at\s+which|where|in\s+which)\s+(.{2,40}?)\s+was\s+(?:kept|located|situated|placed)\s+prior\s+to\s+"
+     r"(?:its\s+|their\s+)?(?:having\s+been|being)\s+moved\b.*$", r"where was \1 before it was moved?"),
+    (r"^it\s+is\s+(?:to\s+be\s+confirmed|requested\s+to\s+know|asked)\s+whether\s+(.{2,40}?)\s+(?:has|have)\s+been\s+left\s+"
+     r"(open|closed|shut|on|off|unlocked|locked)\b.*$", r"is \1 \2?"),
+    (r"^(.{2,40}?)\s+(?:has|have)\s+not\s+been\s+(?:located|found)\b.*$", r"I can't find \1."),
     (r"^(?:retrieve|fetch|bring|get)\s+(?:me\s+)?(?:two|both|these|the\s+following)\s*(?:items|things|objects)?\s*:\s*\(?1\)\s*(.+?)\s*"
      r"[;,]?\s*(?:and\s+)?\(?2\)\s*(.+?)\s*[.;]\s*(?:deliver|bring|hand)\s+(?:both|them)(?:\s+of\s+them)?\s+to\s+me\s*[.!]*$",
      r"bring me \1 and \2"),
@@ -427,6 +469,64 @@ _NIGERIAN = _rules(
     (r"^how\s+far\s*[,!.?]?\s+(?=\w)", ""),  # a greeting before the request
     (r"\bwhere\s+(?:e|it|im)\s+dey\s*(?=\?)", "where is it"),
     (r"\bbring\s+am\b", "bring it"), (r"\bcarry\s+am\b", "carry it"),
+    # West African Pidgin (Nigeria, Cameroon, Ghana): "wusai" / "weti" (where / what), "dey" (is, is at), "bin dey"
+    # (was), "dem move" (they moved), "no fit" (cannot), serial verbs of carrying ("carry X go put for Y": put it
+    # in Y; "carry X come give me": bring it to me)
+    (r"\b(?:wusai|wetin\s+side|which\s+side)\b(?=\s+(?:the|my|your|our|e|it|im|dem|(?:[\w-]+\s+){0,3}?dey)\b)", "where"),
+    (r"\bweti(?:n)?\s+be\b", "what is"), (r"\bweti(?:n)?\b", "what"),
+    (r"\bwhere\s+(?:e|it|im)\s+(?:bin|been)\s+dey\b", "where was it"),
+    (r"^where\s+((?:the|my|your|our|that|dat)\s+[\w ]{2,30}?)(?<!\bsuppose)(?<!\bsupposed)\s+dey\s*(?=[?.!]*\s*$)", r"where is \1"),
+    (r"\bdem\s+(?:don\s+)?(move|take|carry|shift)\b", lambda m: f"they {'took' if m.group(1).lower() == 'take' else m.group(1) + 'ed'}"),
+    (r"^((?:the|my|your|our|that|dat)\s+[\w ]{2,30}?)\s+dey\s+(?:for|inside|in)\s+(?=(?:the|this|that|my|our)\b)", r"is \1 in "),
+    (r"^([a-z][\w ]{1,30}?)\s+dey\s+(?:for|inside|in)\s+(?=(?:the|this|that|my|our)\b)", r"are there any \1 in "),
+    (r"^we\s+get\s+(.{2,30}?)\s+(?:for|in)\s+(?:this|the|our)\s+(?:house|home|place)\s*(?=\?)", r"do we have \1"),
+    (r"\bcarry\s+(.{2,40}?)\s+go\s+put\s+(?:am\s+)?(?:for|inside|in|on|for\s+top\s+of)\s+", r"put \1 in "),
+    (r"\bcarry\s+(.{2,60}?)\s+come\s+give\s+(?=\w)", r"carry \1 to "),
+    (r"\b(?:I|i)\s+no\s+fit\b", "I can't"), (r"^na\s+wa(?:\s+o)?\s*[,!.]*\s*", ""),
+    (r"\b(?:e|it)\s+don\s+(?:loss|lost)\b", "it is lost"),
+    # "he don dey ask for am": he has been asking for it (a remark after the request)
+    (r"\s*,?\s*\b(?:he|she|e|dem|they)\s+don\s+dey\s+(?:ask|look|find|beg)\s+(?:for\s+)?(?:am|it)\b\s*", ". "),
+)
+
+# Hawai'i Pidgin: "da" (the), "wea" (where), "wen" before a verb (its past), "'um" (it), "an'" (and), "brah"
+_HAWAII = _rules(
+    (r"\bda\s+(?=[a-z])(?!(?:is|was|are|one|kine)\b)", "the "), (r"\bwea\b", "where"), (r"\ban'(?=\s)", "and"),
+    (r"\bwen\s+(move|put|take|leave|shift|carry)\b", lambda m: {"take": "took", "leave": "left", "put": "put"}.get(
+        m.group(1).lower(), m.group(1) + "d" if m.group(1).lower().endswith("e") else m.group(1) + "ed")),
+    (r"(?<=\w)\s+'um\b", " it"), (r"\s*,?\s*(?:k\s+)?(?:brah|bruddah|braddah)\b\s*(?=[?.!,]*\s*$)", ""),
+    (r"\bova\b", "over"), (r"\bhea\b", "here"), (r"\bfo'(?=\s)(?!\s+(?:eat|read|drink|sit|sleep|wipe)\b)", "for"), (r"\bwhere\s+stay\b", "where is"),
+    (r"^(?:shoots|eh)\s*,?\s*", ""), (r"(?:(?<=\bhea\s)|(?<=\bhere\s)|(?<=\bdea\s)|(?<=\bthere\s)|(?<=\bit\s))den\b", "then"), (r"\s*,\s*k\s*(?=[?.!]*\s*$)", ""),
+    (r"^try\s+(?=(?:bring|take|get|put|open|close|find|go|carry)\b)", ""),
+    (r"^((?:the|my)\s+[\w ]{2,30}?)\s+stay\s+(locked|open|closed|shut|on|off)\b", r"is \1 \2"), (r"\bo\s+wh?at\b", "or what"),
+    (r"\bgo\s+over\s+(?=the\b)", "go over to "), (r"\bany(?:ting|tin)\b", "anything"), (r"\bsome(?:ting|tin)\b", "something"),
+    (r"\bfo'\s+(?=(?:eat|read|drink|sit|sleep|wipe)\b)", "to "),
+)
+
+# A pirate's talk, as people joke with a robot ("Shiver me timbers, me mug has sailed off", "Be the fridge open,
+# matey?", "Fetch me the remote, ye scurvy dog, and be quick about it!"); "me" for "my" is also Irish and Northern
+_PIRATE = _rules(
+    (r"^(?:shiver\s+me\s+timbers|arr+|ahoy|avast|yo\s+ho(?:\s+ho)?|blimey)\b\s*[,!.]*\s*", ""),
+    (r"\s*,?\s*\b(?:ye|you)\s+(?:scurvy\s+dog|scallywag|landlubber|bilge\s+rat)s?\b", ""),
+    (r"\s*,\s*(?:matey|me\s+hearty|bucko)\b", ""), (r"\s*,?\s*and\s+be\s+quick\s+about\s+it\b", ""),
+    (r"\bhas\s+sailed\s+off(?:\s+without\s+me)?\b", "has gone"),
+    (r"^be\s+(the|that|this|my|yer|your)\s+(?=[a-z])", r"is \1 "), (r"^be\s+there\b", "are there"),
+    (r"\bwhere\s+be\b", "where is"), (r"\bwhich\s+o'\s+the\b", "which of the"),
+    (r"\bbe\s+sittin'?\s+(?=(?:next|on|in|by|beside|near)\b)", "is "), (r"\b(that|which|it)\s+be\s+(?=(?:mine|yours|his|hers|ours|theirs)\b)", r"\1 is "),
+    (r"\s*,?\s*\b(?:ye|you)\s+(?:swab|scallywag|landlubber)s?\b", ""), (r"\byer\b", "your"),
+    (r"\bbattened\s+down\s+(?:good\s+(?:an'|and)\s+|tight\s+(?:an'|and)\s+)?", ""), (r"\blocked\s+up\s+tight\b", "locked"),
+    # "me" for "my" before a name the sentence then says something of ("me radio has gone", "where's me keys?",
+    # "have you seen me glasses anywhere"), never after a verb that takes "me" ("leave me alone", "bring me X")
+    (r"(?:^|(?<=\bwhere's\s)|(?<=\bwhere\sis\s)|(?<=\bwhere\sare\s)|(?<=\blost\s)|(?<=\bseen\s)|(?<=\bon\s)|(?<=,\s))me\s+"
+     r"(?!(?:the|a|an|my|your|some|any|it|them|that|this|too|please|now|and|or|up|down|in|on|out|back|over|here|there|"
+     r"one|both|something|anything|to|for|alone|again|off|away|know|see|think)\b)"
+     r"(?=[a-z]+(?:\s+[a-z]+)?\s*(?:[?.!,]|$|\s+(?:has|have|is|was|an'|and|anywhere|somewhere|around|about|nowhere)\b))", "my "),
+)
+
+# Cornish "'ee" (you after a verb, it or he before "in"), "'n" (it)
+_CORNISH = _rules(
+    (r"\b(have|did|would|could|can|will|do|are)\s+'ee\b", r"\1 you"), (r"(?<=\w)(?:'s)?\s+'ee\s+(?=in\b)", " is it "),
+    (r"\s+'n(?=\s+(?:then|now|please)\b|\s*[.,!?]|\s*$)", " it"),
+    (r"\s*,?\s*\bmy\s+'?ansum\b", ""), (r"\bdo\s+'ee\s+know\b", "do you know"),
 )
 
 # Scots: verbs and adverbs the shortcuts in ``normalise`` do not cover ("pit it back", "is there e'er a ...")
@@ -445,7 +545,25 @@ _SCOTS = _rules(
     (r"\bpit\s+(?=(?:it|them|the|that|this|my|yer|your|oor|our)\b)", "put "),
     (r"\bpit\s+(?=(?:back|doon|down|away)\b)", "put "),
     (r"\s+e'er\s+", " "), (r"\bwhit\b", "what"), (r"\bcannae\b", "can't"), (r"\bwee\s+", ""),
+    # Aberdeen Doric: "foo mony" (how many), "fit" (what) and "far" (where) opening a question, "dee" (do),
+    # "efter" (after), "ben the" (through to the)
+    (r"\bfoo\s+m[ao]ny\b", "how many"), (r"\bfoo\s+(?=(?:is|are|was|did|do|does)\b)", "how "),
+    (r"(?:^|(?<=[.!?,]\s))fit(?=\s+(?:did|is|was|are|were|does|do|colou?r|like|'s)\b|'s\b)", "what"),
+    (r"(?:^|(?<=[.!?,]\s))far(?=\s+(?:is|was|are|were|did|does|do|has|have|can|could|should|will|would|shall)\b|'s\b|'d\b)", "where"),
+    (r"^fit\s+(?=[a-z]+(?:\s+[a-z]+)?\s+(?:is|are|'s)\s+(?:mine|yours|his|hers|ours|next|on|in|beside|by|closest|nearest)\b)", "which "),
+    (r"\bawa\s+far\s+(?:it|they)\s+(?:bides|bide|belongs?|gangs?|goes)\b", "away"), (r"\bawa\b", "away"),
+    (r"\bfar\s+(it|they)\s+(?:bides|bide)\b", r"where \1 belongs"), (r"\bonywye\b", "anywhere"), (r"\bonywhere\b", "anywhere"),
+    (r"\bma\s+(?=(?:[a-z]+\s+){0,2}?(?:onywye|anywhere|is|was|\?))", "my "), (r"\byon\s+(?=[a-z])", "the "),
+    (r"\blyin'?\s+(?=(?:open|shut|closed)\b)", ""), (r"\bg(?:y)?ang\s+ben\s+(?=the\b)", "go to "),
+    (r"\bdee\b", "do"), (r"\befter\b", "after"), 
+    (r"(?<=\ban\s)fit(?=\s+(?:colou?r|is|did|was)\b)", "what"), (r"^an\s+(?=what\b)", "and "),
+    (r"\bhiv\b", "have"), (r"\bony\b", "any"), (r"\bfess\b", "fetch"), (r"\bwid\s+(?=(?:ye|you)\b)", "would "),
+    (r"\btak\s+(?=(?:the|it|that|this|my|yer|your)\b)", "take "),
+    (r"\ban\s+(?=(?:fess|fetch|bring|gie|give|put|pit|take|tak)\b)", "and "),
     (r"\bthe\s+now\s*(?=[?.!,]*\s*$)", "now"), (r"^(?:och|aye|ach)\b\s*[,!.]?\s*", ""),
+    # Ulster and Scots "away and get it" (go and get it), "away into the kitchen" (go into it)
+    (r"^(?:now\s+|right\s+)?away\s+(?:and|an'|n')\s+(?=[a-z])", "go and "),
+    (r"^(?:now\s+|right\s+)?away\s+(?=(?:into|in\s+to|to|through|up|down|over|out)\s+(?:the|my|your|our)\b)", "go "),
 )
 
 # French speakers' false friends around a task: "pose" (poser, to put down), "range" (ranger, to put away)
@@ -478,6 +596,49 @@ _CODE_SWITCH = _rules(
     (r"^((?:the|my)\s+[\w ]{2,30}?)\s+hoi\s+(?:zo|jo)\s+mei\b[^?]*\??", r"is \1 open?"),
     (r"\s*,?\s*m\s*goi(?:\s+sai)?\b", ""), (r"\b([A-Z][a-z]+)\s+ge\s+(?=[a-z])", r"\1's "),
     (r"^([A-Z]?[a-z]+)\s+ne\s+kya\s+kiya\s+", r"what did \1 do "),
+    (r"^(?:y\s+)?qu[eé]\s+hizo\s+([A-Za-z]+)\s+despu[eé]s\s+de\s+", r"what did \1 do after "),
+    (r"^(?:oye\s*,?\s*)?cu[aá]nt[oa]s\s+(.{2,30}?)\s+hay\s+(?=(?:in|on|en)\b)", r"how many \1 are "),
+    (r"^(?:oye\s*,?\s*)?hay\s+(.{2,40}?)\s+(?=(?:in|on|en)\s)", r"are there \1 "),
+    (r"^se\s+puede\s+abrir\s+(.{2,40}?)\s*\?", r"can \1 be opened?"),
+    (r"^s[aá]came\s+(.{2,40}?)\s+del\s+", r"take \1 out of the "), (r"\s*,?\s*por\s+fa\b", ", please"),
+    (r"^pon\s+(?=(?:the|my|it|el|la)\b)", "put "), (r"\bback\s+donde\s+estaba\b", "back where it was"),
+    (r"^[aá]ndale\s*,?\s*", ""),
+    (r"\b(?:mera|meri|mere)\s+(?=[a-z])", "my "), (r"\s+kya\s*(?=\?)", ""),
+    (r"^(?:yaar\s*,?\s*)?bahut\s+(?:pyaas|pyas)\s+lagi\s+hai\b", "I'm thirsty"),
+    (r"^(?:yaar\s*,?\s*)?bahut\s+bhook\s+lagi\s+hai\b", "I'm hungry"),
+    (r"^((?:the|my)\s+[\w ]{2,30}?)\s+wapas\s+(?:wahi|wahin|wapas)?\s*rakh\s+do(?:\s+jahan\s+pehle\s+tha)?\b", r"put \1 back"),
+    (r"^(?:the\s+)?([\w ]{2,20}?)\s+se\s+((?:the|my)\s+[\w ]{2,30}?)\s+nikaal\s+(?:ke\s+do|do)\b", r"take \2 out of the \1 for me"),
+    (r"^(?:ay\s+no\s*,?\s*)", ""),
+    (r"^cu[aá]ndo\s+fue\s+la\s+([uú]ltima|primera)\s+vez\s+que\s+(?:viste|vio)\s+",
+     lambda m: f"when did you {'first' if m.group(1).lower() == 'primera' else 'last'} see "),
+    (r"^d[oó]nde\s+estaba\s+(.{2,40}?)\s+antes\b", r"where was \1 before"),
+    (r"^d[eé]jame\s+(?=(?:the|my|it|el|la)\b)", "put "), (r"\s*,?\s*¿?\s*s[ií]\s*\?\s*$", "."),
+    (r"\bal\s+lado\s+del?\s+(?:la\s+)?", "next to the "), (r"^ve\s+a\s+buscar\s+", "find "), (r"\s*por\s+ning[uú]n\s+lado\b", " anywhere"),
+    (r"\s*[.?!]?\s*me\s+ayudas\s*\??\s*$", "."), (r"\s*,?\s*[aá]ndale\b", ""),
+    # Hindi-Urdu around English names ("radio ka colour kya hai?", "the mug le aao", "A aur B, dono le aao",
+    # "the juice dhoondo", "tumne the radio dekha kya?", "fridge khula hai kya?", "the toy ko bathroom mein le jao")
+    (r"^(?:mera\s+|meri\s+)?(?:the\s+)?([\w ]{2,30}?)\s+ka\s+colou?r\s+kya\s+hai\b\s*\?*", r"what colour is the \1?"),
+    (r"^(?:the\s+)?([\w ]{2,30}?)\s+aur\s+(?:the\s+)?([\w ]{2,30}?)\s*,?\s+dono\s+le\s+a+o\b", r"bring me the \1 and the \2"),
+    (r"^(?:zara\s+)?((?:the|my)\s+[\w ]{2,30}?)\s+le\s+a+o(?:\s+na)?\b", r"bring me \1"),
+    (r"^(?:jao\s*,?\s*)?((?:the|my)\s+[\w ]{2,30}?)\s+(?:dhoondo|dhundo|dhoondh\s+do|dhoond\s+ke\s+lao)\b", r"find \1"),
+    (r"^(?:kya\s+)?(?:tumne|aapne)\s+((?:the|my)\s+[\w ]{2,30}?)\s+dekha(?:\s+kya)?\s*\?*", r"have you seen \1?"),
+    (r"^(?:the\s+)?([\w ]{2,30}?)\s+khula\s+hai(?:\s+kya)?\s*\?*", r"is the \1 open?"),
+    (r"^(?:toh\s+)?band\s+kar\s+do(?:\s+na)?\s*,?\s*", ""),
+    (r"\bwhich\s+room\s+mein\s+hai\s+(?:woh|wo|vo|ye|yeh)\b", "which room is it in"),
+    (r"^ghar\s+mein\s+koi\s+(.{2,30}?)\s+hai\s*\?*", r"do we have a \1?"),
+    (r"^(?:yaar\s*,?\s*)?(?:the\s+)?([\w ]{2,30}?)\s+ko\s+(?:the\s+)?([\w ]{2,20}?)\s+mein\s+le\s+jao\b", r"take the \1 to the \2"),
+    (r"\baur\b", "and"), (r"^jao\s*,?\s*", ""),
+    (r"^tenemos\s+", "do we have any "), (r"\ben\s+(?:la|el)\s+casa\b", "in the house"),
+    (r"\ben\s+(?:la|el)\s+(?=(?:kitchen|bedroom|bathroom|living\s+room|lounge|house|table|counter|fridge|sofa)\b)", "in the "),
+    # Hindi-Urdu: "kab dekha (tha)" (when seen), "kitne" (how many)
+    (r"^pehli\s+baar\s+(?:mera\s+|meri\s+)?(?:the\s+)?([\w ]{2,30}?)\s+kab\s+dekha(?:\s+tha)?(?:\s+tumne)?\b[^?]*\?*",
+     r"when did you first see the \1?"),
+    (r"^(?:mera\s+|meri\s+)?([\w ]{2,30}?)\s+(?:last\s+time\s+)?kab\s+dekha(?:\s+tha)?(?:\s+tumne)?\b[^?]*\?*", r"when did you last see the \1?"),
+    (r"^(?:the\s+)?([\w ]{2,30}?)\s+pehle\s+kahan\s+tha\b\s*\?*", r"where was the \1 before?"),
+    (r"^((?:the|my)\s+[\w ]{2,30}?)\s+(?:the\s+)?([\w ]{2,20}?)\s+(pe|par|mein)\s+rakh\s+do\b",
+     lambda m: f"put {m.group(1)} {'in' if m.group(3).lower() == 'mein' else 'on'} the {m.group(2)}"),
+    (r"\bkaun\s+sa\b", "which"), (r"^kaun\s+si\b", "which"),
+    (r"^kitne\s+", "how many "),
     (r"^nasaan\s+(?:ang|na\s+ang)\s+", "where is the "), (r"^hanapin\s+mo\s+(?:ang|yung)\s+", "find the "),
     (r"^(?:paki(?:kuha|abot|dala)(?:\s+naman)?)\s+(?:ng|ang|yung)\s+", "bring me the "),
 )
@@ -541,7 +702,7 @@ _NAME_HER = re.compile(r"^([A-Z][a-z]+)\s+(?:her|his|se)\s+(?=[a-z])")
 def standard_words(text: str) -> str:
     """``text`` with the closed-class words of other varieties of English written as the standard ones."""
     t = _NAME_HER.sub(r"\1's ", _HONORIFIC.sub(r"\1", text))
-    for rules in (_GLOSS, _FORMAL, _CODE_SWITCH, _CARIBBEAN, _SINGLISH, _SOUTH_AFRICAN, _LITERARY, _NIGERIAN, _SCOTS, _FRENCH_LEARNER,
+    for rules in (_GLOSS, _FORMAL, _CODE_SWITCH, _CARIBBEAN, _SINGLISH, _SOUTH_AFRICAN, _LITERARY, _NIGERIAN, _HAWAII, _PIRATE, _CORNISH, _SCOTS, _FRENCH_LEARNER,
                   _RADIO, _INTERNET, _TAGS_AND_REGISTERS, _WORD_ORDER_LEARNER):
         for pattern, repl in rules:
             t = pattern.sub(repl, t)

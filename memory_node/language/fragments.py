@@ -52,8 +52,9 @@ def _place(frag: str) -> str:
 
 
 # a fragment that is a whole question: a question word, its verb and a thing after it
-_WHOLE_QUESTION = re.compile(r"^(?:where|what|which|when|who|how\s+many)\s+(?:is|are|was|were|does|do|did|can|could|has|have|"
-                             r"should|would|will)\s+(?:the|my|your|our|a|an|any|they|you)\b\s*\w+", re.I)
+_WHOLE_QUESTION = re.compile(r"^(?:where|what|which|when|who|how\s+many)(?:'s\s+(?:(?:on|in|inside|under)\s+)?|\s+(?:is|are|was|were|"
+                             r"does|do|did|can|could|has|have|should|would|will)\s+)(?:the|my|your|our|a|an|any|they|you)\b\s*\w+",
+                             re.I)
 
 
 def telegraphic(text: str) -> str:
@@ -82,6 +83,7 @@ def telegraphic(text: str) -> str:
     frags = merged
     low = " ".join(frags).lower()
     words = re.findall(r"[a-z']+", low)
+    words += [w.split("'")[0] for w in words if "'" in w]  # "what's on it": "what"
     places = [p for p in (_place(f) for f in frags) if p]
     things: list[str] = []
     for f in frags:

@@ -35,6 +35,15 @@ _SHORTCUTS = (  # words to someone else between two pauses ("are there any mugs 
                " "),
               # the robot addressed after a pause: what comes before was said to someone else
               (re.compile(r"\s*(?:\.{2,}|\u2026)\s*(?:ok(?:ay)?\s*,?\s*)?(?=robot\s*[,:])", re.I), ". "),
+              # a pause before a new clause with its own subject ("Which room did the radio end up in... I've lost
+              # track of everything", "where does the milk go... she always knew"): a sentence ends there, unless
+              # the word before the pause cannot end one ("where did... I leave it")
+              (re.compile(r"(?<=[a-z])(?<!\bdid)(?<!\bdo)(?<!\bdoes)(?<!\bcan)(?<!\bcould)(?<!\bwould)(?<!\bwill)(?<!\bshould)"
+                          r"(?<!\bhave)(?<!\bhas)(?<!\bhad)(?<!\bwhere)(?<!\bwhat)(?<!\bwhen)(?<!\bwhich)(?<!\bhow)(?<!\bis)"
+                          r"(?<!\bare)(?<!\bwas)(?<!\bwere)(?<!\band)(?<!\bbut)(?<!\bso)(?<!\bthen)(?<!\bthat)(?<!\bbecause)"
+                          r"(?<!\bif)(?<!\bwhy)(?<!\bwho)(?<!\bshall)(?<!\bmay)(?<!\bmust)(?<!\bmight)"
+                          r"\s*(?:\.{2,}|\u2026)\s*(?=(?:I|I've|I'm|I'd|I'll|she|he|we|they|she's|he's|we've|they've)\s+[a-z])"),
+               ". "),
               # a pause written as an ellipsis ("the... the radio", "The glass that's... next to"): a comma, which the
               # restart rules below read across; one trailing off at the end says nothing
               (re.compile(r"\s*(?:\.{2,}|\u2026)\s*(?=[^\s.?!\u2026])"), ", "),
@@ -280,18 +289,25 @@ _SHORTCUTS = (  # words to someone else between two pauses ("are there any mugs 
               (re.compile(r"\bwhat\s+all\b(?=\s+(?:is|are|was|were|'s|did|do|does|have|has)\b)", re.I), "what"),
               # an oath inside a question ("where in God's name", "what on earth"): nothing asked
               (re.compile(r"\b(where|what|who|how|why|when)\s+(?:in\s+god'?s\s+name|on\s+earth|in\s+the\s+world|the\s+hell|"
-                          r"the\s+heck|in\s+heaven'?s\s+name)\b", re.I), r"\1"),
+                          r"the\s+heck|in\s+heaven'?s\s+name|in\s+tarnation|in\s+(?:under\s+)?god|in\s+blazes|in\s+the\s+name\s+of\s+\w+)\b",
+                          re.I), r"\1"),
               # "could you be a dear and tell me ...": an endearment around the request
               (re.compile(r"(?:\b(?:could|would|can|will)\s+you\s+|^(?:please\s+)?)be\s+(?:a\s+|an\s+)?(?:dear|love|darling|"
                           r"sweetheart|pet|star|doll|angel|gem|good\s+(?:lad|lass|boy|girl))\s+and\s+", re.I), "please "),
               # "when did you last clap eyes on it": an idiom for seeing
-              (re.compile(r"\b(?:clapped|laid|set)\s+eyes\s+on\b", re.I), "saw"),
-              (re.compile(r"\b(?:clap|lay|set)\s+eyes\s+on\b", re.I), "see"),
+              (re.compile(r"\b(?:clapped|laid|set)\s+(?:your\s+|yer\s+|my\s+|me\s+|his\s+|her\s+)?eyes\s+(?:on|upon)\b", re.I), "saw"),
+              (re.compile(r"\b(?:clap|lay|set)\s+(?:your\s+|yer\s+|my\s+|me\s+|his\s+|her\s+)?eyes\s+(?:on|upon)\b", re.I), "see"),
+              # "check the kitchen for me: any plates in there?": whether there are any there
+              (re.compile(r"^(?:please\s+)?check\s+((?:the|my|our)\s+[\w ]{2,30}?)\s+(?:for\s+me\s*)?[:,;-]+\s*(?:are\s+there\s+|is\s+there\s+)?"
+                          r"(any|a|an)\s+([\w ]{2,30}?)\s+(?:in|on)\s+(?:there|it)\s*\?", re.I), r"are there \2 \3 in \1?"),
               (re.compile(r",?\s*\bby any chance\b,?", re.I), ""),
               # politeness around the request, not part of it
               (re.compile(r",\s*(?:if you please|if you don't mind|if you would|may i ask|i wonder|do you think),", re.I), ""),
               (re.compile(r"\b(?:would|could|will)\s+you\s+be\s+(?:so\s+|good\s+|kind\s+)?(?:kind|good|so kind|so good)"
                           r"(?:\s+enough)?(?:\s+as)?\s+to\s+", re.I), "please "),
+              # "be so good as to fetch me the lime", "be good enough to tell me ...": please
+              (re.compile(r"^(?:please\s+|now\s+)?be\s+(?:so\s+|good\s+|kind\s+)?(?:kind|good)(?:\s+enough)?(?:\s+as)?\s+to\s+", re.I),
+               "please "),
               (re.compile(r"^i\s+(?:would|should|'d)\s+be\s+(?:very\s+|most\s+|so\s+)?grateful\s+if\s+you\s+(?:would|could)\s+",
                           re.I), "please "),
               (re.compile(r"^i\s+should\s+like\s+to\s+", re.I), "I want to "),
@@ -309,7 +325,8 @@ _SHORTCUTS = (  # words to someone else between two pauses ("are there any mugs 
               # "fish the remote out of the microwave"
               (re.compile(r"^fish\b(?=.*\bout\b)", re.I), "get"),
               # "the teddy, where is its place?": where it goes
-              (re.compile(r"\bwhere(?:'s| is)\s+its\s+(?:place|spot|home)\b", re.I), "where does it go"),
+              (re.compile(r"\bwhere(?:'s| is)\s+its\s+(?:proper\s+|usual\s+|own\s+)?(?:place|spot|home|station|berth|slot)\b", re.I),
+               "where does it go"),
               (re.compile(r"\bwhere(?:'re| are)\s+their\s+(?:places?|spots?|homes?)\b", re.I), "where do they go"),
               # "the pear is where now?": the question word left in place
               (re.compile(r"^((?:the\s+|my\s+)?[a-z]+(?:\s+[a-z]+)?)\s+(is|are)\s+where\b", re.I), r"where \2 \1"),
@@ -805,6 +822,42 @@ _SHORTCUTS = (  # words to someone else between two pauses ("are there any mugs 
               (re.compile(r"\bpues\s+(?=(?:close|open|bring|take|put|get|go|find)\b)", re.I), ""),
               (re.compile(r"\s+y\s+(?:también|tambien)\s+", re.I), " and "),
               (re.compile(r"(?:^|(?<=[.!?]\s))both\s+of\s+them\s*,?\s*(?:eh|right|yeah|okay|ok)?\s*[?!.]*\s*$", re.I), ""),
+              # a terse log's words for a question ("last seen time for lime?", "headcount on plates in the kitchen?
+              # Give me a number."): the question
+              (re.compile(r"^(?:the\s+)?last\s+(?:seen|sighting|sighted|spotted)(?:\s+(?:time|timestamp))?\s+(?:for|of|on)\s+", re.I),
+               "when did you last see "),
+              (re.compile(r"^(?:a\s+|quick\s+)?(?:head\s*count|tally)\s+(?:on|of|for)\s+", re.I), "how many "),
+              (re.compile(r"(?<=\?)\s*(?:just\s+)?(?:give|tell)\s+me\s+(?:a|the)\s+(?:number|count|figure)\s*[.!]*\s*$", re.I), ""),
+              # "when was the last time you saw it? like, roughly what time?": the same question narrowed, said once
+              (re.compile(r"^(when\b[^?]{4,120}\?)\s*(?:like\s*,?\s*|so\s*,?\s*|i\s+mean\s*,?\s*)?(?:roughly|about|around|approximately|"
+                          r"more\s+or\s+less)?\s*(?:at\s+)?what\s+time(?:\s+(?:was\s+that|was\s+it|roughly|about))?\s*\??\s*$", re.I), r"\1"),
+              # "When you saw last time remote control?", "Last sighting of the remote, what time?": when last seen
+              (re.compile(r"^when\s+(?:did\s+)?you\s+(?:saw|see|seen)\s+(?:it\s+)?(?:the\s+)?(last|first)\s+time\s+(?:the\s+)?(.{2,40}?)\s*\?",
+                          re.I), r"when did you \1 see the \2?"),
+              (re.compile(r"^(?:the\s+)?(last|first)\s+sighting\s+of\s+(.{2,40}?)\s*,\s*(?:at\s+)?what\s+time\s*\?*\s*$", re.I),
+               r"when did you \1 see \2?"),
+              (re.compile(r"^(when\s+did\s+you\s+(?:last|first)\s+see\s+[^,?]{2,40}?)\s*,\s*(?:at\s+)?what\s+time\s*\?*\s*$", re.I), r"\1?"),
+              # "...? I mean the first time, what time was that?": the same question, said again
+              (re.compile(r"^(when\b[^?]{4,120}\?)\s*(?:i\s+mean\s+(?:the\s+)?(?:first|last)\s+time\s*,?\s*)?(?:at\s+)?what\s+time\s+"
+                          r"(?:was\s+(?:that|it)|roughly)\s*\??\s*$", re.I), r"\1"),
+              # "which of the face creams is it that stands beside ...": which of them stands there
+              (re.compile(r"\b(which\s+(?:of\s+the\s+)?[\w ]{2,30}?)\s+is\s+it\s+that\s+(?:stands|sits|is|lies)\s+(?=(?:beside|next|near|by|on|in|under|behind)\b)",
+                          re.I), r"\1 is "),
+              # "after Ben made coffee, what he do?": what did he do
+              (re.compile(r"\bwhat\s+(he|she|they|[A-Z][a-z]+)\s+do\s*(?=(?:next|then|after|\?|$))"), r"what did \1 do "),
+              # "Ben made coffee. next action?": what he did after that
+              (re.compile(r"^((?-i:[A-Z][a-z]+)|he|she)\s+((?:\w+ed|made|sat|took|had|went|got|ran|put|did)\b[^.?!]{0,60}?)\s*[.,;]\s*"
+                          r"(?:(?:his|her|their)\s+)?(?:next\s+(?:action|move|step|thing)|what\s+next|then\s+what|and\s+then|after\s+that)\s*\?+\s*$",
+                          re.I), r"what did \1 do after \1 \2?"),
+              # "that cupboard gonna open for me if I give it a pull?": will it open
+              (re.compile(r"^((?:the|that|this|my|our)\s+[\w ]{2,30}?)\s+(?:gonna|going\s+to|gon)\s+(open|budge|give)\b", re.I), r"will \1 \2"),
+              # "need to cook something. where", "where am I supposed to sleep?": where can I
+              (re.compile(r"^(?:i\s+)?need\s+to\s+([a-z]+)(?:\s+(?:something|somewhere|a\s+bit))?\s*[.,:;]?\s*where\s*\??\s*$", re.I),
+               r"where can I \1?"),
+              (re.compile(r"\bwhere\s+am\s+i\s+(?:supposed|meant)\s+to\s+(?=[a-z])", re.I), "where can I "),
+              # "you can bring the two for me?": both (a count said with no noun after it)
+              (re.compile(r"\b(bring|get|fetch|grab|take|carry|give)\s+(?:me\s+)?(?:the|those|these)\s+two\b"
+                          r"(?=\s*(?:of\s+them\b|for\b|to\b|over\b|here\b|please\b|now\b|[.,!?]|$))(?:\s+of\s+them)?", re.I), r"\1 both"),
               # "let me know at what time you first saw it": when (an asked time, not a clock time said)
               (re.compile(r"\bat\s+what\s+time\s+(?=(?:you|i|he|she|they|we|it|did|do|does|was|were|have|had)\b)", re.I),
                "when "),
@@ -1699,7 +1752,7 @@ def _topic_first(t: str) -> str:
         # a household thing, not someone spoken to ("Ben, what is on it?" asks Ben; WordNet's ben is a peak)
         if wn is None or not (wn.household(bare) or wn.household(words[-1])) or wn.names_a_person(words[-1]):
             return t
-        if pattern is _TOPIC_QUESTION and re.match(r"\s*(?:proper\s+|right\s+|usual\s+|own\s+)?(?:place|spot|home)\b",
+        if pattern is _TOPIC_QUESTION and re.match(r"\s*(?:proper\s+|right\s+|usual\s+|own\s+)?(?:place|spot|home|station|berth|slot)\b",
                                                     m.group(4), re.I):
             return t  # "the teddy, where is its place?": where it goes, read whole
         thing = topic if words[0] in ("the", "my", "your", "our") else f"the {topic}"
@@ -1753,10 +1806,14 @@ def _carrying_verb(m: re.Match) -> str:
 _SAID_TWICE = re.compile(r"\b((?:[a-z']+\s+){1,2}[a-z']+)\s+\1\b", re.I)
 
 
+_PLUS = re.compile(r"(?<=[A-Za-z])\s*[+&]\s*(?=[A-Za-z])")
+
+
 def normalise(text: str) -> str:
     t = text.replace("\u2019", "'").replace("\u2018", "'").replace("`", "'")
     t = spaced_dashes(_SPACES.sub(" ", t).strip())
     t = _LIST_MARK.sub(r"\1", t)
+    t = _PLUS.sub(" and ", t)  # "fetch toilet paper + computer mouse": a list
     t = telegraphic(t)  # "The milk... table. On the table. Put.": the sentence the fragments make
     t = _instead(t)
     t = _WHERE_THAT_IS.sub(lambda m: f"{m.group(1)}?", t)
@@ -2002,7 +2059,9 @@ _KW_QUESTIONS = (
     (re.compile(r"^" + _KW_NP + r"\s*,?\s+(colou?r)\s*\??\s*$", re.I), lambda m: f"what {m.group(2)} is {with_article(m.group(1))}?"),
     (re.compile(r"^" + _KW_NP + r"\s*,?\s+contents\s*\??\s*$", re.I), lambda m: f"what is in {with_article(m.group(1))}?"),
     (re.compile(r"^" + _KW_NP + r"\s*,\s*do\s+we\s+have\s+any\s*\??\s*$", re.I), lambda m: f"do we have any {m.group(1)}?"),
-    (re.compile(r"^" + _KW_NP + r"\s*,\s*(open|closed|shut|locked|unlocked|on|off|empty|full)(?:\s+or\s+not)?\s*\??\s*$", re.I),
+    # "microwave, open?", "the fridge, it closed?", "the cupboard, is it locked or not?"
+    (re.compile(r"^" + _KW_NP + r"\s*,\s*(?:(?:it|it's|it\s+is|is\s+it|it\s+be)\s+)?(open|closed|shut|locked|unlocked|on|off|empty|full)"
+                r"(?:\s+or\s+not)?\s*\??\s*$", re.I),
      lambda m: f"is {with_article(m.group(1))} {m.group(2)}?"),
     (re.compile(r"^count\s+" + _KW_NP + r"\s*,\s*(?:in\s+)?(?:the\s+)?(" + lx.ROOMS_RE + r")\s*\??\s*$", re.I),
      lambda m: f"how many {m.group(1)} are there in the {m.group(2)}?"),
@@ -2012,7 +2071,7 @@ _KW_COMMANDS = (
                 re.I), lambda m: f"bring me {with_article(m.group(1))} from {with_article(m.group(2))}"),
     (re.compile(r"^" + _KW_NP + r"\s*,\s*(?:to|over\s+to)\s+me(?:\s*,?\s*(?:now|asap|please|quick(?:ly)?))*\s*[.!]*$", re.I),
      lambda m: f"bring me {with_article(m.group(1))}"),
-    (re.compile(r"^" + _KW_NP + r"\s*,\s*(on|in|into|onto)\s+" + _KW_NP + r"(?:\s*,?\s*(?:now|asap|please))*\s*[.!]*$", re.I),
+    (re.compile(r"^" + _KW_NP + r"\s*,\s*(on|in|into|onto)\s+" + _KW_NP + r"(?:\s*[,.!]?\s*(?:now|asap|please))*\s*[.!]*$", re.I),
      lambda m: f"put {with_article(m.group(1))} {m.group(2)} {with_article(m.group(3))}"),
     (re.compile(r"^" + _KW_NP + r"\s+to\s+(?:the\s+)?(" + lx.ROOMS_RE + r")\s*,?\s*(?:now|asap|please)\s*[.!]*$", re.I),
      lambda m: f"take {with_article(m.group(1))} to the {m.group(2)}"),

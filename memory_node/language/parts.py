@@ -40,6 +40,13 @@ _DESIRE = re.compile(r"^(?:i|we)(?:'d| would)?\s+(?:really\s+)?(?:need|want|like
 # the speaker's own aim or plan, or a reason ("I'm trying to work out who ...", "I'm about to leave", "because ...")
 _AIM = re.compile(r"^(?:(?:i|we)(?:'m|\s+am|'re|\s+are)\s+(?:just\s+|only\s+|really\s+)?(?:trying|about|going|hoping|"
                   r"planning|meaning)\s+to\b|because\b|since\b|so\s+(?:that\s+)?(?:i|we)\s+can\b|'?cause\b|cos\b)", re.I)
+# what someone else knew or said, told as a remark ("..., she always knew where everything went", "he said it was
+# in the kitchen"): no question of the speaker's, whatever question word it holds
+_TOLD_OF = re.compile(r"^(?:she|he|they|mum|mom|dad|my\s+\w+)\s+(?:always\s+|never\s+|just\s+|even\s+|used\s+to\s+)?"
+                      r"(?:knew|knows|remembered|remembers|said|says|told|thought|thinks|kept|used)\b[^?]*$"
+                      # ... or what the speaker guesses he did ("close the fridge, please... I must have left it")
+                      r"|^(?:i|we)\s+(?:must|might|may|probably|think\s+i|guess\s+i)\s+(?:have\s+|'ve\s+)?(?:left|put|forgot|moved|"
+                      r"dropped)\b[^?]*$", re.I)
 _PLURAL_PRONOUNS = frozenset({"them", "both", "those", "these", "they"})
 PRONOUN_HEADS = frozenset({"it", "them", "that", "this", "those", "these", "one", "both", "they"})
 
@@ -194,6 +201,8 @@ def _rank(req: Request, text: str, prefer: Kind | None, tagged: bool = False) ->
         return 1
     if req.is_command and _DESIRE.match(text.strip()) or "a bare noun phrase" in req.notes:
         return 2  # "I need the lime": a wish, weaker than a question or a command said to the robot
+    if _TOLD_OF.match(text.strip()):
+        return 1  # "Where does the milk go... she always knew where everything went": the question is the other part
     if _AIM.match(text.strip()):
         return 2  # "When did you last see it? I'm trying to work out who took it": why they ask, not the question
     # of several commands on ~/plan, the one that moves a thing is the task; opening, closing and going its steps
@@ -346,6 +355,9 @@ def _can_be_it(tok: Any) -> bool:
     WordNet knows only as no physical thing ("idea", "eyesight", "the time", "the word", "the usual spots")."""
     if tok.dep_ == "pobj" and _low(tok.head) in _TIME_PREPS:
         return False
+    if tok.dep_ == "attr" and _lemma(tok.head) == "be" and any(
+            c.dep_ == "nsubj" and _low(c) in ("that", "it", "this", "which") for c in tok.head.children):
+        return False  # "that's a long walk for me, so would you fetch it": what "that" is, no thing said
     word = _lemma(tok) if tok.tag_ in ("NNS", "NNPS") else _low(tok)
     if word in lx.NOT_PLACE_NOUNS or word in _NOT_REFERENTS:
         return False

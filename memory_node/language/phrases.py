@@ -168,8 +168,10 @@ class PhraseReader:
                 a = self._anchor(c)
                 if a is not None:
                     return a.relation, a.ref
-        for c in verb.children:  # "what is there in the fridge" / "what do we have in the fridge"
-            if c.dep_ in ("attr", "dobj", "advmod", "expl") and c != skip:
+        # "what is there in the fridge" / "what do we have in the fridge" / "is there a bathroom counter in the bedroom"
+        # (the tagger may call a compound name after "is there" an adjective complement)
+        for c in verb.children:
+            if c.dep_ in ("attr", "dobj", "advmod", "expl", "acomp") and c != skip:
                 for p in c.children:
                     if p.dep_ == "prep" and _low(p) in lx.SPATIAL_PREPS:
                         a = self._anchor(p)

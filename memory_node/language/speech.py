@@ -97,7 +97,9 @@ _SHORTHAND = {"pls": "please", "plz": "please", "pleez": "please", "thx": "thank
               # Caribbean, Scots and African-American speech, and a dropped letter, write "what" so ("wha colour")
               "wha": "what",
               # Caribbean English: "I cyah find it", "doh touch it"
-              "cyah": "can't", "cyaan": "can't", "kyaan": "can't", "doh": "don't"}
+              "cyah": "can't", "cyaan": "can't", "kyaan": "can't", "doh": "don't",
+              # a typist's clipped words ("prev location of mug?", "nav to washer", "anyplace")
+              "prev": "previous", "loc": "location", "nav": "navigate", "anyplace": "anywhere"}
 # real words typed for others, where the neighbours leave one reading
 _SLIPS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\b(look|looking|search|searching|wait|waiting|ask|asking)\s+fir\b", re.I), r"\1 for"),

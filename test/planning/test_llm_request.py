@@ -190,6 +190,8 @@ def test_a_server_without_json_schema_is_asked_for_a_json_object(cups: MemorySto
     # a thing to close once done is checked as a thing to carry: said, and bounded
     (content({**FETCH_MY_CUP, "close_after": [{"text": "the safe", "head": "safe"}]}), "does not say 'the safe'"),
     (content({**FETCH_MY_CUP, "close_after": [{"text": "my cup", "head": "cup"}] * 13}), "13 to close"),
+    # ... and so is where to go after it
+    (content({**FETCH_MY_CUP, "go_after": {"text": "the garage", "head": "garage"}}), "does not say 'the garage'"),
 ])
 def test_bad_requests_fall_back_to_the_parser(cups: MemoryStore, vega: SkillLibrary, llm_server, bad, why) -> None:
     llm_server.script = [bad]
