@@ -242,7 +242,7 @@ _WORD_ORDER_LEARNER = _rules(
     (r"\b(bring|take|carry)\s+((?:(?!\b(?:and|then)\b)[^,.;!?]){2,40}?)\s+go\s+(?:to\s+)?(?:the\s+)?(?!(?:and|get|find|fetch|back|away|over|there|here|"
      r"round|around|up|down|on|please)\b)(?=[a-z])", r"\1 \2 to the "),
     # ... and "give" for whom ("bring the radio give Ben"): to them
-    (r"\b(bring|take|carry)\s+((?:(?!\b(?:and|then)\b)[^,.;!?]){2,40}?)\s+give\s+(?=(?:[A-Z][a-z]+|him|her|me|us|them)\b)",
+    (r"\b(bring|take|carry)\s+((?:(?!\b(?:and|then|come|so|to)\b)[^,.;!?]){2,40}?)\s+give\s+(?=(?:[A-Z][a-z]+|him|her|me|us|them)\b)",
      r"\1 \2 to "),
     # "how many pillows does the living room hoard?": the room is where to count
     (r"^how\s+many\s+(.+?)\s+(?:does|do|did)\s+(?:the\s+|my\s+|our\s+)?(" + _ROOM + r")\s+(?:have|hold|contain|hoard|keep|"
@@ -363,6 +363,9 @@ _FORMAL = _rules(
     (r"^(?:the\s+)?(?:location|whereabouts|position)\s+of\s+(.{2,60}?)\s+(?:is|are)\s+(?:requested|asked)(?:\s+to\s+be\s+"
      r"(?:stated|given|reported))?\s*[.?]*$", r"where is \1?"),
     (r"\bprior\s+to\s+(?:its|their)\s+being\s+moved\b", "before it was moved"),
+    (r"^a\s+list\s+of\s+(?:the\s+|all\s+)?(?:items|things|objects)\s+(?:currently\s+|presently\s+|now\s+)?(?:placed\s+|located\s+|kept\s+|"
+     r"lying\s+)?(in|on|inside|upon)\s+(.{2,40}?)\s+is\s+requested\b.*$", r"what is \1 \2?"),
+    (r"^run\s+me\s+through\s+(?=(?:what|which|where|when|how|everything)\b)", "tell me "),
     (r"^the\s+place\s+(?:at\s+which|where|in\s+which)\s+(.{2,40}?)\s+was\s+(?:kept|located|situated|placed)\s+prior\s+to\s+"
      r"(?:its\s+|their\s+)?(?:having\s+been|being)\s+moved\b.*$", r"where was \1 before it was moved?"),
     (r"^it\s+is\s+(?:to\s+be\s+confirmed|requested\s+to\s+know|asked)\s+whether\s+(.{2,40}?)\s+(?:has|have)\s+been\s+left\s+"
@@ -603,7 +606,7 @@ _CODE_SWITCH = _rules(
     (r"^s[aá]came\s+(.{2,40}?)\s+del\s+", r"take \1 out of the "), (r"\s*,?\s*por\s+fa\b", ", please"),
     (r"^pon\s+(?=(?:the|my|it|el|la)\b)", "put "), (r"\bback\s+donde\s+estaba\b", "back where it was"),
     (r"^[aá]ndale\s*,?\s*", ""),
-    (r"\b(?:mera|meri|mere)\s+(?=[a-z])", "my "), (r"\s+kya\s*(?=\?)", ""),
+    (r"\s+kya\s*(?=\?)", ""),
     (r"^(?:yaar\s*,?\s*)?bahut\s+(?:pyaas|pyas)\s+lagi\s+hai\b", "I'm thirsty"),
     (r"^(?:yaar\s*,?\s*)?bahut\s+bhook\s+lagi\s+hai\b", "I'm hungry"),
     (r"^((?:the|my)\s+[\w ]{2,30}?)\s+wapas\s+(?:wahi|wahin|wapas)?\s*rakh\s+do(?:\s+jahan\s+pehle\s+tha)?\b", r"put \1 back"),
@@ -621,7 +624,8 @@ _CODE_SWITCH = _rules(
     (r"^(?:the\s+)?([\w ]{2,30}?)\s+aur\s+(?:the\s+)?([\w ]{2,30}?)\s*,?\s+dono\s+le\s+a+o\b", r"bring me the \1 and the \2"),
     (r"^(?:zara\s+)?((?:the|my)\s+[\w ]{2,30}?)\s+le\s+a+o(?:\s+na)?\b", r"bring me \1"),
     (r"^(?:jao\s*,?\s*)?((?:the|my)\s+[\w ]{2,30}?)\s+(?:dhoondo|dhundo|dhoondh\s+do|dhoond\s+ke\s+lao)\b", r"find \1"),
-    (r"^(?:kya\s+)?(?:tumne|aapne)\s+((?:the|my)\s+[\w ]{2,30}?)\s+dekha(?:\s+kya)?\s*\?*", r"have you seen \1?"),
+    (r"^(?:kya\s+)?(?:tumne|aapne)\s+(?:(?:mera|meri|mere)\s+)?((?:the|my)\s+[\w ]{2,30}?)\s+dekha(?:\s+kya)?\s*\?*", r"have you seen \1?"),
+    (r"^(?:kya\s+)?(?:tumne|aapne)\s+(?:mera|meri|mere)\s+([\w ]{2,30}?)\s+dekha(?:\s+kya)?\s*\?*", r"have you seen my \1?"),
     (r"^(?:the\s+)?([\w ]{2,30}?)\s+khula\s+hai(?:\s+kya)?\s*\?*", r"is the \1 open?"),
     (r"^(?:toh\s+)?band\s+kar\s+do(?:\s+na)?\s*,?\s*", ""),
     (r"\bwhich\s+room\s+mein\s+hai\s+(?:woh|wo|vo|ye|yeh)\b", "which room is it in"),
@@ -638,6 +642,7 @@ _CODE_SWITCH = _rules(
     (r"^((?:the|my)\s+[\w ]{2,30}?)\s+(?:the\s+)?([\w ]{2,20}?)\s+(pe|par|mein)\s+rakh\s+do\b",
      lambda m: f"put {m.group(1)} {'in' if m.group(3).lower() == 'mein' else 'on'} the {m.group(2)}"),
     (r"\bkaun\s+sa\b", "which"), (r"^kaun\s+si\b", "which"),
+    (r"^((?:in|on|inside)\s+(?:the\s+)?[\w ]{2,30}?)\s+kya\s+(?:kya\s+)?hai\b\s*\?*", r"what is \1?"),
     (r"^kitne\s+", "how many "),
     (r"^nasaan\s+(?:ang|na\s+ang)\s+", "where is the "), (r"^hanapin\s+mo\s+(?:ang|yung)\s+", "find the "),
     (r"^(?:paki(?:kuha|abot|dala)(?:\s+naman)?)\s+(?:ng|ang|yung)\s+", "bring me the "),

@@ -19,6 +19,20 @@ from .speech import dictation_fixes, edit_repairs, typing_fixes, without_symbols
 
 
 _SPACES = re.compile(r"\s+")
+# words a clause cannot end on, before a pause (``_clause_ends``)
+_NO_CLAUSE_END = frozenset({"did", "do", "does", "can", "could", "would", "will", "should", "have", "has", "had", "where",
+                            "what", "when", "which", "how", "is", "are", "was", "were", "and", "but", "so", "then", "that",
+                            "because", "if", "why", "who", "shall", "may", "must", "might", "the", "a", "an", "my", "to"})
+
+
+def _clause_ends(m: re.Match) -> str:
+    """A pause before a new clause with its own subject ends the sentence when what came before is a clause."""
+    words = m.group(2).split()
+    if len(words) >= 3 and words[-1].lower() not in _NO_CLAUSE_END:
+        return f"{m.group(1)}{m.group(2)}. "
+    return m.group(0)  # left to the pause rules after it
+
+
 # Spoken shortcuts the tokenizer does not split ("where'd", "wanna"); standard English contractions it does.
 _SHORTCUTS = (  # words to someone else between two pauses ("are there any mugs in the... sorry, go ahead, Raj... in the
               # kitchen?"): the sentence goes on where it broke off
@@ -36,14 +50,11 @@ _SHORTCUTS = (  # words to someone else between two pauses ("are there any mugs 
               # the robot addressed after a pause: what comes before was said to someone else
               (re.compile(r"\s*(?:\.{2,}|\u2026)\s*(?:ok(?:ay)?\s*,?\s*)?(?=robot\s*[,:])", re.I), ". "),
               # a pause before a new clause with its own subject ("Which room did the radio end up in... I've lost
-              # track of everything", "where does the milk go... she always knew"): a sentence ends there, unless
-              # the word before the pause cannot end one ("where did... I leave it")
-              (re.compile(r"(?<=[a-z])(?<!\bdid)(?<!\bdo)(?<!\bdoes)(?<!\bcan)(?<!\bcould)(?<!\bwould)(?<!\bwill)(?<!\bshould)"
-                          r"(?<!\bhave)(?<!\bhas)(?<!\bhad)(?<!\bwhere)(?<!\bwhat)(?<!\bwhen)(?<!\bwhich)(?<!\bhow)(?<!\bis)"
-                          r"(?<!\bare)(?<!\bwas)(?<!\bwere)(?<!\band)(?<!\bbut)(?<!\bso)(?<!\bthen)(?<!\bthat)(?<!\bbecause)"
-                          r"(?<!\bif)(?<!\bwhy)(?<!\bwho)(?<!\bshall)(?<!\bmay)(?<!\bmust)(?<!\bmight)"
-                          r"\s*(?:\.{2,}|\u2026)\s*(?=(?:I|I've|I'm|I'd|I'll|she|he|we|they|she's|he's|we've|they've)\s+[a-z])"),
-               ". "),
+              # track of everything", "where does the milk go... she always knew"): a sentence ends there, when what
+              # came before is a clause of a few words whose last word can end one ("where did... I leave it", "toasters...
+              # we have?" go on)
+              (re.compile(r"(^|[.!?]\s+)([^.!?\u2026]*?[a-z])\s*(?:\.{2,}|\u2026)\s*"
+                          r"(?=(?:I|I've|I'm|I'd|I'll|she|he|we|they|she's|he's|we've|they've)\s+[a-z])"), _clause_ends),
               # a pause written as an ellipsis ("the... the radio", "The glass that's... next to"): a comma, which the
               # restart rules below read across; one trailing off at the end says nothing
               (re.compile(r"\s*(?:\.{2,}|\u2026)\s*(?=[^\s.?!\u2026])"), ", "),

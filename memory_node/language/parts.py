@@ -286,6 +286,11 @@ def from_parts(full: Request, parts: list[str], raw: str, prefer: Kind | None, w
         main.destination is not None and full.destination.ref.head != main.destination.ref.head
     mixed = mixed or full.intent in CARRYING_INTENTS and main.intent in CARRYING_INTENTS and \
         _a_thing_to_set_on(full) and _a_thing_to_set_on(main) and full.destination.ref.head != main.destination.ref.head
+    # "Deliver the juice to Ben. Acknowledge. Over.": the whole ran the name into the next word ("Ben Acknowledge")
+    # and hands it to "acknowledge"; the part says whom
+    mixed = mixed or full.intent in CARRYING_INTENTS and main.intent in CARRYING_INTENTS and bool(main.recipient) and \
+        full.recipient.lower() != main.recipient.lower() and full.destination is not None and \
+        main.recipient.lower() in full.destination.ref.text.lower().split()
     # "get the pear. Find the lotion. Bring them both to me": the part's "them" gathers things the whole lost
     mixed = mixed or full.intent is main.intent and {o.head for o in full.objects} < {o.head for o in main.objects}
     # "I'll need a couple of things: the pencil case and the stapler. Fetch both?": the whole's thing names nothing
@@ -356,8 +361,9 @@ def _can_be_it(tok: Any) -> bool:
     if tok.dep_ == "pobj" and _low(tok.head) in _TIME_PREPS:
         return False
     if tok.dep_ == "attr" and _lemma(tok.head) == "be" and any(
-            c.dep_ == "nsubj" and _low(c) in ("that", "it", "this", "which") for c in tok.head.children):
-        return False  # "that's a long walk for me, so would you fetch it": what "that" is, no thing said
+            c.dep_ == "nsubj" and _low(c) in ("that", "this") for c in tok.head.children) and any(
+            c.dep_ == "det" and _low(c) in ("a", "an") for c in tok.children):
+        return False  # "that's a long walk for me, so would you fetch it": what "that" is like, no thing said
     word = _lemma(tok) if tok.tag_ in ("NNS", "NNPS") else _low(tok)
     if word in lx.NOT_PLACE_NOUNS or word in _NOT_REFERENTS:
         return False

@@ -254,8 +254,11 @@ def _ruled_out_by_structure(reading: Any, rule: Request, doc: Any) -> Any:
             if any(t.lower_ in forms and said_not_to(t) for t in doc):
                 out.add(w)  # "put it in the fridge but don't close it": said not to be done beside the task
         if rule.objects and rule.intent in CARRYING_INTENTS and any(
-                t.dep_ == "dobj" and t.head.pos_ == "VERB" and t.pos_ in ("NOUN", "PROPN") for t in doc):
-            out.add("go")  # a thing as the verb's direct object is carried, not walked to
+                t.dep_ == "dobj" and t.head.pos_ == "VERB" and (t.pos_ in ("NOUN", "PROPN") or t.lower_ in ("it", "them") and
+                                                                lx.COMMAND_VERBS.get(t.head.lemma_.lower()) in CARRYING_INTENTS)
+                for t in doc):
+            # a thing as the verb's direct object is carried, not walked to ("just leave it in there": "it" left)
+            out.add("go")
         # "the microwave you make open": the state asked for, said as a command or after "make" / "get", and not
         # its opposite, rules out an unsure reading of the opposite ("the fridge has been left wide open again"
         # is a complaint: "left", so a "close" stands); said as what the verb makes of its thing ("swing the door
@@ -648,6 +651,11 @@ def _a_noun(word: str) -> bool:
     return wn is not None and wn.any_noun(word)
 
 
+# parts of speech no name is made of: a span of these alone whose last word WordNet has no noun for is the slot
+# tagger's mistake ("long"); "the remote", tagged an adjective, is a noun all the same
+_NO_NAME_POS = frozenset({"ADJ", "ADV", "DET", "ADP", "VERB", "AUX", "PART", "CCONJ", "SCONJ", "INTJ", "NUM", "PUNCT"})
+
+
 def _things(reading: Any, doc: Any) -> list[ObjectRef]:
     refs = [_ref(s, doc, doc.text) for s in reading.slot("object") + reading.slot("object2")]
     return [r for r in refs if (r.head or r.pronoun) and not _own_body(r)]
@@ -854,7 +862,7 @@ def _name_pronoun(rule: Request, reading: Any, doc: Any) -> None:
     if open_ref and not any("said before" in n for n in rule.notes):
         # (a span whose words hold no noun names no thing: "that's a long walk, so would you fetch it" tagged "long")
         spans = [sp for sp in reading.slot("object") + reading.slot("object2")
-                 if any(t.pos_ in ("NOUN", "PROPN") for t in doc[sp.start:sp.end])]
+                 if not all(t.pos_ in _NO_NAME_POS for t in doc[sp.start:sp.end]) or _a_noun(doc[sp.end - 1].lower_)]
         things = [t for t in (_ref(sp, doc, doc.text) for sp in spans)
                   if (t.head or t.pronoun) and not _own_body(t) and not t.pronoun]
         if len(things) == 1:

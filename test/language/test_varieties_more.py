@@ -42,6 +42,9 @@ from memory_node.language.request import Intent, Kind
     ("Da cupboard stay locked o wat?", Intent.state, "cupboard"),
     ("Check the kitchen for me: any kettles in there? Yes or no.", Intent.exists, "kettle"),
     ("Ahoy! Have ye laid yer eyes on me kettle, matey?", Intent.exists, "kettle"),
+    ("in the oven kya kya hai?", Intent.contents, "oven"),
+    ("A list of the items currently placed in the oven is requested.", Intent.contents, "oven"),
+    ("Run me through what's in the oven. Go.", Intent.contents, "oven"),
 ])
 def test_questions_in_other_varieties_and_registers(text: str, intent: Intent, head: str) -> None:
     r = parse(text, prefer=Kind.question)
@@ -107,3 +110,23 @@ def test_how_many_said_as_a_headcount_and_a_room_after_a_compound_name() -> None
     r = parse("Is there a bathroom counter in the bedroom?", prefer=Kind.question)
     assert r.intent is Intent.exists and r.objects[0].anchor is not None and \
         r.objects[0].anchor.ref.head == "bedroom", r.objects
+
+
+def test_the_part_says_whom_when_the_whole_runs_a_name_into_the_next_word() -> None:
+    r = parse("Deliver the kettle to Ben. Acknowledge. Over.", ["ben", "anna"], Kind.command)
+    assert r.intent is Intent.fetch and r.recipient.lower() == "ben", (r.recipient, r.notes)
+
+
+def test_leaving_it_somewhere_is_no_walk_in_doubt() -> None:
+    from memory_node.language.reading_policy import ASK_BACK_BELOW
+
+    r = parse("Um, could you take the kettle to the bathroom? Just leave it in there, I think.", prefer=Kind.command)
+    assert r.intent is Intent.put and r.confidence >= ASK_BACK_BELOW, (r.intent, r.confidence, r.alternatives)
+
+
+@pytest.mark.parametrize("text, normal", [
+    ("kettles... we have? Any... at home?", "kettles, we have? Any, at home?"),
+    ("where did... I leave the kettle?", "where did, I leave the kettle?"),
+])
+def test_a_pause_after_a_few_words_or_a_word_that_cannot_end_a_clause_goes_on(text: str, normal: str) -> None:
+    assert normalise(text) == normal
