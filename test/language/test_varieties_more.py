@@ -13,9 +13,9 @@ from memory_node.language.request import Intent, Kind
 
 
 @pytest.mark.parametrize("text, intent, head", [
-    ("Abeg, wusai my keys dey?", Intent.where, "key"),
+    ("Abeg, where my keys dey?", Intent.where, "key"),
     ("Weti be the colour of the kettle?", Intent.attribute, "kettle"),
-    ("Before dem move the kettle, wusai e bin dey?", Intent.where, "kettle"),
+    ("Before dem move the kettle, where e bin dey?", Intent.where, "kettle"),
     ("the kettle, it shut?", Intent.state, "kettle"),
     ("prev location of kettle?", Intent.where, "kettle"),
     ("last seen time for kettle?", Intent.when_seen, "kettle"),
@@ -92,6 +92,12 @@ def test_normal_forms(text: str, normal: str) -> None:
 def test_a_list_in_hawaii_pidgin_is_two_things() -> None:
     r = parse("Bring me da kettle an' da spoon, k brah?", prefer=Kind.command)
     assert r.intent is Intent.fetch and [o.head for o in r.objects] == ["kettle", "spoon"], r.objects
+
+
+def test_which_side_is_english_too() -> None:
+    r = parse("which side of the bed is the kettle on?", prefer=Kind.question)
+    assert r.intent is not Intent.where, (r.intent, r.notes)
+    assert normalise("which side the kettle dey?") == "where is the kettle?"
 
 
 def test_a_list_said_with_a_plus_is_two_things() -> None:
