@@ -11,7 +11,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..answering.context import Reply
-from ..language.resolve import resolve_rooms
 from ..world.phrasing import describe
 
 if TYPE_CHECKING:  # the builder imports this module
@@ -24,9 +23,8 @@ def go_said(b: _PlanBuilder) -> None:
         return
     from .planner import PlanningError  # noqa: PLC0415 - the builder's module imports this one
 
-    rooms = resolve_rooms(ref.words(), b.world.entities.values()) or resolve_rooms(ref.noun(), b.world.entities.values())
     try:
-        target = rooms[0].id if rooms else b._pick_id(ref, "any" if ref.determiner in ("a", "any") else None)
+        target = b.place_to_go(ref)
     except (PlanningError, Reply) as e:
         why = e.answer.answer if isinstance(e, Reply) else str(e)
         b.notes.append(f"not gone to '{ref.text}' after: {why}")

@@ -426,14 +426,18 @@ class _PlanBuilder:
         ref = req.destination.ref if req.destination is not None else (req.objects[0] if req.objects else None)
         if ref is None:
             raise PlanningError("where to? Name a room or a place")
+        target = self.place_to_go(ref)
+        self._add("navigate", target)
+        self.summary = f"go to {describe(self.world, target)}"
+
+    def place_to_go(self, ref: ObjectRef) -> str:
+        """The id of a room or a piece of furniture a go names (``go``, and a go said after the task:
+        ``going_after``)."""
         rooms = resolve_rooms(ref.words(), self.world.entities.values()) or \
             resolve_rooms(ref.noun(), self.world.entities.values())
         if rooms:
-            target = rooms[0].id
-        else:
-            target = self._pick_id(ref, "any" if ref.determiner in ("a", "any") else None)
-        self._add("navigate", target)
-        self.summary = f"go to {describe(self.world, target)}"
+            return rooms[0].id
+        return self._pick_id(ref, "any" if ref.determiner in ("a", "any") else None)
 
     def put_away(self, obj: str, store: MemoryStore, as_of_ns: int | None) -> None:
         """Put an object where people said such things go: its own correction, else its category's rule

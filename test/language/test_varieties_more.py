@@ -47,7 +47,11 @@ from memory_node.language.request import Intent, Kind
     ("Run me through what's in the oven. Go.", Intent.contents, "oven"),
 ])
 def test_questions_in_other_varieties_and_registers(text: str, intent: Intent, head: str) -> None:
-    r = parse(text, prefer=Kind.question)
+    _reads(text, Kind.question, intent, head)
+
+
+def _reads(text: str, kind: Kind, intent: Intent, head: str) -> None:
+    r = parse(text, prefer=kind)
     assert r.intent is intent, (r.intent, r.notes)
     assert r.objects and r.objects[0].head == head, r.objects
 
@@ -74,9 +78,7 @@ def test_questions_in_other_varieties_and_registers(text: str, intent: Intent, h
     ("Pon the kettle back donde estaba, please.", Intent.put_back, "kettle"),
 ])
 def test_commands_in_other_varieties_and_registers(text: str, intent: Intent, head: str) -> None:
-    r = parse(text, prefer=Kind.command)
-    assert r.intent is intent, (r.intent, r.notes)
-    assert r.objects and r.objects[0].head == head, r.objects
+    _reads(text, Kind.command, intent, head)
 
 
 @pytest.mark.parametrize("text, normal", [
